@@ -1,0 +1,96 @@
+"""ebsstats: trustworthy statistics for cloud block-storage benchmarks.
+
+Reads fio, bonnie++, sysbench and Phoronix Test Suite outputs into one tidy frame
+(:mod:`ebsstats.schema`) and quantifies run-to-run variance, calendar drift, first-write penalties
+and steady state, slow RAID members, and cost per IOPS and per MB/s.
+
+>>> import ebsstats as es
+>>> es.__version__
+'0.1.0'
+
+The public names are imported lazily (PEP 562), so ``import ebsstats`` stays fast: pandas, scipy
+and statsmodels load when the first function that needs them is called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from .errors import EbsstatsError, IngestError, IngestFailure, ParseError, SchemaError
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_LAZY: dict[str, str] = {
+    # readers (ebsstats.io)
+    "read": "ebsstats.io.folder",
+    "read_series": "ebsstats.io.folder",
+    "check": "ebsstats.io.folder",
+    "read_fio": "ebsstats.io.fio",
+    "read_fio_log": "ebsstats.io.fio_log",
+    "read_bonnie": "ebsstats.io.bonnie",
+    "read_sysbench": "ebsstats.io.sysbench",
+    "read_pts": "ebsstats.io.pts",
+    "read_ioping": "ebsstats.io.ioping",
+    "read_published": "ebsstats.io.published",
+    "to_parquet": "ebsstats.io.parquet",
+    "read_parquet": "ebsstats.io.parquet",
+    # schema
+    "validate": "ebsstats.schema",
+    "validate_series": "ebsstats.schema",
+    # variance and comparison
+    "summarize": "ebsstats.variance",
+    "median_ci": "ebsstats.variance",
+    "compare": "ebsstats.compare",
+    "repetitions_needed": "ebsstats.repetitions",
+    "variance_components": "ebsstats.components",
+    "flag_outliers": "ebsstats.flags",
+    "bimodality": "ebsstats.flags",
+    # drift
+    "drift": "ebsstats.drift",
+    "trend": "ebsstats.trend",
+    "changepoints": "ebsstats.changepoint",
+    "schedule": "ebsstats.design",
+    # warm-up, first write, burst
+    "steady_state": "ebsstats.warmup",
+    "first_write": "ebsstats.firstwrite",
+    "burst_model": "ebsstats.burst",
+    "label_burst": "ebsstats.burst",
+    # slow volumes
+    "slow_volumes": "ebsstats.outliers",
+    # cost
+    "price_book": "ebsstats.pricing",
+    "volume_cost": "ebsstats.pricing",
+    "cost": "ebsstats.cost",
+    # simulation
+    "simulate": "ebsstats.simulate",
+    # report
+    "report": "ebsstats.report",
+}
+
+_MODULES = {"schema", "units", "io", "plots", "simulate"}
+
+__all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",
+                  "EbsstatsError", "__version__"])
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        value = getattr(module, name)
+        globals()[name] = value
+        return value
+    if name in _MODULES:
+        module = importlib.import_module(f"ebsstats.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'ebsstats' has no attribute {name!r}")
+
+
+def __dir__():
+    return __all__
+
+
+if TYPE_CHECKING:  # for type checkers and IDEs
+    from . import io, plots, schema, units  # noqa: F401

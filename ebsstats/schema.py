@@ -1,0 +1,421 @@
+"""The tidy frame: one row per observed value of one metric in one run.
+
+Two frames carry everything ebsstats reads:
+
+**Results frame** (:data:`COLUMNS`, then :data:`META_COLUMNS`, then any further metadata keys):
+
+==================  =========================  ===================================================
+column              dtype                      meaning
+==================  =========================  ===================================================
+run_id              string                     stable id of one benchmark execution: a hash of
+                                               ``source`` and the run's position in it; reading the
+                                               same input twice gives the same ids
+source              string                     file it came from (as given, or relative to the
+                                               ingest root)
+position            string                     where in the file: ``line 12``, ``$.jobs[0].read``,
+                                               ``/PhoronixTestSuite/Result[3]/Data/Entry[1]``
+tool                category                   ``fio``, ``bonnie++``, ``sysbench``, ``pts``,
+                                               ``ioping`` or ``table`` (published tables)
+tool_version        string                     as printed by the tool (``fio-3.33``, ``1.96``,
+                                               ``1.0.20``), or ``<NA>``
+timestamp           datetime64[ns, UTC]        when the run started, if the output or metadata
+                                               says so; never a file's mtime
+test                string                     the workload as the tool names it (fio job name,
+                                               sysbench mode, bonnie++ test, PTS result title)
+workload            category                   normalised (:data:`WORKLOADS`)
+op                  category                   ``read``, ``write``, ``trim``, ``sync`` (fsync),
+                                               ``total``
+block_size          Int64                      bytes, where known
+threads             Int64                      jobs / threads / clients, where known
+iodepth             Int64                      queue depth, where known
+metric              category                   see :func:`metric_info` (``iops``, ``bandwidth``,
+                                               ``lat_mean``, ``clat_p99``, ``cpu``, ``score``, …)
+value               float64                    in canonical units (:mod:`ebsstats.units`)
+unit                category                   ``B/s``, ``IO/s``, ``s``, ``%``, ``ops/s``, ``B``,
+                                               ``count``, or the PTS scale verbatim for ``score``
+higher_is_better    boolean                    ``<NA>`` for descriptive metrics (bytes moved, …)
+repetition          Int64                      index of this run among repeated runs in one file
+                                               (bonnie++ ``-x``, PTS raw values, sysbench loops)
+flag                string                     why a value needs care: ``too_fast`` (bonnie++
+                                               ``+++++``: finished too fast to measure, value NaN),
+                                               ``error=5`` (fio job error), ``aggregate`` (fio
+                                               "All clients"), ``reported_mean`` (PTS Value beside
+                                               its raw runs), ``spread`` (a published ± figure)
+==================  =========================  ===================================================
+
+Metadata columns (:data:`META_COLUMNS`) are always present (``<NA>`` when unknown): ``host``,
+``volume``, ``config``, ``volume_type``, ``size_gib`` (Float64), ``provisioned_iops`` (Int64),
+``raid_level``, ``raid_members`` (Int64), ``filesystem``, ``instance_type``, ``region``, ``az``. Any
+further key (tool details such as fio's ``job``/``groupid``/``ioengine``, bonnie++'s ``file_size``,
+or user keys from ``meta.yaml``) follows as a string column, sorted by name.
+
+**Series frame** (:data:`SERIES_COLUMNS`): ``run_id``, ``source``, ``test``, ``op``, ``metric``,
+``t`` (seconds since the run started, float64), ``value`` (canonical units), ``unit``, ``offset``
+(Int64 bytes, fio ``log_offset=1``), ``block_size`` (Int64), then metadata columns as above.
+
+Deviations from ARCHITECTURE.md, and why: ``position`` and ``flag`` are core columns (the readers
+issue asks for position on every row and an explicit too-fast flag); ``op`` has ``sync`` because
+fio ≥ 3.4 and sysbench report fsync rates and latencies that are neither reads nor writes; ``tool``
+has ``ioping``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import SchemaError
+
+TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
+WORKLOADS = ["seqread", "seqwrite", "randread", "randwrite", "randrw", "rewrite", "seeks",
+             "create", "stat", "delete", "mixed", "other"]
+OPS = ["read", "write", "trim", "sync", "total"]
+
+STRING = pd.StringDtype()
+
+COLUMNS: dict[str, object] = {
+    "run_id": STRING,
+    "source": STRING,
+    "position": STRING,
+    "tool": pd.CategoricalDtype(TOOLS),
+    "tool_version": STRING,
+    "timestamp": pd.DatetimeTZDtype("ns", "UTC"),
+    "test": STRING,
+    "workload": pd.CategoricalDtype(WORKLOADS),
+    "op": pd.CategoricalDtype(OPS),
+    "block_size": pd.Int64Dtype(),
+    "threads": pd.Int64Dtype(),
+    "iodepth": pd.Int64Dtype(),
+    "metric": "category",
+    "value": np.float64,
+    "unit": "category",
+    "higher_is_better": pd.BooleanDtype(),
+    "repetition": pd.Int64Dtype(),
+    "flag": STRING,
+}
+
+META_COLUMNS: dict[str, object] = {
+    "host": STRING,
+    "volume": STRING,
+    "config": STRING,
+    "volume_type": STRING,
+    "size_gib": pd.Float64Dtype(),
+    "provisioned_iops": pd.Int64Dtype(),
+    "raid_level": STRING,
+    "raid_members": pd.Int64Dtype(),
+    "filesystem": STRING,
+    "instance_type": STRING,
+    "region": STRING,
+    "az": STRING,
+}
+
+SERIES_COLUMNS: dict[str, object] = {
+    "run_id": STRING,
+    "source": STRING,
+    "test": STRING,
+    "op": pd.CategoricalDtype(OPS),
+    "metric": "category",
+    "t": np.float64,
+    "value": np.float64,
+    "unit": "category",
+    "offset": pd.Int64Dtype(),
+    "block_size": pd.Int64Dtype(),
+}
+
+UNITS = ["B/s", "IO/s", "s", "%", "ops/s", "B", "count"]
+
+# metric vocabulary: exact names and patterns -> (unit, higher_is_better)
+_EXACT: dict[str, tuple[str | None, bool | None]] = {
+    "iops": ("IO/s", True),
+    "bandwidth": ("B/s", True),
+    "cpu": ("%", False),
+    "cpu_usr": ("%", False),
+    "cpu_sys": ("%", False),
+    "ops": ("ops/s", True),
+    "score": (None, None),  # unit = the PTS scale verbatim; direction from Proportion
+    "io_bytes": ("B", None),
+    "runtime": ("s", None),
+    "total_ios": ("count", None),
+    "events": ("count", None),
+    "util": ("%", None),
+    "bw_agg": ("%", None),
+}
+_PATTERNS: list[tuple[re.Pattern[str], tuple[str | None, bool | None]]] = [
+    (re.compile(r"^(?:c|s)?lat_(?:mean|min|max|p\d+(?:\.\d+)?)$"), ("s", False)),
+    (re.compile(r"^(?:c|s)?lat_stddev$"), ("s", False)),
+    (re.compile(r"^iops_(?:min|max|mean)$"), ("IO/s", True)),
+    (re.compile(r"^iops_stddev$"), ("IO/s", False)),
+    (re.compile(r"^bandwidth_(?:min|max|mean)$"), ("B/s", True)),
+    (re.compile(r"^bandwidth_stddev$"), ("B/s", False)),
+    (re.compile(r"^ops_(?:min|max|mean)$"), ("ops/s", True)),
+]
+
+
+def metric_info(metric: str) -> tuple[str | None, bool | None]:
+    """Canonical unit and direction of a metric name, or raise :class:`SchemaError`.
+
+    Latency metrics are named for the latency fio (or the tool) measured: ``lat_*`` is total
+    latency, ``clat_*`` completion latency and ``slat_*`` submission latency; ``*_p99.9`` is a
+    percentile as the tool printed it.
+
+    >>> metric_info("clat_p99.9"), metric_info("iops"), metric_info("bandwidth_stddev")
+    (('s', False), ('IO/s', True), ('B/s', False))
+    """
+    if metric in _EXACT:
+        return _EXACT[metric]
+    for pattern, info in _PATTERNS:
+        if pattern.match(metric):
+            return info
+    raise SchemaError(f"unknown metric {metric!r}; see ebsstats.schema.metric_info")
+
+
+def percentile_metric(prefix: str, pct: float | str) -> str:
+    """Name of a percentile metric: ``percentile_metric("clat", "99.900000") == "clat_p99.9"``."""
+    p = float(pct)
+    text = f"{p:.6f}".rstrip("0").rstrip(".")
+    return f"{prefix}_p{text}"
+
+
+def run_id(source: str, run_key: str | int | None) -> str:
+    """Stable id of one run: the first 16 hex digits of SHA-1 over ``source`` and the run's key.
+
+    >>> len(run_id("a/b.json", "$.jobs[0]")), run_id("a", 1) == run_id("a", 1) != run_id("a", 2)
+    (16, True)
+    """
+    h = hashlib.sha1(f"{source}\x00{run_key}".encode(), usedforsecurity=False)
+    return h.hexdigest()[:16]
+
+
+def _cast(series: pd.Series, dtype) -> pd.Series:
+    if dtype == "category":
+        return series.astype("category")
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return pd.to_datetime(series, utc=True).astype(dtype)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return series.astype(dtype)
+    if dtype is STRING:
+        return series.astype(STRING)
+    if isinstance(dtype, pd.Int64Dtype):
+        return pd.to_numeric(series, errors="raise").astype(dtype)
+    if isinstance(dtype, pd.Float64Dtype):
+        return pd.to_numeric(series, errors="raise").astype(dtype)
+    if isinstance(dtype, pd.BooleanDtype):
+        return series.astype(dtype)
+    return series.astype(dtype)
+
+
+def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
+    """Build a typed results frame from reader records (dicts) or a loose DataFrame.
+
+    Each record needs ``source``, ``tool``, ``test``, ``metric`` and ``value``; ``unit`` and
+    ``higher_is_better`` default to the metric vocabulary; ``run_id`` defaults to a hash of
+    ``source`` and ``run_key`` (or ``position``). Keys outside the schema become string metadata
+    columns. The result passes :func:`validate`.
+    """
+    df = records if isinstance(records, pd.DataFrame) else pd.DataFrame.from_records(list(records))
+    if df.empty and not len(df.columns):
+        return empty()
+    df = df.copy()
+    n = len(df)
+    for col in ("source", "tool", "test", "metric", "value"):
+        if col not in df:
+            raise SchemaError(f"records lack required key {col!r}")
+    if "unit" not in df:
+        df["unit"] = None
+    if "higher_is_better" not in df:
+        df["higher_is_better"] = None
+    missing_unit = df["unit"].isna()
+    missing_hib = df["higher_is_better"].isna()
+    if missing_unit.any() or missing_hib.any():
+        infos = {m: metric_info(m) for m in pd.unique(df["metric"])}
+        if missing_unit.any():
+            df.loc[missing_unit, "unit"] = df.loc[missing_unit, "metric"].map(
+                lambda m: infos[m][0])
+        if missing_hib.any():
+            df["higher_is_better"] = df["higher_is_better"].astype(object)
+            df.loc[missing_hib, "higher_is_better"] = df.loc[missing_hib, "metric"].map(
+                lambda m: infos[m][1])
+    if "run_id" not in df or df["run_id"].isna().any():
+        key = df["run_key"] if "run_key" in df else df.get("position", pd.Series([None] * n))
+        ids = [run_id(s, k) for s, k in zip(df["source"], key, strict=True)]
+        if "run_id" in df:
+            df["run_id"] = df["run_id"].where(df["run_id"].notna(), pd.Series(ids, index=df.index))
+        else:
+            df["run_id"] = ids
+    df = df.drop(columns=[c for c in ("run_key",) if c in df])
+    return conform(df)
+
+
+def conform(df: pd.DataFrame) -> pd.DataFrame:
+    """Give a frame the schema's column order and dtypes (adding absent columns as ``<NA>``)."""
+    out = {}
+    n = len(df)
+    for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
+        col = df[name] if name in df else pd.Series([None] * n, index=df.index, dtype=object)
+        try:
+            out[name] = _cast(col, dtype)
+        except (ValueError, TypeError) as exc:
+            raise SchemaError(f"column {name!r} cannot be {dtype}: {exc}") from exc
+    extras = sorted(c for c in df.columns if c not in out)
+    for name in extras:
+        col = df[name]
+        out[name] = _as_string(col)
+    return pd.DataFrame(out, index=pd.RangeIndex(n))
+
+
+def _as_string(col: pd.Series) -> pd.Series:
+    if col.dtype == STRING:
+        return col
+    if isinstance(col.dtype, pd.StringDtype):
+        return col.astype(STRING)
+    return col.astype(object).map(_to_str, na_action="ignore").astype(STRING)
+
+
+def _to_str(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def empty() -> pd.DataFrame:
+    """An empty results frame with every schema column and dtype."""
+    return conform(pd.DataFrame({c: pd.Series([], dtype=object) for c in COLUMNS}))
+
+
+def series_frame(data: Mapping[str, Sequence] | pd.DataFrame) -> pd.DataFrame:
+    """Build a typed series frame from columns (``t``, ``value``, ``metric``, ``unit``, ``op``, …)."""
+    df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(dict(data))
+    n = len(df)
+    out = {}
+    for name, dtype in SERIES_COLUMNS.items():
+        col = df[name] if name in df else pd.Series([None] * n, index=df.index, dtype=object)
+        try:
+            out[name] = _cast(col, dtype)
+        except (ValueError, TypeError) as exc:
+            raise SchemaError(f"series column {name!r} cannot be {dtype}: {exc}") from exc
+    for name, dtype in META_COLUMNS.items():
+        if name in df:
+            out[name] = _cast(df[name], dtype)
+    for name in sorted(c for c in df.columns if c not in out):
+        col = df[name]
+        out[name] = _as_string(col)
+    return pd.DataFrame(out, index=pd.RangeIndex(n))
+
+
+def empty_series() -> pd.DataFrame:
+    """An empty series frame with every schema column and dtype."""
+    return series_frame({c: [] for c in SERIES_COLUMNS})
+
+
+def concat(frames: Sequence[pd.DataFrame], series: bool = False) -> pd.DataFrame:
+    """Concatenate tidy frames, keeping schema dtypes (categories are unioned, not lost)."""
+    frames = [f for f in frames if f is not None and len(f.columns)]
+    if not frames:
+        return empty_series() if series else empty()
+    if len(frames) == 1:
+        return frames[0].reset_index(drop=True)
+    cats = {}
+    for name in ("metric", "unit"):
+        values = set()
+        for f in frames:
+            if name in f:
+                col = f[name]
+                values.update(col.cat.categories if hasattr(col, "cat") else col.dropna().unique())
+        cats[name] = pd.CategoricalDtype(sorted(map(str, values)))
+    fixed = []
+    for f in frames:
+        f = f.copy()
+        for name, dtype in cats.items():
+            if name in f:
+                f[name] = f[name].astype(str).where(f[name].notna(), None).astype(dtype)
+        fixed.append(f)
+    df = pd.concat(fixed, ignore_index=True)
+    return series_frame(df) if series else conform(df)
+
+
+def validate(df: pd.DataFrame) -> pd.DataFrame:
+    """Check that ``df`` follows the results-frame contract; return it unchanged, or raise.
+
+    Checked: every column of :data:`COLUMNS` and :data:`META_COLUMNS` present, in that order, with
+    its dtype; no missing ``run_id``/``source``/``tool``/``test``/``metric``/``unit``; every metric
+    in the vocabulary with its canonical unit (``score`` excepted); values finite or NaN (never
+    ±inf); NaN values only where ``flag`` says why; rates and latencies not negative.
+
+    Raises
+    ------
+    ebsstats.SchemaError
+        naming the first broken rule and an example row.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> es.validate(es.schema.empty()).shape[0]
+    0
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise SchemaError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    expected = list(COLUMNS) + list(META_COLUMNS)
+    got = list(df.columns[: len(expected)])
+    if got != expected:
+        missing = [c for c in expected if c not in df.columns]
+        if missing:
+            raise SchemaError(f"missing columns: {missing}")
+        raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+    for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
+        actual = df[name].dtype
+        if dtype == "category":
+            ok = isinstance(actual, pd.CategoricalDtype)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            ok = isinstance(actual, pd.CategoricalDtype) and list(actual.categories) == list(
+                dtype.categories)
+        elif dtype is STRING:
+            ok = actual == STRING
+        else:
+            ok = actual == dtype
+        if not ok:
+            raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
+    for name in ("run_id", "source", "tool", "test", "metric", "unit"):
+        if df[name].isna().any():
+            row = int(np.flatnonzero(df[name].isna().to_numpy())[0])
+            raise SchemaError(f"column {name!r} is missing in row {row}")
+    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+        want, _ = metric_info(str(metric))
+        if want is not None and str(unit) != want:
+            raise SchemaError(f"metric {metric!r} has unit {unit!r}, expected {want!r}")
+    values = df["value"].to_numpy()
+    if np.isinf(values).any():
+        raise SchemaError(f"infinite value in row {int(np.flatnonzero(np.isinf(values))[0])}")
+    nan_unflagged = np.isnan(values) & df["flag"].isna().to_numpy()
+    if nan_unflagged.any():
+        row = int(np.flatnonzero(nan_unflagged)[0])
+        raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")
+    units = df["unit"].astype(str).to_numpy()
+    rate = np.isin(units, ["B/s", "IO/s", "s", "ops/s", "B", "count"])
+    negative = rate & (values < 0)
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise SchemaError(f"negative {df['metric'].iloc[row]} in row {row}")
+    return df
+
+
+def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
+    """Check the series-frame contract (columns, dtypes, finite ``t``); return it or raise."""
+    for name, dtype in SERIES_COLUMNS.items():
+        if name not in ts:
+            raise SchemaError(f"series frame lacks column {name!r}")
+        actual = ts[name].dtype
+        if dtype == "category" or isinstance(dtype, pd.CategoricalDtype):
+            ok = isinstance(actual, pd.CategoricalDtype)
+        elif dtype is STRING:
+            ok = isinstance(actual, pd.StringDtype)
+        else:
+            ok = actual == dtype
+        if not ok:
+            raise SchemaError(f"series column {name!r} has dtype {actual}, expected {dtype}")
+    if not np.isfinite(ts["t"].to_numpy()).all():
+        raise SchemaError("series column 't' has non-finite times")
+    return ts

@@ -1,0 +1,85 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from ebsstats import schema
+from ebsstats.errors import ParseError, SchemaError
+
+
+def _rec(**kw):
+    base = {"source": "x.json", "tool": "fio", "test": "job", "metric": "iops", "value": 100.0,
+            "op": "read", "run_key": "$.jobs[0]"}
+    base.update(kw)
+    return base
+
+
+def test_frame_has_contract_columns_and_dtypes():
+    df = schema.frame([_rec(), _rec(metric="bandwidth", value=4096.0, job="j", groupid=0)])
+    es.validate(df)
+    assert list(df.columns[:18]) == list(schema.COLUMNS)
+    assert df["unit"].tolist() == ["IO/s", "B/s"]
+    assert df["higher_is_better"].tolist() == [True, True]
+    assert df["groupid"].dtype == schema.STRING  # extra keys are strings
+    assert df["run_id"].nunique() == 1  # same run key -> same run
+
+
+def test_run_id_is_stable():
+    a = schema.frame([_rec()])
+    b = schema.frame([_rec()])
+    assert a["run_id"].equals(b["run_id"])
+    assert schema.frame([_rec(run_key="$.jobs[1]")])["run_id"][0] != a["run_id"][0]
+
+
+def test_metric_vocabulary():
+    assert schema.metric_info("clat_p99.9") == ("s", False)
+    assert schema.percentile_metric("clat", "99.900000") == "clat_p99.9"
+    assert schema.percentile_metric("lat", "50.000000") == "lat_p50"
+    with pytest.raises(SchemaError):
+        schema.metric_info("iopz")
+
+
+def test_validate_rejects_broken_frames():
+    df = schema.frame([_rec()])
+    with pytest.raises(SchemaError, match="missing columns"):
+        es.validate(df.drop(columns=["op"]))
+    bad = df.copy()
+    bad["value"] = np.nan
+    with pytest.raises(SchemaError, match="NaN value without a flag"):
+        es.validate(bad)
+    bad["flag"] = pd.array(["too_fast"], dtype="string")
+    es.validate(bad)
+    bad = df.copy()
+    bad["value"] = np.inf
+    with pytest.raises(SchemaError, match="infinite"):
+        es.validate(bad)
+    bad = df.copy()
+    bad["value"] = -1.0
+    with pytest.raises(SchemaError, match="negative"):
+        es.validate(bad)
+    with pytest.raises(SchemaError, match="unit"):
+        es.validate(schema.frame([_rec(unit="B/s")]))
+
+
+def test_concat_keeps_categories():
+    a = schema.frame([_rec()])
+    b = schema.frame([_rec(metric="lat_mean", value=0.001, source="y.json")])
+    df = schema.concat([a, b])
+    es.validate(df)
+    assert isinstance(df["metric"].dtype, pd.CategoricalDtype)
+    assert set(df["metric"]) == {"iops", "lat_mean"}
+
+
+def test_series_frame():
+    ts = schema.series_frame({"run_id": ["r"] * 2, "source": ["s"] * 2, "test": ["t"] * 2,
+                              "op": ["read", "write"], "metric": ["iops"] * 2, "t": [0.5, 1.0],
+                              "value": [10.0, 11.0], "unit": ["IO/s"] * 2})
+    es.validate_series(ts)
+    assert ts["offset"].isna().all()
+
+
+def test_parse_error_message_names_file_and_line():
+    e = ParseError("dir/run.json", 7, "a JSON object", found="fio: engine libaio not loadable")
+    assert str(e) == ("dir/run.json, line 7: expected a JSON object; "
+                      "found 'fio: engine libaio not loadable'")
+    assert e.position == "line 7"
