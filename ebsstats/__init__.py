@@ -17,7 +17,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from .errors import EbsstatsError, IngestError, IngestFailure, ParseError, SchemaError
+from .errors import EbsstatsError as EbsstatsError
+from .errors import IngestError as IngestError
+from .errors import IngestFailure as IngestFailure
+from .errors import ParseError as ParseError
+from .errors import SchemaError as SchemaError
 
 __version__ = "0.1.0"
 

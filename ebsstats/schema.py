@@ -194,7 +194,7 @@ def _cast(series: pd.Series, dtype) -> pd.Series:
     if dtype == "category":
         return series.astype("category")
     if isinstance(dtype, pd.DatetimeTZDtype):
-        return pd.to_datetime(series, utc=True).astype(dtype)
+        return pd.to_datetime(series, utc=True, format="ISO8601").astype(dtype)
     if isinstance(dtype, pd.CategoricalDtype):
         return series.astype(dtype)
     if dtype is STRING:

@@ -1,0 +1,335 @@
+"""Folder ingest: every benchmark output under a path into one tidy frame.
+
+:func:`read` walks a folder (or takes one file), sniffs each file's tool by content, parses it with
+that tool's reader, applies metadata (arguments > sidecar YAML > path pattern > the file itself),
+and concatenates. A folder read keeps every good file and lists every bad one; it never modifies
+an input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import sys
+import warnings
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .. import schema
+from ..errors import IngestError, IngestFailure, ParseError
+from . import meta as metamod
+from ._common import MAX_BYTES, Parsed, decode, load_bytes
+from .sniff import Sniffed, is_companion, sniff_text
+
+FOLDER_MAX_BYTES = 512 * 1024**2
+FAILURE_COLUMNS = ["source", "kind", "tool", "format", "position", "reason"]
+
+
+@dataclass
+class _Outcome:
+    rel: str
+    sniffed: Sniffed | None = None
+    parsed: Parsed | None = None
+    failure: IngestFailure | None = None
+    meta: dict = field(default_factory=dict)
+    digest: str | None = None
+    error: ParseError | None = None
+
+
+def _walk(root: Path) -> list[Path]:
+    """Every regular file below root, sorted; directory symlinks are not followed (no loops)."""
+    files: list[Path] = []
+    seen_real: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
+        dirnames.sort()
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            p = Path(dirpath, name)
+            try:
+                real = os.path.realpath(p)
+            except OSError:
+                real = str(p)
+            if real in seen_real:
+                continue
+            seen_real.add(real)
+            files.append(p)
+    return files
+
+
+def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str]) -> dict:
+    if sniffed.module == "ebsstats.io.fio_log":
+        version = fio_versions.get(str(path.parent))
+        return {"fio_version": version} if version else {}
+    return {}
+
+
+def _read_path(path: Path, rel: str, root: Path | None, pattern: str | None,
+               max_bytes: int, fio_versions: Mapping[str, str], want_digest: bool) -> _Outcome:
+    out = _Outcome(rel)
+    if is_companion(path):
+        out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
+                                    kind="companion")
+        return out
+    try:
+        data = load_bytes(path, max_bytes)
+        if want_digest:
+            out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if not data.strip():
+            out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
+            return out
+        head = data[:65536]
+        if b"\x00" in head[:4096]:
+            out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
+                                        kind="skipped")
+            return out
+        sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+        out.sniffed = sniffed
+        if sniffed is None:
+            out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
+                                        kind="skipped")
+            return out
+        text = decode(data, rel)
+        module = importlib.import_module(sniffed.module)
+        out.parsed = module.parse(text, rel, **_parse_options(sniffed, path, fio_versions))
+        layers = [metamod.pattern_meta(rel, pattern)]
+        if root is not None:
+            layers.append(metamod.sidecar_meta(path, root))
+        out.meta = {k: v for layer in layers for k, v in layer.items()}
+    except ParseError as exc:
+        out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
+        out.error = exc
+    return out
+
+
+def _read_many(args: list[tuple]) -> list[_Outcome]:
+    return [_read_path(*a) for a in args]
+
+
+def _progress(total: int, progress: bool | None):
+    if progress is None:
+        progress = total >= 200 and sys.stderr.isatty()
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="file", desc="ebsstats.read")
+
+
+def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe):
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"no such file or folder: {path}")
+    if p.is_dir():
+        root = p
+        files = _walk(p)
+        rels = [f.relative_to(p).as_posix() for f in files]
+    else:
+        root = None
+        files, rels = [p], [str(path)]
+    # fio JSON first, so that logs beside it can take its version
+    order = sorted(range(len(files)), key=lambda i: ("_" in files[i].name and
+                                                      files[i].suffix == ".log", rels[i]))
+    fio_versions: dict[str, str] = {}
+    outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
+    bar = _progress(len(files), progress)
+    first_pass = [i for i in order if not files[i].name.endswith(".log")]
+    second_pass = [i for i in order if files[i].name.endswith(".log")]
+    for batch in (first_pass, second_pass):
+        args = [(files[i], rels[i], root, pattern, max_bytes, dict(fio_versions), dedupe)
+                for i in batch]
+        if jobs and jobs > 1 and len(batch) > 20:
+            chunks = [args[k::jobs * 4] for k in range(jobs * 4)]
+            idx_chunks = [batch[k::jobs * 4] for k in range(jobs * 4)]
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for idxs, res in zip(idx_chunks, pool.map(_read_many, chunks), strict=True):
+                    for i, o in zip(idxs, res, strict=True):
+                        outcomes[i] = o
+                        if bar:
+                            bar.update(1)
+        else:
+            for i, a in zip(batch, args, strict=True):
+                outcomes[i] = _read_path(*a)
+                if bar:
+                    bar.update(1)
+        for i in batch:
+            o = outcomes[i]
+            if o.parsed is not None and o.sniffed and o.sniffed.module == "ebsstats.io.fio" \
+                    and o.parsed.version:
+                fio_versions.setdefault(str(files[i].parent), o.parsed.version)
+    if bar:
+        bar.close()
+    if dedupe:
+        seen: dict[str, str] = {}
+        for o in outcomes:
+            if o.digest is None or o.parsed is None:
+                continue
+            if o.digest in seen:
+                o.parsed = None
+                o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
+                                          "(same bytes; read once)", kind="duplicate")
+            else:
+                seen[o.digest] = o.rel
+    if errors == "raise":
+        if root is None and outcomes[0].failure is not None:
+            first = outcomes[0]
+            if first.error is not None:
+                raise first.error
+            raise ParseError(str(path), None, "a benchmark output of fio, bonnie++, sysbench, "
+                             "PTS or ioping", found=first.failure.reason)
+        bad = [o.failure for o in outcomes if o.failure and o.failure.kind == "error"]
+        if bad:
+            raise IngestError(bad)
+    return outcomes, root
+
+
+def _assemble(outcomes: list[_Outcome], meta: Mapping | None, series: bool):
+    records: list[dict] = []
+    ts_frames: list[pd.DataFrame] = []
+    for o in outcomes:
+        if o.parsed is None:
+            continue
+        records.extend(metamod.overlay(o.parsed.records, o.meta, meta))
+        if series and o.parsed.series:
+            extra = {**o.meta, **(meta or {})}
+            for ts in o.parsed.series:
+                if extra:
+                    ts = ts.assign(**{k: v for k, v in extra.items() if k not in ts
+                                      or k in (meta or {}) or k in o.meta})
+                ts_frames.append(schema.series_frame(ts))
+    df = schema.frame(records) if records else schema.empty()
+    if not series:
+        return df
+    return df, schema.concat(ts_frames, series=True)
+
+
+def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -> pd.DataFrame:
+    """The failures of a read as a frame (source, kind, tool, format, position, reason)."""
+    rows = []
+    for o in outcomes:
+        f = o.failure
+        if f is None or (f.kind == "companion" and not include_companions):
+            continue
+        rows.append({"source": f.source, "kind": f.kind,
+                     "tool": o.sniffed.tool if o.sniffed else None,
+                     "format": o.sniffed.format if o.sniffed else None,
+                     "position": f.position, "reason": f.reason})
+    return pd.DataFrame(rows, columns=FAILURE_COLUMNS).astype("string")
+
+
+def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | None = None,
+         meta: Mapping | None = None, series: bool = False, progress: bool | None = None,
+         jobs: int = 1, max_bytes: int | None = None, dedupe: bool = True,
+         with_failures: bool = False, **meta_kwargs):
+    """Read every benchmark output under ``path`` (a folder, recursively, or one file).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A folder or a single file. Each file's tool and format are sniffed from its content.
+    errors : {"collect", "raise"}, optional
+        ``"collect"`` (default for folders) reads every good file and lists every bad one;
+        ``"raise"`` (default for one file) raises :class:`~ebsstats.ParseError` (one file) or
+        :class:`~ebsstats.IngestError` listing every failure (folder).
+    pattern : str, optional
+        Path pattern giving metadata, e.g. ``"{config}/{volume}/run-{repetition}.json"``.
+    meta : mapping, optional
+        Metadata set on every row, overriding everything else; keyword arguments such as
+        ``config="gp3"`` do the same.
+    series : bool
+        Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
+    progress : bool, optional
+        Show a progress bar (default: for 200 files or more on a terminal).
+    jobs : int
+        Worker processes for parsing (1 = in this process).
+    max_bytes : int, optional
+        Refuse files larger than this (default 512 MiB in folders, 2 GiB for one file).
+    dedupe : bool
+        Files with identical bytes are read once; the copies are listed as duplicates.
+    with_failures : bool
+        Return ``(frame, failures)`` (``(frame, series, failures)`` with ``series=True``) where
+        ``failures`` lists every skipped or refused file with the reason.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The tidy results frame (:mod:`ebsstats.schema`); the failures are also in
+        ``frame.attrs["failures"]`` (a list of dicts) and, for folders, announced with a warning.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> df = es.read("tests/fixtures/fio/small_json.json")    # doctest: +SKIP
+    >>> df = es.read("data/", pattern="{config}/**/*")          # doctest: +SKIP
+    """
+    meta = {**(meta or {}), **meta_kwargs} or None
+    is_dir = Path(path).is_dir()
+    if errors is None:
+        errors = "collect" if is_dir else "raise"
+    if errors not in ("collect", "raise"):
+        raise ValueError("errors must be 'collect' or 'raise'")
+    if max_bytes is None:
+        max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
+    outcomes, _ = _ingest(path, errors=errors, pattern=pattern, meta=meta, progress=progress,
+                          jobs=jobs, max_bytes=max_bytes, dedupe=dedupe)
+    result = _assemble(outcomes, meta, series)
+    fails = failures_frame(outcomes)
+    df = result[0] if series else result
+    df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
+    n_bad = int((fails["kind"] == "error").sum()) if len(fails) else 0
+    if is_dir and n_bad:
+        warnings.warn(f"ebsstats.read: {n_bad} file(s) could not be read; see "
+                      "frame.attrs['failures'] or with_failures=True", stacklevel=2)
+    if with_failures:
+        return (*result, fails) if series else (result, fails)
+    return result
+
+
+def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
+    """The time-series frame of every output under ``path`` (fio logs, fio ``--status-interval``
+    snapshots, sysbench ``--report-interval`` lines, PTS per-run values in order).
+
+    Same options as :func:`read`. See :data:`ebsstats.schema.SERIES_COLUMNS`.
+    """
+    kwargs.pop("series", None)
+    with_failures = kwargs.pop("with_failures", False)
+    out = read(path, series=True, with_failures=with_failures, **kwargs)
+    if with_failures:
+        return out[1], out[2]
+    return out[1]
+
+
+def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFrame:
+    """What :func:`read` would do with each file under ``path``, without building a frame.
+
+    Returns one row per file: ``source``, ``action`` (``read``, ``skip``, ``refuse``,
+    ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows`` (results it
+    would give), ``position`` and ``reason``.
+    """
+    p = Path(path)
+    max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)
+    outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
+                          jobs=1, max_bytes=max_bytes, dedupe=True)
+    action = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
+              "companion": "companion"}
+    rows = []
+    for o in outcomes:
+        f = o.failure
+        rows.append({
+            "source": o.rel,
+            "action": action[f.kind] if f else "read",
+            "tool": o.sniffed.tool if o.sniffed else None,
+            "format": o.sniffed.format if o.sniffed else None,
+            "version": o.parsed.version if o.parsed else None,
+            "rows": len(o.parsed.records) if o.parsed else 0,
+            "position": f.position if f else None,
+            "reason": f.reason if f else None,
+        })
+    return pd.DataFrame(rows, columns=["source", "action", "tool", "format", "version", "rows",
+                                       "position", "reason"])

@@ -1,0 +1,66 @@
+"""Parquet in and out, atomically, with the schema's dtypes restored on the way back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from .. import schema
+
+
+def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
+               partition_cols: list[str] | None = None) -> Path:
+    """Write a tidy frame to Parquet atomically (a temporary file or folder, then a rename).
+
+    With ``partition_cols`` (e.g. ``["tool", "config"]``) a partitioned dataset folder is written;
+    an existing one at ``path`` is replaced only once the new one is complete.
+
+    Examples
+    --------
+    >>> import ebsstats as es, tempfile, os
+    >>> p = es.to_parquet(es.schema.empty(), os.path.join(tempfile.mkdtemp(), "t.parquet"))
+    >>> es.read_parquet(p).shape[0]
+    0
+    """
+    target = Path(path)
+    df = df.copy(deep=False)
+    df.attrs = {}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if partition_cols:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            df.to_parquet(tmp, partition_cols=partition_cols, index=False)
+            old = None
+            if target.exists():
+                old = target.with_name(f".{target.name}.old")
+                if old.exists():
+                    shutil.rmtree(old)
+                os.replace(target, old)
+            os.replace(tmp, target)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return target
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        df.to_parquet(tmp_name, index=False)
+        os.replace(tmp_name, target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
+    """Read a tidy frame (or series frame) written by :func:`to_parquet`, dtypes restored."""
+    df = pd.read_parquet(path, **kwargs)
+    if "t" in df.columns and "offset" in df.columns:
+        return schema.series_frame(df)
+    return schema.conform(df)

@@ -1,0 +1,186 @@
+"""Folder ingest against a stand-in reader, so these tests pin the ingest rules themselves:
+sniffing by content, metadata precedence, failures collected, duplicates, links, Parquet."""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from ebsstats.errors import IngestError, ParseError
+from ebsstats.io import meta as metamod
+from ebsstats.io import sniff as sniffmod
+from tests.conftest import tree_digest
+
+pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
+
+FAKE = "ebsstats.io._fake_tool"
+
+
+def _fake_module():
+    mod = types.ModuleType(FAKE)
+
+    def sniff(head, name):
+        return "fake v1" if head.startswith("FAKE ") else None
+
+    def parse(text, source, **options):
+        from ebsstats.io._common import Parsed
+
+        lines = text.splitlines()
+        if not lines[0].startswith("FAKE "):
+            raise ParseError(source, 1, "'FAKE <version>'", found=lines[0])
+        recs = []
+        for i, line in enumerate(lines[1:], start=2):
+            try:
+                test, value = line.split("=")
+                v = float(value)
+            except ValueError as exc:
+                raise ParseError(source, i, "'<test>=<number>'", found=line) from exc
+            recs.append({"source": source, "run_key": f"line {i}", "position": f"line {i}",
+                         "tool": "sim", "tool_version": lines[0][5:], "test": test,
+                         "metric": "iops", "value": v, "op": "read", "config": "from-file"})
+        return Parsed(tool="sim", format="fake v1", version=lines[0][5:], records=recs)
+
+    mod.sniff, mod.parse = sniff, parse
+    return mod
+
+
+@pytest.fixture(autouse=True)
+def fake_reader(monkeypatch):
+    monkeypatch.setitem(sys.modules, FAKE, _fake_module())
+    monkeypatch.setattr(sniffmod, "READERS", [(FAKE, "sim")])
+    metamod.clear_cache()
+    yield
+    metamod.clear_cache()
+
+
+def _tree(tmp_path):
+    (tmp_path / "gp2" / "vol-a").mkdir(parents=True)
+    (tmp_path / "gp3" / "vol-b").mkdir(parents=True)
+    (tmp_path / "gp2" / "vol-a" / "run-0.txt").write_text("FAKE 1.0\nrr=100\nrw=50\n")
+    (tmp_path / "gp2" / "vol-a" / "run-1.txt").write_text("FAKE 1.0\nrr=110\n")
+    (tmp_path / "gp3" / "vol-b" / "run-0.txt").write_text("FAKE 1.1\nrr=300\n")
+    (tmp_path / "gp3" / "vol-b" / "broken.txt").write_text("FAKE 1.1\nrr=3x0\n")
+    (tmp_path / "gp3" / "notes.log").write_text("unrelated program output\n")
+    (tmp_path / "gp3" / "meta.yaml").write_text("volume_type: gp3\nsize_gib: 100\n")
+    (tmp_path / "gp3" / "vol-b" / "run-0.txt.meta.yaml").write_text("volume: vol-b-own\n")
+    return tmp_path
+
+
+def test_folder_read_collects_good_and_bad(tmp_path):
+    root = _tree(tmp_path)
+    before = tree_digest(root)
+    with pytest.warns(UserWarning, match="1 file"):
+        df, fails = es.read(root, with_failures=True)
+    es.validate(df)
+    assert tree_digest(root) == before  # inputs never modified
+    assert sorted(df["value"]) == [50.0, 100.0, 110.0, 300.0]
+    assert set(df["source"]) == {"gp2/vol-a/run-0.txt", "gp2/vol-a/run-1.txt",
+                                 "gp3/vol-b/run-0.txt"}
+    bad = fails.set_index("source")
+    assert bad.loc["gp3/vol-b/broken.txt", "kind"] == "error"
+    assert bad.loc["gp3/vol-b/broken.txt", "position"] == "line 2"
+    assert "'<test>=<number>'" in bad.loc["gp3/vol-b/broken.txt", "reason"]
+    assert bad.loc["gp3/notes.log", "kind"] == "skipped"
+    assert "meta.yaml" not in " ".join(fails["source"])  # sidecars are companions, not failures
+    assert df.attrs["failures"] == fails.astype(object).where(fails.notna(), None).to_dict(
+        "records")
+
+
+def test_metadata_precedence(tmp_path):
+    root = _tree(tmp_path)
+    df = es.read(root, pattern="{volume_type}/{volume}/run-{repetition}.txt", errors="collect")
+    row = df[df["source"] == "gp3/vol-b/run-0.txt"].iloc[0]
+    assert row["volume"] == "vol-b-own"      # <file>.meta.yaml beats the pattern
+    assert row["volume_type"] == "gp3"        # folder meta.yaml
+    assert row["size_gib"] == 100.0
+    assert row["config"] == "from-file"       # nothing overrides the file's own value here
+    a = df[df["source"] == "gp2/vol-a/run-1.txt"].iloc[0]
+    assert a["volume"] == "vol-a" and a["repetition"] == 1 and a["volume_type"] == "gp2"
+    df2 = es.read(root, pattern="{volume_type}/{volume}/run-{repetition}.txt", config="arg",
+                  volume="forced")
+    assert set(df2["config"]) == {"arg"} and set(df2["volume"]) == {"forced"}  # arguments win
+
+
+def test_strict_folder_read_lists_every_failure(tmp_path):
+    root = _tree(tmp_path)
+    (root / "gp2" / "bad2.txt").write_text("FAKE 1\nx\n")
+    with pytest.raises(IngestError) as info:
+        es.read(root, errors="raise")
+    assert len(info.value.failures) == 2
+    assert "gp2/bad2.txt" in str(info.value)
+
+
+def test_single_file_raises_parse_error(tmp_path):
+    p = tmp_path / "one.txt"
+    p.write_text("FAKE 1\nrr=abc\n")
+    with pytest.raises(ParseError, match=r"one.txt, line 2"):
+        es.read(p)
+    q = tmp_path / "other.txt"
+    q.write_text("hello\n")
+    with pytest.raises(ParseError, match="benchmark output"):
+        es.read(q)
+
+
+def test_same_input_twice_gives_identical_frames(tmp_path):
+    root = _tree(tmp_path)
+    a = es.read(root)
+    b = es.read(root)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_duplicates_read_once_and_symlink_loops(tmp_path):
+    root = _tree(tmp_path)
+    (root / "copy.txt").write_bytes((root / "gp2" / "vol-a" / "run-0.txt").read_bytes())
+    os.symlink(root, root / "gp2" / "loop")          # a directory link back to the root
+    df, fails = es.read(root, with_failures=True)
+    assert (fails["kind"] == "duplicate").sum() == 1
+    assert len(df) == 4
+
+
+def test_size_limit_and_binary(tmp_path):
+    root = _tree(tmp_path)
+    (root / "big.txt").write_text("FAKE 1\n" + "rr=1\n" * 1000)
+    (root / "blob.bin").write_bytes(b"\x00\x01\x02" * 10)
+    df, fails = es.read(root, with_failures=True, max_bytes=1000)
+    reasons = fails.set_index("source")["reason"]
+    assert "at most 1,000 bytes" in reasons["big.txt"]
+    assert fails.set_index("source").loc["blob.bin", "kind"] == "skipped"
+
+
+def test_parallel_read_equals_serial(tmp_path):
+    for i in range(30):
+        (tmp_path / f"r{i:02d}.txt").write_text(f"FAKE 1\nrr={i}\n")
+    pd.testing.assert_frame_equal(es.read(tmp_path), es.read(tmp_path, jobs=2))
+
+
+def test_parquet_round_trip(tmp_path):
+    root = _tree(tmp_path / "in")
+    df = es.read(root, pattern="{volume_type}/{volume}/run-{repetition}.txt")
+    df.attrs = {}
+    out = es.to_parquet(df, tmp_path / "tidy.parquet")
+    back = es.read_parquet(out)
+    pd.testing.assert_frame_equal(df, back)
+    es.validate(back)
+
+
+def test_check_lists_actions(tmp_path):
+    root = _tree(tmp_path)
+    c = es.check(root).set_index("source")
+    assert c.loc["gp2/vol-a/run-0.txt", "action"] == "read"
+    assert c.loc["gp2/vol-a/run-0.txt", "rows"] == 2
+    assert c.loc["gp2/vol-a/run-0.txt", "version"] == "1.0"
+    assert c.loc["gp3/vol-b/broken.txt", "action"] == "refuse"
+    assert c.loc["gp3/notes.log", "action"] == "skip"
+    assert c.loc["gp3/meta.yaml", "action"] == "companion"
+
+
+def test_bad_sidecar_is_a_parse_error_naming_it(tmp_path):
+    root = _tree(tmp_path)
+    (root / "gp2" / "meta.yaml").write_text("config: [unclosed\n")
+    df, fails = es.read(root, with_failures=True)
+    assert fails["reason"].str.contains("meta.yaml").any()
