@@ -73,7 +73,7 @@ _LAZY: dict[str, str] = {
     "report": "ebsstats.report",
 }
 
-_MODULES = {"schema", "units", "io", "plots", "simulate"}
+_MODULES = {"schema", "units", "io", "plots", "simulate", "overview"}
 
 __all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",
                   "EbsstatsError", "__version__"])

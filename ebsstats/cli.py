@@ -1,0 +1,203 @@
+"""Command line: ``ebsstats ingest | check | summary | compare | report | simulate``.
+
+Every verb is a thin shell over the library; heavy modules are imported only by the verb that
+needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+
+
+def _load(path: str, pattern: str | None = None):
+    from .io.folder import read
+    from .io.parquet import read_parquet
+
+    p = Path(path)
+    if p.suffix == ".parquet" or (p.is_dir() and any(p.glob("*.parquet")) and not any(
+            q for q in p.rglob("*") if q.is_file() and q.suffix != ".parquet")):
+        return read_parquet(p)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return read(p, pattern=pattern)
+
+
+def _filter(df, args):
+    for col in ("metric", "test", "op", "tool", "config"):
+        wanted = getattr(args, col, None)
+        if wanted:
+            values = [v.strip() for v in wanted.split(",")]
+            df = df[df[col].astype(str).isin(values)]
+    return df
+
+
+def _value(text: str):
+    """A parameter value from the command line: JSON scalars/lists as such, else the string."""
+    try:
+        v = json.loads(text)
+    except ValueError:
+        return text
+    return v if isinstance(v, (int, float, bool, list, type(None), str)) else text
+
+
+def cmd_ingest(args) -> int:
+    from .io.folder import read
+    from .io.parquet import to_parquet
+
+    res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
+               progress=None if not args.quiet else False, with_failures=True,
+               errors="collect")
+    if args.series:
+        df, ts, fails = res
+        to_parquet(ts, args.series)
+    else:
+        df, fails = res
+    to_parquet(df, args.output)
+    counts = df.groupby("tool", observed=True)["run_id"].agg(["nunique", "size"])
+    print(f"wrote {args.output}: {len(df):,} rows")
+    for tool, row in counts.iterrows():
+        print(f"  {tool:<10} {row['nunique']:>6} runs {row['size']:>9,} rows")
+    bad = fails[fails["kind"] == "error"]
+    skipped = fails[fails["kind"] != "error"]
+    if len(skipped):
+        print(f"skipped {len(skipped)} file(s) (not benchmark outputs, or duplicates)")
+    if len(bad):
+        print(f"FAILED {len(bad)} file(s):")
+        for _, f in bad.iterrows():
+            print(f"  {f['reason']}")
+    return 1 if (len(bad) and args.strict) else 0
+
+
+def cmd_check(args) -> int:
+    import pandas as pd
+
+    from .io.folder import check
+
+    c = check(args.path)
+    with pd.option_context("display.max_rows", None, "display.width", 100,
+                           "display.max_colwidth", 60):
+        print(c.fillna("").to_string(index=False))
+    print()
+    print(c["action"].value_counts().to_string())
+    return 0
+
+
+def cmd_summary(args) -> int:
+    from .clitables import summary_table
+    from .variance import summarize
+
+    df = _filter(_load(args.data, args.pattern), args)
+    by = [b for b in args.by.split(",") if b]
+    s = summarize(df, by=by, confidence=args.confidence)
+    print(summary_table(s, width=args.width))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .clitables import compare_table
+    from .compare import compare
+
+    df = _filter(_load(args.data, args.pattern), args)
+    c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
+                correction=args.correction)
+    print(compare_table(c, width=args.width))
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import ReportError, report
+
+    params = {k: _value(v) for k, v in (args.param or [])}
+    try:
+        index = report(args.data, args.output, notebooks=args.notebooks, parameters=params,
+                       only=args.only, show_code=args.show_code,
+                       log=lambda m: print(m, file=sys.stderr))
+    except ReportError as exc:
+        print(f"ebsstats report: {exc}", file=sys.stderr)
+        return 1
+    print(index)
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import cli as simcli
+
+    return simcli.run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ebsstats", description="Statistics for block-storage "
+                                "benchmarks (fio, bonnie++, sysbench, PTS).")
+    p.add_argument("--version", action="version", version=f"ebsstats {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("ingest", help="read a folder into a tidy Parquet file")
+    s.add_argument("path")
+    s.add_argument("-o", "--output", required=True, help="Parquet file to write (atomically)")
+    s.add_argument("--series", metavar="PARQUET", help="also write the time-series frame")
+    s.add_argument("--pattern", help='path pattern, e.g. "{config}/{volume}/run-{repetition}.json"')
+    s.add_argument("--jobs", type=int, default=1, help="parsing processes")
+    s.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("check", help="list what would be read, skipped or refused, and why")
+    s.add_argument("path")
+    s.set_defaults(func=cmd_check)
+
+    for name, func, helptext in (("summary", cmd_summary, "median ± CI per group"),
+                                 ("compare", cmd_compare, "groups against a baseline")):
+        s = sub.add_parser(name, help=helptext)
+        s.add_argument("data", help="folder of outputs, or a Parquet file from ingest")
+        s.add_argument("--by", default="config,test,op,metric" if name == "summary" else "config")
+        s.add_argument("--metric", help="comma-separated metrics to keep (e.g. iops,bandwidth)")
+        s.add_argument("--test", help="comma-separated tests to keep")
+        s.add_argument("--op", help="comma-separated ops to keep")
+        s.add_argument("--tool", help="comma-separated tools to keep")
+        s.add_argument("--pattern", help="path pattern for metadata")
+        s.add_argument("--confidence", type=float, default=0.95)
+        s.add_argument("--width", type=int, default=100)
+        if name == "compare":
+            s.add_argument("--baseline", required=True)
+            s.add_argument("--correction", default="holm", choices=["holm", "fdr_bh"])
+        else:
+            s.add_argument("--config", help="comma-separated configs to keep")
+        s.set_defaults(func=func)
+
+    s = sub.add_parser("report", help="run the notebooks with papermill and write HTML")
+    s.add_argument("data")
+    s.add_argument("-o", "--output", default="reports")
+    s.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                   help="notebook parameter (a value, never code); repeatable")
+    s.add_argument("--notebooks", help="folder of notebooks (default: the project's)")
+    s.add_argument("--only", action="append", help="run only notebooks whose name has this")
+    s.add_argument("--show-code", action="store_true", help="keep code cells in the HTML")
+    s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
+    try:
+        from .simulate import cli as simcli
+
+        simcli.add_arguments(s)
+    except ImportError:
+        pass
+    s.set_defaults(func=cmd_simulate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

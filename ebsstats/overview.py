@@ -1,0 +1,26 @@
+"""What a read produced: counts per tool, configuration and test (for the overview notebook)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+
+def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "config")
+              ) -> pd.DataFrame:
+    """Runs, rows, tests and metrics per group of a tidy frame.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> es.overview.inventory(es.schema.empty()).columns.tolist()
+    ['tool', 'tool_version', 'config', 'runs', 'rows', 'tests', 'metrics', 'first', 'last']
+    """
+    by = [b for b in by if b in data.columns]
+    keyed = data.assign(**{b: data[b].astype("string").fillna("–") for b in by})
+    g = keyed.groupby(by, observed=True, dropna=False, sort=True)
+    out = g.agg(runs=("run_id", "nunique"), rows=("value", "size"), tests=("test", "nunique"),
+                metrics=("metric", "nunique"), first=("timestamp", "min"),
+                last=("timestamp", "max"))
+    return out.reset_index()

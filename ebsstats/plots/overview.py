@@ -1,0 +1,63 @@
+"""The overview figure: the main metrics of everything read, in MB/s, IOPS and ms."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..units import display
+
+MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
+
+
+def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
+                  y: str | None = None, hue: str = "tool", value: str = "value",
+                  height_per_row: float = 0.28):
+    """One panel per main metric: each run's value per configuration (or test), log scale.
+
+    Parameters
+    ----------
+    data : DataFrame
+        A tidy results frame.
+    metrics : sequence of str
+        Metrics to show, in this order, when present (default bandwidth, IOPS, mean latency).
+    y : str, optional
+        Column on the vertical axis (default ``config`` when filled, else ``test``).
+    hue : str
+        Column for colour (default the tool).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    present = [m for m in metrics if (data["metric"] == m).any()]
+    if not present:
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.text(0.5, 0.5, "no bandwidth, IOPS or latency rows", ha="center", va="center")
+        ax.set_axis_off()
+        return fig
+    if y is None:
+        y = "config" if "config" in data and data["config"].notna().mean() > 0.5 else "test"
+    rows = data[data["metric"].isin(present) & data[value].notna()].copy()
+    rows[y] = rows[y].astype("string").fillna("–")
+    order = sorted(rows[y].unique())
+    n_levels = max(len(order), 2)
+    fig, axes = plt.subplots(1, len(present), figsize=(4.2 * len(present),
+                             1.2 + height_per_row * n_levels), squeeze=False, sharey=False)
+    for ax, metric in zip(axes[0], present, strict=True):
+        sub = rows[rows["metric"] == metric]
+        factor, label = display(str(sub["unit"].iloc[0]))
+        sub = sub.assign(shown=sub[value] * factor)
+        sns.stripplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
+                      ax=ax, size=3, alpha=0.6, jitter=0.25, legend=ax is axes[0][-1])
+        ax.set_xscale("log")
+        ax.set_xlabel(f"{metric} ({label})")
+        ax.set_ylabel(y if ax is axes[0][0] else "")
+        if ax is not axes[0][0]:
+            ax.set_yticklabels([])
+    fig.tight_layout()
+    return fig
