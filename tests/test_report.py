@@ -14,11 +14,11 @@ from tests.conftest import ROOT, fixture
 
 
 def _nb(path: Path, code: list[str], params: str = 'data = "x"\noutput = "."\n'):
-    cells = [{"cell_type": "markdown", "metadata": {}, "source": "# Tiny page"},
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": "# Tiny page", "id": "c0"},
              {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": params,
-              "outputs": [], "execution_count": None}]
+              "outputs": [], "execution_count": None, "id": "c1"}]
     cells += [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
-               "execution_count": None} for c in code]
+               "execution_count": None, "id": f"c{i + 2}"} for i, c in enumerate(code)]
     nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "language": "python",
                                                       "display_name": "Python 3"}},
           "nbformat": 4, "nbformat_minor": 5}

@@ -1,0 +1,99 @@
+"""Mutation fuzzing of every reader from the genuine samples in tests/fixtures.
+
+For each reader: at least --cases inputs (default 10,000) made by truncating the samples at every
+line and by random mutations (byte flips, deleted/duplicated lines, extreme numbers, wrong
+encodings, empty and binary files). The only acceptable outcomes are a schema-valid frame ("ok")
+or ebsstats.ParseError naming the file ("parse_error"). Prints the counts per reader and exits 1
+if anything else happened; the offending inputs are written to --defects for reproduction.
+
+    .venv/bin/python benchmarks/fuzz_readers.py [--cases 10000] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ebsstats.io.sniff import READERS  # noqa: E402
+from ebsstats.testing import fuzz  # noqa: E402
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def samples_for(module_name: str) -> dict[str, bytes]:
+    """Genuine fixture files the reader claims (by its own sniff)."""
+    module = importlib.import_module(module_name)
+    found = {}
+    for p in sorted(FIXTURES.rglob("*")):
+        if not p.is_file() or p.suffix in (".sh", ".tsv", ".fio", ".yaml", ".md"):
+            continue
+        data = p.read_bytes()
+        if len(data) > 300_000:
+            continue
+        head = data[:65536].decode("utf-8", "replace")
+        if module.sniff(head, p.name):
+            found[str(p.relative_to(FIXTURES))] = data
+    return found
+
+
+def options_for(module_name: str) -> dict:
+    return {"fio_version": "fio-3.33"} if module_name.endswith("fio_log") else {}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=10_000, help="cases per reader (at least)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--defects", default=str(ROOT / "build" / "fuzz-defects"))
+    ap.add_argument("--only", help="comma-separated reader modules (e.g. fio,bonnie)")
+    args = ap.parse_args(argv)
+    wanted = set(args.only.split(",")) if args.only else None
+    print(f"{'reader':<12} {'samples':>7} {'cases':>7} {'ok':>7} {'ParseError':>10} "
+          f"{'defects':>8} {'s':>6}")
+    total_defects = 0
+    for module_name, _tool in READERS:
+        short = module_name.rsplit(".", 1)[1]
+        if wanted and short not in wanted:
+            continue
+        try:
+            importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            print(f"{short:<12} (reader not present)")
+            continue
+        samples = samples_for(module_name)
+        if not samples:
+            print(f"{short:<12} (no samples)")
+            continue
+        per = -(-args.cases // len(samples))
+        t0 = time.perf_counter()
+        counts, defects = fuzz(module_name, samples, per, seed=args.seed,
+                               **options_for(module_name))
+        dt = time.perf_counter() - t0
+        n = sum(counts.values())
+        bad = n - counts["ok"] - counts["parse_error"]
+        total_defects += bad
+        print(f"{short:<12} {len(samples):>7} {n:>7} {counts['ok']:>7} "
+              f"{counts['parse_error']:>10} {bad:>8} {dt:>6.1f}")
+        if defects:
+            out = Path(args.defects) / short
+            out.mkdir(parents=True, exist_ok=True)
+            for i, (name, kind, outcome, data) in enumerate(defects[:50]):
+                (out / f"{i:03d}.in").write_bytes(data)
+                (out / f"{i:03d}.txt").write_text(f"{name}\n{kind}\n{outcome}\n")
+            kinds = {}
+            for _, _, outcome, _ in defects:
+                kinds[outcome[:120]] = kinds.get(outcome[:120], 0) + 1
+            for outcome, c in sorted(kinds.items(), key=lambda kv: -kv[1])[:8]:
+                print(f"    {c:>5} × {outcome}")
+    print("defects:", total_defects)
+    return 1 if total_defects else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
