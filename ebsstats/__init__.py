@@ -63,6 +63,11 @@ _LAZY: dict[str, str] = {
     "label_burst": "ebsstats.burst",
     # slow volumes
     "slow_volumes": "ebsstats.outliers",
+    "slow_summary": "ebsstats.outliers",
+    "slow_transitions": "ebsstats.outliers",
+    "rank_stability": "ebsstats.outliers",
+    "array_check": "ebsstats.outliers",
+    "fleet_outliers": "ebsstats.outliers",
     # cost
     "price_book": "ebsstats.pricing",
     "volume_cost": "ebsstats.pricing",

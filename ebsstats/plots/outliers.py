@@ -1,0 +1,71 @@
+"""Plots of slow RAID members: members over time with flags, the slowest-member timeline, and
+array throughput against N × the slowest member."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..units import display
+
+
+def members_plot(result: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
+                 set_name: str | None = None, unit: str | None = None, ax=None):
+    """Each member's window median over time; flagged windows marked with a red ring.
+
+    ``result`` is the frame of :func:`ebsstats.outliers.slow_volumes`. Returns the Axes.
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    r = result
+    if group and group in r and set_name is not None:
+        r = r[r[group] == set_name]
+    factor, label = display(unit) if unit else (1.0, "value")
+    ax = ax or plt.subplots(figsize=(9, 3.5))[1]
+    r = r.assign(shown=r["value"] * factor)
+    sns.lineplot(data=r, x="window", y="shown", hue=member, marker="o", markersize=3, ax=ax)
+    hit = r[r["flag"]]
+    ax.scatter(hit["window"], hit["shown"], s=90, facecolors="none", edgecolors="red",
+               linewidths=1.5, label="flagged slow", zorder=5)
+    ax.set_xlabel("window start (UTC)")
+    ax.set_ylabel(label)
+    ax.legend(loc="best", fontsize="small", ncols=2)
+    return ax
+
+
+def slowest_timeline_plot(result: pd.DataFrame, member: str = "volume",
+                          group: str | None = "raid_set", ax=None):
+    """Which member was slowest in each window (filled when flagged, hollow when not)."""
+    import matplotlib.pyplot as plt
+
+    worst = result[result["slowest"]]
+    members = sorted(result[member].astype(str).unique())
+    ypos = {m: i for i, m in enumerate(members)}
+    ax = ax or plt.subplots(figsize=(9, 0.4 * len(members) + 1.5))[1]
+    y = worst[member].astype(str).map(ypos)
+    ax.scatter(worst.loc[worst["flag"], "window"], y[worst["flag"]], color="tab:red", s=30,
+               label="slowest, flagged")
+    ax.scatter(worst.loc[~worst["flag"], "window"], y[~worst["flag"]], facecolors="none",
+               edgecolors="grey", s=30, label="slowest, within noise")
+    ax.set_yticks(range(len(members)), members)
+    ax.set_xlabel("window start (UTC)")
+    ax.set_title("slowest member per window")
+    ax.legend(fontsize="small", loc="upper right")
+    return ax
+
+
+def array_plot(check: pd.DataFrame, unit: str | None = None, ax=None):
+    """Array throughput against N × slowest member and the sum of the members, per window."""
+    import matplotlib.pyplot as plt
+
+    factor, label = display(unit) if unit else (1.0, "value")
+    ax = ax or plt.subplots(figsize=(9, 3.5))[1]
+    c = check.sort_values("window")
+    ax.plot(c["window"], c["array"] * factor, "o-", label="array (measured)")
+    ax.plot(c["window"], c["n_members"] * c["slowest"] * factor, "s--",
+            label="N × slowest member")
+    ax.plot(c["window"], c["sum_members"] * factor, ":", label="sum of members")
+    ax.set_ylabel(label)
+    ax.set_xlabel("window start (UTC)")
+    ax.legend(fontsize="small")
+    return ax

@@ -1,0 +1,153 @@
+"""Slow RAID members and slow volumes: detection rates on data with a known slow member."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ebsstats import outliers as out
+
+
+def raid_campaign(seed=0, days=28, runs_per_day=4, members=4, slow=0.7, sigma=0.08,
+                  move_every=7, sets=1):
+    """A set of `members` volumes; member (week // move_every) % members is `slow`× slower."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    t0 = pd.Timestamp("2026-03-02", tz="UTC")
+    for s in range(sets):
+        for d in range(days):
+            slow_m = (d // move_every) % members if slow else -1
+            for r in range(runs_per_day):
+                t = t0 + pd.Timedelta(days=d, hours=6 * r)
+                for m in range(members):
+                    f = slow if m == slow_m else 1.0
+                    rows.append({"raid_set": f"md{s}", "volume": f"vol{m}", "timestamp": t,
+                                 "metric": "iops", "higher_is_better": True,
+                                 "value": 3000 * f * np.exp(rng.normal(0, sigma)),
+                                 "truth_slow": m == slow_m})
+    return pd.DataFrame(rows)
+
+
+def test_moving_slow_member_found_in_95pct_of_windows():
+    df = raid_campaign()
+    res = out.slow_volumes(df, window="1D")
+    slow_truth = (df.assign(window=df["timestamp"].dt.floor("1D"))
+                  .groupby(["window", "volume"])["truth_slow"].first().reset_index())
+    res = res.merge(slow_truth, on=["window", "volume"])
+    found = res[res["truth_slow"]]["flag"].mean()
+    false = res[~res["truth_slow"]]["flag"].mean()
+    assert found >= 0.95, found
+    assert false <= 0.05, false
+    assert (res[res["slowest"]]["truth_slow"]).mean() >= 0.95
+
+
+def test_no_slow_member_flags_at_most_nominal_rate():
+    rates = []
+    for seed in range(5):
+        df = raid_campaign(seed=seed, slow=None)
+        rates.append(out.slow_volumes(df)["flag"].mean())
+    assert np.mean(rates) <= 0.01  # z > 3.5 on a pooled-MAD scale: nominal ≈ 2e-4
+
+
+def test_transitions_follow_the_moving_member():
+    df = raid_campaign()
+    res = out.slow_volumes(df)
+    tr = out.slow_transitions(res)
+    # slow member moves every 7 days over 28 days: vol0 -> vol1 -> vol2 -> vol3
+    assert tr["slow_member"].tolist()[:4] == ["vol0", "vol1", "vol2", "vol3"]
+    assert tr["window"].iloc[1] == pd.Timestamp("2026-03-09", tz="UTC")
+
+
+def test_persistent_vs_transient_and_rank_stability():
+    persistent = raid_campaign(move_every=1000)           # vol0 slow all month
+    s = out.slow_summary(out.slow_volumes(persistent)).set_index("volume")
+    assert s.loc["vol0", "status"] == "persistent"
+    assert s.loc["vol1", "status"] == "ok"
+    assert s.loc["vol0", "ratio_ci_low"] < 0.7 < s.loc["vol0", "ratio_ci_high"] or \
+        abs(s.loc["vol0", "ratio"] - 0.7) < 0.03
+    moving = out.slow_summary(out.slow_volumes(raid_campaign())).set_index("volume")
+    assert set(moving["status"]) == {"transient"}
+    w_fixed = out.rank_stability(out.slow_volumes(persistent))["kendall_w"].iloc[0]
+    w_null = out.rank_stability(out.slow_volumes(raid_campaign(slow=None)))["kendall_w"].iloc[0]
+    assert w_fixed > 0.3 > w_null
+
+
+def test_kendall_w_hand_example():
+    # 3 windows ranking 3 members identically -> W = 1
+    res = pd.DataFrame({"raid_set": "a", "window": np.repeat([1, 2, 3], 3),
+                        "volume": ["x", "y", "z"] * 3, "z": [-3.0, 0.0, 1.0] * 3})
+    w = out.rank_stability(res)
+    assert w["kendall_w"].iloc[0] == pytest.approx(1.0)
+
+
+def test_lower_is_better_direction():
+    df = raid_campaign(move_every=1000)
+    lat = df.assign(value=1 / df["value"], higher_is_better=False, metric="lat_mean")
+    res = out.slow_volumes(lat)
+    assert res.loc[res["flag"], "volume"].unique().tolist() == ["vol0"]
+
+
+def test_hampel_flags_an_isolated_spike():
+    df = raid_campaign(slow=None, runs_per_day=1)
+    spike = (df["volume"] == "vol2") & (df["timestamp"] == pd.Timestamp("2026-03-15", tz="UTC"))
+    df.loc[spike, "value"] *= 0.5
+    res = out.slow_volumes(df)
+    hit = res[res["hampel_flag"]]
+    assert ("vol2", pd.Timestamp("2026-03-15", tz="UTC")) in set(
+        zip(hit["volume"], hit["window"], strict=True))
+    assert len(hit) <= 3
+
+
+def test_array_check_hand_numbers():
+    t = pd.Timestamp("2026-01-01", tz="UTC")
+    members = pd.DataFrame({"raid_set": "md0", "volume": ["a", "b", "c", "d"],
+                            "timestamp": t, "value": [100.0, 100.0, 100.0, 70.0]})
+    array = pd.DataFrame({"raid_set": ["md0"], "timestamp": [t], "value": [280.0]})
+    a = out.array_check(members, array).iloc[0]
+    assert a["slowest"] == 70 and a["sum_members"] == 370
+    assert a["ratio_to_n_slowest"] == pytest.approx(280 / (4 * 70))   # = 1: paced by the worst
+    assert a["ratio_to_sum"] == pytest.approx(280 / 370)
+    assert a["slow_member_cost"] == pytest.approx(1 - 280 / 370)
+
+
+def test_fleet_mixed_model_names_the_slow_volume():
+    rng = np.random.default_rng(3)
+    rows = []
+    for v in range(16):
+        cfg = "gp2" if v < 8 else "gp3"
+        base = 3000 if cfg == "gp2" else 5000
+        f = 0.7 if v == 5 else np.exp(rng.normal(0, 0.03))
+        rows += [{"volume": f"v{v:02d}", "config": cfg, "metric": "iops",
+                  "value": base * f * np.exp(rng.normal(0, 0.05))} for _ in range(10)]
+    df = pd.DataFrame(rows)
+    fl = out.fleet_outliers(df).set_index("volume")
+    assert fl.loc["v05", "verdict"] == "slow"
+    assert fl.loc["v05", "ratio_ci_low"] < 0.72 < fl.loc["v05", "ratio_ci_high"] + 0.03
+    assert (fl["verdict"] == "slow").sum() == 1
+    assert 0 < fl["icc"].iloc[0] < 1
+
+
+def test_several_metrics_need_a_choice():
+    df = raid_campaign(days=2)
+    both = pd.concat([df, df.assign(metric="bandwidth")])
+    with pytest.raises(ValueError, match="metric="):
+        out.slow_volumes(both)
+    assert len(out.slow_volumes(both, metric="iops")) == 8
+
+
+def test_plots_return_axes():
+    import matplotlib.pyplot as plt
+
+    from ebsstats.plots import outliers as po
+
+    res = out.slow_volumes(raid_campaign(days=10))
+    assert po.members_plot(res, unit="IO/s").get_ylabel() == "IOPS"
+    assert po.slowest_timeline_plot(res).get_title() == "slowest member per window"
+    t = pd.Timestamp("2026-01-01", tz="UTC")
+    members = pd.DataFrame({"raid_set": "md0", "volume": list("abcd"), "timestamp": t,
+                            "value": [1.0, 1.0, 1.0, 0.7]})
+    array = pd.DataFrame({"raid_set": ["md0"], "timestamp": [t], "value": [2.8]})
+    ax = po.array_plot(out.array_check(members, array))
+    assert len(ax.get_lines()) == 3
+    plt.close("all")
