@@ -125,12 +125,21 @@ def parse(text: str, source: str, **options) -> Parsed:
     records: list[dict] = []
     try:
         for i, row in enumerate(reader, 1):
-            if None in row:
-                raise ParseError(source, n + 1 + i, f"{len(reader.fieldnames)} fields",
-                                 found=f"{len(reader.fieldnames) + len(row[None])} fields")
+            width = len(reader.fieldnames)
+            if None in row or None in row.values():
+                got = width + len(row[None]) if None in row else sum(
+                    v is not None for v in row.values())
+                raise ParseError(source, f"row {i} (line {reader.line_num + n})",
+                                 f"{width} fields", found=f"{got} fields")
             base = {"source": source, "tool": "table", "seed": meta.get("seed"),
                     "table_title": meta.get("title"), "run_key": f"row {i}"}
-            records.extend(build(row, i, base, source))
+            try:
+                records.extend(build(row, i, base, source))
+            except (ValueError, TypeError, KeyError) as exc:
+                if isinstance(exc, ParseError):
+                    raise
+                raise ParseError(source, f"row {i}", "a well-formed table row",
+                                 found=str(exc)) from exc
     except csv.Error as exc:
         raise ParseError(source, None, "CSV", found=str(exc)) from exc
     return Parsed(tool="table", format=f"published table ({layout})", records=records)
