@@ -137,6 +137,7 @@ _EXACT: dict[str, tuple[str | None, bool | None]] = {
     "cpu_sys": ("%", False),
     "ops": ("ops/s", True),
     "score": (None, None),  # unit = the PTS scale verbatim; direction from Proportion
+    "score_max_deviation": (None, None),  # published PTS "error": max run deviation, score's unit
     "io_bytes": ("B", None),
     "runtime": ("s", None),
     "total_ios": ("count", None),

@@ -1,0 +1,963 @@
+"""Phoronix Test Suite result files: ``composite.xml`` (both schemas) and PTS's exports.
+
+Formats (FORMATS.md §4) and what each carries:
+
+=========================  ==========================================================================
+format (``sniff``)         content
+=========================  ==========================================================================
+``composite.xml``          PTS ≥ 3.0 (Dec 2010 on): everything — systems (Hardware/Software strings,
+                           TimeStamp, TestClientVersion), results (Identifier, Title, AppVersion,
+                           Arguments, Description, Scale, Proportion) with per-system ``Value``
+                           (PTS's reported mean), ``RawString`` (the runs, ``:``-joined) and Entry
+                           ``JSON`` (``test-run-times``).
+``composite.xml pre-3.0``  PTS 0.x–2.x (2008–2010): ``Benchmark/Results/Group/Entry`` nesting, the
+                           system keyed by ``AssociatedIdentifiers``; no run times. No genuine file of
+                           this era was found: the reader follows the element structure documented in
+                           FORMATS §4.2 (PTS's ``pts-core/definitions/result-file.xml`` history).
+``json export``            ``result-file-to-json``: the same information as composite.xml (hardware
+                           and software already split into dicts, ``raw_values``, ``test_run_times``,
+                           and the result hash PTS uses for ``test-logs/<hash>/``). Lacks the test
+                           profile's DisplayFormat only where PTS omits it.
+``csv export``             ``result-file-to-csv``: title, system table (Processor, Disk, OS, …) and one
+                           row per result ``"<Title> - <Description> (<Scale>)",HIB|LIB,v1,v2``.
+                           **Lacks** the per-run values (only PTS's reported means: every row is
+                           ``flag="reported_mean"``), the result Identifier, Arguments, AppVersion,
+                           timestamps and the PTS version.
+``raw csv export``         ``result-file-raw-to-csv``: per result ``"<Title> <AppVersion> -
+                           <Description>",``, ``Higher|Lower Results Are Better``, then
+                           ``"<system>",run1,run2,…``. **Lacks** the Scale (so a fio MB/s block and
+                           its IOPS block look alike: every row is ``metric="score"`` with
+                           ``unit="unknown"`` and ``flag="scale_unknown"``), the reported means,
+                           the systems' details, timestamps and the PTS version.
+=========================  ==========================================================================
+
+The text export (``result-file-to-text``, ASCII bar charts) is not read: it only repeats the CSV
+export's means, rounded for display.
+
+Rows: one per (result, system, run) from ``RawString`` with ``repetition`` 0..k-1, plus PTS's
+reported ``Value`` as its own row with ``flag="reported_mean"`` and ``repetition`` ``<NA>`` (so
+statistics use the raw runs and users still see what PTS printed). ``config`` is the system
+Identifier. Results are keyed on (Identifier, Arguments, Description, Scale): fio profiles report
+MB/s **and** IOPS for the same option set. Entries missing for some systems (a system that did
+not run that option) simply give no rows. Non-numeric Values (PASS_FAIL and similar display
+formats) are skipped with a note in :attr:`Parsed.notes`, never turned into numbers.
+
+Metrics
+    * results of a fio test profile (Identifier ``*/fio-*``, or title "Flexible IO Tester" in the
+      CSV exports): Scale ``MB/s`` → ``bandwidth`` in B/s, Scale ``IOPS`` → ``iops``. Which "MB"
+      the profile meant is checked per entry against the IOPS result of the same options × the
+      block size in the Description (``MB/s ≈ IOPS × bs / 2**20`` or ``/ 10**6``): upstream
+      ``pts/fio`` (1.15) strips fio's ``bw=…MiB/s`` (so MiB/s, FORMATS §4.1), while other fio
+      profiles, such as the ``local/fio-sys`` profile of our samples, take fio's decimal
+      ``(…MB/s)``. When the check is impossible or inconclusive, MiB/s is assumed (the upstream
+      profile) and said so in the ``mb_basis`` column (``fio_mb="MiB"|"MB"`` forces a basis).
+      Known upstream quirk: below 10 MiB/s fio prints ``KiB/s`` and ``pts/fio`` divides by
+      1000, a 2.4 % error that no reader can undo.
+    * every other result: ``score`` with ``unit`` = the Scale verbatim (``MB/s`` of sysbench,
+      ``ms``, ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
+      ``<NA>``).
+    * ``test-run-times`` of an Entry → ``runtime`` rows (s) per run, once per run (not repeated
+      for the MB/s and IOPS results of the same execution).
+
+Extra columns: ``result_identifier`` (``local/fio-ebs-1.15.0``), ``app_version``, ``arguments``,
+``description``, ``scale``, ``display_format``, ``proportion``, ``mb_basis`` (fio bandwidth rows),
+the System's Hardware/Software pairs as ``hw_<key>``/``sw_<key>`` (``hw_processor``, ``hw_disk``,
+``sw_os``, ``sw_kernel``, ``sw_file_system`` — also copied to the ``filesystem`` column), and
+``result_hash`` (PTS's comparison hash, where known).
+
+Timestamps: PTS writes local time without a zone (System ``TimeStamp``). It is read as UTC
+unless ``tz="Europe/Berlin"`` (any IANA name) says which local time it was. ``timestamp`` of a
+row is its System's TimeStamp (start of that system's session), except for raw-run rows when the
+result directory's ``test-logs/<hash>/<system>.log`` is found next to ``composite.xml`` (or the
+JSON export): then it is the time PTS logged that run (``<system> - Run N`` header; written when
+the run finished, to the second). The test-log hash is PTS's comparison hash
+``sha1("<profile without patch version>,<arguments>,<description>,<app version>,<scale>")``,
+verified against the genuine samples.
+
+Series frame (``series=True``): the per-run values of each (result, system) in run order, with
+``t`` = seconds since the first run by the test-log times when found, else the start offsets of
+the runs from the cumulative ``test-run-times`` (runs assumed back to back, which ignores PTS's
+pauses between runs), else the run index (0, 1, 2 …). The column ``t_basis`` says which
+(``test-log``, ``test-run-times``, ``run index``).
+
+Examples
+--------
+>>> from ebsstats.io.pts import parse
+>>> xml = '''<?xml version="1.0"?><PhoronixTestSuite><Generated><Title>t</Title></Generated>
+... <System><Identifier>gp3</Identifier><TimeStamp>2024-01-02 03:04:05</TimeStamp></System>
+... <Result><Identifier>pts/fio-1.15.0</Identifier><Title>Flexible IO Tester</Title>
+... <Arguments>randread libaio 0 1 4k</Arguments><Scale>IOPS</Scale><Proportion>HIB</Proportion>
+... <Data><Entry><Identifier>gp3</Identifier><Value>3000</Value><RawString>2990:3010</RawString>
+... </Entry></Data></Result></PhoronixTestSuite>'''
+>>> p = parse(xml, "composite.xml")
+>>> [(r["metric"], r["value"], r["repetition"], r["flag"]) for r in p.records]
+[('iops', 2990.0, 0, None), ('iops', 3010.0, 1, None), ('iops', 3000.0, None, 'reported_mean')]
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import os
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import defusedxml
+import defusedxml.ElementTree as DET
+import pandas as pd
+
+from .. import schema, units
+from ..errors import ParseError
+from ._common import Parsed, read_one
+
+__all__ = ["sniff", "parse", "read_pts", "FORMATS", "split_system_string"]
+
+FORMATS = ("composite.xml", "composite.xml pre-3.0", "csv export", "raw csv export",
+           "json export")
+
+# Hardware/Software keys PTS writes (phodevi available_hardware_devices/software_components,
+# plus names of older releases); a ", " followed by one of these and ": " starts a new pair.
+KNOWN_KEYS = (
+    "Processor", "Motherboard", "Chipset", "Memory", "System Memory", "Disk", "Hard Disk",
+    "Graphics", "Audio", "Monitor", "Network", "NPU", "OS", "Operating System", "Kernel",
+    "Desktop", "Display Server", "Display Driver", "OpenGL", "OpenCL", "Vulkan", "Compiler",
+    "File-System", "Filesystem", "Screen Resolution", "System Layer", "Architecture",
+)
+_KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
+_GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
+
+_NUM_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+_TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?$")
+_LOG_HEADER_RE = re.compile(
+    r"^#####\n(?P<id>[^\n]*) - Run (?P<n>\d+)\n(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\n#####$",
+    re.M)
+
+# fio's Type option (PTS Description) / sysbench Test Mode -> (workload, op)
+_TYPES = {
+    "random read": ("randread", "read"),
+    "random write": ("randwrite", "write"),
+    "sequential read": ("seqread", "read"),
+    "sequential write": ("seqwrite", "write"),
+    "sequential rewrite": ("rewrite", "write"),
+    "random read/write": ("randrw", "total"),
+    "combined random read/write": ("randrw", "total"),
+}
+_MB_FACTORS = {"MiB": float(units.MiB), "MB": float(units.MB)}
+
+
+# --------------------------------------------------------------------------------------------
+# sniffing
+
+
+def sniff(head: str, name: str = "") -> str | None:
+    """Name of the PTS format ``head`` (the first 64 KiB of a file) is in, or ``None``.
+
+    Content decides: a ``<PhoronixTestSuite>`` root holding ``Result``/``Generated``
+    (composite.xml) or ``Benchmark``/``Suite`` (pre-3.0) — test-profile and suite definitions
+    share the root element but not these children —; PTS's CSV export (system table row
+    ``" ,,"<id>"`` and ``"<title> (<scale>)",HIB,`` rows); the raw CSV export (a quoted title
+    line followed by ``Higher|Lower Results Are Better``); the JSON export (``title``,
+    ``last_modified``, ``systems``, ``results`` keys).
+
+    >>> sniff('<?xml version="1.0"?>\\n<!--Phoronix Test Suite v10.8.4-->\\n'
+    ...       '<PhoronixTestSuite><Generated><Title>x</Title>', "composite.xml")
+    'composite.xml'
+    >>> sniff('{"fio version" : "fio-3.33"}', "a.json") is None
+    True
+    """
+    text = head.lstrip("\ufeff")
+    stripped = text.lstrip()
+    if stripped.startswith("<"):
+        body = re.sub(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", stripped, flags=re.S)
+        if not body.lstrip().startswith("<PhoronixTestSuite"):
+            return None
+        if re.search(r"<(?:Benchmark|Suite)>", body) and not re.search(r"<Result>", body):
+            return "composite.xml pre-3.0"
+        if re.search(r"<Generated>|<Result>", body) and not re.search(
+                r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>", body):
+            return "composite.xml"
+        return None
+    if stripped.startswith("{"):
+        if (re.search(r'"last_modified"\s*:', text) and re.search(r'"systems"\s*:\s*\{', text)
+                and re.search(r'"title"\s*:', text)):
+            return "json export"
+        return None
+    if re.search(r'^"[^"\n]*",\r?\n(?:Higher|Lower) Results Are Better\r?$', text, re.M):
+        return "raw csv export"
+    if re.search(r'^ ,,"', text, re.M) and (
+            re.search(r'^"[^\n]*\([^()\n]*\)",(?:HIB|LIB|NIB)?,', text, re.M)
+            or re.search(r"^(?:Processor|OS|Kernel|Disk|Memory),,", text, re.M)):
+        return "csv export"
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# the common intermediate model
+
+
+@dataclass
+class _System:
+    identifier: str
+    hardware: dict[str, str] = field(default_factory=dict)
+    software: dict[str, str] = field(default_factory=dict)
+    timestamp: str | None = None
+    client_version: str | None = None
+
+
+@dataclass
+class _Entry:
+    system: str
+    value: str | None
+    raw: list[str] | None
+    run_times: list[str] | None
+    position: str
+
+
+@dataclass
+class _Result:
+    identifier: str | None
+    title: str
+    app_version: str | None
+    arguments: str | None
+    description: str | None
+    scale: str | None
+    proportion: str | None
+    display_format: str | None
+    position: str
+    entries: list[_Entry] = field(default_factory=list)
+    hash: str | None = None
+
+
+def split_system_string(text: str | None) -> dict[str, str]:
+    """Split a PTS Hardware/Software string into its ``Key: value`` pairs.
+
+    Pairs are separated by ``", "`` followed by a known key (or, outside parentheses, any
+    capitalised ``Key: ``); commas inside values stay.
+
+    >>> split_system_string("Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB")
+    {'Processor': 'AMD EPYC (2 Cores)', 'Memory': '24GB', 'Disk': '252GB'}
+    >>> split_system_string("Disk: 2 x 500GB (RAID, 7200rpm), OS: Debian 12")
+    {'Disk': '2 x 500GB (RAID, 7200rpm)', 'OS': 'Debian 12'}
+    """
+    if not text or not text.strip():
+        return {}
+    text = text.strip()
+    cuts = [0]
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == "," and text.startswith(", ", i):
+            rest = text[i + 2:]
+            if _KNOWN_KEY_RE.match(rest) or (depth == 0 and _GENERIC_KEY_RE.match(rest)):
+                cuts.append(i)
+    cuts.append(len(text))
+    out: dict[str, str] = {}
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        part = text[a:b]
+        if a:
+            part = part[2:]
+        key, sep, value = part.partition(": ")
+        if not sep:  # a fragment without a key: keep it with the previous pair
+            if out:
+                last = next(reversed(out))
+                out[last] += ", " + part
+            else:
+                out["Other"] = part
+            continue
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _column_key(prefix: str, key: str) -> str:
+    return prefix + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
+
+
+# --------------------------------------------------------------------------------------------
+# composite.xml
+
+
+def _load_xml(text: str, source: str) -> ET.Element:
+    """Parse XML with defusedxml: entity declarations, external entities refused."""
+    try:
+        return DET.fromstring(text.encode("utf-8"), forbid_dtd=False, forbid_entities=True,
+                              forbid_external=True)
+    except defusedxml.DefusedXmlException as exc:
+        raise ParseError(source, "XML prolog", "a PTS result file without entity declarations "
+                         "or external references (refused for safety)",
+                         found=f"{type(exc).__name__}: {exc}") from exc
+    except ET.ParseError as exc:
+        line = exc.position[0] if getattr(exc, "position", None) else None
+        raise ParseError(source, line, "well-formed XML", found=str(exc)) from exc
+
+
+def _text(el: ET.Element | None, tag: str) -> str | None:
+    if el is None:
+        return None
+    child = el.find(tag)
+    if child is None or child.text is None:
+        return None
+    t = child.text.strip()
+    return t or None
+
+
+def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list[_Result], dict]:
+    info = {"title": _text(root.find("Generated"), "Title"),
+            "client": _text(root.find("Generated"), "TestClient"),
+            "last_modified": _text(root.find("Generated"), "LastModified")}
+    systems = []
+    for i, sel in enumerate(root.findall("System"), 1):
+        ident = _text(sel, "Identifier")
+        if ident is None:
+            raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/Identifier",
+                             "a system Identifier", found="nothing")
+        systems.append(_System(ident, split_system_string(_text(sel, "Hardware")),
+                               split_system_string(_text(sel, "Software")),
+                               _text(sel, "TimeStamp"), _text(sel, "TestClientVersion")))
+    results = []
+    for i, rel in enumerate(root.findall("Result"), 1):
+        pos = f"/PhoronixTestSuite/Result[{i}]"
+        title = _text(rel, "Title") or _text(rel, "Identifier")
+        if title is None:
+            raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
+        res = _Result(_text(rel, "Identifier"), title, _text(rel, "AppVersion"),
+                      _text(rel, "Arguments"), _text(rel, "Description"), _text(rel, "Scale"),
+                      _text(rel, "Proportion"), _text(rel, "DisplayFormat"), pos)
+        for j, eel in enumerate(rel.findall("Data/Entry"), 1):
+            epos = f"{pos}/Data/Entry[{j}]"
+            system = _text(eel, "Identifier")
+            if system is None:
+                raise ParseError(source, f"{epos}/Identifier", "the system Identifier of an Entry",
+                                 found="nothing")
+            raw = _text(eel, "RawString")
+            times = None
+            js = _text(eel, "JSON")
+            if js:
+                try:
+                    meta = json.loads(js)
+                except ValueError as exc:
+                    raise ParseError(source, f"{epos}/JSON", "a JSON object", found=js) from exc
+                rt = meta.get("test-run-times") if isinstance(meta, dict) else None
+                if isinstance(rt, str) and rt.strip():
+                    times = rt.strip().split(":")
+            res.entries.append(_Entry(system, _text(eel, "Value"),
+                                      raw.split(":") if raw else None, times, epos))
+        results.append(res)
+    if not results and not systems:
+        raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
+                         found="neither")
+    info["tool_version"] = _client_version(info["client"])
+    return systems, results, info
+
+
+def _client_version(client: str | None) -> str | None:
+    if not client:
+        return None
+    m = re.search(r"v?(\d+(?:\.\d+)+\w*)", client)
+    return m.group(1) if m else client
+
+
+def _parse_pre3(root: ET.Element, source: str) -> tuple[list[_System], list[_Result], dict]:
+    """PTS 0.x–2.x (FORMATS §4.2): Generated/{TimeStamp,Version}; System/{Hardware, Software,
+    Author, TestDate, TestNotes, Version, AssociatedIdentifiers}; Benchmark/{Name, Version,
+    ProfileVersion, TestName, TestArguments, Attributes, Scale, Proportion, ResultFormat,
+    Results/Group/Entry/{Identifier, Value, RawString}}."""
+    gen = root.find("Generated")
+    info = {"title": _text(root.find("Suite"), "Title"),
+            "tool_version": _text(gen, "Version"),
+            "last_modified": _text(gen, "TimeStamp")}
+    systems = []
+    for i, sel in enumerate(root.findall("System"), 1):
+        ident = _text(sel, "AssociatedIdentifiers")
+        if ident is None:
+            raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/AssociatedIdentifiers",
+                             "the system's AssociatedIdentifiers", found="nothing")
+        systems.append(_System(ident, split_system_string(_text(sel, "Hardware")),
+                               split_system_string(_text(sel, "Software")),
+                               _text(sel, "TestDate"),
+                               _text(sel, "Version") or info["tool_version"]))
+    results = []
+    for i, bel in enumerate(root.findall("Benchmark"), 1):
+        pos = f"/PhoronixTestSuite/Benchmark[{i}]"
+        title = _text(bel, "Name") or _text(bel, "TestName")
+        if title is None:
+            raise ParseError(source, pos, "a Benchmark with a Name or TestName", found="neither")
+        res = _Result(_text(bel, "TestName"), title, _text(bel, "Version"),
+                      _text(bel, "TestArguments"), _text(bel, "Attributes"), _text(bel, "Scale"),
+                      _text(bel, "Proportion"), _text(bel, "ResultFormat"), pos)
+        for g, gel in enumerate(bel.findall("Results/Group"), 1):
+            for j, eel in enumerate(gel.findall("Entry"), 1):
+                epos = f"{pos}/Results/Group[{g}]/Entry[{j}]"
+                system = _text(eel, "Identifier")
+                if system is None:
+                    raise ParseError(source, f"{epos}/Identifier",
+                                     "the system Identifier of an Entry", found="nothing")
+                raw = _text(eel, "RawString")
+                res.entries.append(_Entry(system, _text(eel, "Value"),
+                                          raw.split(":") if raw else None, None, epos))
+        results.append(res)
+    if not results and not systems:
+        raise ParseError(source, "/PhoronixTestSuite", "System and Benchmark elements",
+                         found="neither")
+    return systems, results, info
+
+
+# --------------------------------------------------------------------------------------------
+# exports
+
+
+def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise ParseError(source, getattr(exc, "lineno", None), "PTS result-file-to-json output",
+                         found=str(exc)) from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("systems"), dict) or not isinstance(
+            doc.get("results"), dict):
+        raise ParseError(source, "$", "an object with 'systems' and 'results' objects",
+                         found=type(doc).__name__)
+    info = {"title": doc.get("title"), "last_modified": doc.get("last_modified"),
+            "tool_version": None}
+    systems = []
+    try:
+        for sid, s in doc["systems"].items():
+            path = f"$.systems[{json.dumps(sid)}]"
+            if not isinstance(s, dict):
+                raise ParseError(source, path, "a system object", found=type(s).__name__)
+            hw = s.get("hardware") or {}
+            sw = s.get("software") or {}
+            if not isinstance(hw, dict) or not isinstance(sw, dict):
+                raise ParseError(source, path, "hardware/software objects", found=str(hw)[:60])
+            systems.append(_System(str(s.get("identifier") or sid),
+                                   {str(k): str(v) for k, v in hw.items()},
+                                   {str(k): str(v) for k, v in sw.items()},
+                                   s.get("timestamp"), _str(s.get("client_version"))))
+        results = []
+        for h, r in doc["results"].items():
+            path = f"$.results[{json.dumps(h)}]"
+            if not isinstance(r, dict) or not isinstance(r.get("results"), dict):
+                raise ParseError(source, path, "a result object with 'results'",
+                                 found=str(r)[:60])
+            title = r.get("title") or r.get("identifier")
+            if not title:
+                raise ParseError(source, path, "a title or identifier", found="neither")
+            res = _Result(_str(r.get("identifier")), str(title), _str(r.get("app_version")),
+                          _str(r.get("arguments")), _str(r.get("description")),
+                          _str(r.get("scale")), _str(r.get("proportion")),
+                          _str(r.get("display_format")), path, hash=str(h))
+            for sid, e in r["results"].items():
+                epos = f"{path}.results[{json.dumps(sid)}]"
+                if not isinstance(e, dict):
+                    raise ParseError(source, epos, "an entry object", found=type(e).__name__)
+                raw = e.get("raw_values")
+                times = e.get("test_run_times")
+                if raw is not None and not isinstance(raw, list):
+                    raise ParseError(source, f"{epos}.raw_values", "a list",
+                                     found=type(raw).__name__)
+                if times is not None and not isinstance(times, list):
+                    raise ParseError(source, f"{epos}.test_run_times", "a list",
+                                     found=type(times).__name__)
+                res.entries.append(_Entry(str(sid), _str(e.get("value")),
+                                          [_str(v) for v in raw] if raw else None,
+                                          [_str(v) for v in times] if times else None, epos))
+            results.append(res)
+    except AttributeError as exc:
+        raise ParseError(source, "$", "PTS result-file-to-json structure",
+                         found=str(exc)) from exc
+    if systems:
+        info["tool_version"] = systems[0].client_version
+    return systems, results, info
+
+
+def _str(v) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    s = str(v).strip()
+    return s or None
+
+
+_CSV_ROW_RE = re.compile(r"^(?P<head>.*) \((?P<scale>[^()]*)\)$", re.S)
+
+
+def _csv_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
+    out = []
+    try:
+        reader = csv.reader(io.StringIO(text))
+        for row in reader:
+            out.append((reader.line_num, row))
+    except csv.Error as exc:
+        raise ParseError(source, None, "CSV", found=str(exc)) from exc
+    return out
+
+
+def _split_title(head: str) -> tuple[str, str | None]:
+    title, sep, desc = head.partition(" - ")
+    return title.strip(), (desc.strip() or None) if sep else None
+
+
+def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+    rows = _csv_rows(text, source)
+    title = next((c.strip() for c in rows[0][1] if c.strip()), None) if rows else None
+    info = {"title": title, "tool_version": None, "last_modified": None}
+    ids: list[str] | None = None
+    system_rows: dict[str, list[str]] = {}
+    results = []
+    for line, row in rows:
+        if not row or not any(c.strip() for c in row):
+            continue
+        if row[0].strip() == "" and len(row) > 2 and row[1] == "":
+            ids = [c.strip() for c in row[2:]]
+            continue
+        if ids is None:
+            continue
+        if len(row) >= 2 and row[1] in ("HIB", "LIB", "NIB", "") and _CSV_ROW_RE.match(row[0]):
+            m = _CSV_ROW_RE.match(row[0])
+            test, desc = _split_title(m.group("head"))
+            res = _Result(None, test, None, None, desc, m.group("scale").strip(),
+                          row[1] or None, None, f"line {line}")
+            for k, sid in enumerate(ids):
+                cell = row[k + 2].strip() if k + 2 < len(row) else ""
+                if cell:
+                    res.entries.append(_Entry(sid, cell, None, None,
+                                              f"line {line}, column {k + 3}"))
+            results.append(res)
+        elif len(row) >= 3 and row[1] == "":
+            system_rows[row[0].strip()] = [c.strip() for c in row[2:]]
+        else:
+            raise ParseError(source, line, "a result row '\"<title> (<scale>)\",HIB|LIB,values'",
+                             found=",".join(row))
+    if ids is None:
+        raise ParseError(source, None, "the system header row ' ,,\"<identifier>\",…'",
+                         found="none")
+    systems = []
+    for k, sid in enumerate(ids):
+        hw, sw = {}, {}
+        for key, vals in system_rows.items():
+            v = vals[k] if k < len(vals) else ""
+            if v:
+                (hw if key in _HW_KEYS else sw)[key] = v
+        systems.append(_System(sid, hw, sw))
+    return systems, results, info
+
+
+_HW_KEYS = {"Processor", "Motherboard", "Chipset", "Memory", "System Memory", "Disk", "Hard Disk",
+            "Graphics", "Audio", "Monitor", "Network", "NPU"}
+_VERSION_TAIL_RE = re.compile(r"^(?P<title>.*\S)\s+(?P<ver>v?\d+(?:\.\d+)+[\w.\-]*)$")
+
+
+def _parse_raw_csv_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+    rows = _csv_rows(text, source)
+    title = next((c.strip() for c in rows[0][1] if c.strip()), None) if rows else None
+    info = {"title": title, "tool_version": None, "last_modified": None}
+    results: list[_Result] = []
+    current: _Result | None = None
+    pending: tuple[int, str] | None = None
+    seen: dict[str, None] = {}
+    for line, row in rows[1:]:
+        if not row or not any(c.strip() for c in row):
+            continue
+        first = row[0].strip()
+        if first in ("Higher Results Are Better", "Lower Results Are Better"):
+            if pending is None:
+                raise ParseError(source, line, "a result title line before the direction",
+                                 found=first)
+            pline, head = pending
+            test, desc = _split_title(head)
+            m = _VERSION_TAIL_RE.match(test)
+            ver = None
+            if m:
+                test, ver = m.group("title"), m.group("ver")
+            current = _Result(None, test, ver, None, desc, None,
+                              "HIB" if first.startswith("Higher") else "LIB", None,
+                              f"line {pline}")
+            results.append(current)
+            pending = None
+            continue
+        if len(row) <= 2 and (len(row) == 1 or row[1].strip() == ""):
+            pending = (line, first)
+            continue
+        if current is None:
+            raise ParseError(source, line, "a result block before the values", found=first)
+        values = [c.strip() for c in row[1:] if c.strip()]
+        current.entries.append(_Entry(first, None, values, None, f"line {line}"))
+        seen[first] = None
+    if not results:
+        raise ParseError(source, None, "result blocks", found="none")
+    return [_System(s) for s in seen], results, info
+
+
+# --------------------------------------------------------------------------------------------
+# records
+
+
+def _num(text: str | None) -> float | None:
+    if text is None:
+        return None
+    t = text.strip()
+    if not _NUM_RE.match(t):
+        return None
+    v = float(t)
+    return v if math.isfinite(v) else None
+
+
+def _is_fio(res: _Result) -> bool:
+    if res.identifier:
+        name = res.identifier.rsplit("/", 1)[-1]
+        return re.match(r"^fio(?:-[a-z][\w]*)*-\d+(?:\.\d+)*$", name) is not None or name == "fio"
+    return res.title.startswith("Flexible IO Tester")
+
+
+def _description_pairs(desc: str | None) -> dict[str, str]:
+    if not desc:
+        return {}
+    out = {}
+    for part in re.split(r" - (?=[A-Z][\w /\-]*: )", desc):
+        k, sep, v = part.partition(": ")
+        if sep:
+            out[k.strip().lower()] = v.strip()
+    return out
+
+
+def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
+    pairs = _description_pairs(res.description)
+    kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test")
+    workload, op = _TYPES.get(kind.lower(), (None, None)) if kind else (None, None)
+    bs = None
+    if "block size" in pairs:
+        try:
+            bs = int(units.binary_size(pairs["block size"]))
+        except ValueError:
+            bs = None
+    return workload, op, bs
+
+
+def _tstamp(text: str | None, tz: str | None, notes: list[str], where: str):
+    if not text:
+        return None
+    t = text.strip()
+    if not _TS_RE.match(t):
+        notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
+        return None
+    ts = pd.Timestamp(t)
+    if tz:
+        ts = ts.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
+        if pd.isna(ts):
+            notes.append(f"{where}: local time {t!r} does not exist or is ambiguous in {tz}")
+            return None
+        return ts.tz_convert("UTC")
+    return ts.tz_localize("UTC")
+
+
+def _comparison_hash(res: _Result, scale: str | None) -> str | None:
+    if not res.identifier:
+        return None
+    tp = res.identifier
+    if "." in tp:
+        tp = tp[: tp.rfind(".")]
+    parts = [tp, (res.arguments or "").strip(), (res.description or "").strip(),
+             (res.app_version or "").strip(), (scale or "").strip()]
+    return hashlib.sha1(",".join(parts).encode(), usedforsecurity=False).hexdigest()
+
+
+def _log_times(log_dir: Path | None, res: _Result, system: str, tz: str | None,
+               notes: list[str]) -> dict[int, pd.Timestamp]:
+    """Run number (1-based) -> time PTS logged it, from test-logs/<hash>/<system>.log."""
+    if log_dir is None:
+        return {}
+    hashes = [h for h in (res.hash, _comparison_hash(res, res.scale), _comparison_hash(res, ""))
+              if h]
+    for h in hashes:
+        path = log_dir / h / f"{system}.log"
+        if path.is_file():
+            try:
+                with open(path, "rb") as fh:
+                    text = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")
+            except OSError:
+                return {}
+            out = {}
+            for m in _LOG_HEADER_RE.finditer(text):
+                if m.group("id").strip() == system:
+                    ts = _tstamp(m.group("ts"), tz, notes, str(path))
+                    if ts is not None:
+                        out[int(m.group("n"))] = ts
+            return out
+    return {}
+
+
+def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
+              ) -> tuple[float, str]:
+    if mode in _MB_FACTORS:
+        return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
+    _, _, bs = _workload(res)
+    sibling = next((r for r in results if r is not res and (r.scale or "").upper() == "IOPS"
+                    and r.identifier == res.identifier and r.title == res.title
+                    and r.arguments == res.arguments and r.description == res.description), None)
+    other = None
+    if sibling is not None:
+        other = next((e for e in sibling.entries if e.system == entry.system), None)
+    mbps = _num(entry.value) if entry.value is not None else None
+    if mbps is None and entry.raw:
+        vals = [_num(v) for v in entry.raw]
+        mbps = sum(vals) / len(vals) if all(v is not None for v in vals) else None
+    iops = None
+    if other is not None:
+        iops = _num(other.value)
+        if iops is None and other.raw:
+            vals = [_num(v) for v in other.raw]
+            iops = sum(vals) / len(vals) if all(v is not None for v in vals) else None
+    if bs and mbps and iops and mbps > 0 and iops > 0:
+        expected = iops * bs
+        dist = {k: abs(math.log(mbps * f / expected)) for k, f in _MB_FACTORS.items()}
+        best = min(dist, key=dist.get)
+        if dist[best] < 0.018:
+            return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
+        return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
+    return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+
+
+def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
+             tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
+    notes: list[str] = []
+    sysmap = {s.identifier: s for s in systems}
+    sysmeta: dict[str, dict] = {}
+    for s in systems:
+        meta: dict = {}
+        for k, v in s.hardware.items():
+            meta[_column_key("hw_", k)] = v
+        for k, v in s.software.items():
+            meta[_column_key("sw_", k)] = v
+        fs = s.software.get("File-System") or s.software.get("Filesystem")
+        if fs:
+            meta["filesystem"] = fs
+        sysmeta[s.identifier] = meta
+    records: list[dict] = []
+    series: list[pd.DataFrame] = []
+    runtime_done: set = set()
+    for res in results:
+        fio = _is_fio(res)
+        scale = res.scale
+        workload, op, bs = _workload(res)
+        hib = {"HIB": True, "LIB": False}.get((res.proportion or "").upper())
+        if fmt == "raw csv export":
+            metric, unit = "score", "unknown"
+        elif fio and scale == "MB/s":
+            metric, unit = "bandwidth", "B/s"
+        elif fio and scale and scale.upper() == "IOPS":
+            metric, unit = "iops", "IO/s"
+        else:
+            metric, unit = "score", scale if scale else "unknown"
+        base = {
+            "source": source, "tool": "pts", "test": res.title, "workload": workload, "op": op,
+            "block_size": bs, "metric": metric, "unit": unit, "higher_is_better": hib,
+            "result_identifier": res.identifier, "app_version": res.app_version,
+            "arguments": res.arguments, "description": res.description, "scale": scale,
+            "display_format": res.display_format, "proportion": res.proportion,
+        }
+        if fmt == "raw csv export":
+            base["flag_default"] = "scale_unknown"
+        rhash = res.hash or _comparison_hash(res, scale)
+        if rhash:
+            base["result_hash"] = rhash
+        for entry in res.entries:
+            system = sysmap.get(entry.system)
+            ts = _tstamp(system.timestamp if system else None, tz, notes, source)
+            tool_version = (system.client_version if system and system.client_version
+                            else info.get("tool_version"))
+            value = _num(entry.value) if entry.value is not None else None
+            if entry.value is not None and value is None:
+                notes.append(f"{entry.position}: non-numeric Value {entry.value!r} "
+                             f"({res.display_format or 'unknown format'}) skipped")
+                continue
+            raw = None
+            if entry.raw:
+                raw = [_num(v) for v in entry.raw]
+                if any(v is None for v in raw):
+                    notes.append(f"{entry.position}: non-numeric RawString "
+                                 f"{':'.join(entry.raw)!r} skipped")
+                    raw = None
+            if value is None and raw is None:
+                if entry.value is None and not entry.raw:
+                    notes.append(f"{entry.position}: empty entry skipped")
+                continue
+            factor, basis = 1.0, None
+            if metric == "bandwidth":
+                factor, basis = _mb_basis(res, entry, results, fio_mb)
+            times = None
+            if entry.run_times:
+                times = [_num(v) for v in entry.run_times]
+                if any(v is None for v in times) or (raw and len(times) != len(raw)):
+                    notes.append(f"{entry.position}: test-run-times {entry.run_times!r} "
+                                 "do not match the runs; ignored")
+                    times = None
+            logged = _log_times(log_dir, res, entry.system, tz, notes)
+            key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
+            common = {**base, **sysmeta.get(entry.system, {}), "config": entry.system,
+                      "tool_version": tool_version, "timestamp": ts}
+            if basis:
+                common["mb_basis"] = basis
+            flag_default = common.pop("flag_default", None)
+            if raw is not None:
+                for k, v in enumerate(raw):
+                    rts = logged.get(k + 1, ts)
+                    records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
+                                    "position": f"{entry.position}/RawString (run {k + 1})"
+                                    if fmt.startswith("composite") else
+                                    f"{entry.position} (run {k + 1})",
+                                    "value": v * factor, "repetition": k,
+                                    "flag": flag_default})
+                    if times is not None and (key, k) not in runtime_done:
+                        records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
+                                        "position": f"{entry.position}/JSON test-run-times "
+                                        f"(run {k + 1})", "metric": "runtime", "unit": "s",
+                                        "higher_is_better": None, "value": times[k],
+                                        "repetition": k, "flag": None, "scale": None,
+                                        "mb_basis": None})
+                        runtime_done.add((key, k))
+                if len(logged) >= len(raw) and all(k + 1 in logged for k in range(len(raw))):
+                    t0 = logged[1]
+                    t = [(logged[k + 1] - t0).total_seconds() for k in range(len(raw))]
+                    tb = "test-log"
+                elif times is not None:
+                    t = [float(sum(times[:k])) for k in range(len(raw))]
+                    tb = "test-run-times"
+                else:
+                    t = [float(k) for k in range(len(raw))]
+                    tb = "run index"
+                series.append(schema.series_frame({
+                    "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
+                    "source": source, "test": res.title, "op": op, "metric": metric,
+                    "t": t, "value": [v * factor for v in raw], "unit": unit,
+                    "block_size": bs, "config": entry.system, "t_basis": tb,
+                    "scale": scale, "arguments": res.arguments,
+                    "description": res.description,
+                }))
+            if value is not None:
+                vpos = f"{entry.position}/Value" if fmt.startswith("composite") else (
+                    f"{entry.position}.value" if fmt == "json export" else entry.position)
+                records.append({**common, "run_key": f"{key}|reported", "position": vpos,
+                                "value": value * factor, "repetition": None,
+                                "flag": "reported_mean"})
+    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), records=records,
+                  series=series, notes=notes)
+
+
+# --------------------------------------------------------------------------------------------
+# public
+
+
+def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
+          test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
+    """Parse a PTS result file (composite.xml of either schema) or one of PTS's exports.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    source : str
+        Its name, used in rows and errors (and, with ``test_logs="auto"``, to find
+        ``test-logs/`` next to it).
+    tz : str, optional
+        IANA zone of the PTS machine's local time (PTS writes times without a zone); default:
+        read them as UTC.
+    fio_mb : {"auto", "MiB", "MB"}
+        What the "MB/s" of fio test profiles means (module docstring); "auto" checks it
+        against the IOPS result and the block size.
+    test_logs : "auto", path, or False
+        The result directory's ``test-logs`` folder for per-run times; "auto" looks next to
+        ``source``; ``False`` ignores it.
+
+    Returns
+    -------
+    Parsed
+        Records (see module docstring), per-run series, notes about skipped entries.
+
+    Raises
+    ------
+    ParseError
+        Not a PTS result file, malformed XML/CSV/JSON, or an XML document with entity
+        declarations or external references (refused, never expanded).
+
+    Examples
+    --------
+    >>> p = parse('<PhoronixTestSuite><System><Identifier>a</Identifier></System>'
+    ...           '<Result><Title>T</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion>'
+    ...           '<Data><Entry><Identifier>a</Identifier><Value>PASS</Value></Entry></Data>'
+    ...           '</Result></PhoronixTestSuite>', "x.xml")
+    >>> p.records, p.notes[0].endswith("skipped")
+    ([], True)
+    """
+    if options:
+        raise TypeError(f"unknown option(s) for the PTS reader: {sorted(options)}")
+    if fio_mb not in ("auto", "MiB", "MB"):
+        raise ValueError("fio_mb must be 'auto', 'MiB' or 'MB'")
+    if tz is not None:
+        try:
+            pd.Timestamp("2000-01-01").tz_localize(tz)
+        except Exception as exc:  # zoneinfo/pytz raise their own types for unknown zones
+            raise ValueError(f"tz={tz!r} is not a known IANA time zone") from exc
+    fmt = sniff(text[:65536], source)
+    if fmt is None and text.lstrip().startswith("<"):
+        fmt = "composite.xml"  # let the XML parser say what is wrong
+    if fmt is None:
+        raise ParseError(source, 1, "a PTS composite.xml or a PTS CSV/JSON export",
+                         found=text.lstrip()[:80])
+    log_dir: Path | None = None
+    if test_logs == "auto":
+        cand = Path(source).parent / "test-logs"
+        log_dir = cand if cand.is_dir() else None
+    elif test_logs:
+        log_dir = Path(test_logs)
+    if fmt.startswith("composite"):
+        root = _load_xml(text, source)
+        if root.tag != "PhoronixTestSuite":
+            raise ParseError(source, f"/{root.tag}", "a <PhoronixTestSuite> root element",
+                             found=f"<{root.tag}>")
+        if root.find("Benchmark") is not None and root.find("Result") is None:
+            fmt = "composite.xml pre-3.0"
+            systems, results, info = _parse_pre3(root, source)
+        else:
+            fmt = "composite.xml"
+            systems, results, info = _parse_composite(root, source)
+    elif fmt == "json export":
+        systems, results, info = _parse_json_export(text, source)
+    elif fmt == "csv export":
+        systems, results, info = _parse_csv_export(text, source)
+        log_dir = None
+    else:
+        systems, results, info = _parse_raw_csv_export(text, source)
+        log_dir = None
+    return _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
+
+
+def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = None,
+             fio_mb: str = "auto", test_logs: str | os.PathLike | None | bool = "auto",
+             **meta):
+    """Read one PTS result file (composite.xml, or a CSV/JSON export) into the tidy frame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``composite.xml`` (PTS ≥ 3.0 or the pre-2011 schema) or an export.
+    series : bool
+        Also return the per-run series frame (``(results, series)``).
+    tz, fio_mb, test_logs
+        See :func:`parse`.
+    **meta
+        Metadata set on every row (``volume_type="gp3"``, …), overriding the file.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> df = es.read_pts("tests/fixtures/pts/pts-10.8.4_composite_1system.xml")  # doctest: +SKIP
+    """
+    return read_one(path, parse, meta=meta, series=series, tz=tz, fio_mb=fio_mb,
+                    test_logs=test_logs)
