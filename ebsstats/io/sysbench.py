@@ -190,9 +190,9 @@ def sniff(head: str, name: str = "") -> str | None:
     ...       "benchmark\\n", "x"), sniff("fio-3.33\\n", "x")
     ('sysbench 0.4', None)
     """
-    for i, line in enumerate(head.splitlines()[:40]):
+    for line in head.splitlines()[:40]:
         s = line.strip()
-        if not s or s.startswith("WARNING:") or (i == 0 and _PARAMS_RE.match(s)):
+        if not s or s.startswith("WARNING:") or _PARAMS_RE.match(s):
             continue
         m = _BANNER_RE.match(s)
         if not m:
@@ -418,6 +418,7 @@ class _Reader:
             return [], None, family, ("cleanup",)
         if kind == "prepare":
             test = "prepare"
+        checked = test  # what the output itself shows decides which blocks must be there
         # test name: from the output, else PARAMS/file name, else options, else a name hint
         if test is None and r.params.get("mode") in MODES:
             test = r.params["mode"]
@@ -429,7 +430,7 @@ class _Reader:
                                   " (pass test=... to name it)")
         self._apply_params(r, hdr, extra, test)
         if kind == "run":
-            self._check(r, family, test, res)
+            self._check(r, family, checked, res)
         records = self._records(r, family, test, hdr, extra, res, tests_of)
         series = self._series(r, test, hdr, series_rows)
         key = (kind, test, tuple(sorted(hdr.items())), tuple(sorted(
