@@ -1,0 +1,472 @@
+"""Reader of ioping 1.x outputs: per-request lines + summary, ``-B``/``-p`` raw lines, ``-J`` JSON.
+
+ioping (https://github.com/koct9i/ioping) measures the latency of single requests, like ``ping``
+for disks. Formats (ioping 1.3 ``ioping.c``; FORMATS.md §5):
+
+* default: one line per request,
+  ``4 KiB <<< /mnt/x (ext4 /dev/vda 252.0 GiB): request=2 time=90.0 us`` (``>>>`` for writes,
+  suffix ``(warmup)``, ``(fast)``, ``(slow)``, ``(too fast)``, ``(too slow)``; ``-I`` puts the local
+  time first), then the summary block::
+
+      --- /mnt/x (ext4 /dev/vda 252.0 GiB) ioping statistics ---
+      9 requests completed in 1.03 ms, 36 KiB read, 8.74 k iops, 34.2 MiB/s
+      generated 10 requests in 9.00 s, 40 KiB, 1 iops, 4.44 KiB/s
+      min/avg/max/mdev = 77.0 us / 114.4 us / 153.0 us / 25.0 us
+
+  ``-q`` prints the summary only. Values carry their unit: times ``ns``/``us``/``ms``/``s``/
+  ``min``/``hour``; sizes ``B``/``KiB``/``MiB``/… (binary); counts ``k``/``M``/``G`` (decimal).
+* ``-B`` (batch): one raw line of 10 integers for the whole run: valid requests, their summed
+  time (ns), iops, bytes/s, min, avg, max, mdev (ns), generated requests, wall time (ns).
+  ``-p N`` prints such a line every N requests (periodic statistics); with ``-B`` the last line
+  is the whole run's.
+* ``-J``: a JSON array of per-request objects (``io``), periodic and final statistics
+  (``stat``: ns and bytes; ``load``: the wall-clock view), each with an epoch ``timestamp``.
+
+Results (tool ``ioping``, test ``ioping``, one run per summary): ``lat_min``/``lat_mean``/
+``lat_max``/``lat_stddev`` (ioping's ``mdev`` is the standard deviation of valid request times,
+``sqrt(sum2/n - avg²)``), ``iops`` and ``bandwidth`` as ioping computes them — valid requests over
+their *summed service time*, i.e. ``1 / lat_mean``, not over the wall clock — ``total_ios``
+(valid requests), ``io_bytes``, and ``runtime`` (the wall time of the ``generated …`` line). The op
+is ``read`` (``<<<``/``read``) or ``write`` (``>>>``/``written``), workload ``randread``/
+``randwrite`` (ioping's default pattern is random within the working set; ``-L`` is not visible in
+the output: pass ``workload="seqread"`` as metadata if you used it). A raw-only output does not
+say the direction: op ``total``, workload ``other`` (pass ``op=``/``workload=`` as metadata).
+
+Series (metric ``lat``, s, one row per valid request; warm-up and too-fast/too-slow requests that
+ioping excludes from its statistics are left out too): ``t`` is the request's start in seconds.
+JSON gives it exactly (``timestamp`` − the first request's); text outputs do not, so ``t`` =
+(request number − 1) × interval, where the interval is ``interval=`` if given, else the wall
+time over the requests' gaps from the summary (``generated 10 requests in 9.00 s`` → 1.0 s), else
+ioping's default 1 s. Periodic statistics (``-p``) become series rows ``iops``, ``bandwidth`` and
+``lat_mean`` at ``t`` = the end of their period (cumulative wall time).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+import pandas as pd
+
+from .. import schema
+from ..errors import ParseError
+from ._common import Parsed, read_one
+
+__all__ = ["sniff", "parse", "read_ioping"]
+
+TOOL = "ioping"
+TEST = "ioping"
+
+_TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "hour": 3600.0}
+_SIZE = {"B": 1, "": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50}
+_INT = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+_N = r"\d+(?:\.\d+)?"
+_REQ_RE = re.compile(
+    rf"^(?:(?P<clock>.*?) )?(?P<size>{_N}) ?(?P<sunit>[KMGTP]?i?B)? (?P<dir><<<|>>>) "
+    rf"(?P<target>.*) \((?P<info>[^()]*)\): request=(?P<req>\d+) "
+    rf"time=(?P<t>{_N}) ?(?P<tunit>[a-z]*)(?: \((?P<notice>[^)]*)\))?\s*$")
+_HEAD_RE = re.compile(r"^--- (?P<target>.*) \((?P<info>[^()]*)\) ioping statistics ---\s*$")
+_DONE_RE = re.compile(
+    rf"^(?P<n>{_N}(?: [kMGT])?) requests completed in (?P<busy>{_N}(?: [a-z]+)?), "
+    rf"(?P<size>{_N}(?: [KMGTP]?i?B)?)(?: (?P<dir>read|written))?, "
+    rf"(?P<iops>{_N}(?: [kMGT])?) iops, (?P<bw>{_N}(?: [KMGTP]?i?B)?)/s\s*$")
+_GEN_RE = re.compile(
+    rf"^(?:.*too (?:fast|slow), )?generated (?P<n>{_N}(?: [kMGT])?) requests in "
+    rf"(?P<wall>{_N}(?: [a-z]+)?), (?P<size>{_N}(?: [KMGTP]?i?B)?), "
+    rf"(?P<iops>{_N}(?: [kMGT])?) iops, (?P<bw>{_N}(?: [KMGTP]?i?B)?)/s\s*$")
+_MDEV_RE = re.compile(
+    rf"^min/avg/max/mdev = (?P<min>{_N}(?: [a-z]+)?) / (?P<avg>{_N}(?: [a-z]+)?) / "
+    rf"(?P<max>{_N}(?: [a-z]+)?) / (?P<mdev>{_N}(?: [a-z]+)?)\s*$")
+_RAW_RE = re.compile(r"^\d+(?: \d+){9}\s*$")
+
+_EXCLUDED = {"warmup", "too fast", "too slow", "EAGAIN"}
+
+
+def _time(text: str) -> float:
+    num, _, unit = text.partition(" ")
+    if unit not in _TIME:
+        raise ValueError(f"unknown time unit in {text!r}")
+    return float(num) * _TIME[unit] if unit else float(num)
+
+
+def _size(text: str) -> float:
+    num, _, unit = text.partition(" ")
+    if unit not in _SIZE:
+        raise ValueError(f"unknown size unit in {text!r}")
+    return float(num) * _SIZE[unit]
+
+
+def _count(text: str) -> float:
+    num, _, unit = text.partition(" ")
+    return float(num) * _INT[unit]
+
+
+def sniff(head: str, name: str = "") -> str | None:
+    """Format name (``"text"``, ``"raw"``, ``"json"``) if ``head`` looks like ioping output.
+
+    >>> sniff("4 KiB <<< . (ext4 /dev/vda 252.0 GiB): request=1 time=58.6 us (warmup)\\n", "x")
+    'text'
+    >>> sniff("19 1707550 11127 45576411 45505 89871 170009 38269 20 1900157788\\n", "x")
+    'raw'
+    """
+    lines = [s.strip() for s in head.splitlines()[:20] if s.strip()]
+    if not lines:
+        return None
+    first = lines[0]
+    if first.startswith("[") or first.startswith("{"):
+        body = head.lstrip()
+        if '"target"' in body[:2000] and ('"io"' in body or '"stat"' in body):
+            return "json"
+        return None
+    if _REQ_RE.match(first) or _HEAD_RE.match(first):
+        return "text"
+    if _RAW_RE.match(first) and all(_RAW_RE.match(s) or _HEAD_RE.match(s) or _REQ_RE.match(s)
+                                    for s in lines[:5]):
+        return "raw"
+    return None
+
+
+def _info(target: str, info: str) -> dict:
+    """``(ext4 /dev/vda 252.0 GiB)`` → filesystem, device; ``(block device …)`` → a block device."""
+    parts = info.split()
+    out = {"target": target}
+    if len(parts) >= 2 and parts[0] == "block" and parts[1] == "device":
+        out["device"] = target
+    else:
+        if parts:
+            out["filesystem"] = parts[0]
+        if len(parts) >= 2:
+            out["device"] = parts[1]
+    return out
+
+
+def _raw_fields(line: str) -> list[int]:
+    return [int(x) for x in line.split()]
+
+
+class _Text:
+    """Text and raw outputs, one or several runs (a run ends with its summary)."""
+
+    def __init__(self, text: str, source: str, interval: float | None):
+        self.text = text
+        self.source = source
+        self.lines = text.splitlines()
+        self.interval = interval
+        self.records: list[dict] = []
+        self.series: list[pd.DataFrame] = []
+        self.notes: list[str] = []
+
+    def err(self, idx, expected, found=None):
+        return ParseError(self.source, idx + 1, expected, found=found)
+
+    def parse(self) -> Parsed:
+        run: dict = self._new_run()
+        summaries = 0
+        for i, raw in enumerate(self.lines):
+            s = raw.strip()
+            if not s:
+                continue
+            if run["start"] is None:
+                run["start"] = i
+            m = _REQ_RE.match(s)
+            if m:
+                self._request(run, m, i)
+                continue
+            if _RAW_RE.match(s):
+                run["raw"].append((i, _raw_fields(s)))
+                continue
+            m = _HEAD_RE.match(s)
+            if m:
+                run["head"] = (i, m)
+                continue
+            m = _DONE_RE.match(s)
+            if m and run["head"]:
+                run["done"] = (i, m)
+                continue
+            m = _GEN_RE.match(s)
+            if m and run["done"]:
+                run["gen"] = (i, m)
+                continue
+            m = _MDEV_RE.match(s)
+            if m and run["gen"]:
+                run["mdev"] = (i, m)
+                self._finish_text(run)
+                summaries += 1
+                run = self._new_run()
+                continue
+            if s.startswith("ioping:"):
+                raise self.err(i, "ioping output (ioping reported an error)", found=s)
+            raise self.err(i, "an ioping request line, raw statistics line or summary block",
+                           found=s)
+        if run["head"] or run["done"] or run["gen"]:
+            last = max(x[0] for x in (run["head"], run["done"], run["gen"]) if x)
+            raise self.err(last, "the rest of the ioping statistics block "
+                           "('min/avg/max/mdev = ...')", found="end of file")
+        if run["requests"] and not run["raw"]:
+            raise self.err(len(self.lines) - 1, "an ioping statistics block after the requests "
+                           "(the run was cut short)", found="end of file")
+        if run["raw"]:
+            self._finish_raw(run)
+        elif run["start"] is None and not summaries:
+            raise ParseError(self.source, None, "ioping output", found="an empty file")
+        fmt = "text" if summaries else "raw"
+        return Parsed(tool=TOOL, format=fmt, version=None, records=self.records,
+                      series=self.series, notes=self.notes)
+
+    @staticmethod
+    def _new_run() -> dict:
+        return {"start": None, "requests": [], "raw": [], "head": None, "done": None,
+                "gen": None, "mdev": None, "dir": None, "meta": {}, "block_size": None}
+
+    def _request(self, run: dict, m: re.Match, i: int) -> None:
+        try:
+            size = float(m["size"]) * _SIZE[m["sunit"] or ""]
+            t = float(m["t"]) * _TIME[m["tunit"]] if m["tunit"] else float(m["t"])
+        except KeyError as exc:
+            raise self.err(i, "an ioping request line with known units", found=m.string) from exc
+        run["dir"] = run["dir"] or m["dir"]
+        if run["dir"] != m["dir"]:
+            run["dir"] = "<>"  # -G ping-pong: reads and writes
+        run["block_size"] = int(size)
+        run["meta"] = _info(m["target"], m["info"])
+        notice = m["notice"]
+        if notice not in _EXCLUDED:
+            run["requests"].append((int(m["req"]), t, i))
+
+    def _base(self, run: dict, op: str, key_line: int) -> dict:
+        workload = {"read": "randread", "write": "randwrite"}.get(op, "other")
+        return {"source": self.source, "run_key": f"line {key_line + 1}", "tool": TOOL,
+                "tool_version": None, "timestamp": None, "test": TEST, "workload": workload,
+                "op": op, "block_size": run["block_size"], "threads": 1, "iodepth": 1,
+                "repetition": None, **run["meta"]}
+
+    def _finish_text(self, run: dict) -> None:
+        hi, head = run["head"]
+        di, done = run["done"]
+        gi, gen = run["gen"]
+        mi, mdev = run["mdev"]
+        run["meta"] = {**_info(head["target"], head["info"]), **run["meta"]}
+        direction = done["dir"]
+        if direction is None and run["dir"] in (None, "<>"):
+            op = "total"
+        else:
+            op = {"read": "read", "written": "write"}.get(direction) or \
+                {"<<<": "read", ">>>": "write"}[run["dir"]]
+        try:
+            n = _count(done["n"])
+            io_bytes = _size(done["size"])
+            if run["block_size"] is None and n and (io_bytes / n).is_integer():
+                run["block_size"] = int(io_bytes / n)
+            base = self._base(run, op, run["start"])
+            rows = [
+                ("lat_min", _time(mdev["min"]), mi), ("lat_mean", _time(mdev["avg"]), mi),
+                ("lat_max", _time(mdev["max"]), mi), ("lat_stddev", _time(mdev["mdev"]), mi),
+                ("iops", _count(done["iops"]), di), ("bandwidth", _size(done["bw"]), di),
+                ("total_ios", n, di), ("io_bytes", io_bytes, di),
+                ("runtime", _time(gen["wall"]), gi),
+            ]
+            generated = _count(gen["n"])
+            wall = _time(gen["wall"])
+        except (ValueError, KeyError) as exc:
+            raise self.err(mi, "ioping statistics with known units", found=str(exc)) from exc
+        for metric, value, line in rows:
+            self.records.append({**base, "position": f"line {line + 1}", "metric": metric,
+                                 "value": value})
+        interval = self.interval
+        if interval is None:
+            interval = wall / (generated - 1) if generated > 1 else 1.0
+        self._request_series(run, base, op, interval)
+        self._periodic_series(run, base, op)
+
+    def _request_series(self, run: dict, base: dict, op: str, interval: float) -> None:
+        reqs = run["requests"]
+        if not reqs:
+            return
+        self.series.append(schema.series_frame(pd.DataFrame({
+            "run_id": schema.run_id(self.source, base["run_key"]), "source": self.source,
+            "test": TEST, "op": op, "metric": "lat",
+            "t": [(r - 1) * interval for r, _, _ in reqs],
+            "value": [v for _, v, _ in reqs], "unit": "s", "block_size": run["block_size"]})))
+
+    def _periodic_series(self, run: dict, base: dict, op: str, raws=None) -> None:
+        raws = run["raw"] if raws is None else raws
+        if not raws:
+            return
+        rows, t = [], 0.0
+        for _, f in raws:
+            t += f[9] / 1e9
+            rows += [("iops", float(f[2]), "IO/s", t), ("bandwidth", float(f[3]), "B/s", t),
+                     ("lat_mean", f[5] / 1e9, "s", t)]
+        self.series.append(schema.series_frame(pd.DataFrame({
+            "run_id": schema.run_id(self.source, base["run_key"]), "source": self.source,
+            "test": TEST, "op": op, "metric": [r[0] for r in rows], "t": [r[3] for r in rows],
+            "value": [r[1] for r in rows], "unit": [r[2] for r in rows],
+            "block_size": run["block_size"]})))
+
+    def _finish_raw(self, run: dict) -> None:
+        raws = run["raw"]
+        final = None
+        periodic = raws
+        if len(raws) == 1:
+            final, periodic = raws[0], []
+        else:
+            *prev, last = raws
+            f = last[1]
+            if (f[0] == sum(p[1][0] for p in prev) and f[8] == sum(p[1][8] for p in prev)
+                    and f[4] == min(p[1][4] for p in prev) and f[6] == max(p[1][6] for p in prev)):
+                final, periodic = last, prev
+        op = {"<<<": "read", ">>>": "write"}.get(run["dir"] or "", "total")
+        base = self._base(run, op, run["start"])
+        if final is None:
+            self.notes.append("periodic ioping statistics only (-q -p): no whole-run summary, "
+                              "see the series frame")
+        else:
+            i, f = final
+            pos = f"line {i + 1}"
+            for metric, value in (("total_ios", f[0]), ("iops", f[2]), ("bandwidth", f[3]),
+                                  ("lat_min", f[4] / 1e9), ("lat_mean", f[5] / 1e9),
+                                  ("lat_max", f[6] / 1e9), ("lat_stddev", f[7] / 1e9),
+                                  ("runtime", f[9] / 1e9)):
+                self.records.append({**base, "position": pos, "metric": metric,
+                                     "value": float(value)})
+        if self.interval is not None or final is not None:
+            interval = self.interval
+            if interval is None:
+                f = final[1]
+                interval = f[9] / 1e9 / (f[8] - 1) if f[8] > 1 else 1.0
+            self._request_series(run, base, op, interval)
+        self._periodic_series(run, base, op, periodic)
+
+
+def _parse_json(text: str, source: str) -> Parsed:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(source, exc.lineno, "an ioping -J JSON array", found=exc.msg) from exc
+    if not isinstance(doc, list) or not doc:
+        raise ParseError(source, "$", "a non-empty JSON array of ioping objects",
+                         found=type(doc).__name__)
+    stats = [k for k, e in enumerate(doc) if isinstance(e, dict) and "stat" in e]
+    if not stats:
+        raise ParseError(source, "$", "ioping 'stat' objects (the run's statistics)",
+                         found="no 'stat' object")
+    try:
+        ios = [(k, e) for k, e in enumerate(doc) if "io" in e]
+        ops = {e["io"]["operation"] for _, e in ios}
+        op = ops.pop() if len(ops) == 1 else ("total" if ops else "read")
+        op = op if op in ("read", "write") else "total"
+        k_final = stats[-1]
+        fin = doc[k_final]
+        st, load = fin["stat"], fin.get("load", {})
+        tgt = fin.get("target", {})
+        meta = {"target": tgt.get("path")}
+        if tgt.get("fstype"):
+            meta["filesystem"] = tgt["fstype"]
+        if tgt.get("device"):
+            meta["device"] = tgt["device"]
+        block = int(st["size"] / st["count"]) if st.get("count") else None
+        if ios:
+            block = int(ios[0][1]["io"]["size"])
+            t0 = float(ios[0][1]["timestamp"])
+        else:
+            t0 = float(fin["timestamp"]) - float(load.get("time", 0)) / 1e9
+        ts = pd.Timestamp(round(t0 * 1e6), unit="us", tz="UTC")  # printed with 6 decimals
+        workload = {"read": "randread", "write": "randwrite"}.get(op, "other")
+        base = {"source": source, "run_key": "$", "tool": TOOL, "tool_version": None,
+                "timestamp": ts, "test": TEST, "workload": workload, "op": op,
+                "block_size": block, "threads": 1, "iodepth": 1, "repetition": None, **meta}
+        p = f"$[{k_final}]"
+        rows = [("total_ios", st["count"], f"{p}.stat.count"),
+                ("io_bytes", st["size"], f"{p}.stat.size"),
+                ("iops", st["iops"], f"{p}.stat.iops"),
+                ("bandwidth", st["bps"], f"{p}.stat.bps"),
+                ("lat_min", st["min"] / 1e9, f"{p}.stat.min"),
+                ("lat_mean", st["avg"] / 1e9, f"{p}.stat.avg"),
+                ("lat_max", st["max"] / 1e9, f"{p}.stat.max"),
+                ("lat_stddev", st["mdev"] / 1e9, f"{p}.stat.mdev")]
+        if "time" in load:
+            rows.append(("runtime", load["time"] / 1e9, f"{p}.load.time"))
+        records = [{**base, "position": pos, "metric": m, "value": float(v)}
+                   for m, v, pos in rows]
+        series = []
+        rid = schema.run_id(source, "$")
+        valid = [(float(e["timestamp"]) - t0, e["io"]["time"] / 1e9)
+                 for _, e in ios if not e["io"].get("ignored")]
+        if valid:
+            series.append(schema.series_frame(pd.DataFrame({
+                "run_id": rid, "source": source, "test": TEST, "op": op, "metric": "lat",
+                "t": [max(t, 0.0) for t, _ in valid], "value": [v for _, v in valid],
+                "unit": "s", "block_size": block})))
+        periodic = stats[:-1]
+        if periodic:
+            rows_p = []
+            for k in periodic:
+                e = doc[k]
+                t = float(e["timestamp"]) - t0
+                rows_p += [("iops", float(e["stat"]["iops"]), "IO/s", t),
+                           ("bandwidth", float(e["stat"]["bps"]), "B/s", t),
+                           ("lat_mean", e["stat"]["avg"] / 1e9, "s", t)]
+            series.append(schema.series_frame(pd.DataFrame({
+                "run_id": rid, "source": source, "test": TEST, "op": op,
+                "metric": [r[0] for r in rows_p], "t": [r[3] for r in rows_p],
+                "value": [r[1] for r in rows_p], "unit": [r[2] for r in rows_p],
+                "block_size": block})))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+        raise ParseError(source, "$", "ioping JSON objects with io/stat/load fields",
+                         found=f"{type(exc).__name__}: {exc}") from exc
+    for r in records:
+        if not math.isfinite(r["value"]):
+            raise ParseError(source, r["position"], "a finite number", found=str(r["value"]))
+    return Parsed(tool=TOOL, format="json", version=None, records=records, series=series)
+
+
+def parse(text: str, source: str, *, interval: float | None = None, **options) -> Parsed:
+    """Parse one ioping output (text, ``-q``, ``-B``/``-p`` raw lines or ``-J`` JSON).
+
+    Parameters
+    ----------
+    text, source : str
+        The output and its name.
+    interval : float, optional
+        ioping's ``-i`` in seconds, to place text per-request series rows in time; estimated
+        from the summary's wall time when omitted.
+
+    Examples
+    --------
+    >>> p = parse("19 1707550 11127 45576411 45505 89871 170009 38269 20 1900157788\\n", "b.txt")
+    >>> {r["metric"]: r["value"] for r in p.records}["lat_mean"]
+    8.9871e-05
+    """
+    stripped = text.lstrip()
+    if stripped.startswith("[") or stripped.startswith("{"):
+        return _parse_json(text, source)
+    return _Text(text, source, interval).parse()
+
+
+def read_ioping(path: str | os.PathLike, *, series: bool = False, interval: float | None = None,
+                **meta):
+    """Read one ioping output file into the tidy results frame (and the series frame).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The saved output (any of the formats above).
+    series : bool, default False
+        Also return the series frame (per-request latencies, periodic statistics).
+    interval : float, optional
+        The ``-i`` used, in seconds (see :func:`parse`).
+    **meta
+        Metadata set on every row (``volume=``, ``op=``, …), overriding what the output says.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> df = es.read_ioping("tests/fixtures/ioping/ioping_c10.txt")
+    >>> float(df.loc[df.metric == "lat_mean", "value"].iloc[0])
+    0.0001144
+    """
+    return read_one(path, parse, meta=meta or None, series=series, interval=interval)
+

@@ -1,0 +1,832 @@
+"""Reader of sysbench text outputs: fileio (all versions), cpu, memory, threads, mutex, OLTP.
+
+sysbench prints one human-readable report per run on stdout; benchmark scripts redirect it to a
+file, often appending several runs to one file in a loop. This module reads every version family
+found in the wild (FORMATS.md §2):
+
+==============  ==================================================  ==============================
+family          banner                                              fileio result block
+==============  ==================================================  ==============================
+``0.4.12``      ``sysbench 0.4.12:  multi-threaded system …``       ``Operations performed: … Read``
+                (release, 2009)                                     + ``Test execution summary:``
+``0.4``         same banner (0.4 branch after 2010)                 lowercase ``reads, writes`` +
+                                                                    ``General statistics:``
+``0.5``         ``sysbench 0.5:  multi-threaded system …``          as ``0.4``
+``1.0``         ``sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)``  ``File operations:`` /
+                                                                    ``Throughput:`` / ``Latency``
+``1.1``         ``sysbench 1.1.0-<git> (using bundled LuaJIT …)``   ``read:  IOPS=x y MiB/s (z MB/s)``
+                (master, unreleased)
+==============  ==================================================  ==============================
+
+The detected family goes in the extra column ``format`` (the 0.4 branch prints ``0.4.12`` like the
+release, so ``tool_version`` alone cannot tell them apart).
+
+Source units and conversions (done once, here):
+
+* 0.4/0.5 sizes ``93.75Mb``, ``1.4252Gb``, ``856.72Mb/sec`` are binary multiples of bytes
+  (MiB/GiB) → × 2**20 / 2**30; 1.0 ``MiB/s`` → × 2**20 B/s; memory 0.4 ``MB`` is MiB.
+* latencies are milliseconds (1.0 prints bare numbers under ``Latency (ms):``, 0.4/0.5 a ``ms``
+  suffix) → × 1e-3 s; ``total time: 3.0002s`` → s.
+
+Metrics per fileio run: ``iops`` (op read/write from ``reads/s``/``writes/s``, op ``sync`` from
+``fsyncs/s``; 0.4/0.5: op ``total`` from ``Requests/sec executed``, which counts reads + writes
+only), ``bandwidth`` (B/s per op; 0.4/0.5 only print the total rate → op ``total``), ``total_ios``
+and ``io_bytes`` per op where 0.4/0.5 print counts and sizes, ``lat_min``/``lat_mean``/``lat_max``
+and ``lat_pNN`` (percentile as labelled; absent when ``percentile stats: disabled``), ``runtime``
+(``total time``) and ``events`` (``total number of events``), all op ``total`` unless said.
+Rows of an op that the mode does not perform (``writes/s: 0.00`` in a read test) are left out.
+Other tests: cpu ``events per second`` → ``ops``; memory ``Total operations: N (x per second)`` →
+``ops``, ``MiB transferred (y MiB/sec)`` → ``bandwidth`` and ``io_bytes``; threads/mutex give the
+latency, runtime and events rows; OLTP ``transactions: N (x per sec.)`` → ``ops`` (test ``oltp``)
+and ``queries``/``read/write requests`` per sec → ``ops`` (test ``oltp_queries``).
+
+Report-interval lines (``[ 1s ] reads: 575.52 MiB/s writes: … fsyncs: …/s latency (ms,95%): …``,
+``[   1s] … response time: 0.005ms (95%)``, ``[ 1s ] thds: 1 eps: … lat (ms,95%): …``, OLTP
+``tps``/``qps`` lines, memory ``[ 1s ] 7508.77 MiB/sec``) become series rows: ``t`` is the
+second in the label, ``bandwidth`` per op, fsync rate as ``iops`` op ``sync``, events or
+transactions per second as ``ops``, the interval's latency percentile as ``lat_pNN`` (s).
+
+Other outputs: ``prepare`` (``67108864 bytes written in 0.12 seconds (533.81 MiB/sec).``) gives a
+row of test ``prepare``, workload ``seqwrite``, op ``write``, metric ``bandwidth`` (the first-write
+pass over fresh files) plus ``io_bytes`` and ``runtime``; ``cleanup`` gives no rows (an empty
+result, not an error). ``WARNING:`` lines are kept in :attr:`Parsed.notes`; a ``FATAL:``/
+``ALERT:`` line or ``invalid option`` raises :class:`~ebsstats.ParseError` quoting it with its line.
+
+Several runs appended to one file are split on banners (``WARNING`` and ``PARAMS`` lines just
+before a banner belong to that run); each run's ``run_key`` is its banner's line, and
+``repetition`` counts 0, 1, … over runs with identical options. Seed 001's convention (a
+``PARAMS <size> <mode> <threads>`` line before the output, file names like
+``sysbench-size-16G-mode-rndrd-threads-16``) fills ``file_total_size``, the mode and ``threads``
+when the output does not say them. sysbench prints no timestamp, so ``timestamp`` stays empty.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .. import schema, units
+from ..errors import ParseError
+from ._common import Parsed, read_one
+
+__all__ = ["sniff", "parse", "read_sysbench", "MODES"]
+
+TOOL = "sysbench"
+
+#: sysbench fileio mode -> (description printed in "Doing <description> test", workload)
+MODES: dict[str, tuple[str, str]] = {
+    "seqwr": ("sequential write (creation)", "seqwrite"),
+    "seqrewr": ("sequential rewrite", "rewrite"),
+    "seqrd": ("sequential read", "seqread"),
+    "rndrd": ("random read", "randread"),
+    "rndwr": ("random write", "randwrite"),
+    "rndrw": ("random r/w", "randrw"),
+}
+_MODE_BY_TEXT = {text: mode for mode, (text, _) in MODES.items()}
+# ops a fileio mode performs (rows of other ops are dropped when their value is 0)
+_MODE_OPS = {"seqwr": {"write", "sync"}, "seqrewr": {"write", "sync"}, "rndwr": {"write", "sync"},
+             "seqrd": {"read"}, "rndrd": {"read"}, "rndrw": {"read", "write", "sync"}}
+
+_NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+_BANNER_RE = re.compile(
+    r"^sysbench (?P<version>(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?[-+~.\w]*)"
+    r"(?::\s+multi-threaded system evaluation benchmark|\s+\(using [^)]*\))\s*$")
+_PARAMS_RE = re.compile(r"^PARAMS\s+(?P<size>\S+)\s+(?P<mode>\S+)\s+(?P<threads>\d+)\s*$")
+_NAME_RE = re.compile(r"size-(?P<size>\d+(?:\.\d+)?[KMGTkmgt]?)-mode-(?P<mode>[a-z]+)"
+                      r"-threads-(?P<threads>\d+)")
+_FATAL_RE = re.compile(r"^(?:FATAL|ALERT):|^invalid option")
+
+# ---------------------------------------------------------------- header (option echo)
+_H_THREADS = re.compile(r"^Number of threads:\s*(\d+)\s*$")
+_H_FLAGS = re.compile(r"^Extra file open flags:\s*(.*?)\s*$")
+_H_FILES = re.compile(r"^(\d+) files, (\S+?)B? each\s*$", re.I)
+_H_TOTAL = re.compile(r"^(\S+?)B? total file size\s*$", re.I)
+_H_BLOCK = re.compile(r"^Block size (\S+?)B?\s*$", re.I)
+_H_RATIO = re.compile(rf"^Read/Write ratio for combined random IO test:\s*({_NUM})\s*$")
+_H_FSYNC_FREQ = re.compile(r"^Periodic FSYNC enabled, calling fsync\(\) each (\d+) requests")
+_H_FSYNC_END = re.compile(r"^Calling fsync\(\) at the end of test, Enabled")
+_H_FSYNC_ALL = re.compile(r"^Calling fsync\(\) after each write operation")
+_H_IOMODE = re.compile(r"^Using (.*?) I/O mode\s*$")
+_H_DOING = re.compile(r"^Doing (.*?) test\s*$")
+_H_PREPARE_FILES = re.compile(r"^(\d+) files, (\d+)Kb each, (\d+)Mb total\s*$")
+_H_PRIME = re.compile(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*"
+                      r"(\d+)\s*$")
+_H_MEM_BLOCK = re.compile(r"^(?:block size|Memory block size):\s*(\S+?)B?\s*$")
+_H_MEM_OPER = re.compile(r"^(?:operation|Memory operations type):\s*(\w+)\s*$")
+_H_MEM_SCOPE = re.compile(r"^(?:scope|Memory scope type):\s*(\w+)\s*$")
+
+# ---------------------------------------------------------------- results
+_R_OPS04 = re.compile(r"^Operations performed:\s+(\d+) (?:Read|reads), (\d+) (?:Write|writes), "
+                      r"(\d+) Other = (\d+) Total\s*$", re.I)
+_R_XFER04 = re.compile(r"^Read (\S+)\s+Written (\S+)\s+Total transferred (\S+)\s+"
+                       r"\((\S+)/sec\)\s*$")
+_R_REQS04 = re.compile(rf"^({_NUM}) Requests/sec executed\s*$")
+_R_RATE10 = re.compile(rf"^(reads|writes|fsyncs)/s:\s+({_NUM})\s*$")
+_R_TPUT10 = re.compile(rf"^(read|written), MiB/s:\s+({_NUM})\s*$")
+_R_IOPS11 = re.compile(rf"^(read|write|fsync):\s+IOPS=({_NUM})(?:\s+({_NUM}) MiB/s"
+                       rf"\s+\(({_NUM}) MB/s\))?\s*$")
+_R_TOTAL_TIME = re.compile(rf"^(?:total time|time elapsed):\s+({_NUM})s\s*$")
+_R_EVENTS = re.compile(r"^total number of events:\s+(\d+)\s*$")
+_R_EPS = re.compile(rf"^(?:events per second|events/s \(eps\)):\s+({_NUM})\s*$")
+_R_LAT = re.compile(rf"^(min|avg|max):\s+({_NUM})\s*(ms|s|us)?\s*$")
+_R_PCT04 = re.compile(rf"^approx\.\s+(\d+) percentile:\s+({_NUM})\s*(ms|s|us)?\s*$")
+_R_PCT10 = re.compile(rf"^(\d+)th percentile:\s+({_NUM})\s*$")
+_R_PCT_OFF = re.compile(r"^percentile stats:\s+disabled\s*$")
+_R_MEM10 = re.compile(rf"^Total operations:\s+(\d+) \(({_NUM}) per second\)\s*$")
+_R_MEM04 = re.compile(rf"^Operations performed:\s+(\d+) \(\s*({_NUM}) ops/sec\)\s*$")
+_R_MEMXFER = re.compile(rf"^({_NUM}) (MiB|MB) transferred \(({_NUM}) (?:MiB|MB)/sec\)\s*$")
+_R_TRX = re.compile(rf"^transactions:\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
+_R_QUERIES = re.compile(rf"^(?:queries|read/write requests):\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
+_R_PREPARE = re.compile(rf"^(\d+) bytes written in ({_NUM}) seconds \(({_NUM}) MiB/sec\)\.?\s*$")
+
+_HEADINGS = {
+    "File operations:": "fileops", "Throughput:": "throughput",
+    "General statistics:": "general", "Test execution summary:": "general",
+    "Latency (ms):": "latency", "response time:": "latency", "per-request statistics:": "latency",
+    "Threads fairness:": "fairness", "SQL statistics:": "sql", "OLTP test statistics:": "sql",
+    "CPU speed:": "cpu", "queries performed:": "queries",
+}
+_RESULT_SECTIONS = {"fileops", "throughput", "general", "latency", "sql", "cpu"}
+
+# ---------------------------------------------------------------- report-interval lines
+_T_RE = re.compile(rf"^\[\s*({_NUM})s\s*\]\s*(.*)$")
+_I_FILE = re.compile(rf"^reads: ({_NUM}) (MiB|MB)/s writes: ({_NUM}) (?:MiB|MB)/s "
+                     rf"fsyncs: ({_NUM})/s (?:latency \(ms,(\d+)%\): ({_NUM})|"
+                     rf"response time: ({_NUM})ms \((\d+)%\))\s*$")
+_I_EPS = re.compile(rf"^thds: (\d+) eps: ({_NUM}) lat \(ms,(\d+)%\): ({_NUM})\s*$")
+_I_OLTP10 = re.compile(rf"^thds: (\d+) tps: ({_NUM}) qps: ({_NUM}) \(r/w/o: [^)]*\) "
+                       rf"lat \(ms,(\d+)%\): ({_NUM}) err/s: .*$")
+_I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM}),? "
+                       rf"writes(?:/s)?: ({_NUM}),? response time: ({_NUM})ms \((\d+)%\).*$")
+_I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
+_I_QUEUE = re.compile(r"^queue length:")
+
+_SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
+
+
+def _family(major: int, minor: int, text: str) -> str:
+    if (major, minor) == (0, 4):
+        return "0.4.12" if "Test execution summary:" in text else "0.4"
+    if (major, minor) < (1, 0):
+        return f"{major}.{minor}"
+    if (major, minor) == (1, 0) and "IOPS=" not in text:
+        return "1.0"
+    return "1.1"
+
+
+def sniff(head: str, name: str = "") -> str | None:
+    """Format name (``"sysbench 1.0"``, ``"sysbench 0.4.12"``, …) if ``head`` is sysbench output.
+
+    Content decides: the first meaningful line must be a sysbench banner, possibly after
+    ``WARNING:`` lines (legacy options on 1.0) and seed 001's ``PARAMS`` line.
+
+    >>> sniff("sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\\n\\nRunning the test", "x")
+    'sysbench 1.0'
+    >>> sniff("PARAMS 16G rndrd 16\\nsysbench 0.4.12:  multi-threaded system evaluation "
+    ...       "benchmark\\n", "x"), sniff("fio-3.33\\n", "x")
+    ('sysbench 0.4', None)
+    """
+    for line in head.splitlines()[:40]:
+        s = line.strip()
+        if not s or s.startswith("WARNING:") or _PARAMS_RE.match(s):
+            continue
+        m = _BANNER_RE.match(s)
+        if not m:
+            return None
+        return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
+    return None
+
+
+# ---------------------------------------------------------------- parsing
+
+@dataclass
+class _Run:
+    banner: int  # 0-based line index of the banner
+    end: int  # exclusive
+    version: str
+    major: int
+    minor: int
+    params: dict = field(default_factory=dict)
+
+
+def _flags(text: str) -> str:
+    """Normalise ``Extra file open flags``: ``(none)``/``0`` → ``none``; 0.4's numeric O_* flags
+    decoded with Linux x86 values (O_DIRECT 16384, O_DSYNC 4096, O_SYNC 1052672)."""
+    t = text.strip()
+    if t in ("", "0", "(none)"):
+        return "none"
+    if t.isdigit():
+        n, names = int(t), []
+        if n & 1052672 == 1052672:
+            names.append("sync")
+            n &= ~1052672
+        if n & 4096:
+            names.append("dsync")
+            n &= ~4096
+        if n & 16384:
+            names.append("directio")
+            n &= ~16384
+        return " ".join(names) if names and not n else t
+    return " ".join(t.split())
+
+
+def _io_mode(text: str) -> str:
+    t = text.lower()
+    if "mmap" in t:
+        return "mmap"
+    if t.startswith("asynchronous"):
+        return "async"
+    if t.startswith("synchronous"):
+        return "sync"
+    return t
+
+
+def _hint_test(source: str) -> str | None:
+    base = os.path.basename(source).lower()
+    m = re.search(r"(?:^|[_\-.])(mutex|threads|cpu|memory)(?:[_\-.]|$)", base)
+    if m and not _NAME_RE.search(base):
+        return m.group(1)
+    return None
+
+
+class _Reader:
+    def __init__(self, text: str, source: str, options: Mapping):
+        self.text = text
+        self.source = source
+        self.lines = text.splitlines()
+        self.options = dict(options)
+        self.notes: list[str] = []
+
+    def err(self, idx: int, expected: str, found: str | None = None) -> ParseError:
+        return ParseError(self.source, idx + 1, expected, found=found)
+
+    # -- file level
+    def run(self) -> Parsed:
+        lines = self.lines
+        for i, line in enumerate(lines):
+            if _FATAL_RE.match(line.strip()):
+                hint = ""
+                for nxt in lines[i + 1:i + 3]:
+                    if nxt.startswith("WARNING:"):
+                        hint = f" (sysbench adds: {nxt[8:].strip()})"
+                        break
+                raise self.err(i, f"a completed sysbench run{hint}", found=line.strip())
+        banners = [i for i, line in enumerate(lines) if _BANNER_RE.match(line.strip())]
+        if not banners:
+            first = next((i for i, s in enumerate(lines) if s.strip()), 0)
+            raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
+                           found=lines[first] if lines else "an empty file")
+        name_meta = self._name_meta()
+        runs: list[_Run] = []
+        params: dict = {}
+        for b in banners:
+            # the lines before this banner that belong to it: WARNING/PARAMS/blank
+            start = runs[-1].end if runs else 0
+            lead = b
+            while lead > start and (not lines[lead - 1].strip()
+                                    or lines[lead - 1].startswith("WARNING:")
+                                    or _PARAMS_RE.match(lines[lead - 1].strip())):
+                lead -= 1
+            if runs:
+                runs[-1].end = lead
+            for j in range(start if not runs else lead, b):
+                s = lines[j].strip()
+                pm = _PARAMS_RE.match(s)
+                if pm:
+                    params = {"size": pm["size"], "mode": pm["mode"],
+                              "threads": int(pm["threads"]), "line": j}
+                elif s.startswith("WARNING:"):
+                    self.notes.append(f"line {j + 1}: {s}")
+                elif s:
+                    self.notes.append(f"line {j + 1}: ignored before the banner: {s[:80]}")
+            m = _BANNER_RE.match(lines[b].strip())
+            runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
+                             params=dict(params) or dict(name_meta)))
+        parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
+        seen: dict[tuple, int] = {}
+        families = []
+        for r in runs:
+            recs, series, family, key = self._run(r)
+            families.append(family)
+            rep = seen.get(key, 0)
+            seen[key] = rep + 1
+            for rec in recs:
+                rec["repetition"] = rep
+            parsed.records.extend(recs)
+            if series is not None:
+                parsed.series.append(series)
+        parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
+        parsed.notes = self.notes
+        return parsed
+
+    def _name_meta(self) -> dict:
+        m = _NAME_RE.search(os.path.basename(self.source))
+        if not m:
+            return {}
+        return {"size": m["size"], "mode": m["mode"], "threads": int(m["threads"]),
+                "line": None}
+
+    # -- one run
+    def _run(self, r: _Run):
+        lines = self.lines
+        seg_text = "\n".join(lines[r.banner:r.end])
+        family = _family(r.major, r.minor, seg_text)
+        hdr: dict = {}
+        extra: dict = {"format": family}
+        test = None
+        res: list[tuple[str, str, float, int]] = []  # (metric, op, value, line idx)
+        tests_of: dict[int, str] = {}  # line idx -> test override (oltp queries)
+        series_rows: list[dict] = []
+        section = None
+        kind = None  # "run", "prepare", "cleanup"
+        in_hist = False
+        started = False
+        for i in range(r.banner + 1, r.end):
+            raw = lines[i]
+            s = raw.strip()
+            if in_hist:
+                if not s:
+                    in_hist = False
+                continue
+            if not s:
+                continue
+            if s.startswith("WARNING:"):
+                self.notes.append(f"line {i + 1}: {s}")
+                continue
+            if s.startswith("DEBUG:") or s.startswith("(last message repeated"):
+                continue
+            if s.startswith("Latency histogram"):
+                in_hist = True
+                continue
+            if s in ("Threads started!", "Initializing worker threads...", "Done.",
+                     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."):
+                started = started or s == "Threads started!"
+                continue
+            if s in _HEADINGS:
+                section = _HEADINGS[s]
+                if section in _RESULT_SECTIONS:
+                    kind = "run"
+                if section == "sql":
+                    test = "oltp"
+                if section == "cpu":
+                    test = test or "cpu"
+                continue
+            tm = _T_RE.match(s)
+            if tm:
+                self._interval(float(tm.group(1)), tm.group(2), i, series_rows)
+                continue
+            try:
+                handled = self._header_line(s, hdr, extra)
+            except ValueError as exc:
+                raise self.err(i, "a sysbench option line", found=raw) from exc
+            if handled:
+                if handled == "mode":
+                    test = hdr["mode"]
+                elif handled in ("cpu", "memory", "threads", "mutex", "oltp"):
+                    test = test or handled
+                elif handled == "prepare":
+                    kind = kind or "prepare"
+                continue
+            if s == "Removing test files...":
+                kind = kind or "cleanup"
+                continue
+            if s == "Creating files for the test...":
+                kind = kind or "prepare"
+                continue
+            m = _R_PREPARE.match(s)
+            if m:
+                kind = "prepare"
+                res.append(("bandwidth", "write", float(m.group(3)) * units.MiB, i))
+                res.append(("io_bytes", "write", float(m.group(1)), i))
+                res.append(("runtime", "write", float(m.group(2)), i))
+                continue
+            self._result_line(s, section, i, res, tests_of, extra)
+            if res and res[-1][3] == i and kind != "prepare":
+                kind = "run"
+        if kind is None:
+            last = r.end - 1
+            while last > r.banner and not lines[last].strip():
+                last -= 1
+            what = "the results ('General statistics:' or 'File operations:')" if started else \
+                "a sysbench run, prepare or cleanup report"
+            raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
+        if kind == "cleanup":
+            return [], None, family, ("cleanup",)
+        if kind == "prepare":
+            test = "prepare"
+        checked = test  # what the output itself shows decides which blocks must be there
+        # test name: from the output, else PARAMS/file name, else options, else a name hint
+        if test is None and r.params.get("mode") in MODES:
+            test = r.params["mode"]
+        if test is None:
+            test = self.options.get("test") or _hint_test(self.source) or "generic"
+            if test == "generic":
+                self.notes.append(f"line {r.banner + 1}: sysbench {r.version} does not print "
+                                  "which test ran (threads and mutex look alike); test='generic'"
+                                  " (pass test=... to name it)")
+        self._apply_params(r, hdr, extra, test)
+        if kind == "run":
+            self._check(r, family, checked, res)
+        records = self._records(r, family, test, hdr, extra, res, tests_of)
+        series = self._series(r, test, hdr, series_rows)
+        key = (kind, test, tuple(sorted(hdr.items())), tuple(sorted(
+            (k, v) for k, v in extra.items())))
+        return records, series, family, key
+
+    def _apply_params(self, r: _Run, hdr: dict, extra: dict, test: str) -> None:
+        p = r.params
+        if not p:
+            return
+        where = f"line {p['line'] + 1}" if p.get("line") is not None else "the file name"
+        if "file_total_size" not in extra:
+            try:
+                extra["file_total_size"] = int(units.binary_size(p["size"]))
+            except ValueError:
+                self.notes.append(f"{where}: size {p['size']!r} not understood")
+        if "threads" not in hdr:
+            hdr["threads"] = p["threads"]
+        elif hdr["threads"] != p["threads"]:
+            self.notes.append(f"{where}: PARAMS says {p['threads']} threads, the output "
+                              f"{hdr['threads']}; the output wins")
+        if "mode" in hdr and hdr["mode"] != p["mode"] and test != "prepare":
+            self.notes.append(f"{where}: PARAMS says mode {p['mode']}, the output "
+                              f"{hdr['mode']}; the output wins")
+        hdr.setdefault("mode", p["mode"])
+
+    # -- header lines: return a tag when the line was an option echo
+    def _header_line(self, s: str, hdr: dict, extra: dict) -> str | None:
+        m = _H_THREADS.match(s)
+        if m:
+            hdr["threads"] = int(m.group(1))
+            return "threads_n"
+        m = _H_FLAGS.match(s)
+        if m:
+            extra["extra_flags"] = _flags(m.group(1))
+            extra.setdefault("fsync_freq", 0)
+            extra.setdefault("fsync_end", "off")
+            extra.setdefault("fsync_all", "off")
+            return "fileio"
+        m = _H_PREPARE_FILES.match(s)
+        if m:
+            extra["file_num"] = int(m.group(1))
+            extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
+            return "prepare"
+        m = _H_FILES.match(s)
+        if m:
+            extra["file_num"] = int(m.group(1))
+            return "fileio"
+        m = _H_TOTAL.match(s)
+        if m:
+            extra["file_total_size"] = int(units.binary_size(m.group(1)))
+            return "fileio"
+        m = _H_BLOCK.match(s)
+        if m:
+            hdr["block_size"] = int(units.binary_size(m.group(1)))
+            return "fileio"
+        m = _H_RATIO.match(s)
+        if m:
+            extra["rw_ratio"] = m.group(1)
+            return "fileio"
+        m = _H_FSYNC_FREQ.match(s)
+        if m:
+            extra["fsync_freq"] = int(m.group(1))
+            return "fileio"
+        if _H_FSYNC_END.match(s):
+            extra["fsync_end"] = "on"
+            return "fileio"
+        if _H_FSYNC_ALL.match(s):
+            extra["fsync_all"] = "on"
+            return "fileio"
+        m = _H_IOMODE.match(s)
+        if m:
+            extra["io_mode"] = _io_mode(m.group(1))
+            return "fileio"
+        m = _H_DOING.match(s)
+        if m:
+            what = m.group(1)
+            if what in _MODE_BY_TEXT:
+                hdr["mode"] = _MODE_BY_TEXT[what]
+                return "mode"
+            low = what.lower()
+            for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
+                              ("mutex", "mutex"), ("oltp", "oltp")):
+                if word in low:
+                    return tag
+            return "other"
+        if s.startswith("Doing CPU performance benchmark"):
+            return "cpu"
+        m = _H_PRIME.match(s)
+        if m:
+            extra["cpu_max_prime"] = int(m.group(1))
+            return "cpu"
+        if s.startswith("Running memory speed test") or s.startswith("Memory transfer size") \
+                or s.startswith("total size:"):
+            return "memory"
+        m = _H_MEM_BLOCK.match(s)
+        if m:
+            hdr["block_size"] = int(units.binary_size(m.group(1)))
+            return "memory"
+        m = _H_MEM_OPER.match(s)
+        if m:
+            extra["memory_oper"] = m.group(1)
+            return "memory"
+        m = _H_MEM_SCOPE.match(s)
+        if m:
+            extra["memory_scope"] = m.group(1)
+            return "memory"
+        if s.startswith("Thread yields per test"):
+            return "threads"
+        return None
+
+    # -- result lines
+    def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
+                     extra: dict) -> None:
+        def add(metric, op, value):
+            res.append((metric, op, float(value), i))
+
+        if section == "latency":
+            m = _R_LAT.match(s)
+            if m:
+                name = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}[m.group(1)]
+                add(name, "total", units.duration(m.group(2) + (m.group(3) or ""), "ms"))
+                return
+            m = _R_PCT04.match(s) or _R_PCT10.match(s)
+            if m:
+                unit = m.group(3) if m.re is _R_PCT04 else None
+                add(schema.percentile_metric("lat", m.group(1)), "total",
+                    units.duration(m.group(2) + (unit or ""), "ms"))
+                return
+            if _R_PCT_OFF.match(s):
+                extra["percentile"] = "disabled"
+                return
+        m = _R_RATE10.match(s)
+        if m:
+            add("iops", {"reads": "read", "writes": "write", "fsyncs": "sync"}[m.group(1)],
+                m.group(2))
+            return
+        m = _R_TPUT10.match(s)
+        if m:
+            add("bandwidth", "read" if m.group(1) == "read" else "write",
+                float(m.group(2)) * units.MiB)
+            return
+        m = _R_IOPS11.match(s)
+        if m and section == "throughput":
+            op = {"read": "read", "write": "write", "fsync": "sync"}[m.group(1)]
+            add("iops", op, m.group(2))
+            if m.group(3) is not None:
+                add("bandwidth", op, float(m.group(3)) * units.MiB)
+            return
+        m = _R_OPS04.match(s)
+        if m:
+            add("total_ios", "read", m.group(1))
+            add("total_ios", "write", m.group(2))
+            add("total_ios", "sync", m.group(3))
+            return
+        m = _R_XFER04.match(s)
+        if m:
+            add("io_bytes", "read", units.binary_size(m.group(1)))
+            add("io_bytes", "write", units.binary_size(m.group(2)))
+            add("bandwidth", "total", units.binary_size(m.group(4)))
+            return
+        m = _R_REQS04.match(s)
+        if m:
+            add("iops", "total", m.group(1))
+            return
+        m = _R_TOTAL_TIME.match(s)
+        if m:
+            add("runtime", "total", m.group(1))
+            return
+        m = _R_EVENTS.match(s)
+        if m:
+            add("events", "total", m.group(1))
+            return
+        m = _R_EPS.match(s)
+        if m:
+            add("ops", "total", m.group(1))
+            return
+        m = _R_MEM10.match(s) or _R_MEM04.match(s)
+        if m:
+            add("ops", "total", m.group(2))
+            return
+        m = _R_MEMXFER.match(s)
+        if m:
+            # 0.4 "MB" is 1024*1024 bytes (sb_memory.c divides by 1024 * 1024)
+            add("io_bytes", "total", float(m.group(1)) * units.MiB)
+            add("bandwidth", "total", float(m.group(3)) * units.MiB)
+            return
+        m = _R_TRX.match(s)
+        if m:
+            add("ops", "total", m.group(2))
+            return
+        m = _R_QUERIES.match(s)
+        if m:
+            add("ops", "total", m.group(2))
+            tests_of[len(res) - 1] = "oltp_queries"
+            return
+
+    def _check(self, r: _Run, family: str, test: str, res: list) -> None:
+        have = {(m, op) for m, op, _, _ in res}
+        need: list[tuple[str, str, str]] = []
+        if test in MODES:
+            if family == "1.0":
+                need += [("iops", "read", "reads/s:"), ("iops", "write", "writes/s:"),
+                         ("iops", "sync", "fsyncs/s:"), ("bandwidth", "read", "read, MiB/s:"),
+                         ("bandwidth", "write", "written, MiB/s:")]
+            elif family == "1.1":
+                need += [("iops", "read", "read:  IOPS="), ("iops", "write", "write: IOPS="),
+                         ("iops", "sync", "fsync: IOPS=")]
+            else:
+                need += [("total_ios", "read", "Operations performed:"),
+                         ("bandwidth", "total", "Total transferred"),
+                         ("iops", "total", "Requests/sec executed")]
+        if not (test in MODES and family == "1.1"):
+            need += [("runtime", "total", "total time:"),
+                     ("events", "total", "total number of events:")]
+        need += [("lat_min", "total", "min:"), ("lat_mean", "total", "avg:"),
+                 ("lat_max", "total", "max:")]
+        for metric, op, label in need:
+            if (metric, op) not in have:
+                last = r.end - 1
+                while last > r.banner and not self.lines[last].strip():
+                    last -= 1
+                raise self.err(last, f"{label!r} in the sysbench {family} {test} report "
+                               "(the output is incomplete)", found=self.lines[last].strip())
+
+    def _records(self, r, family, test, hdr, extra, res, tests_of) -> list[dict]:
+        mode = hdr.get("mode")
+        if test == "prepare":
+            workload = "seqwrite"
+        elif test in MODES:
+            workload = MODES[test][1]
+        elif test == "oltp":
+            workload = "mixed"
+        else:
+            workload = "other"
+        allowed = _MODE_OPS.get(test)
+        base = {"source": self.source, "run_key": f"line {r.banner + 1}", "tool": TOOL,
+                "tool_version": r.version, "timestamp": None,
+                "block_size": hdr.get("block_size"), "threads": hdr.get("threads")}
+        if test == "prepare":
+            base["block_size"] = None
+        extras = {k: v for k, v in extra.items()}
+        if test not in MODES:  # prepare echoes the flags but not the fsync settings
+            for k in ("fsync_freq", "fsync_end", "fsync_all"):
+                extras.pop(k, None)
+        if test == "prepare" and mode:
+            extras["mode"] = mode
+        out = []
+        for k, (metric, op, value, i) in enumerate(res):
+            if allowed and op in ("read", "write", "sync") and op not in allowed and value == 0:
+                continue
+            out.append({**base, **extras, "position": f"line {i + 1}",
+                        "test": tests_of.get(k, test), "workload": workload, "op": op,
+                        "metric": metric, "value": value})
+        return out
+
+    # -- report-interval lines
+    def _interval(self, t: float, body: str, i: int, rows: list) -> None:
+        def add(metric, op, value, test=None):
+            rows.append({"t": t, "metric": metric, "op": op, "value": float(value),
+                         "unit": _SERIES_UNIT.get(metric, "s"), "test": test, "line": i})
+
+        m = _I_FILE.match(body)
+        if m:
+            add("bandwidth", "read", float(m.group(1)) * units.MiB)
+            add("bandwidth", "write", float(m.group(3)) * units.MiB)
+            add("iops", "sync", m.group(4))
+            if m.group(5) is not None:
+                add(schema.percentile_metric("lat", m.group(5)), "total",
+                    float(m.group(6)) * units.MS)
+            else:
+                add(schema.percentile_metric("lat", m.group(8)), "total",
+                    float(m.group(7)) * units.MS)
+            return
+        m = _I_EPS.match(body)
+        if m:
+            add("ops", "total", m.group(2))
+            add(schema.percentile_metric("lat", m.group(3)), "total", float(m.group(4)) * units.MS)
+            return
+        m = _I_OLTP10.match(body)
+        if m:
+            add("ops", "total", m.group(2), "oltp")
+            add("ops", "total", m.group(3), "oltp_queries")
+            add(schema.percentile_metric("lat", m.group(4)), "total", float(m.group(5)) * units.MS,
+                "oltp")
+            return
+        m = _I_OLTP05.match(body)
+        if m:
+            add("ops", "total", m.group(2), "oltp")
+            add(schema.percentile_metric("lat", m.group(6)), "total", float(m.group(5)) * units.MS,
+                "oltp")
+            return
+        m = _I_MEM.match(body)
+        if m:
+            add("bandwidth", "total", float(m.group(1)) * units.MiB)
+            return
+        if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
+            return
+        self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
+
+    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> pd.DataFrame | None:
+        if not rows:
+            return None
+        rid = schema.run_id(self.source, f"line {r.banner + 1}")
+        allowed = _MODE_OPS.get(test)
+        keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
+                                        and x["op"] not in allowed and x["value"] == 0)]
+        df = pd.DataFrame({
+            "run_id": rid, "source": self.source,
+            "test": [x["test"] or test for x in keep],
+            "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
+            "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
+            "unit": [x["unit"] for x in keep],
+            "block_size": hdr.get("block_size") if test != "oltp" else None,
+        })
+        return schema.series_frame(df)
+
+
+def parse(text: str, source: str, **options) -> Parsed:
+    """Parse sysbench output (one or several runs) into records and series frames.
+
+    Parameters
+    ----------
+    text : str
+        The whole output file.
+    source : str
+        Its name, used in ``run_id``, messages and to read seed 001's name pattern
+        (``sysbench-size-16G-mode-rndrd-threads-16``).
+    **options
+        ``test=`` names the test when the output cannot (1.0 threads and mutex runs print the
+        same report).
+
+    Returns
+    -------
+    Parsed
+        ``records`` for :func:`ebsstats.schema.frame`; ``series`` (report-interval lines);
+        ``notes`` (the tool's WARNING lines and anything skipped). A cleanup output gives an
+        empty ``records`` list.
+
+    Raises
+    ------
+    ebsstats.ParseError
+        On ``FATAL:``/``ALERT:``/``invalid option`` lines (quoted, with their line), output that
+        is not sysbench's, or a run whose report is cut short.
+
+    Examples
+    --------
+    >>> text = '''sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+    ...
+    ... General statistics:
+    ...     total time:                          2.0005s
+    ...     total number of events:              2254
+    ...
+    ... Latency (ms):
+    ...          min:                                    0.55
+    ...          avg:                                    0.89
+    ...          max:                                   35.35
+    ...          95th percentile:                        0.70
+    ... '''
+    >>> p = parse(text, "sb_threads.txt")
+    >>> [(r["test"], r["metric"], r["value"]) for r in p.records][:3]
+    [('threads', 'runtime', 2.0005), ('threads', 'events', 2254.0), ('threads', 'lat_min', 0.00055)]
+    """
+    try:
+        return _Reader(text, source, options).run()
+    except ParseError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
+        raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
+                         ) from exc
+
+
+def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
+    """Read one sysbench output file into the tidy results frame (and the series frame).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file holding one or several sysbench runs (appended in a loop), a prepare or a
+        cleanup output.
+    series : bool, default False
+        Also return the report-interval series frame: ``(results, series)``.
+    **meta
+        Metadata set on every row (``config=``, ``volume=``, …), overriding what the output
+        says; ``test=`` names a 1.0 threads/mutex run that the output cannot name.
+
+    Returns
+    -------
+    pandas.DataFrame or (pandas.DataFrame, pandas.DataFrame)
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> df = es.read_sysbench("tests/fixtures/sysbench/sb_fileio_rndrd_t1_run.txt")
+    >>> print(df.loc[df.metric == "iops", ["test", "workload", "op", "value"]].to_string(index=False))
+     test workload   op     value
+    rndrd randread read 418207.11
+    """
+    return read_one(path, parse, meta=meta or None, series=series)

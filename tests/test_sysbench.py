@@ -1,0 +1,618 @@
+"""sysbench reader: every genuine sample, the extra genuine fixtures made by
+tests/fixtures/make_sysbench_fixtures.sh (Debian sysbench 1.0.20), and inputs constructed from
+the documented formats for the families that cannot be run here (0.4.12 release, master/1.1,
+OLTP without a database server).
+
+Expected values are read by hand off the raw files; each comment says the conversion
+(MiB = 2**20 bytes, ms = 1e-3 s).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import FIXTURES, fixture, tree_digest
+
+import ebsstats as es
+from ebsstats.errors import ParseError
+from ebsstats.io import sysbench as sb
+
+MiB = 2**20
+GiB = 2**30
+ALL = sorted(p for p in (FIXTURES / "sysbench").iterdir() if p.is_file())
+FAILING = {"sb1.0_fileio_noprepare.txt", "sb1.0_fileio_invalid_option.txt"}
+
+
+def read(name, **kw):
+    return es.read_sysbench(fixture("sysbench", name), **kw)
+
+
+def one(df, metric, op="total", **where):
+    sel = (df["metric"] == metric) & (df["op"] == op)
+    for k, v in where.items():
+        sel &= df[k] == v
+    rows = df[sel]
+    assert len(rows) == 1, (metric, op, where, len(rows))
+    return float(rows["value"].iloc[0])
+
+
+def approx(x):
+    return pytest.approx(x, rel=1e-12, abs=1e-15)
+
+
+# ----------------------------------------------------------------------------- 1.0 fileio
+
+def test_fileio_10_rndrw_all_metrics_and_options():
+    df = read("sb_fileio_rndrw_t1_run.txt")
+    es.validate(df)
+    assert one(df, "iops", "read") == approx(33489.30)  # "reads/s: 33489.30"
+    assert one(df, "iops", "write") == approx(22326.20)  # "writes/s: 22326.20"
+    assert one(df, "iops", "sync") == approx(2233.75)  # "fsyncs/s: 2233.75"
+    assert one(df, "bandwidth", "read") == approx(523.27 * MiB)  # "read, MiB/s: 523.27"
+    assert one(df, "bandwidth", "write") == approx(348.85 * MiB)  # = 365794918.4 B/s
+    assert one(df, "runtime") == approx(3.0006)  # "total time: 3.0006s"
+    assert one(df, "events") == 174215  # "total number of events: 174215"
+    assert one(df, "lat_min") == 0.0  # "min: 0.00" (ms)
+    assert one(df, "lat_mean") == approx(0.02e-3)  # "avg: 0.02" ms
+    assert one(df, "lat_max") == approx(4.69e-3)  # "max: 4.69" ms
+    assert one(df, "lat_p95") == approx(0.01e-3)  # "95th percentile: 0.01" ms
+    assert len(df) == 11 and df["run_id"].nunique() == 1
+    r = df.iloc[0]
+    assert (r.tool, r.tool_version, r.test, r.workload) == ("sysbench", "1.0.20", "rndrw", "randrw")
+    assert (r.block_size, r.threads, r.repetition) == (16384, 1, 0)  # "Block size 16KiB"
+    assert pd.isna(r.timestamp)  # sysbench prints no time
+    assert r.file_total_size == "67108864"  # "64MiB total file size"
+    assert (r.file_num, r.io_mode, r.extra_flags, r.format) == ("4", "sync", "none", "1.0")
+    assert (r.fsync_freq, r.fsync_end, r.fsync_all, r.rw_ratio) == ("100", "on", "off", "1.50")
+    assert df.loc[df.metric == "iops", "unit"].astype(str).unique().tolist() == ["IO/s"]
+    assert df.loc[df.metric == "lat_mean", "position"].item() == "line 38"  # "avg: 0.02"
+
+
+@pytest.mark.parametrize("name, test, workload, threads, iops", [
+    # (file, mode, workload, "Number of threads", {op: value from "reads/s" etc.})
+    ("sb_fileio_rndrd_t1_run.txt", "rndrd", "randread", 1, {"read": 418207.11}),
+    ("sb_fileio_rndrd_t4_run.txt", "rndrd", "randread", 4, {"read": 428378.49}),
+    ("sb_fileio_rndwr_t1_run.txt", "rndwr", "randwrite", 1, {"write": 6989.80, "sync": 280.92}),
+    ("sb_fileio_seqrd_t1_run.txt", "seqrd", "seqread", 1, {"read": 458088.45}),
+    ("sb_fileio_seqwr_t1_run.txt", "seqwr", "seqwrite", 1, {"write": 42410.64, "sync": 1696.76}),
+    ("sb1.0_fileio_seqrewr_legacy.txt", "seqrewr", "rewrite", 2,
+     {"write": 44465.54, "sync": 892.30}),
+    ("sb1.0_fileio_seqrd_mmap.txt", "seqrd", "seqread", 1, {"read": 1731481.21}),
+])
+def test_fileio_10_modes(name, test, workload, threads, iops):
+    df = read(name)
+    es.validate(df)
+    assert set(df["test"]) == {test} and set(df["workload"].astype(str)) == {workload}
+    assert set(df["threads"]) == {threads}
+    got = {r.op: r.value for r in df[df.metric == "iops"].itertuples()}
+    assert got == {k: approx(v) for k, v in iops.items()}  # ops the mode does not do are left out
+
+
+def test_fileio_10_rndrd_values_and_bandwidth():
+    df = read("sb_fileio_rndrd_t1_run.txt")
+    assert one(df, "bandwidth", "read") == approx(6534.49 * MiB)  # "read, MiB/s: 6534.49"
+    assert one(df, "lat_max") == approx(4.06e-3)  # "max: 4.06" ms
+    assert one(df, "events") == 1255564
+    assert set(df["op"].astype(str)) == {"read", "total"}  # no zero write/fsync rows
+
+
+def test_histogram_percentile_and_flags_variants():
+    h = read("sb1.0_fileio_rndrw_histogram.txt")  # histogram table before the summary is skipped
+    assert one(h, "iops", "read") == approx(28960.48)
+    assert one(h, "iops", "sync") == approx(966.35)
+    assert one(h, "lat_max") == approx(2.73e-3)
+    p99 = read("sb1.0_fileio_rndrd_p99.txt")  # "99th percentile: 0.00"
+    assert "lat_p99" in set(p99["metric"]) and "lat_p95" not in set(p99["metric"])
+    assert one(p99, "lat_p99") == 0.0
+    assert one(p99, "bandwidth", "read") == approx(10480.98 * MiB)
+    p0 = read("sb1.0_fileio_rndwr_p0.txt")  # "percentile stats: disabled" -> no percentile row
+    assert not any(m.startswith("lat_p") for m in p0["metric"].astype(str))
+    assert set(p0["percentile"]) == {"disabled"}
+    assert one(p0, "bandwidth", "write") == approx(483.73 * MiB)
+    d = read("sb1.0_fileio_rndrd_direct.txt")  # "Extra file open flags: directio"
+    assert set(d["extra_flags"]) == {"directio"}
+    assert one(d, "iops", "read") == approx(24229.25)
+    assert one(d, "lat_mean") == approx(0.04e-3)  # "avg: 0.04" ms
+    a = read("sb1.0_fileio_rndrw_async.txt")  # "Using asynchronous I/O mode"
+    assert set(a["io_mode"]) == {"async"} and one(a, "iops", "write") == approx(24748.81)
+    m = read("sb1.0_fileio_seqrd_mmap.txt")  # "Using fast mmaped I/O mode"
+    assert set(m["io_mode"]) == {"mmap"}
+    f = read("sb1.0_fileio_rndwr_fsyncall.txt")
+    # no "Periodic FSYNC" line, no "at the end" line, "after each write operation", ratio 2.00
+    assert (f.fsync_freq[0], f.fsync_end[0], f.fsync_all[0], f.rw_ratio[0]) == (
+        "0", "off", "on", "2.00")
+    assert one(f, "iops", "sync") == approx(6500.63)
+
+
+def test_verbosity_and_debug_lines_are_skipped():
+    v = read("sb1.0_fileio_rndrd_verbosity5.txt")
+    assert one(v, "iops", "read") == approx(645745.48) and one(v, "events") == 646300
+    d = read("sb1.0_fileio_rndrd_debug.txt")  # DEBUG: lines, "Debug mode enabled."
+    assert one(d, "iops", "read") == approx(5798.67)
+    assert one(d, "bandwidth", "read") == approx(90.60 * MiB)
+    assert one(d, "events") == 6 and one(d, "runtime") == approx(0.0001)
+    assert set(d["threads"]) == {2}
+
+
+def test_legacy_options_warnings_kept_in_notes():
+    p = sb.parse(fixture("sysbench", "sb1.0_fileio_seqrewr_legacy.txt").read_text(), "legacy")
+    assert len(p.notes) == 3 and p.notes[0].startswith("line 1: WARNING: the --test option")
+    assert "--max-time is deprecated" in p.notes[2]
+    assert {r["test"] for r in p.records} == {"seqrewr"}
+
+
+# ----------------------------------------------------------------------------- 0.4 / 0.5
+
+def test_fileio_04_branch():
+    df = read("sb0.4_fileio_rndrw_t1.txt")
+    es.validate(df)
+    assert set(df["format"]) == {"0.4"} and set(df["tool_version"]) == {"0.4.12"}
+    # "Operations performed:  98700 reads, 65800 writes, 6578 Other = 171078 Total"
+    assert one(df, "total_ios", "read") == 98700
+    assert one(df, "total_ios", "write") == 65800
+    assert one(df, "total_ios", "sync") == 6578
+    # "Read 1.506Gb  Written 1.004Gb  Total transferred 2.5101Gb  (856.72Mb/sec)": binary units
+    assert one(df, "io_bytes", "read") == approx(1.506 * GiB)
+    assert one(df, "io_bytes", "write") == approx(1.004 * GiB)
+    assert one(df, "bandwidth", "total") == approx(856.72 * MiB)
+    assert one(df, "iops", "total") == approx(54830.04)  # "54830.04 Requests/sec executed"
+    assert one(df, "runtime") == approx(3.0002) and one(df, "events") == 164500
+    assert one(df, "lat_max") == approx(0.19e-3)  # "max: 0.19ms"
+    assert one(df, "lat_p95") == 0.0  # "approx.  95 percentile: 0.00ms"
+    assert set(df["file_total_size"]) == {str(64 * MiB)}  # "64Mb total file size"
+    assert set(df["block_size"]) == {16384}  # "Block size 16Kb"
+    assert set(df["extra_flags"]) == {"none"}  # "Extra file open flags: 0"
+
+
+def test_fileio_05():
+    df = read("sb0.5_fileio_rndrw_t1.txt")
+    assert set(df["format"]) == {"0.5"} and set(df["tool_version"]) == {"0.5"}
+    assert one(df, "io_bytes", "write") == approx(781.91 * MiB)  # "Written 781.91Mb"
+    assert one(df, "bandwidth") == approx(651.57 * MiB)  # "(651.57Mb/sec)"
+    assert one(df, "iops") == approx(41700.31)
+    assert one(df, "runtime") == approx(3.0001) and one(df, "events") == 125104
+
+
+def test_report_interval_05_series():
+    df, ts = read("sb0.5_fileio_rndwr_ri.txt", series=True)
+    es.validate(df)
+    es.validate_series(ts)
+    assert set(ts["run_id"]) == set(df["run_id"])
+    # rndwr: the "reads: 0.00 MB/s" column is left out
+    assert sorted(set(ts["metric"].astype(str))) == ["bandwidth", "iops", "lat_p95"]
+    assert ts["t"].unique().tolist() == [1.0, 2.0, 3.0]
+    first = ts[ts.t == 1.0].set_index("metric")["value"]
+    assert first["bandwidth"] == approx(445.65 * MiB)  # "writes: 445.65 MB/s" (MB = 2**20)
+    assert first["iops"] == approx(1139.87)  # "fsyncs: 1139.87/s" -> op sync
+    assert first["lat_p95"] == approx(0.005e-3)  # "response time: 0.005ms (95%)"
+    assert set(ts.loc[ts.metric == "iops", "op"]) == {"sync"}
+    # results: "Read 0b  Written 1.5745Gb ... (403.07Mb/sec)"
+    assert one(df, "bandwidth") == approx(403.07 * MiB)
+    assert one(df, "io_bytes", "write") == approx(1.5745 * GiB)
+
+
+def test_report_interval_10_series():
+    df, ts = read("sb_fileio_rndrw_report_interval.txt", series=True)
+    es.validate_series(ts)
+    assert len(ts) == 16 and ts["t"].unique().tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert ts["run_id"].unique().tolist() == df["run_id"].unique().tolist()
+    t1 = ts[ts.t == 1.0]
+    # "[ 1s ] reads: 575.52 MiB/s writes: 383.67 MiB/s fsyncs: 2454.07/s latency (ms,95%): 0.018"
+    assert one(t1, "bandwidth", "read") == approx(575.52 * MiB)
+    assert one(t1, "bandwidth", "write") == approx(383.67 * MiB)
+    assert one(t1, "iops", "sync") == approx(2454.07)
+    assert one(t1, "lat_p95") == approx(0.018e-3)
+    assert set(t1["unit"].astype(str)) == {"B/s", "IO/s", "s"}
+    assert set(ts["block_size"]) == {16384} and set(ts["test"]) == {"rndrw"}
+    t4 = ts[ts.t == 4.0]
+    assert one(t4, "bandwidth", "write") == approx(381.86 * MiB)
+    assert one(df, "iops", "read") == approx(35627.62) and set(df["threads"]) == {2}
+
+    df2, ts2 = read("sb1.0_fileio_rndrw_ri_t2.txt", series=True)
+    assert len(ts2) == 12  # 3 lines x 4 metrics
+    assert one(ts2[ts2.t == 3.0], "bandwidth", "read") == approx(539.05 * MiB)
+
+
+# ----------------------------------------------------------------------------- failures
+
+def test_fatal_without_prepare_raises_with_sysbench_message():
+    with pytest.raises(ParseError) as ei:
+        read("sb1.0_fileio_noprepare.txt")
+    e = ei.value
+    assert e.position == "line 18"
+    assert e.found.startswith("FATAL: Cannot open file 'test_file.0' errno = 2")
+    assert "Did you forget to run the prepare step?" in str(e)
+
+
+def test_invalid_option_raises():
+    with pytest.raises(ParseError) as ei:
+        read("sb1.0_fileio_invalid_option.txt")
+    assert ei.value.position == "line 5" and ei.value.found == "invalid option: --init-rng=on"
+
+
+def test_truncated_and_foreign_outputs_raise():
+    text = fixture("sysbench", "sb_fileio_rndrw_t1_run.txt").read_text().splitlines()
+    cut = "\n".join(text[:22]) + "\n"  # ends at "Threads started!"
+    with pytest.raises(ParseError, match="ends early") as ei:
+        sb.parse(cut, "cut.txt")
+    assert ei.value.position == "line 20"  # "Threads started!"
+    no_fsync = "\n".join(line for line in text if "fsyncs/s" not in line)
+    with pytest.raises(ParseError, match="fsyncs/s"):
+        sb.parse(no_fsync, "nofsync.txt")
+    with pytest.raises(ParseError, match="sysbench banner") as ei:
+        sb.parse("fio-3.33\nsomething else\n", "x.txt")
+    assert ei.value.position == "line 1"
+    with pytest.raises(ParseError):
+        sb.parse("", "empty.txt")
+
+
+# ----------------------------------------------------------------------------- prepare / cleanup
+
+def test_prepare_gives_first_write_rate():
+    df = read("sb_fileio_rndrw_t1_prepare.txt")
+    es.validate(df)
+    # "67108864 bytes written in 0.12 seconds (533.81 MiB/sec)."
+    assert one(df, "bandwidth", "write") == approx(533.81 * MiB)
+    assert one(df, "io_bytes", "write") == 67108864
+    assert one(df, "runtime", "write") == approx(0.12)
+    assert set(df["test"]) == {"prepare"} and set(df["workload"].astype(str)) == {"seqwrite"}
+    assert df["flag"].isna().all() and df["block_size"].isna().all()
+    # "4 files, 16384Kb each, 64Mb total": 4 * 16384 KiB
+    assert set(df["file_num"]) == {"4"} and set(df["file_total_size"]) == {"67108864"}
+    assert one(read("sb_fileio_seqwr_t1_prepare.txt"), "bandwidth", "write") == approx(
+        444.38 * MiB)
+
+
+def test_cleanup_gives_no_rows():
+    p = sb.parse(fixture("sysbench", "sb_fileio_rndrw_t1_cleanup.txt").read_text(), "c")
+    assert p.records == [] and p.series == []
+    df = read("sb_fileio_rndrw_t1_cleanup.txt")
+    assert len(df) == 0
+    es.validate(df)
+
+
+# ----------------------------------------------------------------------------- multi-run, PARAMS
+
+def test_loop_appended_runs_are_split_with_repetitions():
+    df = read("sb1.0_fileio_loop.txt")
+    es.validate(df)
+    runs = df.drop_duplicates("run_id")
+    assert len(runs) == 4
+    iops = df[df.metric == "iops"]  # rows come in file order
+    # banners at lines 1, 47, 93, 139; 3 runs with --threads=1 then one with --threads=2
+    assert iops["value"].tolist() == [approx(v) for v in (600665.59, 424715.49, 471659.08,
+                                                          374141.06)]
+    assert iops["threads"].tolist() == [1, 1, 1, 2]
+    assert iops["repetition"].tolist() == [0, 1, 2, 0]
+    assert iops["run_id"].tolist() == [es.schema.run_id(str(fixture("sysbench",
+                                                                    "sb1.0_fileio_loop.txt")),
+                                                        f"line {n}") for n in (1, 47, 93, 139)]
+
+
+def test_seed_style_file_name_and_params_line():
+    name = "sysbench-size-8M-mode-rndrd-threads-2"
+    p = sb.parse(fixture("sysbench", name).read_text(), name)
+    assert len([n for n in p.notes if "WARNING" in n]) == 4
+    df = read(name)
+    es.validate(df)
+    assert set(df["test"]) == {"rndrd"} and set(df["threads"]) == {2}
+    assert set(df["extra_flags"]) == {"directio"} and set(df["fsync_freq"]) == {"0"}
+    assert set(df["file_total_size"]) == {str(8 * MiB)} and set(df["file_num"]) == {"1"}
+    assert one(df, "iops", "read") == approx(22060.28)
+    assert one(df, "lat_max") == approx(27.24e-3)
+    assert df["run_id"].nunique() == 1 and set(df["position"]) >= {"line 28"}
+
+
+MINIMAL = """\
+sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+
+General statistics:
+    total time:                          2.0005s
+    total number of events:              2254
+
+Latency (ms):
+         min:                                    0.55
+         avg:                                    0.89
+         max:                                   35.35
+         95th percentile:                        0.70
+"""
+
+
+def test_params_and_name_fill_what_the_output_does_not_say():
+    # an output that echoes no options (trimmed log) under seed 001's naming
+    p = sb.parse("PARAMS 16G rndwr 16\n" + MINIMAL, "anything.txt")
+    r = p.records[0]
+    assert (r["test"], r["workload"], r["threads"]) == ("rndwr", "randwrite", 16)
+    assert r["file_total_size"] == 16 * GiB  # "16G"
+    p = sb.parse(MINIMAL, "results/sysbench-size-256M-mode-seqrd-threads-4")
+    r = p.records[0]
+    assert (r["test"], r["threads"], r["file_total_size"]) == ("seqrd", 4, 256 * MiB)
+    # the output wins over PARAMS when both say; the disagreement is noted
+    text = fixture("sysbench", "sb_fileio_rndrd_t4_run.txt").read_text()
+    p = sb.parse("PARAMS 64M rndrd 8\n" + text, "x")
+    assert {r["threads"] for r in p.records} == {4}
+    assert any("PARAMS says 8 threads" in n for n in p.notes)
+
+
+# ----------------------------------------------------------------------------- other tests
+
+def test_cpu():
+    df = read("sb_cpu.txt")
+    es.validate(df)
+    assert set(df["test"]) == {"cpu"} and set(df["workload"].astype(str)) == {"other"}
+    assert one(df, "ops") == approx(2328.85)  # "events per second:  2328.85"
+    assert one(df, "runtime") == approx(3.0060) and one(df, "events") == 7002
+    assert one(df, "lat_p95") == approx(0.31e-3) and one(df, "lat_max") == approx(28.30e-3)
+    assert set(df["cpu_max_prime"]) == {"10000"}  # "Prime numbers limit: 10000"
+    df, ts = read("sb1.0_cpu_ri.txt", series=True)
+    es.validate_series(ts)
+    # "[ 1s ] thds: 1 eps: 3206.33 lat (ms,95%): 0.33"
+    assert one(ts[ts.t == 1.0], "ops") == approx(3206.33)
+    assert one(ts[ts.t == 2.0], "lat_p95") == approx(0.31e-3)
+    assert set(ts.loc[ts.metric == "ops", "unit"].astype(str)) == {"ops/s"}
+    assert one(df, "ops") == approx(3390.25)
+
+
+def test_memory():
+    df = read("sb_memory.txt")
+    es.validate(df)
+    assert set(df["test"]) == {"memory"} and set(df["block_size"]) == {1024}  # "block size: 1KiB"
+    assert one(df, "ops") == approx(5107429.93)  # "(5107429.93 per second)"
+    assert one(df, "bandwidth") == approx(4987.72 * MiB)  # "(4987.72 MiB/sec)"
+    assert one(df, "io_bytes") == approx(14967.18 * MiB)  # "14967.18 MiB transferred"
+    assert set(df["memory_oper"]) == {"write"} and set(df["memory_scope"]) == {"global"}
+    df, ts = read("sb1.0_memory_read_ri.txt", series=True)
+    assert set(df["memory_oper"]) == {"read"}
+    assert ts["value"].tolist() == [approx(7508.77 * MiB)]  # "[ 1s ] 7508.77 MiB/sec"
+    assert ts["metric"].astype(str).tolist() == ["bandwidth"]
+
+
+def test_threads_and_mutex():
+    df = read("sb_threads.txt")  # 1.0 does not print the test name: the file name says it
+    es.validate(df)
+    assert set(df["test"]) == {"threads"}
+    assert one(df, "events") == 2254 and one(df, "lat_mean") == approx(0.89e-3)
+    mu = read("sb1.0_mutex.txt")
+    assert set(mu["test"]) == {"mutex"}
+    assert one(mu, "lat_mean") == approx(165.39e-3) and one(mu, "events") == 1
+    t2 = read("sb1.0_threads_t2_p99.txt")
+    assert one(t2, "lat_p99") == approx(7.30e-3) and set(t2["threads"]) == {2}
+    p = sb.parse(MINIMAL, "run.log")
+    assert {r["test"] for r in p.records} == {"generic"}
+    assert any("test='generic'" in n for n in p.notes)
+    assert {r["test"] for r in sb.parse(MINIMAL, "run.log", test="mutex").records} == {"mutex"}
+    named = es.read_sysbench(fixture("sysbench", "sb_threads.txt"), test="my threads")
+    assert set(named["test"]) == {"my threads"}  # metadata overrides
+
+
+# ----------------------------------------------------------------------------- constructed inputs
+# The two families below cannot be produced with the sysbench installed here. The inputs are
+# built from the exact templates in FORMATS.md §2.2 (0.4.12 release, as in sysbench 0.4.12's
+# sb_fileio.c / sysbench.c) and §2.4 (master/1.1 "IOPS=" block, sb_fileio.c on master); the
+# numbers are invented, only as inputs whose conversion is asserted.
+
+RELEASE_0412 = """\
+PARAMS 16G rndrw 16
+sysbench 0.4.12:  multi-threaded system evaluation benchmark
+
+Running the test with following options:
+Number of threads: 16
+Initializing random number generator from timer.
+
+
+Extra file open flags: 16384
+1 files, 16Gb each
+16Gb total file size
+Block size 16Kb
+Number of random requests for random IO: 10000000
+Read/Write ratio for combined random IO test: 1.50
+Calling fsync() at the end of test, Enabled.
+Using synchronous I/O mode
+Doing random r/w test
+Threads started!
+Time limit exceeded, exiting...
+(last message repeated 15 times)
+Done.
+
+Operations performed:  600000 Read, 400000 Write, 16 Other = 1000016 Total
+Read 9.1553Gb  Written 6.1035Gb  Total transferred 15.259Gb  (260.42Mb/sec)
+16666.40 Requests/sec executed
+
+Test execution summary:
+    total time:                          60.0010s
+    total number of events:              1000000
+    total time taken by event execution: 959.5017
+    per-request statistics:
+         min:                                  0.08ms
+         avg:                                  0.96ms
+         max:                                209.04ms
+         approx.  95 percentile:               2.22ms
+
+Threads fairness:
+    events (avg/stddev):           62500.0000/30.30
+    execution time (avg/stddev):   59.9689/0.00
+
+"""
+
+
+def test_constructed_0412_release_with_params():
+    name = "sysbench-size-16G-mode-rndrw-threads-16"
+    assert sb.sniff(RELEASE_0412, name) == "sysbench 0.4.12"
+    p = sb.parse(RELEASE_0412, name)
+    df = es.schema.frame(p.records)
+    es.validate(df)
+    assert p.format == "sysbench 0.4.12" and not p.notes  # PARAMS agrees with the output
+    assert set(df["format"]) == {"0.4.12"} and set(df["tool_version"]) == {"0.4.12"}
+    assert set(df["extra_flags"]) == {"directio"}  # 16384 = O_DIRECT (Linux x86)
+    assert set(df["file_total_size"]) == {str(16 * GiB)} and set(df["threads"]) == {16}
+    assert one(df, "total_ios", "read") == 600000 and one(df, "total_ios", "sync") == 16
+    assert one(df, "io_bytes", "read") == approx(9.1553 * GiB)  # "Read 9.1553Gb"
+    assert one(df, "bandwidth") == approx(260.42 * MiB)  # "(260.42Mb/sec)": MiB/s
+    assert one(df, "iops") == approx(16666.40)  # ">= 10000: no leading space"
+    assert one(df, "runtime") == approx(60.0010) and one(df, "events") == 1000000
+    assert one(df, "lat_min") == approx(0.08e-3) and one(df, "lat_mean") == approx(0.96e-3)
+    assert one(df, "lat_max") == approx(209.04e-3) and one(df, "lat_p95") == approx(2.22e-3)
+    assert set(df["fsync_freq"]) == {"0"} and set(df["fsync_end"]) == {"on"}
+
+
+MASTER = """\
+sysbench 1.1.0-3ceba0b (using bundled LuaJIT 2.1.0-beta3)
+
+Running the test with following options:
+Number of threads: 1
+Initializing random number generator from current time
+
+
+Extra file open flags: (none)
+4 files, 16MiB each
+64MiB total file size
+Block size 16KiB
+Number of IO requests: 0
+Read/Write ratio for combined random IO test: 1.50
+Periodic FSYNC enabled, calling fsync() each 100 requests.
+Calling fsync() at the end of test, Enabled.
+Using synchronous I/O mode
+Doing random r/w test
+Initializing worker threads...
+
+Threads started!
+
+[ 1s ] reads: 575.52 MiB/s writes: 383.67 MiB/s fsyncs: 2454.07/s latency (ms,95%): 0.018
+
+Throughput:
+         read:  IOPS=33489.30 523.27 MiB/s (548.69 MB/s)
+         write: IOPS=22326.20 348.85 MiB/s (365.80 MB/s)
+         fsync: IOPS=2233.75
+
+Latency (ms):
+         min:                                  0.00
+         avg:                                  0.02
+         max:                                  4.69
+         95th percentile:                      0.01
+         sum:                               2945.90
+
+"""
+
+
+def test_constructed_master_iops_format():
+    assert sb.sniff(MASTER, "m.txt") == "sysbench 1.1"
+    p = sb.parse(MASTER, "m.txt")
+    df = es.schema.frame(p.records)
+    es.validate(df)
+    assert set(df["format"]) == {"1.1"} and set(df["tool_version"]) == {"1.1.0-3ceba0b"}
+    assert one(df, "iops", "read") == approx(33489.30)  # "read:  IOPS=33489.30"
+    assert one(df, "bandwidth", "read") == approx(523.27 * MiB)  # the MiB/s figure, not MB/s
+    assert one(df, "bandwidth", "write") == approx(348.85 * MiB)
+    assert one(df, "iops", "sync") == approx(2233.75)  # "fsync: IOPS=2233.75"
+    assert one(df, "lat_max") == approx(4.69e-3)
+    assert not {"runtime", "events"} & set(df["metric"])  # master fileio prints neither
+    ts = es.schema.concat(p.series, series=True)
+    assert one(ts, "bandwidth", "read") == approx(575.52 * MiB)
+
+
+# OLTP: no MySQL here. Built from the format strings of sysbench 1.0.20 src/db_driver.c
+# (db_report_intermediate / db_report_cumulative) and 0.5's report line quoted in FORMATS.md §2.3;
+# numbers invented.
+OLTP_10 = """\
+sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+
+Running the test with following options:
+Number of threads: 16
+Report intermediate results every 2 second(s)
+Initializing random number generator from current time
+
+
+Initializing worker threads...
+
+Threads started!
+
+[ 2s ] thds: 16 tps: 526.38 qps: 10560.11 (r/w/o: 7392.42/2105.52/1062.17) lat (ms,95%): 41.10 \
+err/s: 0.00 reconn/s: 0.00
+SQL statistics:
+    queries performed:
+        read:                            74480
+        write:                           21280
+        other:                           10640
+        total:                           106400
+    transactions:                        5320   (531.42 per sec.)
+    queries:                             106400 (10628.40 per sec.)
+    ignored errors:                      0      (0.00 per sec.)
+    reconnects:                          0      (0.00 per sec.)
+
+General statistics:
+    total time:                          10.0093s
+    total number of events:              5320
+
+Latency (ms):
+         min:                                    3.21
+         avg:                                   30.09
+         max:                                  120.44
+         95th percentile:                       41.10
+         sum:                               160078.92
+
+Threads fairness:
+    events (avg/stddev):           332.5000/4.12
+    execution time (avg/stddev):   10.0049/0.00
+
+"""
+
+
+def test_constructed_oltp():
+    p = sb.parse(OLTP_10, "oltp.txt")
+    df = es.schema.frame(p.records)
+    es.validate(df)
+    assert one(df, "ops", test="oltp") == approx(531.42)  # transactions per sec
+    assert one(df, "ops", test="oltp_queries") == approx(10628.40)  # queries per sec
+    assert one(df, "lat_p95", test="oltp") == approx(41.10e-3)
+    assert set(df["workload"].astype(str)) == {"mixed"}
+    ts = es.schema.concat(p.series, series=True)
+    assert one(ts, "ops", test="oltp") == approx(526.38)
+    assert one(ts, "ops", test="oltp_queries") == approx(10560.11)
+    line05 = ("[   2s] threads: 16, tps: 526.38, reads: 7446.79, writes: 2105.52, response time: "
+              "210.67ms (99%), errors: 0.00, reconnects:  0.00")
+    text05 = OLTP_10.replace("sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)",
+                             "sysbench 0.5:  multi-threaded system evaluation benchmark")
+    text05 = text05.replace(OLTP_10.splitlines()[11] + "\n" + OLTP_10.splitlines()[12],
+                            line05)
+    ts05 = es.schema.concat(sb.parse(text05, "oltp05.txt").series, series=True)
+    assert one(ts05, "ops", test="oltp") == approx(526.38)
+    assert one(ts05, "lat_p99", test="oltp") == approx(210.67e-3)
+
+
+# ----------------------------------------------------------------------------- whole corpus
+
+def test_sniff():
+    for p in ALL:
+        text = p.read_text()
+        fam = sb.sniff(text[:65536], p.name)
+        assert fam is not None, p.name
+    assert sb.sniff(fixture("sysbench", "sb0.4_fileio_rndrw_t1.txt").read_text(), "x") == \
+        "sysbench 0.4"
+    assert sb.sniff(fixture("sysbench", "sb0.5_fileio_rndrw_t1.txt").read_text(), "x") == \
+        "sysbench 0.5"
+    assert sb.sniff(fixture("sysbench", "sb1.0_fileio_seqrewr_legacy.txt").read_text(), "x") == \
+        "sysbench 1.0"
+    assert sb.sniff(fixture("ioping", "ioping_c10.txt").read_text(), "x") is None
+    assert sb.sniff('{"fio version": "fio-3.33"}', "x.json") is None
+    assert sb.sniff("", "x") is None
+
+
+@pytest.mark.parametrize("path", [p for p in ALL if p.name not in FAILING], ids=lambda p: p.name)
+def test_every_fixture_reads_twice_identically_and_validates(path):
+    before = tree_digest(path.parent)
+    df1, ts1 = es.read_sysbench(path, series=True)
+    df2, ts2 = es.read_sysbench(path, series=True)
+    pd.testing.assert_frame_equal(df1, df2)
+    pd.testing.assert_frame_equal(ts1, ts2)
+    es.validate(df1)
+    es.validate_series(ts1)
+    assert tree_digest(path.parent) == before  # inputs never modified
+    if len(df1):
+        assert set(df1["tool"]) == {"sysbench"}
+        assert df1["position"].str.match(r"^line \d+$").all()
+
+
+def test_metadata_overrides():
+    df = read("sb_fileio_rndrd_t1_run.txt", config="gp3-3000", volume="vol-1")
+    assert set(df["config"]) == {"gp3-3000"} and set(df["volume"]) == {"vol-1"}
+    es.validate(df)
