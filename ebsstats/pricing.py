@@ -197,6 +197,7 @@ def _check_book(raw: pd.DataFrame, source: str) -> pd.DataFrame:
     if "notes" not in book:
         book["notes"] = ""
     book.attrs["path"] = source
+    book.attrs["checked"] = True
     return book
 
 
@@ -215,6 +216,7 @@ def _select(book: pd.DataFrame, as_of, region: str | None, provider: str | None)
     out["band_low"], out["band_high"] = low, high
     out = out.reset_index(drop=True)
     out.attrs["path"] = book.attrs.get("path", "price book")
+    out.attrs["checked"] = True
     return out
 
 
@@ -322,6 +324,8 @@ def _book_for(book, as_of, region, provider) -> pd.DataFrame:
     if isinstance(book, (str, Path)):
         return price_book(as_of, region=region, path=book, provider=provider)
     if isinstance(book, pd.DataFrame):
+        if book.attrs.get("checked") and {"band_low", "band_high"} <= set(book.columns):
+            return _select(book.drop(columns=["band_low", "band_high"]), as_of, region, provider)
         checked = _check_book(book.drop(columns=["band_low", "band_high"], errors="ignore"),
                               book.attrs.get("path", "<price-book frame>"))
         return _select(checked, as_of, region, provider)
