@@ -46,28 +46,23 @@ RATIO_RULE_TYPES = ("io1", "io2", "io2-block-express", "gp3")
 
 
 def _median_ci(x: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """Median with a distribution-free order-statistic CI (binomial, Le Boudec).
+    """Median with a distribution-free order-statistic CI (binomial; Le Boudec 2010, §2.2).
 
-    The interval is ``[x_(k+1), x_(n-k)]`` (1-based order statistics) with the largest ``k``
-    such that ``2·P(B <= k) <= 1 − confidence``, ``B ~ Binomial(n, 1/2)``; its coverage is at
-    least ``confidence``. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
+    The interval is ``[x_(k+1), x_(n-k)]`` (order statistics) with the largest ``k`` such that
+    ``2·P(B <= k) <= 1 − confidence``, ``B ~ Binomial(n, 1/2)``: exactly what
+    ``scipy.stats.quantile_test(x, p=0.5).confidence_interval(confidence)`` returns, which is
+    used here. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
 
-    A private helper so that this module does not depend on ``ebsstats.variance`` (built in
-    parallel); it computes the same interval as ``median_ci`` there should.
+    Private so that this module does not depend on ``ebsstats.variance`` (built in parallel);
+    ``ebsstats.median_ci`` should agree with it.
     """
-    x = np.sort(np.asarray(x, dtype=float))
+    x = np.asarray(x, dtype=float)
     x = x[np.isfinite(x)]
-    n = x.size
-    if n == 0:
+    if x.size == 0:
         return math.nan, math.nan, math.nan
     med = float(np.median(x))
-    alpha = 1.0 - confidence
-    k = int(stats.binom.ppf(alpha / 2, n, 0.5))
-    while k >= 0 and 2 * stats.binom.cdf(k, n, 0.5) > alpha:
-        k -= 1
-    if k < 0:
-        return med, math.nan, math.nan
-    return med, float(x[k]), float(x[n - k - 1])
+    ci = stats.quantile_test(x, q=med, p=0.5).confidence_interval(confidence)
+    return med, float(ci.low), float(ci.high)
 
 
 def pareto_front(cost_usd: Sequence[float], performance: Sequence[float]) -> np.ndarray:
