@@ -105,22 +105,23 @@ def _per_run(sub: pd.DataFrame, run: str, op: str, write_factor: float):
     """Per-run delivered rate (read + write + trim, or total) and billed-request rate."""
     if sub.empty:
         return np.array([]), np.array([])
-    ops = sub[op].astype(str) if op in sub else pd.Series("total", index=sub.index)
-    data = sub.assign(_op=ops.to_numpy())
+    ops = sub[op].astype(str).to_numpy() if op in sub else np.full(len(sub), "total")
+    acc: dict[object, list] = {}  # run -> [read+trim, write, total, has per-op rows]
+    for r, o, v in zip(sub[run].tolist(), ops, sub["_v"].to_numpy(float), strict=True):
+        a = acc.setdefault(r, [0.0, 0.0, 0.0, False])
+        if o in DATA_OPS:
+            a[1 if o == "write" else 0] += v
+            a[3] = True
+        elif o == "total":
+            a[2] += v
     delivered, billed = [], []
-    for _, r in data.groupby(run, sort=False):
-        parts = r[r["_op"].isin(DATA_OPS)]
-        if len(parts):
-            w = parts.loc[parts["_op"] == "write", "_v"].sum()
-            rest = parts.loc[parts["_op"] != "write", "_v"].sum()
+    for rest, w, tot, per_op in acc.values():
+        if per_op:
             delivered.append(rest + w)
             billed.append(rest + write_factor * w)
-        else:
-            tot = r.loc[r["_op"] == "total", "_v"]
-            if tot.empty:
-                continue
-            delivered.append(tot.sum())
-            billed.append(tot.sum())
+        elif tot:
+            delivered.append(tot)
+            billed.append(tot)
     return np.asarray(delivered, float), np.asarray(billed, float)
 
 
@@ -247,6 +248,7 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     if run not in df:
         df = df.assign(**{run: np.arange(len(df))})
     full_book = _full_book(book)
+    books: dict = {}  # date -> rows in force (selected once per date)
 
     rows = []
     for key, grp in df.groupby(by, sort=True, dropna=False, observed=True):
@@ -259,7 +261,7 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
             block_size=block_size, as_of=as_of, timestamp=timestamp, duty_cycle=duty_cycle,
             requests_per_month=requests_per_month, confidence=confidence, region=region,
             provider=provider, hours_per_month=hours_per_month, book=full_book,
-            allocation=allocation))
+            allocation=allocation, books=books))
     out = pd.DataFrame(rows)
     perf = out["iops"] if frontier_on == "iops" else out["bandwidth_mbps"]
     out["on_frontier"] = pareto_front(out["monthly_usd"], perf)
@@ -281,7 +283,7 @@ def _full_book(book):
 def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_iops,
                 provisioned_throughput, members, raid_level, instance_type, block_size, as_of,
                 timestamp, duty_cycle, requests_per_month, confidence, region, provider,
-                hours_per_month, book, allocation) -> dict:
+                hours_per_month, book, allocation, books) -> dict:
     key = ", ".join(f"{k}={v}" for k, v in label.items())
     vt = _one(grp, volume_type, key)
     if vt is None:
@@ -297,6 +299,9 @@ def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_i
     itype = _one(grp, instance_type, key)
     wf = _raid_write_factor(_one(grp, raid_level, key))
     day = _group_date(grp, as_of, timestamp, key)
+    if day not in books:
+        books[day] = pricing._book_for(book, day, region, provider)
+    book = books[day]
 
     is_iops = grp[metric].astype(str) == "iops"
     x_run, billed_run = _per_run(grp.loc[is_iops], run, op, wf)

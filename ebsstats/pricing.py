@@ -217,6 +217,7 @@ def _select(book: pd.DataFrame, as_of, region: str | None, provider: str | None)
     out = out.reset_index(drop=True)
     out.attrs["path"] = book.attrs.get("path", "price book")
     out.attrs["checked"] = True
+    out.attrs["selected"] = (None if as_of is None else str(_date(as_of).date()), region, provider)
     return out
 
 
@@ -232,31 +233,34 @@ def _bands(book: pd.DataFrame, source: str, dated: bool) -> tuple[pd.Series, pd.
     unbanded component must have one row; for the whole book (all dates) each row is converted
     on its own.
     """
-    low = book["tier_from"].map(_first_unit_low).astype(float)
-    high = book["tier_to"].fillna(np.inf).astype(float)
-    if not dated:
-        return low, high
-    keys = ["provider", "region", "volume_type", "component"]
-    for key, grp in book.groupby(keys, sort=False):
-        where = f"rows for {'/'.join(key)}"
-        if len(grp) > 1 and grp["tier_from"].isna().all() and grp["tier_to"].isna().all():
-            raise ParseError(source, where, "one price per component on a date (dates overlap)",
-                             found=f"{len(grp)} rows")
-        grp = grp.assign(_f=grp["tier_from"].fillna(0.0)).sort_values("_f")
-        prev_hi = None
-        for idx, r in grp.iterrows():
-            f = r["_f"]
-            if prev_hi is None:
-                lo = _first_unit_low(f)
-            elif f == prev_hi + 1 or f == prev_hi:
-                lo = prev_hi
-            else:
+    tier_from = book["tier_from"].to_numpy(float)
+    low = np.array([_first_unit_low(f) for f in tier_from])
+    high = np.where(np.isnan(book["tier_to"].to_numpy(float)), np.inf,
+                    book["tier_to"].to_numpy(float))
+    if dated:
+        groups: dict[tuple, list[int]] = {}
+        keys = zip(book["provider"], book["region"], book["volume_type"], book["component"],
+                   strict=True)
+        for i, key in enumerate(keys):
+            groups.setdefault(key, []).append(i)
+        tier_to = book["tier_to"].to_numpy(float)
+        for key, idx in groups.items():
+            if len(idx) == 1:
+                continue
+            where = f"rows for {'/'.join(key)}"
+            if all(np.isnan(tier_from[i]) and np.isnan(tier_to[i]) for i in idx):
                 raise ParseError(source, where,
-                                 f"contiguous bands (next band to start at {prev_hi:g} or "
-                                 f"{prev_hi + 1:g})", found=f"tier_from {f:g}")
-            low[idx] = lo
-            prev_hi = high[idx]
-    return low, high
+                                 "one price per component on a date (dates overlap)",
+                                 found=f"{len(idx)} rows")
+            idx = sorted(idx, key=lambda i: 0.0 if np.isnan(tier_from[i]) else tier_from[i])
+            for prev, i in zip(idx, idx[1:], strict=False):
+                f = 0.0 if np.isnan(tier_from[i]) else tier_from[i]
+                if f not in (high[prev], high[prev] + 1):
+                    raise ParseError(source, where,
+                                     f"contiguous bands (next band to start at {high[prev]:g} "
+                                     f"or {high[prev] + 1:g})", found=f"tier_from {f:g}")
+                low[i] = high[prev]
+    return pd.Series(low, index=book.index), pd.Series(high, index=book.index)
 
 
 def price_book(as_of=None, region: str | None = "us-east-1", path=None,
@@ -324,6 +328,8 @@ def _book_for(book, as_of, region, provider) -> pd.DataFrame:
     if isinstance(book, (str, Path)):
         return price_book(as_of, region=region, path=book, provider=provider)
     if isinstance(book, pd.DataFrame):
+        if book.attrs.get("selected") == (str(_date(as_of).date()), region, provider):
+            return book  # already the rows in force on that date (e.g. cached by cost())
         if book.attrs.get("checked") and {"band_low", "band_high"} <= set(book.columns):
             return _select(book.drop(columns=["band_low", "band_high"]), as_of, region, provider)
         checked = _check_book(book.drop(columns=["band_low", "band_high"], errors="ignore"),
@@ -583,18 +589,28 @@ def performance_model(as_of=None) -> pd.DataFrame:
     >>> m.set_index(["volume_type", "rule"]).loc[("io1", "max_iops_per_gib"), "value_num"]
     np.float64(50.0)
     """
-    table = _perf_table(str(PERFORMANCE_CSV)).copy()
     if isinstance(as_of, str) and as_of == "all":
-        return table
-    day = _date(as_of)
+        return _perf_table(str(PERFORMANCE_CSV)).copy()
+    return _model_at(_date(as_of)).copy()
+
+
+@lru_cache(maxsize=64)
+def _model_at(day: pd.Timestamp) -> pd.DataFrame:
+    table = _perf_table(str(PERFORMANCE_CSV))
     table = table[table["effective_from"] <= day]
     table = table.sort_values("effective_from", kind="stable")
     return table.groupby(["volume_type", "rule"], sort=False).tail(1).reset_index(drop=True)
 
 
-def _rule(model: pd.DataFrame, volume_type: str, rule: str) -> float:
-    hit = model[(model["volume_type"] == volume_type) & (model["rule"] == rule)]
-    return float(hit["value_num"].iloc[0]) if len(hit) else math.nan
+@lru_cache(maxsize=64)
+def _rules_at(day: pd.Timestamp) -> dict[tuple[str, str], float]:
+    m = _model_at(day)
+    return {(vt, rule): float(v) for vt, rule, v in
+            zip(m["volume_type"], m["rule"], m["value_num"], strict=True)}
+
+
+def _rule(model: dict, volume_type: str, rule: str) -> float:
+    return model.get((volume_type, rule), math.nan)
 
 
 def _model_type(volume_type: str) -> str:
@@ -610,7 +626,7 @@ def max_iops_per_gib(volume_type: str, as_of=None) -> float:
     (10.0, 30.0)
     """
     vt = _model_type(volume_type)
-    return _rule(performance_model(as_of), vt, "max_iops_per_gib")
+    return _rule(_rules_at(_date(as_of)), vt, "max_iops_per_gib")
 
 
 def entitled_iops(volume_type: str, size_gib: float, provisioned_iops: float | None = None,
@@ -644,7 +660,7 @@ def entitled_iops(volume_type: str, size_gib: float, provisioned_iops: float | N
     (100.0, 3000.0)
     """
     vt = _model_type(volume_type)
-    model = performance_model(as_of)
+    model = _rules_at(_date(as_of))
     if vt == "gp2":
         per_gib = _rule(model, "gp2", "baseline_iops_per_gib")
         if math.isnan(per_gib):
@@ -715,7 +731,7 @@ def entitled_throughput(volume_type: str, size_gib: float,
     160.0
     """
     vt = _model_type(volume_type)
-    model = performance_model(as_of)
+    model = _rules_at(_date(as_of))
     S = float(size_gib)
     if vt == "gp2":
         base = entitled_iops("gp2", S, as_of=as_of)
@@ -782,7 +798,7 @@ def burst_parameters(volume_type: str, size_gib: float, as_of=None) -> dict:
     """
     vt = _model_type(volume_type)
     day = _date(as_of)
-    model = performance_model(day)
+    model = _rules_at(day)
     S = float(size_gib)
     out = {"volume_type": vt, "size_gib": S, "as_of": str(day.date()), "bursts": False,
            "unit": "IO/s", "baseline": math.nan, "burst": math.nan, "bucket": 0.0,
