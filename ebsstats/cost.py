@@ -148,7 +148,9 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     Parameters
     ----------
     data : DataFrame
-        Tidy results frame (rows with metric ``iops`` and/or ``bandwidth`` are used).
+        Tidy results frame (rows with metric ``iops`` and/or ``bandwidth`` are used). For a RAID
+        set these must be the **array-level** measurements (the md device), since the set's
+        total cost is divided by them.
     value, metric, op, run : str
         Column names. A run's delivered rate is the sum over its ``read``/``write``/``trim`` rows
         (or its ``total`` row when it has no per-op rows); ``sync`` rows are ignored.
@@ -341,7 +343,8 @@ def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_i
     c_full = float(monthly(r, 1.0)["monthly_usd"].sum()) if per_request else c
 
     out = dict(label)
-    out.update(volume_type=vt, size_gib=S, members=m, provisioned_iops=piops,
+    out.update(volume_type=vt, size_gib=math.nan if S is None else S, members=m,
+               provisioned_iops=math.nan if piops is None else piops,
                as_of=str(day.date()), n=int(grp[run].nunique()),
                n_iops=int(len(x_run)), iops=x, iops_ci_low=x_lo, iops_ci_high=x_hi,
                n_bandwidth=int(len(b_run)),
@@ -404,9 +407,13 @@ def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_i
         out["max_iops_per_gib"] = math.nan
         out["ratio_rule_ok"] = None
     out["confidence"] = confidence
-    out["method"] = (f"median of per-run rates with order-statistic CI (binomial); "
-                     f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {day.date()}; "
-                     f"month = {hours_per_month:g} h; duty cycle {duty_cycle:g}")
+    method = (f"median of per-run rates with order-statistic CI (binomial); "
+              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {day.date()}; "
+              f"month = {hours_per_month:g} h; duty cycle {duty_cycle:g}")
+    if out["instance_usd"] > 0:
+        method += ("; instance-hour charged to storage: "
+                   + ("all (upper bound)" if allocation == "all" else f"share {allocation}"))
+    out["method"] = method
     return out
 
 
