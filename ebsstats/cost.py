@@ -1,0 +1,450 @@
+"""Cost per IOPS and per MB/s of benchmarked configurations, with the measurement's uncertainty.
+
+:func:`cost` takes the tidy results frame, prices each configuration from the dated price book
+(:mod:`ebsstats.pricing`) and divides by what the benchmark measured — and by what the volume is
+entitled to — so that you can see both what a configuration *delivers* per dollar and whether you
+get what you pay for.
+
+>>> import ebsstats as es, pandas as pd
+>>> df = pd.DataFrame({"config": "gp2-500", "run_id": ["a", "b", "c"], "op": "read",
+...                    "metric": "iops", "value": [1480.0, 1500.0, 1510.0],
+...                    "volume_type": "gp2", "size_gib": 500.0})
+>>> r = es.cost(df, as_of="2017-06-01")
+>>> float(r.monthly_usd.iloc[0]), round(float(r.usd_per_iops_month.iloc[0]), 5)
+(50.0, 0.03333)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from . import pricing
+from .pricing import SECONDS_PER_MONTH, _date, entitled_iops, entitled_throughput, volume_cost
+from .units import MB, MiB
+
+__all__ = ["cost", "pareto_front", "COMPONENT_COLUMNS"]
+
+DATA_OPS = ("read", "write", "trim")
+EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast")
+#: component -> wide column of :func:`cost` (the monthly USD of that component)
+COMPONENT_COLUMNS = {
+    "storage_gb_month": "storage_usd",
+    "disk_month": "disk_usd",
+    "iops_month": "iops_usd",
+    "throughput_mbps_month": "throughput_usd",
+    "io_requests_million": "requests_usd",
+    "instance_hour": "instance_usd",
+}
+RATIO_RULE_TYPES = ("io1", "io2", "io2-block-express", "gp3")
+
+
+def _median_ci(x: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """Median with a distribution-free order-statistic CI (binomial; Le Boudec 2010, §2.2).
+
+    The interval is ``[x_(k+1), x_(n-k)]`` (order statistics) with the largest ``k`` such that
+    ``2·P(B <= k) <= 1 − confidence``, ``B ~ Binomial(n, 1/2)``: exactly what
+    ``scipy.stats.quantile_test(x, p=0.5).confidence_interval(confidence)`` returns, which is
+    used here. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
+
+    Private so that this module does not depend on ``ebsstats.variance`` (built in parallel);
+    ``ebsstats.median_ci`` should agree with it.
+    """
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return math.nan, math.nan, math.nan
+    med = float(np.median(x))
+    ci = stats.quantile_test(x, q=med, p=0.5).confidence_interval(confidence)
+    return med, float(ci.low), float(ci.high)
+
+
+def pareto_front(cost_usd: Sequence[float], performance: Sequence[float]) -> np.ndarray:
+    """Which points are on the cost/performance Pareto frontier (lower cost, higher performance).
+
+    A point is dominated when another costs no more and performs at least as well, and is
+    strictly better in one of the two. Points with a NaN are never on the frontier; exact ties
+    are all kept.
+
+    >>> pareto_front([10, 20, 30, 15], [100, 300, 250, 90]).tolist()
+    [True, True, False, False]
+    """
+    c = np.asarray(cost_usd, dtype=float)
+    p = np.asarray(performance, dtype=float)
+    ok = np.isfinite(c) & np.isfinite(p)
+    front = np.zeros(c.size, dtype=bool)
+    for i in np.flatnonzero(ok):
+        others = ok.copy()
+        others[i] = False
+        dominated = others & (c <= c[i]) & (p >= p[i]) & ((c < c[i]) | (p > p[i]))
+        front[i] = not dominated.any()
+    return front
+
+
+def _one(grp: pd.DataFrame, col: str | None, key, default=None):
+    """The single value of a configuration column in a group (None if absent)."""
+    if col is None or col not in grp:
+        return default
+    vals = pd.unique(grp[col].dropna())
+    if len(vals) == 0:
+        return default
+    if len(vals) > 1:
+        raise ValueError(f"group {key}: several values of {col!r} ({', '.join(map(str, vals))}); "
+                         "add it to by=")
+    v = vals[0]
+    return v.item() if hasattr(v, "item") else v
+
+
+def _per_run(sub: pd.DataFrame, run: str, op: str, write_factor: float):
+    """Per-run delivered rate (read + write + trim, or total) and billed-request rate."""
+    if sub.empty:
+        return np.array([]), np.array([])
+    ops = sub[op].astype(str).to_numpy() if op in sub else np.full(len(sub), "total")
+    acc: dict[object, list] = {}  # run -> [read+trim, write, total, has per-op rows]
+    for r, o, v in zip(sub[run].tolist(), ops, sub["_v"].to_numpy(float), strict=True):
+        a = acc.setdefault(r, [0.0, 0.0, 0.0, False])
+        if o in DATA_OPS:
+            a[1 if o == "write" else 0] += v
+            a[3] = True
+        elif o == "total":
+            a[2] += v
+    delivered, billed = [], []
+    for rest, w, tot, per_op in acc.values():
+        if per_op:
+            delivered.append(rest + w)
+            billed.append(rest + write_factor * w)
+        elif tot:
+            delivered.append(tot)
+            billed.append(tot)
+    return np.asarray(delivered, float), np.asarray(billed, float)
+
+
+def _raid_write_factor(level) -> float:
+    text = "" if level is None else str(level).lower().replace("raid", "").strip()
+    return 2.0 if text in ("1", "10", "1+0") else 1.0
+
+
+def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("config",), *,
+         metric: str = "metric", op: str = "op", run: str = "run_id",
+         volume_type: str = "volume_type", size: str = "size_gib",
+         provisioned_iops: str = "provisioned_iops",
+         provisioned_throughput: str = "provisioned_throughput_mibps",
+         members: str = "raid_members", raid_level: str = "raid_level",
+         instance_type: str = "instance_type", block_size: str = "block_size",
+         as_of=None, timestamp: str = "timestamp", duty_cycle: float = 1.0,
+         requests_per_month: float | None = None, confidence: float = 0.95,
+         region: str | None = "us-east-1", provider: str | None = "aws",
+         hours_per_month: float = pricing.HOURS_PER_MONTH, book=None,
+         allocation: str | float = "all", frontier_on: str = "iops",
+         exclude_flags: Sequence[str] = EXCLUDED_FLAGS) -> pd.DataFrame:
+    """Monthly cost, $/IOPS-month and $/(MB/s)-month per configuration, with CIs.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy results frame (rows with metric ``iops`` and/or ``bandwidth`` are used). For a RAID
+        set these must be the **array-level** measurements (the md device), since the set's
+        total cost is divided by them.
+    value, metric, op, run : str
+        Column names. A run's delivered rate is the sum over its ``read``/``write``/``trim`` rows
+        (or its ``total`` row when it has no per-op rows); ``sync`` rows are ignored.
+    by : str or list of str
+        Columns defining a configuration (default ``["config"]``). Each group must have one
+        volume type, size, provisioned IOPS, member count: otherwise add the column to ``by``.
+        Include ``workload``/``test`` when one configuration ran several workloads, or the median
+        mixes them.
+    volume_type, size, provisioned_iops, provisioned_throughput, members, raid_level,
+    instance_type, block_size, timestamp : str
+        Configuration columns. ``size_gib`` and ``provisioned_iops`` are **per member volume**;
+        ``raid_members`` (default 1) multiplies the per-volume charges and entitlements;
+        ``provisioned_throughput_mibps`` (gp3, MiB/s) is optional.
+    as_of : date-like, ``"timestamp"`` or None
+        Date of the prices and limits: a fixed date; ``"timestamp"`` = each group's first run
+        timestamp (required); ``None`` (default) = the first timestamp when there is one, else
+        today.
+    duty_cycle : float
+        Fraction of the month the workload runs at the measured rate, for per-request billing
+        (magnetic, Aurora Standard): requests = IOPS × duty_cycle × 2.628 M s. ``monthly_usd``
+        uses ``duty_cycle``; ``monthly_usd_full_duty`` is the d = 1 figure.
+    requests_per_month : float, optional
+        Billed requests per month of each set, overriding the estimate from the measured IOPS
+        (e.g. CloudWatch VolumeReadOps + VolumeWriteOps).
+    confidence : float
+        Level of the order-statistic CIs of the median.
+    region, provider, hours_per_month, book, allocation
+        As in :func:`ebsstats.volume_cost`.
+    frontier_on : ``"iops"`` or ``"bandwidth"``
+        Performance axis of the Pareto frontier (``bandwidth_mbps`` for the latter).
+    exclude_flags : list of str
+        Rows with these ``flag`` values are ignored (repeated published means, ± spreads,
+        too-fast bonnie++ cells).
+
+    Returns
+    -------
+    DataFrame
+        One row per group: the ``by`` columns; ``volume_type, size_gib, members,
+        provisioned_iops, as_of, n`` (runs), ``n_iops, iops, iops_ci_low, iops_ci_high``
+        (IO/s), ``n_bandwidth, bandwidth_mbps[_ci_low|_ci_high]`` (MB/s = 10⁶ B/s) and
+        ``bandwidth_mibps[...]`` (MiB/s = 2²⁰ B/s); ``duty_cycle, requests_per_month``;
+        ``monthly_usd`` (with ``_ci_low/_ci_high`` where per-request charges make the cost
+        itself depend on the measurement), ``monthly_usd_full_duty``; one ``*_usd`` column per
+        price component (:data:`COMPONENT_COLUMNS`); ``usd_per_iops_month``,
+        ``usd_per_mbps_month``, ``usd_per_mibps_month`` with CIs; ``entitled_iops``,
+        ``entitled_throughput_mibps`` (RAID: × members), ``usd_per_entitled_iops_month``,
+        ``usd_per_entitled_mibps_month``; ``delivered_ratio_iops``,
+        ``delivered_ratio_throughput`` and ``delivered_ratio`` (on the dimension the type is
+        sold by: throughput for st1/sc1, IOPS otherwise, falling back to the one measured), each
+        with CIs, and ``delivered_basis``; ``iops_per_gib, max_iops_per_gib, ratio_rule_ok``;
+        ``on_frontier``; ``confidence``; ``method``.
+
+    Notes
+    -----
+    The median of the per-run rates gets a distribution-free order-statistic CI (Le Boudec,
+    *Performance Evaluation of Computer and Communication Systems*, 2010, §2.2; the interval
+    benchstat reports). Cost per unit ``C / X`` is a decreasing function of the measured rate
+    ``X``, so the interval maps monotonically: ``[C / X_high, C / X_low]`` is a CI of the same
+    level for ``C / X`` (no delta method needed). With per-request billing ``C(X) = a + b·X``
+    and ``C / X = a / X + b`` is still decreasing, so the same holds with the cost evaluated at
+    the bound; on RAID 1/10 (billed writes doubled) the billed and delivered rates are paired
+    at the same bounds, an approximation. ``delivered_ratio = X / entitled`` maps the same way.
+    gp2, st1 and sc1 measured on a short run may be bursting (ratio > 1): see
+    :func:`ebsstats.pricing.burst_parameters`. RAID 0 may also be capped by the instance's EBS
+    bandwidth, which the entitlement here does not model. The IOPS:size rule checks
+    ``provisioned_iops ≤ max_iops_per_gib(as_of) × size`` (io1 10:1 from 2012-07, 30:1 from
+    2013, 50:1 from 2016-12; io2 500:1; gp3 500:1).
+
+    Examples
+    --------
+    >>> import ebsstats as es, pandas as pd
+    >>> df = pd.DataFrame({"config": ["io1"] * 3 + ["gp2"] * 3, "run_id": list("abcdef"),
+    ...     "op": "read", "metric": "iops", "value": [990., 1000., 1010., 1490., 1500., 1520.],
+    ...     "volume_type": ["io1"] * 3 + ["gp2"] * 3, "size_gib": [100.] * 3 + [500.] * 3,
+    ...     "provisioned_iops": [1000] * 3 + [None] * 3})
+    >>> r = es.cost(df, as_of="2015-06-01")
+    >>> r[["config", "monthly_usd", "ratio_rule_ok", "on_frontier"]].values.tolist()
+    [['gp2', 50.0, <NA>, True], ['io1', 77.5, True, False]]
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    for col in [value, metric, *by]:
+        if col not in data:
+            raise KeyError(f"cost: column {col!r} not in data")
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be in (0, 1)")
+    if not 0 <= duty_cycle <= 1:
+        raise ValueError("duty_cycle must be in [0, 1]")
+    if frontier_on not in ("iops", "bandwidth"):
+        raise ValueError("frontier_on must be 'iops' or 'bandwidth'")
+    df = data.loc[data[metric].astype(str).isin(["iops", "bandwidth"])]
+    df = df.loc[np.isfinite(pd.to_numeric(df[value], errors="coerce").astype(float))]
+    if "flag" in df and len(exclude_flags):
+        df = df.loc[~df["flag"].astype(str).isin(list(exclude_flags))]
+    if df.empty:
+        raise ValueError("cost: no finite 'iops' or 'bandwidth' rows in data")
+    df = df.assign(_v=pd.to_numeric(df[value]).astype(float).to_numpy())
+    if run not in df:
+        df = df.assign(**{run: np.arange(len(df))})
+    full_book = _full_book(book)
+    books: dict = {}  # date -> rows in force (selected once per date)
+
+    rows = []
+    for key, grp in df.groupby(by, sort=True, dropna=False, observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        label = dict(zip(by, key, strict=True))
+        rows.append(_group_cost(
+            grp, label, run=run, op=op, metric=metric, volume_type=volume_type, size=size,
+            provisioned_iops=provisioned_iops, provisioned_throughput=provisioned_throughput,
+            members=members, raid_level=raid_level, instance_type=instance_type,
+            block_size=block_size, as_of=as_of, timestamp=timestamp, duty_cycle=duty_cycle,
+            requests_per_month=requests_per_month, confidence=confidence, region=region,
+            provider=provider, hours_per_month=hours_per_month, book=full_book,
+            allocation=allocation, books=books))
+    out = pd.DataFrame(rows)
+    perf = out["iops"] if frontier_on == "iops" else out["bandwidth_mbps"]
+    out["on_frontier"] = pareto_front(out["monthly_usd"], perf)
+    out["ratio_rule_ok"] = out["ratio_rule_ok"].astype("boolean")
+    for col in ("n", "n_iops", "n_bandwidth", "members"):
+        out[col] = out[col].astype("Int64")
+    cols = [c for c in out.columns if c not in ("confidence", "method")]
+    return out[[*cols, "confidence", "method"]]
+
+
+def _full_book(book):
+    if book is None:
+        return pricing.price_book("all", region=None, provider=None)
+    if isinstance(book, pd.DataFrame):
+        return book
+    return pricing.price_book("all", region=None, path=book, provider=None)
+
+
+def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_iops,
+                provisioned_throughput, members, raid_level, instance_type, block_size, as_of,
+                timestamp, duty_cycle, requests_per_month, confidence, region, provider,
+                hours_per_month, book, allocation, books) -> dict:
+    key = ", ".join(f"{k}={v}" for k, v in label.items())
+    vt = _one(grp, volume_type, key)
+    if vt is None:
+        raise ValueError(f"group {key}: no {volume_type!r}; the price needs the volume type")
+    vt = str(vt)
+    S = _one(grp, size, key)
+    S = None if S is None else float(S)
+    piops = _one(grp, provisioned_iops, key)
+    piops = None if piops is None else float(piops)
+    ptp = _one(grp, provisioned_throughput, key)
+    ptp = None if ptp is None else float(ptp)
+    m = int(_one(grp, members, key, default=1))
+    itype = _one(grp, instance_type, key)
+    wf = _raid_write_factor(_one(grp, raid_level, key))
+    day = _group_date(grp, as_of, timestamp, key)
+    if day not in books:
+        books[day] = pricing._book_for(book, day, region, provider)
+    book = books[day]
+
+    is_iops = grp[metric].astype(str) == "iops"
+    x_run, billed_run = _per_run(grp.loc[is_iops], run, op, wf)
+    b_run, _ = _per_run(grp.loc[~is_iops], run, op, 1.0)
+    x, x_lo, x_hi = _median_ci(x_run, confidence)
+    b, b_lo, b_hi = _median_ci(b_run, confidence)
+    r, r_lo, r_hi = _median_ci(billed_run, confidence)
+    if not len(billed_run) and len(b_run):
+        # no IOPS measured: requests from bandwidth / block size when the block size is known
+        bs = _one(grp.loc[~is_iops], block_size, key)
+        if bs is not None and float(bs) > 0:
+            r, r_lo, r_hi = (v / float(bs) for v in (b, b_lo, b_hi))
+
+    def monthly(rate, duty):
+        req = requests_per_month
+        if req is None and not math.isnan(rate):
+            req = rate * duty * SECONDS_PER_MONTH
+        try:
+            return volume_cost(vt, S, iops=piops, throughput_mibps=ptp, requests_per_month=req,
+                               members=m, as_of=day, region=region, provider=provider,
+                               hours_per_month=hours_per_month, book=book,
+                               instance_type=itype, allocation=allocation)
+        except ValueError as exc:
+            raise ValueError(f"group {key}: {exc}") from None
+
+    breakdown = monthly(r, duty_cycle)
+    c = float(breakdown["monthly_usd"].sum())
+    per_request = bool((breakdown["component"] == "io_requests_million").any()
+                       and requests_per_month is None and (breakdown["unit_price"] > 0).any())
+    if per_request and not math.isnan(r_lo):
+        c_lo = float(monthly(r_lo, duty_cycle)["monthly_usd"].sum())
+        c_hi = float(monthly(r_hi, duty_cycle)["monthly_usd"].sum())
+    elif per_request:
+        c_lo = c_hi = math.nan
+    else:
+        c_lo = c_hi = c
+    c_full = float(monthly(r, 1.0)["monthly_usd"].sum()) if per_request else c
+
+    out = dict(label)
+    out.update(volume_type=vt, size_gib=math.nan if S is None else S, members=m,
+               provisioned_iops=math.nan if piops is None else piops,
+               as_of=str(day.date()), n=int(grp[run].nunique()),
+               n_iops=int(len(x_run)), iops=x, iops_ci_low=x_lo, iops_ci_high=x_hi,
+               n_bandwidth=int(len(b_run)),
+               bandwidth_mbps=b / MB, bandwidth_mbps_ci_low=b_lo / MB,
+               bandwidth_mbps_ci_high=b_hi / MB,
+               bandwidth_mibps=b / MiB, bandwidth_mibps_ci_low=b_lo / MiB,
+               bandwidth_mibps_ci_high=b_hi / MiB,
+               duty_cycle=float(duty_cycle),
+               requests_per_month=(requests_per_month if requests_per_month is not None
+                                   else (r * duty_cycle * SECONDS_PER_MONTH
+                                         if per_request else math.nan)),
+               monthly_usd=c, monthly_usd_ci_low=c_lo, monthly_usd_ci_high=c_hi,
+               monthly_usd_full_duty=c_full)
+    for comp, col in COMPONENT_COLUMNS.items():
+        out[col] = float(breakdown.loc[breakdown["component"] == comp, "monthly_usd"].sum())
+
+    # cost per measured unit: C/X decreasing in X, so the CI maps bound to opposite bound
+    out["usd_per_iops_month"] = _div(c, x)
+    out["usd_per_iops_month_ci_low"] = _div(c_hi if per_request else c, x_hi)
+    out["usd_per_iops_month_ci_high"] = _div(c_lo if per_request else c, x_lo)
+    for unit, scale in (("mbps", MB), ("mibps", MiB)):
+        out[f"usd_per_{unit}_month"] = _div(c, b / scale)
+        out[f"usd_per_{unit}_month_ci_low"] = _div(c, b_hi / scale)
+        out[f"usd_per_{unit}_month_ci_high"] = _div(c, b_lo / scale)
+
+    # entitlement
+    try:
+        e_iops = entitled_iops(vt, S if S is not None else math.nan, piops, as_of=day) * m
+        e_tp = entitled_throughput(vt, S if S is not None else math.nan, ptp, as_of=day,
+                                   provisioned_iops=piops) * m
+    except ValueError as exc:
+        raise ValueError(f"group {key}: {exc}") from None
+    out["entitled_iops"] = e_iops
+    out["entitled_throughput_mibps"] = e_tp / MiB
+    out["usd_per_entitled_iops_month"] = _div(c, e_iops)
+    out["usd_per_entitled_mibps_month"] = _div(c, e_tp / MiB)
+    for name, (est, lo, hi), ent in (("iops", (x, x_lo, x_hi), e_iops),
+                                     ("throughput", (b, b_lo, b_hi), e_tp)):
+        out[f"delivered_ratio_{name}"] = _div(est, ent)
+        out[f"delivered_ratio_{name}_ci_low"] = _div(lo, ent)
+        out[f"delivered_ratio_{name}_ci_high"] = _div(hi, ent)
+    basis = "throughput" if vt in ("st1", "sc1") else "iops"
+    if math.isnan(out[f"delivered_ratio_{basis}"]):
+        other = "iops" if basis == "throughput" else "throughput"
+        if not math.isnan(out[f"delivered_ratio_{other}"]):
+            basis = other
+    out["delivered_ratio"] = out[f"delivered_ratio_{basis}"]
+    out["delivered_ratio_ci_low"] = out[f"delivered_ratio_{basis}_ci_low"]
+    out["delivered_ratio_ci_high"] = out[f"delivered_ratio_{basis}_ci_high"]
+    out["delivered_basis"] = basis if not math.isnan(out["delivered_ratio"]) else None
+
+    # historical IOPS:size rules
+    if vt in RATIO_RULE_TYPES and piops is not None and S:
+        limit = pricing.max_iops_per_gib(vt, day)
+        out["iops_per_gib"] = piops / S
+        out["max_iops_per_gib"] = limit
+        out["ratio_rule_ok"] = None if math.isnan(limit) else bool(piops <= limit * S)
+    else:
+        out["iops_per_gib"] = math.nan
+        out["max_iops_per_gib"] = math.nan
+        out["ratio_rule_ok"] = None
+    out["confidence"] = confidence
+    method = (f"median of per-run rates with order-statistic CI (binomial); "
+              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {day.date()}; "
+              f"month = {hours_per_month:g} h; duty cycle {duty_cycle:g}")
+    if out["instance_usd"] > 0:
+        method += ("; instance-hour charged to storage: "
+                   + ("all (upper bound)" if allocation == "all" else f"share {allocation}"))
+    out["method"] = method
+    return out
+
+
+def _div(a: float, b: float) -> float:
+    if b is None or a is None or math.isnan(a) or math.isnan(b) or b == 0:
+        return math.nan
+    return float(a) / float(b)
+
+
+def _group_date(grp, as_of, timestamp, key) -> pd.Timestamp:
+    if as_of is not None and not (isinstance(as_of, str) and as_of == "timestamp"):
+        return _date(as_of)
+    ts = grp[timestamp].dropna() if timestamp in grp else pd.Series([], dtype=object)
+    if len(ts):
+        return _date(pd.to_datetime(ts, utc=True).min())
+    if as_of == "timestamp":
+        raise ValueError(f"group {key}: as_of='timestamp' but the group has no timestamps")
+    return _date(None)
+
+
+class _CallableModule(types.ModuleType):
+    """``ebsstats.cost`` is both this module and the function :func:`cost` (public name).
+
+    Once ``ebsstats.cost`` has been imported as a module (``import ebsstats.cost``, doctest
+    collection, ``from ebsstats.cost import pareto_front``), the import system binds the package
+    attribute ``ebsstats.cost`` to the module, shadowing the lazily exported function. Making the
+    module callable keeps ``es.cost(df, ...)`` working in every import order.
+    """
+
+    def __call__(self, *args, **kwargs):
+        return cost(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
