@@ -619,3 +619,38 @@ def test_read_bonnie_errors_name_the_file(tmp_path: Path):
     with pytest.raises(ParseError) as err:
         es.read_bonnie(p)
     assert err.value.source == str(p) and err.value.position == "line 1"
+
+
+def test_crlf_line_endings_read_the_same():
+    text = (BON / "bon1.96_plain_s512_n1.txt").read_text()
+    a = parse(text)
+    b = parse(text.replace("\n", "\r\n"))
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["bon1.96_plain_s512_n1.txt", "bon_csv2txt.txt",
+                                  "bon1.03a_plain_s512_n1.txt", "gen_s0_n1_4096_512_2.txt"])
+def test_cut_files_give_a_frame_or_a_parse_error(name):
+    # a file cut anywhere (a crashed or copied-short run) never escapes as another exception
+    text = (BON / name).read_text()
+    for cut in range(0, len(text), 23):
+        try:
+            df = parse(text[:cut])
+        except ParseError:
+            continue
+        assert (df["tool"] == "bonnie++").all()
+
+
+def test_a_table_cut_mid_row_is_an_error_not_a_smaller_value():
+    text = (BON / "bon_q_s512_n0.stderr.txt").read_text()
+    lines = text.splitlines(keepends=True)
+    start = len("".join(lines[:3]))  # the IO row (line 4) and its Latency row (line 5)
+    row_end = start + len(lines[3])
+    ends = {row_end - 1, row_end, row_end + len(lines[4]) - 1}  # with or without the newline
+    for cut in range(start + 1, start + len(lines[3]) + len(lines[4])):
+        if cut in ends:  # whole rows: fine
+            assert len(parse(text[:cut])) > 0
+            continue
+        with pytest.raises(ParseError) as err:
+            parse(text[:cut])
+        assert err.value.position in ("line 4", "line 5"), cut

@@ -33,7 +33,12 @@ seq_/ran_ create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
   default (8192 bytes, ``DefaultChunkSize`` in ``bonnie.h``), so an empty field means 8192. 2.00a
   never fills the field (bug): the chunk is then taken from the text table of the same output
   (``512M:64k``) when present, else from the ``chunk_size=`` option, else 8192.
-* ``threads`` is the concurrency (``-c``); 1.0x has no concurrency option, so 1.
+* ``threads`` is the concurrency (``-c``); 1.0x has no concurrency option, so 1. In text it
+  comes from the ``Concurrency`` row (1.9x) or the size column (2.00a ``512M::2``); it is
+  ``<NA>`` where the text does not say (bon_csv2txt output, a file table alone).
+* Text rows are read by column, allowing printf overflow (``112336`` in a ``%5d`` column);
+  a cell that is not right-aligned in its column, or a row that stops short, is a cut or
+  re-spaced table: ParseError rather than a wrong number.
 * ``repetition`` numbers consecutive runs of the same configuration (``-x N`` → 0..N-1); a CSV
   header row or a change of machine, size, file spec, concurrency or seed starts a new group.
 * Extra string columns: ``host`` (machine name), ``file_size`` (``512M``), ``chunk_size`` (as
@@ -399,14 +404,22 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
 
 
 # --- text ---------------------------------------------------------------------------------------
-def _slots(line: str, start: int, widths: list[int]) -> list[str]:
+def _slots(line: str, start: int, widths: list[int], complete: bool = True) -> list[str]:
     """Cells of a fixed-width row whose numbers may overflow their width (printf ``%5d`` of a
     6-digit number pushes the rest right): an all-blank slot is an empty cell, otherwise the cell
-    is the next token and the following slot starts where it ends."""
+    is the next token and the following slot starts where it ends.
+
+    printf right-aligns every cell, so a token always ends at its slot's end or beyond; one that
+    ends before is a cut or mangled row (ValueError). ``complete`` rows must reach their last
+    slot: bonnie++ prints every slot (blank ones as spaces), and the last test of each table
+    (seeks, ran_del) always runs, so a shorter row was cut.
+    """
     out = []
     pos = start
     for w in widths:
         seg = line[pos:pos + w]
+        if complete and len(seg) < w and not seg.strip():
+            raise ValueError(f"the row ends after {len(out)} of {len(widths)} cells")
         if not seg.strip():
             out.append("")
             pos += w
@@ -414,6 +427,9 @@ def _slots(line: str, start: int, widths: list[int]) -> list[str]:
         i = pos + (len(seg) - len(seg.lstrip()))
         j = line.find(" ", i)
         j = len(line) if j < 0 else j
+        if j < pos + w:
+            raise ValueError(f"cell {line[i:j]!r} at column {i + 1} is not right-aligned in "
+                             f"its column (cut or re-spaced row)")
         out.append(line[i:j])
         pos = j
     if line[pos:].strip():
@@ -541,6 +557,8 @@ def _text_runs(lines: list[str]) -> list[_Run]:
                 block[-1].cells += _latency_cells(row, j + 1, tests)
                 j += 1
                 continue
+            if row.strip() and "Latency".startswith(row.strip()):
+                raise _TextError(j + 1, "a Latency row", row)
             if _block_end(row) or not _looks_like_row(row):
                 break
             desc = row[:_desc_end(row)]
