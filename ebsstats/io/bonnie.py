@@ -1,0 +1,840 @@
+"""bonnie++ reader: CSV rows of every code line (1.03, 1.96/1.97, 1.98–2.00a) and the text report.
+
+Formats (``FORMATS.md`` §1):
+
+* **CSV 1.0x** (``csv 1.03``): 27 fields, the machine name first, no version column.
+* **CSV 1.96/1.97** (``csv 1.96``, ``csv 1.97``): 48 fields, ``format_version`` first.
+* **CSV 1.98** (``csv 1.98``): 50 fields (2.00 and 2.00a still write format ``1.98``).
+* **text** — the human table bonnie++ prints (stdout, or stderr with ``-q``), and
+  **bon_csv2txt** — the same table rendered from CSV by ``bon_csv2txt``.
+
+A line is identified by its content, never by its version string alone. When a file holds CSV
+rows, only they are read (the text table rounds and truncates); the text is read when there is
+no CSV row.
+
+One tidy row per (run, test, metric):
+
+==============================  ==========  =========  =====  ==================================
+test                            workload    op         unit   metrics
+==============================  ==========  =========  =====  ==================================
+putc, put_block                 seqwrite    write      B/s    bandwidth, cpu, lat_max
+rewrite                         rewrite     write      B/s    bandwidth, cpu, lat_max
+getc, get_block                 seqread     read       B/s    bandwidth, cpu, lat_max
+seeks                           seeks       read       IO/s   iops, cpu, lat_max
+seq_/ran_ create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
+==============================  ==========  =========  =====  ==================================
+
+* ``K/sec`` is KiB/s (× 1024 → B/s); 2.00a text cells ``1143k``/``422m``/``1.2g`` are
+  KiB/MiB/GiB per second. ``lat_max`` is bonnie's worst single-operation latency, in seconds.
+* ``+++++``/``+++`` (finished in under 0.5 s: too fast to measure) become NaN with
+  ``flag="too_fast"``, never 0. An empty field (test skipped) gives no row.
+* ``block_size``: 1 byte for the per-char tests (putc, getc); the IO chunk size for put_block,
+  rewrite, get_block and seeks. bonnie++ 1.9x writes ``io_chunk_size`` only when it is not the
+  default (8192 bytes, ``DefaultChunkSize`` in ``bonnie.h``), so an empty field means 8192. 2.00a
+  never fills the field (bug): the chunk is then taken from the text table of the same output
+  (``512M:64k``) when present, else from the ``chunk_size=`` option, else 8192.
+* ``threads`` is the concurrency (``-c``); 1.0x has no concurrency option, so 1. In text it
+  comes from the ``Concurrency`` row (1.9x) or the size column (2.00a ``512M::2``); it is
+  ``<NA>`` where the text does not say (bon_csv2txt output, a file table alone).
+* Text rows are read by column, allowing printf overflow (``112336`` in a ``%5d`` column);
+  a cell that is not right-aligned in its column, or a row that stops short, is a cut or
+  re-spaced table: ParseError rather than a wrong number.
+* ``repetition`` numbers consecutive runs of the same configuration (``-x N`` → 0..N-1); a CSV
+  header row or a change of machine, size, file spec, concurrency or seed starts a new group.
+* Extra string columns: ``host`` (machine name), ``file_size`` (``512M``), ``chunk_size`` (as
+  printed, ``<NA>`` when default), ``num_files`` (``16``, ``2:4096:512/4``), ``files`` (number
+  of files: count × 1024), ``max_size``, ``min_size``, ``dirs``, ``concurrency``, ``seed``,
+  ``seeks`` (number of seeks, 1.98+) and ``seek_proc_count``.
+* bonnie++ prints no time: ``timestamp`` stays ``NaT`` (the seed is not a time).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+from .. import units
+from ..errors import ParseError
+from ._common import Parsed, read_one
+
+__all__ = ["read_bonnie", "sniff", "parse"]
+
+TOOL = "bonnie++"
+DEFAULT_CHUNK = 8192  # bonnie.h DefaultChunkSize (1 << 13), every version
+FILES_UNIT = 1024  # -n counts files in units of 1024 (bonnie.h DirectoryUnit)
+TOO_FAST = "too_fast"
+
+# test -> (workload, op, kind); kind: "char" (1-byte IO), "block" (chunk IO), "seek", "file"
+_IO_TESTS = [
+    ("putc", "seqwrite", "write", "char"),
+    ("put_block", "seqwrite", "write", "block"),
+    ("rewrite", "rewrite", "write", "block"),
+    ("getc", "seqread", "read", "char"),
+    ("get_block", "seqread", "read", "block"),
+    ("seeks", "seeks", "read", "seek"),
+]
+_FILE_TESTS = [
+    ("seq_create", "create", "total", "file"),
+    ("seq_stat", "stat", "total", "file"),
+    ("seq_del", "delete", "total", "file"),
+    ("ran_create", "create", "total", "file"),
+    ("ran_stat", "stat", "total", "file"),
+    ("ran_del", "delete", "total", "file"),
+]
+_TESTS = {t: (w, o, k) for t, w, o, k in _IO_TESTS + _FILE_TESTS}
+_RATE_METRIC = {"char": "bandwidth", "block": "bandwidth", "seek": "iops", "file": "ops"}
+
+_IO_FIELDS = [x for t, *_ in _IO_TESTS for x in (t, f"{t}_cpu")]
+_FILE_FIELDS = [x for t, *_ in _FILE_TESTS for x in (t, f"{t}_cpu")]
+_LAT_FIELDS = [f"{t}_latency" for t, *_ in _IO_TESTS + _FILE_TESTS]
+
+# field layouts by format (names are ours; see FORMATS.md 1.3-1.5). "slot_a"/"slot_b" are the
+# columns the header calls num_dirs/file_chunk_size: bonnie++ writes the chunk size (if any) in the
+# first and the number of directories in the second (bon_time.cpp DoReportFile).
+_LAYOUT_103 = ["name", "file_size", *_IO_FIELDS, "num_files", *_FILE_FIELDS]
+_HEAD_19X = ["format_version", "bonnie_version", "name", "concurrency", "seed", "file_size",
+             "io_chunk_size"]
+_TAIL_19X = [*_IO_FIELDS, "num_files", "max_size", "min_size", "slot_a", "slot_b", *_FILE_FIELDS,
+             *_LAT_FIELDS]
+_LAYOUT_196 = _HEAD_19X + _TAIL_19X
+_LAYOUT_198 = _HEAD_19X + ["seek_count", "seek_proc_count"] + _TAIL_19X
+assert len(_LAYOUT_103) == 27 and len(_LAYOUT_196) == 48 and len(_LAYOUT_198) == 50
+
+# --- patterns -----------------------------------------------------------------------------------
+_FORMAT_19X = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2})$")
+_VERSION = re.compile(r"^\d+\.\d+[a-z]?$")
+_CSV_19X_START = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2}),\d+\.\d+[a-z]?,")
+_CSV_HEADER = re.compile(r"^(?:format_version,bonnie_version,|name,file_size,putc,)")
+_CSV2TXT_ERROR = re.compile(r"^Expected \S+, got ")
+_SIZE_103 = re.compile(r"^\d+[KMGT](?::\d+[kmg]?)?$")  # 512M, 1G:32k
+_SIZE = re.compile(r"^\d+[KMGT]$")
+_CHUNK = re.compile(r"^\d+[kmg]?$")
+_INT = re.compile(r"^\d+$")
+_CSV_RATE = re.compile(r"^(?:\d+(?:\.\d+)?|\++)?$")
+_CSV_CPU = re.compile(r"^(?:\d+|\++)?$")
+_CSV_LAT = re.compile(r"^(?:\d+(?:\.\d+)?(?:us|ms|s))?$")
+_NUM_FILES = re.compile(
+    r"^(?P<n>\d+)(?::(?P<max>\d+|link|symlink)(?::(?P<min>\d+))?)?(?:/(?P<dirs>\d+))?"
+    r"(?::(?P<chunk>\d+[kmg]?))?$")
+_MAX = re.compile(r"^(?:\d+|link|symlink)?$")
+
+_IO_HDR = re.compile(r"^Version(\s+)(\S+)(\s+)-+Sequential Output-+")
+_FILE_HDR = re.compile(r"^(?:Version(\s+)(\S+)|\s{10,})\s*-+Sequential Create-+")
+_IO_SUB = re.compile(r"^(?:Concurrency\s+(\d+))?\s*-Per Chr- --Block-- -Rewrite- -Per Chr-")
+_IO_COLS = re.compile(r"^(?:Machine\s+Size(?::chnk)?\s+K/sec|Name:Size etc\s+/sec)")
+_FILE_SUB = re.compile(r"^(.*?)\s*-Create-- --Read--- -Delete-- -Create--")
+_FILE_COLS = re.compile(r"^\s*files(?::max(?::min)?)?\s+/sec %CP")
+_TXT_RATE = re.compile(r"^(?:\d+(?:\.\d+)?[kmg]?|\++)$")
+_TXT_PLAIN = re.compile(r"^(?:\d+(?:\.\d+)?|\++)$")
+_TXT_CPU = re.compile(r"^(?:\d+|\++)$")
+_TXT_LAT = re.compile(r"^\d+(?:\.\d+)?(?:us|ms|s)$")
+_DESC = 19  # width of the name/size column of the text table
+
+
+@dataclass
+class _Run:
+    """One bonnie++ run (a CSV line, or a text report's row(s)) before it becomes tidy rows."""
+
+    line: int
+    fmt: str  # "csv 1.03" ... "text", "bon_csv2txt"
+    version: str | None
+    meta: dict = field(default_factory=dict)  # extra string columns (host, file_size, ...)
+    threads: int | None = None
+    chunk: int | None = None  # bytes, when the output states it
+    # (test, kind, text, line): kind is "rate", "cpu" or "lat"; text as printed
+    cells: list[tuple[str, str, str, int]] = field(default_factory=list)
+    group_break: bool = False  # a CSV header row precedes this run
+    native: bool = True  # text printed by bonnie++ itself (not bon_csv2txt)
+    io_line: int | None = None  # text: line of the IO row (for CSV chunk recovery)
+    text_scaled: bool = False  # 1.98+ text cells carry k/m/g suffixes
+
+
+_META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
+              "dirs", "concurrency", "seed", "seeks", "seek_proc_count")
+
+
+# --- sniff --------------------------------------------------------------------------------------
+def sniff(head: str, name: str = "") -> str | None:
+    """Say whether the start of a file is bonnie++ output, and which format.
+
+    Parameters
+    ----------
+    head : str
+        The first 64 KiB of the file.
+    name : str
+        The file name (unused: content decides).
+
+    Returns
+    -------
+    str or None
+        ``"csv 1.03"``, ``"csv 1.96"``, ``"csv 1.97"``, ``"csv 1.98"`` (a CSV data row),
+        ``"csv"`` (only a CSV header row), ``"text"`` (bonnie++'s table), ``"bon_csv2txt"``,
+        or ``None``.
+
+    Examples
+    --------
+    >>> sniff("1.98,2.00a,vm,1,42,512M,,8192,5,,,466701,34,664719,32,,,+++++,+++,+++++,+++"
+    ...       + "," * 19 + "251us,60us,,4040us,24070us" + "," * 6, "x.csv")
+    'csv 1.98'
+    >>> sniff("fio-3.33\\nread: IOPS=85.7k", "x.txt") is None
+    True
+    """
+    fallback = None
+    lines = head.splitlines()
+    for i, raw in enumerate(lines):
+        line = raw.rstrip("\r")
+        if "," in line:
+            if _CSV_HEADER.match(line):
+                fallback = fallback or "csv"
+                continue
+            try:
+                got = _csv_row(line, "", i + 1)
+            except ParseError:
+                continue  # a truncated last line of the head, or not ours
+            if got is not None and any(got[1][k] for k in _IO_FIELDS + _FILE_FIELDS):
+                return f"csv {got[0]}"
+        if fallback is None or fallback != "csv":
+            m = _IO_HDR.match(line) or _FILE_HDR.match(line)
+            if m and m.group(2) is not None:
+                fallback = fallback or ("bon_csv2txt" if _is_csv2txt(m) else "text")
+            elif m or _IO_COLS.match(line):
+                fallback = fallback or "text"
+    return fallback
+
+
+def _is_csv2txt(m: re.Match) -> bool:
+    """bon_csv2txt prints ``Version %9s   `` (version ends at column 17); bonnie++ itself
+    ``Version %5s       `` (ends at column 13 or before)."""
+    return m.end(2) >= 16
+
+
+# --- CSV ----------------------------------------------------------------------------------------
+def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
+    """Classify and split one CSV data line: ``(format, fields by name)``, ``None`` if the line
+    is not a bonnie++ data row at all, or ParseError when it is one but malformed."""
+    fields = line.split(",")
+    n = len(fields)
+    if _CSV_19X_START.match(line):
+        fmt = fields[0]
+        new = _FORMAT_19X.match(fmt) and float(fmt) >= 1.98
+        layout = _LAYOUT_198 if new else _LAYOUT_196
+        base = len(layout)
+        label = "1.98" if new else fmt
+        shifts = (0, 1) if (not new and float(fmt) < 1.97) else (0,)
+        problem = None
+        for shift in shifts:
+            extra = n - base + shift  # fields a comma in the machine name added
+            if extra < 0:
+                continue
+            parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
+            if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
+                if any(parts[5:18]):
+                    continue
+                parts.insert(5, "")
+            named = dict(zip(layout, parts, strict=True))
+            problem = _check_19x(named, label)
+            if problem is None:
+                return label, named
+        found = f"{n} fields" + (f", {problem}" if problem else "")
+        raise ParseError(source, lineno, f"a bonnie++ {label} CSV row of {base} fields "
+                         f"({_ARTICLE[label]})", found=f"{found}: {line}")
+    if _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
+        return None
+    if n >= 27:
+        extra = n - 27
+        parts = [",".join(fields[:1 + extra])] + fields[1 + extra:]
+        named = dict(zip(_LAYOUT_103, parts, strict=True))
+        problem = _check_103(named)
+        if problem is None:
+            return "1.03", named
+        if line.count(",") < 26 or not _SIZE_103.match(fields[1 + extra]):
+            if not any(_SIZE_103.match(f) for f in fields[1:4]):
+                return None
+        raise ParseError(source, lineno, "a bonnie++ 1.0x CSV row of 27 fields",
+                         found=f"{problem}: {line}")
+    if any(_SIZE_103.match(f) for f in fields[1:4]):  # a cut 1.0x row: name,512M,...
+        raise ParseError(source, lineno, "a bonnie++ 1.0x CSV row of 27 fields",
+                         found=f"{n} fields: {line}")
+    return None
+
+
+_ARTICLE = {"1.98": "format 1.98: 1.98, 2.00, 2.00a", "1.03": "1.0x"}
+for _v in ("1.93", "1.94", "1.95", "1.96", "1.97"):
+    _ARTICLE[_v] = f"format {_v}"
+
+
+def _bad(name: str, value: str) -> str:
+    return f"field {name} = {value!r}"
+
+
+def _check_rates(named: dict, names: list[str]) -> str | None:
+    for name in names:
+        pattern = _CSV_CPU if name.endswith("_cpu") else _CSV_RATE
+        if not pattern.match(named[name]):
+            return _bad(name, named[name])
+    return None
+
+
+def _check_structure(named: dict, latency: bool) -> str | None:
+    """bonnie++ writes IO results only with a file size and file results only with a file count
+    (bon_time.cpp): a row breaking this is misaligned (a wrong number of commas somewhere)."""
+    parts = [("file_size", [t for t, *_ in _IO_TESTS]), ("num_files", [t for t, *_ in _FILE_TESTS])]
+    for key, tests in parts:
+        if named[key]:
+            continue
+        for test in tests:
+            for name in (test, f"{test}_cpu") + ((f"{test}_latency",) if latency else ()):
+                if named[name]:
+                    return f"{_bad(name, named[name])} but {key} is empty"
+    return None
+
+
+def _check_103(named: dict) -> str | None:
+    if named["file_size"] and not _SIZE_103.match(named["file_size"]):
+        return _bad("file_size", named["file_size"])
+    if named["num_files"] and not _NUM_FILES.match(named["num_files"]):
+        return _bad("num_files", named["num_files"])
+    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, False)
+
+
+def _check_19x(named: dict, label: str) -> str | None:
+    if not _VERSION.match(named["bonnie_version"]):
+        return _bad("bonnie_version", named["bonnie_version"])
+    if not _INT.match(named["concurrency"]):
+        return _bad("concurrency", named["concurrency"])
+    if named["file_size"] and not _SIZE.match(named["file_size"]):
+        return _bad("file_size", named["file_size"])
+    if named["io_chunk_size"] and not _CHUNK.match(named["io_chunk_size"]):
+        return _bad("io_chunk_size", named["io_chunk_size"])
+    for name in ("seek_count", "seek_proc_count", "num_files", "min_size"):
+        if name in named and named[name] and not _INT.match(named[name]):
+            return _bad(name, named[name])
+    if not _MAX.match(named["max_size"]):
+        return _bad("max_size", named["max_size"])
+    for name in ("slot_a", "slot_b"):
+        if named[name] and not _CHUNK.match(named[name]):
+            return _bad("num_dirs/file_chunk_size", named[name])
+    for name in _LAT_FIELDS:
+        if not _CSV_LAT.match(named[name]):
+            return _bad(name, named[name])
+    if "seek_count" in named and named["file_size"] and not named["seek_count"]:
+        return _bad("seeks", "") + " with a file size"
+    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, True)
+
+
+def _files_meta(n: str | None, max_size: str | None, min_size: str | None, dirs: str | None,
+                chunk: str | None = None) -> dict:
+    """The file-test columns, plus ``num_files`` in bonnie's own ``n:max:min/dirs`` spelling."""
+    if not n:
+        return {}
+    spec = n
+    if max_size:
+        spec += f":{max_size}"
+        if min_size:
+            spec += f":{min_size}"
+    if dirs:
+        spec += f"/{dirs}"
+    out = {"num_files": spec, "files": str(int(n) * FILES_UNIT), "max_size": max_size or None,
+           "min_size": min_size or None, "dirs": dirs or None}
+    if chunk:
+        out["file_chunk_size"] = chunk
+    return out
+
+
+def _parse_num_files(spec: str) -> dict:
+    m = _NUM_FILES.match(spec)
+    if not m:
+        raise ValueError(f"not a file-test spec: {spec!r}")
+    out = _files_meta(m["n"], m["max"], m["min"], m["dirs"], m["chunk"])
+    out["num_files"] = spec  # verbatim
+    return out
+
+
+def _dirs_and_chunk(a: str, b: str) -> tuple[str | None, str | None]:
+    """(dirs, chunk) from the two columns the header calls num_dirs, file_chunk_size.
+
+    bonnie++ 1.96–2.00a write the file chunk size (if not default) in the first and the number
+    of directories in the second (bon_time.cpp ``DoReportFile``), the reverse of the header. So:
+    a value with a k/m/g suffix is a chunk size; otherwise the second column holds the
+    directories, and a lone plain integer is a directory count.
+    """
+    if a and b:
+        if not _INT.match(a) or _INT.match(b):
+            return b, a
+        return a, b
+    value = a or b
+    if not value:
+        return None, None
+    return (value, None) if _INT.match(value) else (None, value)
+
+
+def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
+    run = _Run(line=lineno, fmt=f"csv {fmt}", version=None)
+    meta = {"host": named["name"] or None}
+    if fmt == "1.03":
+        run.version = "1.03"
+        size, _, chunk = named["file_size"].partition(":")
+        meta.update(file_size=size or None, chunk_size=chunk or None)
+        run.threads = 1
+        if named["num_files"]:
+            meta.update(_parse_num_files(named["num_files"]))
+    else:
+        run.version = named["bonnie_version"]
+        meta.update(file_size=named["file_size"] or None,
+                    chunk_size=named["io_chunk_size"] or None,
+                    concurrency=named["concurrency"], seed=named["seed"] or None)
+        run.threads = int(named["concurrency"])
+        if "seek_count" in named:
+            meta.update(seeks=named["seek_count"] or None,
+                        seek_proc_count=named["seek_proc_count"] or None)
+        dirs, fchunk = _dirs_and_chunk(named["slot_a"], named["slot_b"])
+        meta.update(_files_meta(named["num_files"], named["max_size"], named["min_size"], dirs,
+                                fchunk))
+    chunk = meta.get("chunk_size")
+    run.chunk = int(units.binary_size(chunk)) if chunk else None
+    run.meta = meta
+    for test, *_ in _IO_TESTS + _FILE_TESTS:
+        for kind, key in (("rate", test), ("cpu", f"{test}_cpu"), ("lat", f"{test}_latency")):
+            text = named.get(key, "")
+            if text:
+                run.cells.append((test, kind, text, lineno))
+    return run
+
+
+# --- text ---------------------------------------------------------------------------------------
+def _slots(line: str, start: int, widths: list[int], complete: bool = True) -> list[str]:
+    """Cells of a fixed-width row whose numbers may overflow their width (printf ``%5d`` of a
+    6-digit number pushes the rest right): an all-blank slot is an empty cell, otherwise the cell
+    is the next token and the following slot starts where it ends.
+
+    printf right-aligns every cell, so a token always ends at its slot's end or beyond; one that
+    ends before is a cut or mangled row (ValueError). ``complete`` rows must reach their last
+    slot: bonnie++ prints every slot (blank ones as spaces), and the last test of each table
+    (seeks, ran_del) always runs, so a shorter row was cut.
+    """
+    out = []
+    pos = start
+    for w in widths:
+        seg = line[pos:pos + w]
+        if complete and len(seg) < w and not seg.strip():
+            raise ValueError(f"the row ends after {len(out)} of {len(widths)} cells")
+        if not seg.strip():
+            out.append("")
+            pos += w
+            continue
+        i = pos + (len(seg) - len(seg.lstrip()))
+        j = line.find(" ", i)
+        j = len(line) if j < 0 else j
+        if j < pos + w:
+            raise ValueError(f"cell {line[i:j]!r} at column {i + 1} is not right-aligned in "
+                             f"its column (cut or re-spaced row)")
+        out.append(line[i:j])
+        pos = j
+    if line[pos:].strip():
+        raise ValueError(f"unexpected text after the last column: {line[pos:].strip()!r}")
+    return out
+
+
+def _desc_end(line: str) -> int:
+    end = _DESC
+    while end < len(line) and line[end] != " ":
+        end += 1
+    return end
+
+
+def _split_desc(desc: str, pattern: re.Pattern) -> tuple[str | None, str | None]:
+    """(name, spec) of the first column: ``vm             512M`` -> (``vm``, ``512M``)."""
+    text = desc.strip()
+    if not text:
+        return None, None
+    head, _, last = text.rpartition(" ")
+    if pattern.match(last):
+        return (head.strip() or None), last
+    return text, None
+
+
+_TXT_SIZE = re.compile(r"^\d+[KMGT](?::[^ ]*)?$")
+_TXT_FILES = re.compile(r"^\d+(?::(?:\d+|link|symlink))*(?:/\d+)?(?::\d+[kmg]?)?$")
+
+
+class _TextError(Exception):
+    def __init__(self, lineno: int, expected: str, found: str):
+        super().__init__(expected)
+        self.lineno, self.expected, self.found = lineno, expected, found
+
+
+def _row_cells(line: str, lineno: int, tests, rate_ok: re.Pattern, what: str) -> list:
+    end = _desc_end(line)
+    try:
+        cells = _slots(line, end, [6, 4] * 6)
+    except ValueError as exc:
+        raise _TextError(lineno, what, str(exc)) from exc
+    out = []
+    for k, (test, *_rest) in enumerate(tests):
+        rate, cpu = cells[2 * k], cells[2 * k + 1]
+        kind = _TESTS[test][2]
+        pattern = rate_ok if kind in ("char", "block") else _TXT_PLAIN
+        if rate and not pattern.match(rate):
+            raise _TextError(lineno, f"{what}: a {test} rate", rate)
+        if cpu and not _TXT_CPU.match(cpu):
+            raise _TextError(lineno, f"{what}: a {test} %CP", cpu)
+        if rate:
+            out.append((test, "rate", rate, lineno))
+        if cpu:
+            out.append((test, "cpu", cpu, lineno))
+    return out
+
+
+def _latency_cells(line: str, lineno: int, tests) -> list:
+    try:
+        cells = _slots(line, 17, [10] * 6)
+    except ValueError as exc:
+        raise _TextError(lineno, "a Latency row of 6 cells", str(exc)) from exc
+    out = []
+    for (test, *_rest), cell in zip(tests, cells, strict=True):
+        if cell:
+            if not _TXT_LAT.match(cell):
+                raise _TextError(lineno, f"a {test} latency like 512ms or 44660us", cell)
+            out.append((test, "lat", cell, lineno))
+    return out
+
+
+def _block_end(line: str) -> bool:
+    return (not line.strip() or bool(_IO_HDR.match(line) or _FILE_HDR.match(line))
+            or bool(_CSV_19X_START.match(line)) or line.count(",") >= 10
+            or line.startswith("Version"))
+
+
+def _looks_like_row(line: str) -> bool:
+    return len(line) > _DESC and len(line[_desc_end(line):].split()) >= 2
+
+
+def _text_runs(lines: list[str]) -> list[_Run]:
+    """Every table of the text report, as runs (an IO row and the file row of the same report
+    are one run). Raises _TextError on a malformed table row."""
+    runs: list[_Run] = []
+    i, n = 0, len(lines)
+    last_io: tuple[_Run, int] | None = None  # (single-row IO run, index after its block)
+    while i < n:
+        line = lines[i]
+        io, fl = _IO_HDR.match(line), _FILE_HDR.match(line)
+        if not io and not fl:
+            i += 1
+            continue
+        m = io or fl
+        version = m.group(2)
+        csv2txt = version is not None and _is_csv2txt(m)
+        sub = lines[i + 1] if i + 1 < n else ""
+        cols = lines[i + 2] if i + 2 < n else ""
+        if io:
+            ms = _IO_SUB.match(sub)
+            if not ms:
+                raise _TextError(i + 2, "the -Per Chr- --Block-- sub-header of the bonnie++ table",
+                                 sub)
+            if not _IO_COLS.match(cols):
+                raise _TextError(i + 3, "the 'Machine  Size' or 'Name:Size etc' column header",
+                                 cols)
+            concurrency = ms.group(1)
+            scaled = cols.startswith("Name:Size")
+        else:
+            ms = _FILE_SUB.match(sub)
+            if not ms:
+                raise _TextError(i + 2, "the -Create-- --Read--- sub-header of the bonnie++ "
+                                 "file table", sub)
+            if not _FILE_COLS.match(cols):
+                raise _TextError(i + 3, "the 'files  /sec %CP' column header", cols)
+            file_host = ms.group(1).strip() or None
+        j = i + 3
+        block: list[_Run] = []
+        while j < n:
+            row = lines[j]
+            if row.startswith("Latency"):
+                if not block:
+                    raise _TextError(j + 1, "a table row before the Latency row", row)
+                tests = _IO_TESTS if io else _FILE_TESTS
+                block[-1].cells += _latency_cells(row, j + 1, tests)
+                j += 1
+                continue
+            if row.strip() and "Latency".startswith(row.strip()):
+                raise _TextError(j + 1, "a Latency row", row)
+            if _block_end(row) or not _looks_like_row(row):
+                break
+            desc = row[:_desc_end(row)]
+            run = _Run(line=j + 1, fmt="bon_csv2txt" if csv2txt else "text",
+                       version=version, native=not csv2txt)
+            if io:
+                name, size = _split_desc(desc, _TXT_SIZE)
+                if size is None:
+                    raise _TextError(j + 1, "a machine name and size like 'vm   512M'", desc)
+                run.io_line = j + 1
+                run.text_scaled = scaled
+                run.meta = _text_io_meta(name, size, concurrency, csv2txt, scaled)
+                try:
+                    run.threads = int(run.meta["concurrency"]) if run.meta.get(
+                        "concurrency") else (1 if not scaled and version
+                                             and version.startswith("1.0") else None)
+                    if run.meta.get("chunk_size"):
+                        run.chunk = int(units.binary_size(run.meta["chunk_size"]))
+                except ValueError as exc:
+                    raise _TextError(j + 1, "a size like '512M', '512M:64k' or '512M::2'",
+                                     size) from exc
+                run.cells = _row_cells(row, j + 1, _IO_TESTS, _TXT_RATE if scaled else
+                                       _TXT_PLAIN, "a bonnie++ IO table row")
+            else:
+                name, spec = _split_desc(desc, _TXT_FILES)
+                if spec is None:
+                    raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'",
+                                     desc)
+                try:
+                    run.meta = {"host": name or file_host, **_parse_num_files(spec)}
+                except ValueError as exc:
+                    raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'",
+                                     spec) from exc
+                run.cells = _row_cells(row, j + 1, _FILE_TESTS, _TXT_PLAIN,
+                                       "a bonnie++ file table row")
+            block.append(run)
+            j += 1
+        if not block:
+            raise _TextError(j + 1, "a data row under the bonnie++ table header",
+                             lines[j] if j < n else "end of file")
+        if io:
+            runs += block
+            last_io = (block[0], j) if len(block) == 1 and not csv2txt else None
+        else:
+            prev = last_io
+            if (prev is not None and prev[1] == i and len(block) == 1
+                    and (file_host is None or prev[0].meta.get("host") in (None, file_host)
+                         or file_host.startswith(prev[0].meta.get("host") or ""))):
+                io_run = prev[0]  # same report: one run
+                io_run.meta.update({k: v for k, v in block[0].meta.items() if k != "host"})
+                io_run.cells += block[0].cells
+            else:
+                runs += block
+            last_io = None
+        i = j
+    return runs
+
+
+def _text_io_meta(name, size, concurrency, csv2txt, scaled) -> dict:
+    """Metadata from the table's name/size column. ``size[:chunk]`` in 1.0x–1.97; bonnie++
+    2.00a prints ``size:chunk:concurrency:seeks`` and bon_csv2txt ``size:chunk:seeks:procs``
+    (trailing empty parts dropped)."""
+    parts = size.split(":")
+    meta = {"host": name, "file_size": parts[0], "chunk_size": (parts[1] or None)
+            if len(parts) > 1 else None}
+    if csv2txt:
+        meta["seeks"] = parts[2] if len(parts) > 2 and parts[2] else None
+        meta["seek_proc_count"] = parts[3] if len(parts) > 3 and parts[3] else None
+    elif scaled:
+        meta["concurrency"] = parts[2] if len(parts) > 2 and parts[2] else "1"
+        meta["seeks"] = parts[3] if len(parts) > 3 and parts[3] else None
+    else:
+        meta["concurrency"] = concurrency
+    return meta
+
+
+# --- values -------------------------------------------------------------------------------------
+def _value(test: str, kind: str, text: str) -> tuple[str, float, str | None]:
+    """(metric, canonical value, flag) of one cell."""
+    if kind == "lat":
+        return "lat_max", units.duration(text), None
+    if kind == "cpu":
+        if text.startswith("+"):
+            return "cpu", math.nan, TOO_FAST
+        return "cpu", float(text), None
+    metric = _RATE_METRIC[_TESTS[test][2]]
+    if text.startswith("+"):
+        return metric, math.nan, TOO_FAST
+    if metric == "bandwidth":
+        if text[-1] in "kmg":  # 2.00a text: KiB/MiB/GiB per second
+            return metric, units.scaled(text, binary=True), None
+        return metric, float(text) * units.KiB, None  # K/sec = KiB/s
+    return metric, float(text), None
+
+
+def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> list[dict]:
+    chunk = run.chunk or chunk_default
+    meta = {k: run.meta.get(k) for k in _META_KEYS}
+    meta.update({k: v for k, v in run.meta.items() if k not in meta})
+    run_key = f"line {run.line}" + (f" rep {repetition}" if repetition else "")
+    out = []
+    for test, kind, text, lineno in run.cells:
+        workload, op, tkind = _TESTS[test]
+        flag = None
+        if (kind == "rate" and not run.native and run.text_scaled and text in ("0k", "0")
+                and any(t == test and k == "cpu" and c.startswith("+")
+                        for t, k, c, _ in run.cells)):
+            # bon_csv2txt renders +++++ as "0k" (its bug) next to a +++ %CP
+            metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
+        else:
+            metric, value, flag = _value(test, kind, text)
+        block = 1 if tkind == "char" else chunk if tkind in ("block", "seek") else None
+        out.append({
+            "source": source, "run_key": run_key, "position": f"line {lineno}", "tool": TOOL,
+            "tool_version": run.version, "test": test, "workload": workload, "op": op,
+            "block_size": block, "threads": run.threads, "metric": metric, "value": value,
+            "repetition": repetition, "flag": flag, **meta})
+    return out
+
+
+def _group_key(run: _Run) -> tuple:
+    m = run.meta
+    return (run.fmt, run.version, m.get("host"), m.get("file_size"), m.get("chunk_size"),
+            m.get("num_files"), m.get("concurrency"), m.get("seed"))
+
+
+# --- parse --------------------------------------------------------------------------------------
+def parse(text: str, source: str, *, chunk_size: str | int | None = None, **options) -> Parsed:
+    """Parse bonnie++ output (CSV rows or the text report) into tidy records.
+
+    Parameters
+    ----------
+    text : str
+        The whole output file.
+    source : str
+        The file name, for provenance and errors.
+    chunk_size : str or int, optional
+        IO chunk size to assume when the output does not state it (``"64k"`` or bytes); 2.00a
+        leaves ``io_chunk_size`` empty even for ``-s 512:64k``. Default 8192 (bonnie's default).
+    **options
+        Accepted and ignored, so that a folder read can pass one option set to every reader.
+
+    Returns
+    -------
+    Parsed
+
+    Raises
+    ------
+    ParseError
+        A malformed CSV row or table row (with its line), or a file with neither.
+
+    Examples
+    --------
+    >>> p = parse("vm,512M,,,529610,43,1040537,44,,,+++++,+++,+++++,+++,,,,,,,,,,,,,", "a.csv")
+    >>> p.format, p.records[0]["test"], p.records[0]["value"]  # 529610 KiB/s * 1024
+    ('csv 1.03', 'put_block', 542320640.0)
+    """
+    try:
+        default_chunk = DEFAULT_CHUNK if chunk_size is None else int(
+            units.binary_size(str(chunk_size)))
+    except ValueError as exc:
+        raise ParseError(source, None, "chunk_size like '64k' or 8192",
+                         found=str(chunk_size)) from exc
+    lines = [ln.rstrip("\r") for ln in text.splitlines()]
+    notes: list[str] = []
+    csv_runs: list[_Run] = []
+    pending_break = False
+    for i, line in enumerate(lines):
+        if "," not in line:
+            continue
+        if _CSV_HEADER.match(line):
+            pending_break = True
+            continue
+        if _CSV2TXT_ERROR.match(line):
+            notes.append(f"line {i + 1}: {line[:120]}")
+            continue
+        got = _csv_row(line, source, i + 1)
+        if got is None:
+            continue
+        try:
+            run = _run_from_csv(got[0], got[1], i + 1)
+        except ValueError as exc:
+            raise ParseError(source, i + 1, "a bonnie++ CSV row", found=str(exc)) from exc
+        run.group_break = pending_break
+        pending_break = False
+        csv_runs.append(run)
+
+    text_runs: list[_Run] = []
+    text_error: _TextError | None = None
+    try:
+        text_runs = _text_runs(lines)
+    except _TextError as exc:
+        text_error = exc
+    except ValueError as exc:  # a size or number the table should not hold
+        text_error = _TextError(0, "a bonnie++ text table", str(exc))
+
+    if csv_runs:
+        runs = csv_runs
+        if text_runs or text_error:
+            notes.append("text table ignored: the CSV rows of the same output are exact")
+        _recover_chunks(csv_runs, text_runs, notes)
+        fmt = csv_runs[0].fmt
+    elif text_error is not None:
+        raise ParseError(source, text_error.lineno or None, text_error.expected,
+                         found=text_error.found)
+    elif text_runs:
+        runs = text_runs
+        fmt = text_runs[0].fmt
+    else:
+        first = next((ln.strip() for ln in lines if ln.strip()), "an empty file")
+        where = next((k + 1 for k, ln in enumerate(lines) if ln.strip()), None)
+        raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
+
+    records: list[dict] = []
+    previous = None
+    repetition = 0
+    for run in runs:
+        key = _group_key(run)
+        if previous is not None and key == previous and not run.group_break:
+            repetition += 1
+        else:
+            repetition = 0
+        previous = key
+        try:
+            records += _records(run, source, repetition, default_chunk)
+        except ValueError as exc:
+            raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
+    return Parsed(tool=TOOL, format=fmt, version=runs[0].version, records=records, notes=notes)
+
+
+def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
+    """2.00a leaves io_chunk_size empty in the CSV although its table shows ``512M:64k``: take the
+    chunk from the table printed just before the CSV row of the same run (same host and size)."""
+    native = [r for r in text_runs if r.native and r.io_line is not None]
+    for run in csv_runs:
+        if run.meta.get("chunk_size") or not run.meta.get("file_size"):
+            continue
+        before = [r for r in native if r.io_line < run.line]
+        if not before:
+            continue
+        t = before[-1]
+        if (t.meta.get("chunk_size") and t.meta.get("file_size") == run.meta["file_size"]
+                and (t.meta.get("host") or "") == (run.meta.get("host") or "")[:len(
+                    t.meta.get("host") or "")]):
+            run.meta["chunk_size"] = t.meta["chunk_size"]
+            run.chunk = int(units.binary_size(t.meta["chunk_size"]))
+            notes.append(f"line {run.line}: io_chunk_size empty in the CSV; chunk "
+                         f"{t.meta['chunk_size']} taken from the table at line {t.io_line}")
+
+
+def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None, **meta):
+    """Read one bonnie++ output (CSV, text report, or bon_csv2txt output) into the tidy frame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    chunk_size : str or int, optional
+        IO chunk size to assume when the output does not state it (see :func:`parse`).
+    **meta
+        Metadata set on every row (``config="gp3"``, ``volume=...``), overriding the file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The results frame (:mod:`ebsstats.schema`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "b.csv").write_text(
+    ...     "1.98,2.00a,vm,1,42,512M,,8192,5,,,466701,34,664719,32,,,+++++,+++,+++++,+++"
+    ...     + "," * 19 + "251us,60us,,4040us,24070us" + "," * 6 + "\\n")
+    >>> df = read_bonnie(d / "b.csv", config="gp3")
+    >>> df.loc[df.metric == "bandwidth", ["test", "value"]].values.tolist()[0]
+    ['put_block', 477901824.0]
+    """
+    return read_one(path, parse, meta, chunk_size=chunk_size)
