@@ -77,6 +77,7 @@ the difference of ``runtime``) and ``t`` is the report's ``elapsed`` seconds.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -388,10 +389,10 @@ def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str
     docs: list[tuple[dict, int]] = []
     between: list[str] = []
     pos = 0
-    for m in _DOC_START.finditer(text):
-        start = m.start()
-        if start < pos:
-            continue
+    start = 0 if text.startswith("{") else text.find("\n{")
+    while start >= 0:
+        if text[start] == "\n":
+            start += 1
         try:
             obj, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as exc:
@@ -403,6 +404,7 @@ def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str
         between.append(text[pos:start])
         docs.append((obj, line_of(text, start)))
         pos = end
+        start = text.find("\n{", pos)
     between.append(text[pos:])
     return docs, between
 
@@ -608,8 +610,7 @@ def _direction(d: dict, path: str, is_sync: bool):
                     continue  # 2.x pads the list with "0.00": 0
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
-                add((f'{fpath}.percentile["{k}"]', schema.percentile_metric(fam, k),
-                     float(v) * scale))
+                add((f'{fpath}.percentile["{k}"]', _pct_name(fam, k), float(v) * scale))
     if not is_sync:
         samples = d.get("bw_samples")
         if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
@@ -626,6 +627,11 @@ def _direction(d: dict, path: str, is_sync: bool):
                          ("iops_mean", "iops_mean"), ("iops_stddev", "iops_stddev")):
                 add((f"{path}.{k}", m, _num(d, k, path)))
     return out, has_bins
+
+
+@functools.lru_cache(maxsize=4096)
+def _pct_name(fam: str, key: str) -> str:
+    return schema.percentile_metric(fam, key)
 
 
 def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:

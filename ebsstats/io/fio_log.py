@@ -58,7 +58,7 @@ import pyarrow.csv as pacsv
 
 from .. import schema, units
 from ..errors import ParseError
-from ._common import HEAD_BYTES, Parsed, decode, load_bytes, load_text
+from ._common import HEAD_BYTES, Parsed, decode, load_bytes
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
            "find_run"]
@@ -338,24 +338,29 @@ def _const_string(value: str, n: int) -> pd.Categorical:
     return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[value])
 
 
+def _const_str(value: str, n: int) -> pd.arrays.ArrowStringArray:
+    """A string column holding one value, built in Arrow (no Python objects per row)."""
+    return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+
+
 def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, sampling):
     n = len(t)
     ops = pd.Categorical.from_codes(ddir.astype(np.int8), dtype=pd.CategoricalDtype(schema.OPS))
-    bsz = pd.array(bs, dtype=pd.Int64Dtype())
-    bsz[bs == 0] = pd.NA
+    bs = bs.astype(np.int64)
     cols = {
-        "run_id": pd.Series(_const_string(rid, n)).astype(schema.STRING),
-        "source": pd.Series(_const_string(source, n)).astype(schema.STRING),
-        "test": pd.Series(_const_string(test, n)).astype(schema.STRING),
+        "run_id": _const_str(rid, n),
+        "source": _const_str(source, n),
+        "test": _const_str(test, n),
         "op": ops,
         "metric": _const_string(metric, n),
         "t": t.astype(np.float64) * units.MS,
         "value": value,
         "unit": _const_string(unit, n),
-        "offset": (pd.array(offset, dtype=pd.Int64Dtype()) if offset is not None
-                   else pd.array([pd.NA] * n, dtype=pd.Int64Dtype())),
-        "block_size": bsz,
-        "sampling": pd.Series(_const_string(sampling, n)).astype(schema.STRING),
+        "offset": (pd.arrays.IntegerArray(offset.astype(np.int64), np.zeros(n, dtype=bool))
+                   if offset is not None else
+                   pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))),
+        "block_size": pd.arrays.IntegerArray(bs, bs == 0),
+        "sampling": _const_str(sampling, n),
     }
     return schema.series_frame(pd.DataFrame(cols))
 
@@ -396,9 +401,10 @@ def find_run(path: str | os.PathLike) -> dict | None:
     from . import fio as fio_reader
     for c in candidates:
         try:
-            if b'"fio version"' not in load_bytes(c, 256 * 1024**2)[:HEAD_BYTES]:
-                continue
-            text = load_text(c)
+            raw = load_bytes(c, 256 * 1024**2)
+            if b'"fio version"' not in raw[:HEAD_BYTES] or prefix.encode() not in raw:
+                continue  # not a fio report, or no job of it names this log prefix
+            text = decode(raw, str(c))
             docs, _ = fio_reader._json_docs(text, str(c))
         except (ParseError, OSError):
             continue
