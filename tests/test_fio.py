@@ -419,3 +419,9 @@ def test_workload_mapping():
                                          "rw", "readwrite", "trim", "randtrim:8")] == [
         "seqread", "seqwrite", "randread", "randwrite", "randrw", "mixed", "mixed", "other",
         "other"]
+
+
+def test_rate_iops_option_and_achieved_rate():
+    df = read(*F, "logs_raw_run.json")
+    assert set(df["rate_iops"]) == {"1000"}  # job option rate_iops=1000 (a string column)
+    assert close(val(df, "iops", "read"), 999.50025)  # the achieved rate, as fio printed it
