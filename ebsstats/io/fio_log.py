@@ -1,0 +1,639 @@
+"""fio log files (``write_bw_log``, ``write_iops_log``, ``write_lat_log``, ``write_hist_log``).
+
+:func:`read_fio_log` reads one log into the series frame (:data:`ebsstats.schema.SERIES_COLUMNS`);
+:func:`parse` is the reader-protocol entry point; :func:`aggregate_log` turns per-I/O rows into
+windows; :func:`read_fio_hist_log` reads histogram logs (not a series: see there).
+
+Columns of a log line (comma + space separated), by fio version
+---------------------------------------------------------------
+=============  ========================================================================
+fio            columns
+=============  ========================================================================
+≤ 3.17         ``time_ms, value, ddir, bs [, offset if log_offset=1]``
+3.18 – 3.36    ``time_ms, value, ddir, bs, [offset if log_offset=1], prio``
+3.37 +         ``time_ms, value, [max if log_max_value=both], ddir, bs, [offset], prio``
+=============  ========================================================================
+
+The fifth column is an offset before 3.18 and a priority after, so a five-column log cannot be
+read without the fio version, and latency values are ns in 3.x but µs in 2.x. The version comes
+from, in this order: the ``fio_version=`` argument; the fio JSON report of the run that wrote the
+log (:func:`read_fio_log` looks for ``*.json`` fio reports in the log's folder and for
+``<folder>_run.json`` beside the folder, and takes the one whose job has this log prefix in its
+``write_*_log`` option — that job also gives ``test``, ``run_id`` (the same as
+:func:`ebsstats.read_fio` gives the report), ``log_offset``, ``log_avg_msec`` and
+``log_max_value``). With no version the log is refused with :class:`~ebsstats.ParseError` unless
+it is unambiguous (four columns, and for latency logs ``time_unit=`` given). Nothing is guessed.
+
+Rows and units
+--------------
+* ``t`` = ``time_ms`` / 1000 (s since the job started; averaged windows are stamped at their end).
+* ``op`` from ``ddir``: 0 read, 1 write, 2 trim, 3 sync.
+* bw logs → metric ``bandwidth`` (KiB/s × 1024 → B/s).
+* iops logs averaged over a window (``log_avg_msec``; fio 2.x always averages over
+  ``iopsavgtime``) → metric ``iops`` (IO/s). Per-I/O iops logs (no ``log_avg_msec``: one row of
+  value 1 per completed I/O) → metric ``ios`` (unit ``count``): they are events, not rates;
+  :func:`aggregate_log` turns them into ``iops`` per window.
+* lat / clat / slat logs → metrics ``lat`` / ``clat`` / ``slat`` (s; ns × 1e-9 in 3.x,
+  µs × 1e-6 in 2.x).
+* ``block_size`` from ``bs`` (0 in averaged logs → ``<NA>``), ``offset`` when ``log_offset=1``.
+* extra string column ``sampling``: ``per_io`` (one row per I/O), ``window_mean`` /
+  ``window_max`` (``log_avg_msec`` with or without ``log_max_value=1``; ``log_max_value=both``
+  gives both row sets), or ``window`` (averaged, but whether mean or max is not known).
+
+Parsing is vectorised (``pyarrow.csv``); lines are never looped over in Python except to name the
+line of an error.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from .. import schema, units
+from ..errors import ParseError
+from ._common import HEAD_BYTES, Parsed, decode, load_bytes
+
+__all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
+           "find_run"]
+
+TOOL = "fio"
+KINDS = ("bw", "iops", "lat", "clat", "slat")
+_NAME = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|lat_hist)"
+                   r"(?:\.(?P<index>\d+))?\.log$")
+_LINE = re.compile(r"^\d+, -?\d+(?:, (?:\d+|0x[0-9a-fA-F]+)){2,5}$")
+_HIST_LINE = re.compile(r"^\d+, \d+, \d+(?:, \d+){100,}$")
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+_LAT_SCALE = {"ns": units.NS, "nsec": units.NS, "us": units.US, "usec": units.US,
+              "µs": units.US}
+
+
+def kind_of(name: str) -> str | None:
+    """The log kind a fio log file name says (``x_clat.2.log`` → ``"clat"``), or ``None``.
+
+    >>> kind_of("lograw_clat.1.log"), kind_of("a_bw.log"), kind_of("a_clat_hist.1.log")
+    ('clat', 'bw', 'clat_hist')
+    """
+    m = _NAME.match(os.path.basename(str(name)))
+    return m.group("kind") if m else None
+
+
+def sniff(head: str, name: str) -> str | None:
+    """``"bw"``/``"iops"``/``"lat"``/``"clat"``/``"slat"`` (kind from the name), ``"log"`` (a fio
+    log whose name does not say its kind) or ``None``.
+
+    Content decides that it is a fio log: the first lines are 4–7 integer columns separated by
+    ``", "``. Histogram logs (``*_clat_hist.N.log``, ~1859 columns) are not series data and give
+    ``None``: read them with :func:`read_fio_hist_log`.
+
+    >>> sniff("0, 31371, 0, 4096, 0\\n1, 25095, 1, 4096, 0\\n", "lograw_bw.1.log")
+    'bw'
+    >>> sniff("3;fio-3.33;x;0;0", "a.txt") is None
+    True
+    """
+    lines = head.splitlines()
+    if len(head) >= HEAD_BYTES and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a full head may be cut
+    lines = [ln for ln in lines[:20] if ln.strip()]
+    if not lines or not all(_LINE.match(ln.strip()) for ln in lines):
+        return None
+    width = {ln.count(",") for ln in lines}
+    if len(width) != 1:
+        return None
+    kind = kind_of(name)
+    if kind is not None and kind.endswith("_hist"):
+        return None
+    return kind or "log"
+
+
+def _version_tuple(version: str | None) -> tuple[int, int] | None:
+    if not version:
+        return None
+    m = _VERSION.search(str(version))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _flag(value) -> bool | None:
+    if value is None:
+        return None
+    return str(value).strip().lower() not in ("0", "false", "no", "off", "")
+
+
+def parse(text: str, source: str, *, kind: str | None = None, fio_version: str | None = None,
+          time_unit: str | None = None, log_offset: bool | None = None,
+          log_avg_msec: int | None = None, log_max_value: str | None = None,
+          run_id: str | None = None, test: str | None = None) -> Parsed:
+    """Parse a fio log into a series frame (in ``Parsed.series``).
+
+    Parameters
+    ----------
+    text, source
+        The log's text and file name (the name gives the kind when ``kind`` is not given).
+    kind : {"bw", "iops", "lat", "clat", "slat"}, optional
+    fio_version : str, optional
+        e.g. ``"fio-3.33"`` or ``"2.1.10"``: decides the column layout and the latency unit.
+    time_unit : {"ns", "us"}, optional
+        Unit of latency values when ``fio_version`` is not known (3.x: ns, 2.x: µs).
+    log_offset, log_avg_msec, log_max_value
+        The job's options, when known (from the run's JSON report).
+    run_id, test
+        Link the rows to a results-frame run; default: a hash of ``source`` and the log's name.
+
+    Raises
+    ------
+    ebsstats.ParseError
+        Unknown kind, ambiguous layout or unit without a version, ragged or non-numeric lines
+        (naming the line).
+
+    Examples
+    --------
+    >>> p = parse("500, 107344, 0, 0, 0\\n500, 107416, 1, 0, 0\\n", "x_bw.1.log",
+    ...           fio_version="fio-3.33")
+    >>> p.series[0][["op", "metric", "t", "value"]].values.tolist()
+    [['read', 'bandwidth', 0.5, 109920256.0], ['write', 'bandwidth', 0.5, 109993984.0]]
+    """
+    return _parse_bytes(text.encode(), source, kind=kind, fio_version=fio_version,
+                        time_unit=time_unit, log_offset=log_offset, log_avg_msec=log_avg_msec,
+                        log_max_value=log_max_value, run_id=run_id, test=test)
+
+
+def _layout(ncol: int, vt: tuple[int, int] | None, source: str, log_offset: bool | None,
+            log_max_value: str | None, col2: np.ndarray | None) -> list[str]:
+    """Names of the columns of a log with ``ncol`` columns written by fio ``vt``."""
+    base = ["t", "value", "ddir", "bs"]
+    if ncol < 4:
+        raise ParseError(source, 1, "a fio log line with at least 4 columns (time, value, "
+                         "ddir, bs)", found=f"{ncol} columns")
+    if ncol == 4:
+        return base
+    if vt is None:
+        raise ParseError(source, 1, "fio_version= (or the run's JSON report beside the log): "
+                         "column 5 is an offset before fio 3.18 and a priority after",
+                         found=f"{ncol} columns and no fio version")
+    if vt < (3, 18):
+        if ncol == 5:
+            return base + ["offset"]
+    elif vt < (3, 37):
+        if ncol == 5:
+            return base + ["prio"]
+        if ncol == 6:
+            return base + ["offset", "prio"]
+    else:
+        if ncol == 5:
+            return base + ["prio"]
+        if ncol == 7:
+            return ["t", "value", "max", "ddir", "bs", "offset", "prio"]
+        if ncol == 6:
+            with_max = None
+            if log_max_value is not None:
+                with_max = str(log_max_value).strip().lower() == "both"
+            elif log_offset is not None:
+                with_max = not log_offset
+            elif col2 is not None and len(col2) and (col2.max() > 3 or col2.min() < 0):
+                with_max = True  # ddir is 0..3, so a larger third column is the max
+            if with_max is None:
+                raise ParseError(source, 1, "log_offset= or log_max_value= for a 6-column "
+                                 "fio >= 3.37 log (max column or offset column)",
+                                 found="6 columns")
+            return (["t", "value", "max", "ddir", "bs", "prio"] if with_max
+                    else base + ["offset", "prio"])
+    raise ParseError(source, 1, f"a fio {vt[0]}.{vt[1]} log line with its known columns",
+                     found=f"{ncol} columns")
+
+
+def _first_bad_line(data: bytes, ncol: int) -> tuple[int, str]:
+    """Line number and text of the first line that is not ``ncol`` integer columns."""
+    for i, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) != ncol or not all(re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+", p)
+                                         for p in parts):
+            return i, line
+    return 0, ""
+
+
+def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
+    wanted = [n for n in names if n != "prio"]
+    try:
+        return pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=names),
+            parse_options=pacsv.ParseOptions(delimiter=","),
+            convert_options=pacsv.ConvertOptions(
+                column_types={n: pa.int64() for n in wanted}, include_columns=wanted))
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        line, found = _first_bad_line(data, len(names))
+        raise ParseError(source, line or None,
+                         f"a fio log line of {len(names)} integer columns "
+                         f"({', '.join(names)})", found=found or str(exc)) from exc
+
+
+def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_unit=None,
+                 log_offset=None, log_avg_msec=None, log_max_value=None, run_id=None,
+                 test=None) -> Parsed:
+    kind = kind or kind_of(source)
+    if kind is None or kind not in KINDS:
+        if kind is not None and kind.endswith("_hist"):
+            raise ParseError(source, None, "a bw/iops/lat/clat/slat log (histogram logs: "
+                             "ebsstats.io.fio_log.read_fio_hist_log)", found=kind)
+        raise ParseError(source, None, "kind= (bw, iops, lat, clat or slat): the file name "
+                         "does not say which fio log this is", found=os.path.basename(source))
+    vt = _version_tuple(fio_version)
+    is_lat = kind in ("lat", "clat", "slat")
+    scale = None
+    if is_lat:
+        if time_unit is not None:
+            if time_unit not in _LAT_SCALE:
+                raise ValueError(f"time_unit must be 'ns' or 'us', not {time_unit!r}")
+            scale = _LAT_SCALE[time_unit]
+        elif vt is not None:
+            scale = units.NS if vt[0] >= 3 else units.US
+        else:
+            raise ParseError(source, None, "fio_version= or time_unit=: fio 3.x logs latency "
+                             "in ns, 2.x in µs", found="no fio version for a latency log")
+    # the first data line decides the width
+    start = 0
+    while True:
+        nl = data.find(b"\n", start)
+        first = data[start:] if nl < 0 else data[start:nl]
+        if first.strip() or nl < 0:
+            break
+        start = nl + 1
+    if not first.strip():
+        return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version,
+                      series=[schema.empty_series()])
+    ncol = first.count(b",") + 1
+    col2 = None
+    if ncol == 6 and vt is not None and vt >= (3, 37) and log_max_value is None \
+            and log_offset is None:
+        probe = _read_columns(data, [f"c{i}" for i in range(6)], source)
+        col2 = probe.column("c2").to_numpy()
+    names = _layout(ncol, vt, source, log_offset, log_max_value, col2)
+    table = _read_columns(data, names, source)
+    n = table.num_rows
+    t = table.column("t").to_numpy()
+    value = table.column("value").to_numpy().astype(np.float64)
+    ddir = table.column("ddir").to_numpy()
+    bs = table.column("bs").to_numpy()
+    if n and (ddir.min() < 0 or ddir.max() > 3):
+        bad = int(np.flatnonzero((ddir < 0) | (ddir > 3))[0])
+        line, found = _row_line(data, bad)
+        raise ParseError(source, line, "ddir 0 (read), 1 (write), 2 (trim) or 3 (sync)",
+                         found=found)
+    windowed = bool(n) and not bs.any()
+    if vt is not None and vt[0] < 3 and kind in ("bw", "iops"):
+        windowed = True  # fio 2.x averages bw/iops logs over bwavgtime/iopsavgtime
+    if log_avg_msec is not None and int(log_avg_msec) > 0:
+        windowed = True
+    maxv = (str(log_max_value).strip().lower() if log_max_value is not None else None)
+    if not windowed:
+        sampling = "per_io"
+    elif maxv is None:
+        sampling = "window"
+    elif maxv in ("1", "true", "max"):
+        sampling = "window_max"
+    else:
+        sampling = "window_mean"
+    if kind == "bw":
+        metric, unit, factor = "bandwidth", "B/s", float(units.KiB)
+    elif kind == "iops":
+        metric, unit, factor = ("iops", "IO/s", 1.0) if windowed else ("ios", "count", 1.0)
+    else:
+        metric, unit, factor = kind, "s", scale
+    value = value * factor
+    offset = table.column("offset").to_numpy() if "offset" in names else None
+    parts = [(value, sampling)]
+    if "max" in names:
+        parts = [(value, "window_mean"),
+                 (table.column("max").to_numpy().astype(np.float64) * factor, "window_max")]
+    rid = run_id or schema.run_id(source, "log")
+    if test is None:
+        m = _NAME.match(os.path.basename(source))
+        test = m.group("prefix") if m else os.path.basename(source)
+    frames = [_series(rid, source, test, ddir, metric, t, v, unit, offset, bs, samp)
+              for v, samp in parts]
+    ts = frames[0] if len(frames) == 1 else schema.concat(frames, series=True)
+    return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
+
+
+def _row_line(data: bytes, row: int) -> tuple[int, str]:
+    seen = -1
+    for i, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if raw.strip():
+            seen += 1
+            if seen == row:
+                return i, raw.strip()
+    return 0, ""
+
+
+def _const_string(value: str, n: int) -> pd.Categorical:
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[value])
+
+
+def _const_str(value: str, n: int) -> pd.arrays.ArrowStringArray:
+    """A string column holding one value, built in Arrow (no Python objects per row)."""
+    return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+
+
+def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, sampling):
+    n = len(t)
+    ops = pd.Categorical.from_codes(ddir.astype(np.int8), dtype=pd.CategoricalDtype(schema.OPS))
+    bs = bs.astype(np.int64)
+    cols = {
+        "run_id": _const_str(rid, n),
+        "source": _const_str(source, n),
+        "test": _const_str(test, n),
+        "op": ops,
+        "metric": _const_string(metric, n),
+        "t": t.astype(np.float64) * units.MS,
+        "value": value,
+        "unit": _const_string(unit, n),
+        "offset": (pd.arrays.IntegerArray(offset.astype(np.int64), np.zeros(n, dtype=bool))
+                   if offset is not None else
+                   pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))),
+        "block_size": pd.arrays.IntegerArray(bs, bs == 0),
+        "sampling": _const_str(sampling, n),
+    }
+    return schema.series_frame(pd.DataFrame(cols))
+
+
+# --------------------------------------------------------------------------------------------
+# finding the run that wrote a log
+# --------------------------------------------------------------------------------------------
+
+_LOG_OPTIONS = {"bw": ("write_bw_log",), "iops": ("write_iops_log",),
+                "lat": ("write_lat_log",), "clat": ("write_lat_log",),
+                "slat": ("write_lat_log",), "clat_hist": ("write_hist_log",),
+                "lat_hist": ("write_hist_log",)}
+
+
+def find_run(path: str | os.PathLike) -> dict | None:
+    """The fio JSON report of the run that wrote the log at ``path``, as a dict.
+
+    Looks at ``*.json`` files in the log's folder and at ``<folder>_run.json`` beside the folder
+    (the layout of ``tests/fixtures/fio``) for a fio report whose job wrote this log prefix
+    (``write_bw_log=…/logavg`` for ``logavg_bw.1.log``; ``write_bw_log=1`` means the job name).
+    Returns ``{"version", "options", "run_id", "test", "report"}`` or ``None``. When several
+    jobs wrote the prefix (``numjobs``), the log's 1-based index picks the job entry.
+
+    Examples
+    --------
+    >>> find_run("no/such/dir/x_bw.1.log") is None
+    True
+    """
+    p = Path(path)
+    m = _NAME.match(p.name)
+    if not m:
+        return None
+    prefix, kind, index = m.group("prefix"), m.group("kind"), m.group("index")
+    candidates = sorted(p.parent.glob("*.json")) if p.parent.is_dir() else []
+    conv = p.parent.parent / f"{p.parent.name}_run.json"
+    if conv.is_file():
+        candidates.append(conv)
+    from . import fio as fio_reader
+    for c in candidates:
+        try:
+            raw = load_bytes(c, 256 * 1024**2)
+            if b'"fio version"' not in raw[:HEAD_BYTES] or prefix.encode() not in raw:
+                continue  # not a fio report, or no job of it names this log prefix
+            text = decode(raw, str(c))
+            docs, _ = fio_reader._json_docs(text, str(c))
+        except (ParseError, OSError):
+            continue
+        if not docs or not isinstance(docs[-1][0], dict):
+            continue
+        doc = docs[-1][0]
+        key = "jobs" if "jobs" in doc else "client_stats"
+        jobs = doc.get(key)
+        if not isinstance(jobs, list):
+            continue
+        gopts = doc.get("global options") or {}
+        matches = []
+        for i, job in enumerate(jobs):
+            if not isinstance(job, dict):
+                continue
+            opts = {**gopts, **(job.get("job options") or {})}
+            for opt in _LOG_OPTIONS[kind]:
+                v = opts.get(opt)
+                if v is None:
+                    continue
+                name = job.get("jobname") if str(v).strip() in ("1", "true") else \
+                    os.path.basename(str(v).strip())
+                if name == prefix:
+                    matches.append((i, job, opts))
+        if not matches:
+            continue
+        pick = None
+        if len(matches) == 1:
+            pick = matches[0]
+        elif index is not None and int(index) <= len(matches):
+            pick = matches[int(index) - 1]
+        version = doc.get("fio version")
+        out = {"version": None if version is None else str(version), "report": str(c),
+               "options": matches[0][2], "run_id": None, "test": None}
+        if pick is not None:
+            i, job, opts = pick
+            out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
+                       test=job.get("jobname"))
+        return out
+    return None
+
+
+def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
+                 fio_version: str | None = None, time_unit: str | None = None,
+                 find_report: bool = True, **meta) -> pd.DataFrame:
+    """Read one fio log file into the series frame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``<prefix>_bw.1.log``, ``_iops``, ``_lat``, ``_clat``, ``_slat`` (2.x: no index).
+    kind, fio_version, time_unit
+        See :func:`parse`; arguments win over what the run's JSON report says.
+    find_report : bool
+        Look for the JSON report of the run beside the log (:func:`find_run`) for the fio
+        version, the job's log options, its name and ``run_id``.
+    **meta
+        Metadata columns for every row (``config=``, ``volume=`` …).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The series frame; passes :func:`ebsstats.validate_series`.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> p = pathlib.Path("tests/fixtures/fio/logs_avg/logavg_bw.1.log")
+    >>> ts = read_fio_log(p) if p.exists() else None
+    """
+    source = str(path)
+    data = load_bytes(path)
+    if b"\x00" in data:
+        decode(data, source)  # raises with the line of the NUL byte
+    run = find_run(path) if find_report else None
+    opts = (run or {}).get("options") or {}
+    parsed = _parse_bytes(
+        data, source, kind=kind,
+        fio_version=fio_version or (run or {}).get("version"), time_unit=time_unit,
+        log_offset=_flag(opts.get("log_offset")),
+        log_avg_msec=_int(opts.get("log_avg_msec")) if run else None,
+        log_max_value=opts.get("log_max_value", "0" if run else None),
+        run_id=(run or {}).get("run_id"), test=(run or {}).get("test"))
+    ts = parsed.series[0]
+    if meta:
+        ts = schema.series_frame(ts.assign(**meta))
+    return ts
+
+
+def _int(v) -> int | None:
+    try:
+        return None if v is None else int(str(v).strip())
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# aggregation of per-I/O rows
+# --------------------------------------------------------------------------------------------
+
+def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
+    """Aggregate log rows into fixed windows of ``window`` seconds (stamped at the window's end).
+
+    Per-I/O rows become: ``ios`` → ``iops`` (count / window, IO/s); per-I/O ``bandwidth`` →
+    ``bandwidth`` = sum of ``block_size`` / window (B/s, the bytes actually moved); latencies →
+    their mean. Rows already averaged (``sampling`` ``window*``) are averaged again per window.
+    The last window may be partial (the run ended inside it), so its rate is a lower bound.
+
+    Examples
+    --------
+    >>> p = parse("0, 1, 0, 4096, 0\\n400, 1, 0, 4096, 0\\n1200, 1, 0, 4096, 0\\n",
+    ...           "x_iops.1.log", fio_version="3.33")
+    >>> aggregate_log(p.series[0])[["t", "metric", "value"]].values.tolist()
+    [[1.0, 'iops', 2.0], [2.0, 'iops', 1.0]]
+    """
+    if window <= 0:
+        raise ValueError("window must be positive")
+    if ts.empty:
+        return ts
+    df = ts.copy()
+    df["_w"] = np.floor(df["t"].to_numpy() / window)
+    sampling = df["sampling"].astype(str) if "sampling" in df else pd.Series("per_io",
+                                                                             index=df.index)
+    per_io = (sampling == "per_io").to_numpy()
+    metric = df["metric"].astype(str).to_numpy()
+    keys = ["run_id", "source", "test", "op", "_w"]
+    extra = [c for c in df.columns if c not in schema.SERIES_COLUMNS and c not in
+             ("_w", "sampling")]
+    out = []
+    count_rows = per_io & (metric == "ios")
+    if count_rows.any():
+        g = df[count_rows].groupby(keys + extra, observed=True, dropna=False)
+        r = g["value"].sum().reset_index()
+        r["value"] = r["value"] / window
+        r["metric"], r["unit"] = "iops", "IO/s"
+        out.append(r)
+    bw_rows = per_io & (metric == "bandwidth")
+    if bw_rows.any():
+        sub = df[bw_rows]
+        if sub["block_size"].isna().any():
+            raise ValueError("per-I/O bandwidth rows need block_size to aggregate")
+        r = sub.groupby(keys + extra, observed=True, dropna=False)["block_size"].sum()
+        r = r.astype(np.float64).rename("value").reset_index()
+        r["value"] = r["value"] / window
+        r["metric"], r["unit"] = "bandwidth", "B/s"
+        out.append(r)
+    rest = ~(count_rows | bw_rows)
+    if rest.any():
+        sub = df[rest]
+        r = sub.groupby(keys + extra + ["metric", "unit"], observed=True,
+                        dropna=False)["value"].mean().reset_index()
+        out.append(r)
+    res = pd.concat(out, ignore_index=True)
+    res["t"] = (res.pop("_w") + 1.0) * window
+    res["sampling"] = "window_mean"
+    res = res.sort_values(["run_id", "t", "op", "metric"], kind="stable", ignore_index=True)
+    return schema.series_frame(res)
+
+
+# --------------------------------------------------------------------------------------------
+# histogram logs
+# --------------------------------------------------------------------------------------------
+
+def _plat_values(nbins: int, bits: int = 6) -> np.ndarray:
+    """Representative latency of each fio histogram bin (``plat_idx_to_val`` in fio's stat.c):
+    bins below ``2 * 2**bits`` are exact; above, bin ``idx`` of group ``g`` covers
+    ``[base, base + 2**(g-1))`` and its midpoint is returned."""
+    val = 1 << bits
+    idx = np.arange(nbins, dtype=np.int64)
+    out = idx.astype(np.float64)
+    big = idx >= (val << 1)
+    error_bits = (idx[big] >> bits) - 1
+    base = np.left_shift(np.int64(1), error_bits + bits).astype(np.float64)
+    k = (idx[big] % val).astype(np.float64)
+    out[big] = base + (k + 0.5) * np.left_shift(np.int64(1), error_bits).astype(np.float64)
+    return out
+
+
+def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None,
+                      find_report: bool = True) -> pd.DataFrame:
+    """Read a fio histogram log (``write_hist_log`` + ``log_hist_msec``), non-empty bins only.
+
+    Each line is ``time_ms, ddir, bs`` then the bin counts of that interval: 1216 bins in 2.x
+    (1219 columns), 1856 in 3.x (1859 columns). Returns a long frame ``run_id, source, t (s),
+    op, block_size, lat (s: the bin's midpoint, fio's ``plat_idx_to_val``), count``. This is not
+    a series-frame metric (one number per time is not enough), hence its own function. Latency
+    unit: ns for 3.x (1856 bins), µs for 2.x (1216 bins), taken from the bin count when the
+    version is not known. Counts are per interval (fio writes the difference since the last line).
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> p = pathlib.Path("tests/fixtures/fio/gen/logs_hist/lh_clat_hist.1.log")
+    >>> h = read_fio_hist_log(p) if p.exists() else None
+    """
+    source = str(path)
+    data = load_bytes(path)
+    text = decode(data, source)
+    first = next((ln for ln in text.splitlines() if ln.strip()), None)
+    if first is None:
+        return pd.DataFrame({"run_id": [], "source": [], "t": [], "op": [], "block_size": [],
+                             "lat": [], "count": []})
+    ncol = first.count(",") + 1
+    nbins = ncol - 3
+    if nbins not in (1216, 1856):
+        raise ParseError(source, 1, "a fio histogram log line (3 + 1216 or 3 + 1856 columns)",
+                         found=f"{ncol} columns")
+    run = find_run(path) if find_report else None
+    vt = _version_tuple(fio_version or (run or {}).get("version"))
+    if vt is not None and (vt[0] >= 3) != (nbins == 1856):
+        raise ParseError(source, 1, f"{1856 if vt[0] >= 3 else 1216} bins for fio "
+                         f"{vt[0]}.{vt[1]}", found=f"{nbins} bins")
+    scale = units.NS if nbins == 1856 else units.US
+    names = ["t", "ddir", "bs"] + [f"b{i}" for i in range(nbins)]
+    table = _read_columns(data, names, source)
+    counts = np.column_stack([table.column(f"b{i}").to_numpy() for i in range(nbins)])
+    rows, bins = np.nonzero(counts)
+    lat = _plat_values(nbins)[bins] * scale
+    ddir = table.column("ddir").to_numpy()[rows]
+    if len(ddir) and (ddir.min() < 0 or ddir.max() > 3):
+        raise ParseError(source, None, "ddir 0..3 in a histogram log", found=str(ddir.max()))
+    rid = (run or {}).get("run_id") or schema.run_id(source, "log")
+    return pd.DataFrame({
+        "run_id": pd.array([rid] * len(rows), dtype=schema.STRING),
+        "source": pd.array([source] * len(rows), dtype=schema.STRING),
+        "t": table.column("t").to_numpy()[rows].astype(np.float64) * units.MS,
+        "op": pd.Categorical.from_codes(ddir.astype(np.int8),
+                                        dtype=pd.CategoricalDtype(schema.OPS)),
+        "block_size": pd.array(table.column("bs").to_numpy()[rows], dtype=pd.Int64Dtype()),
+        "lat": lat,
+        "count": counts[rows, bins].astype(np.int64),
+    })

@@ -1,0 +1,168 @@
+"""fio log files: values read by hand off the raw logs (conversions in the comments)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import fixture
+
+import ebsstats as es
+from ebsstats.io import fio_log
+
+
+def first(ts: pd.DataFrame, op: str | None = None) -> pd.Series:
+    sel = ts if op is None else ts[ts["op"] == op]
+    return sel.iloc[0]
+
+
+def read(*parts, **kw) -> pd.DataFrame:
+    ts = es.read_fio_log(fixture("fio", *parts), **kw)
+    es.validate_series(ts)
+    return ts
+
+
+def test_averaged_bw_log_found_run():
+    ts = read("logs_avg", "logavg_bw.1.log")
+    r = first(ts)
+    # "500, 107344, 0, 0, 0": t 500 ms, 107344 KiB/s × 1024, ddir 0 = read
+    assert (r["t"], r["value"], r["op"], r["metric"], r["unit"]) == (
+        0.5, 107344 * 1024, "read", "bandwidth", "B/s")
+    assert pd.isna(r["block_size"]) and pd.isna(r["offset"])  # averaged: bs 0, no offset
+    assert set(ts["sampling"]) == {"window_mean"}  # log_avg_msec=500 in the run's JSON
+    # the run's JSON (logs_avg_run.json beside the folder) gives the job name and run_id
+    df = es.read_fio(fixture("fio", "logs_avg_run.json"))
+    assert set(ts["test"]) == {"logavg"} and set(ts["run_id"]) == set(df["run_id"])
+    assert len(ts) == 10
+
+
+def test_averaged_iops_and_latency_logs():
+    iops = read("logs_avg", "logavg_iops.1.log")
+    assert first(iops)["value"] == 26838 and first(iops)["unit"] == "IO/s"  # "500, 26838, 0"
+    clat = read("logs_avg", "logavg_clat.1.log")
+    r = first(clat)  # "500, 32893, 1, 0, 0": 3.x latency ns × 1e-9, ddir 1 = write
+    assert r["op"] == "write" and r["metric"] == "clat" and math.isclose(r["value"], 32893e-9)
+    lat = read("logs_avg", "logavg_lat.1.log")
+    assert math.isclose(first(lat, "read")["value"], 32383e-9)  # "500, 32383, 0, 0, 0"
+    slat = read("logs_avg", "logavg_slat.1.log")
+    assert math.isclose(first(slat, "read")["value"], 7796e-9)  # "500, 7796, 0, 0, 0"
+
+
+def test_raw_per_io_logs_and_aggregation():
+    ios = read("logs_raw", "lograw_iops.1.log")
+    # per-I/O rows "0, 1, 0, 4096, 0": an event (count 1), not a rate
+    assert set(ios["metric"]) == {"ios"} and set(ios["unit"]) == {"count"}
+    assert set(ios["sampling"]) == {"per_io"} and (ios["block_size"] == 4096).all()
+    # one row per I/O: 2000 reads + 2000 writes = the run's total_ios (logs_raw_run.json)
+    assert (ios["op"] == "read").sum() == 2000 and (ios["op"] == "write").sum() == 2000
+    agg = fio_log.aggregate_log(ios, window=1.0)
+    es.validate_series(agg)
+    # rate_iops=1000: 1000 reads in each 1 s window
+    assert agg[(agg["op"] == "read") & (agg["t"] == 1.0)]["value"].item() == 1000.0
+    bw = read("logs_raw", "lograw_bw.1.log")
+    assert first(bw)["value"] == 31371 * 1024  # "0, 31371, 0, 4096, 0"
+    abw = fio_log.aggregate_log(bw, window=1.0)
+    # 1000 I/Os × 4096 B in 1 s
+    assert abw[(abw["op"] == "write") & (abw["t"] == 1.0)]["value"].item() == 4096000.0
+    lat = read("logs_raw", "lograw_lat.1.log")
+    assert math.isclose(first(lat)["value"], 194925e-9)  # "0, 194925, 0, 4096, 0"
+    clat = read("logs_raw", "lograw_clat.1.log")
+    assert math.isclose(first(clat, "write")["value"], 163216e-9)  # "0, 163216, 1, 4096, 0"
+    slat = read("logs_raw", "lograw_slat.1.log")
+    assert math.isclose(first(slat, "write")["value"], 11832e-9)  # "0, 11832, 1, 4096, 0"
+    alat = fio_log.aggregate_log(lat, window=1.0)
+    sel = lat[(lat["op"] == "read") & (lat["t"] < 1.0)]["value"].mean()
+    assert math.isclose(alat[(alat["op"] == "read") & (alat["t"] == 1.0)]["value"].item(), sel)
+
+
+def test_log_offset_six_columns():
+    ts = read("gen", "logs_offset", "lo_bw.1.log")
+    r = first(ts)  # "0, 41392, 0, 4096, 249856, 0": offset 249856, prio 0
+    assert (r["value"], r["offset"], r["block_size"]) == (41392 * 1024, 249856, 4096)
+    w = first(ts, "write")  # "0, 22746, 1, 4096, 3104768, 0"
+    assert (w["value"], w["offset"]) == (22746 * 1024, 3104768)
+    for kind, ns in (("clat", 98955), ("lat", 182983), ("slat", 84028)):
+        t = read("gen", "logs_offset", f"lo_{kind}.1.log")
+        assert math.isclose(first(t)["value"], ns * 1e-9) and first(t)["offset"] == 249856
+    assert set(read("gen", "logs_offset", "lo_iops.1.log")["metric"]) == {"ios"}
+
+
+def test_log_max_value():
+    ts = read("gen", "logs_max", "lm_clat.1.log")
+    assert set(ts["sampling"]) == {"window_max"}  # log_max_value=1 in lm_run.json
+    assert math.isclose(ts.iloc[1]["value"], 1052013e-9)  # "500, 1052013, 0, 0, 0"
+    bw = read("gen", "logs_max", "lm_bw.1.log")
+    assert first(bw)["value"] == 380496 * 1024 and first(bw)["t"] == 0.25
+    assert first(read("gen", "logs_max", "lm_iops.1.log"))["value"] == 95124
+    assert math.isclose(first(read("gen", "logs_max", "lm_lat.1.log"))["value"], 275186e-9)
+    assert math.isclose(first(read("gen", "logs_max", "lm_slat.1.log"))["value"], 67246e-9)
+
+
+def test_version_from_argument_without_report():
+    path = fixture("fio", "logs_avg", "logavg_clat.1.log")
+    ts = es.read_fio_log(path, fio_version="fio-3.33", find_report=False)
+    assert math.isclose(first(ts)["value"], 32893e-9)
+    assert set(ts["sampling"]) == {"window"}  # averaged, but mean or max is not known
+    assert set(ts["test"]) == {"logavg"}  # the log prefix
+
+
+def test_layouts_by_version():
+    # fio 2.x: 5th column is the offset, latency in µs
+    p = fio_log.parse("10, 250, 1, 4096, 8192\n", "x_clat.log", fio_version="fio-2.1.10")
+    r = p.series[0].iloc[0]
+    assert (r["op"], r["offset"], r["value"]) == ("write", 8192, 250e-6)
+    # 3.18-3.36: 5th column is the priority
+    r = fio_log.parse("10, 250, 0, 4096, 1\n", "x_clat.1.log",
+                      fio_version="fio-3.20").series[0].iloc[0]
+    assert pd.isna(r["offset"]) and math.isclose(r["value"], 250e-9)
+    # 3.37+ with log_max_value=both: time, mean, max, ddir, bs, offset, prio
+    s = fio_log.parse("500, 300, 900, 0, 0, 0, 0\n", "x_lat.1.log",
+                      fio_version="fio-3.37").series[0]
+    got = dict(zip(s["sampling"], s["value"], strict=True))
+    assert math.isclose(got["window_max"], 900e-9) and math.isclose(got["window_mean"], 300e-9)
+    # 3.37+, 6 columns: a third column above 3 cannot be a ddir, so it is the max
+    s = fio_log.parse("500, 300, 900, 1, 0, 0\n", "x_lat.1.log",
+                      fio_version="fio-3.38").series[0]
+    assert set(s["op"]) == {"write"} and len(s) == 2
+    # 4 columns need no version for bw (KiB/s in every version)
+    s = fio_log.parse("500, 100, 2, 0\n", "x_bw.log").series[0]
+    assert (s["op"].iloc[0], s["value"].iloc[0]) == ("trim", 102400.0)
+    s = fio_log.parse("500, 100, 3, 0\n", "x_lat.log", time_unit="us").series[0]
+    assert s["op"].iloc[0] == "sync" and math.isclose(s["value"].iloc[0], 100e-6)
+
+
+def test_hist_log():
+    h = fio_log.read_fio_hist_log(fixture("fio", "gen", "logs_hist", "lh_clat_hist.1.log"))
+    line = fixture("fio", "gen", "logs_hist", "lh_clat_hist.1.log").read_text().split(", ")
+    assert len(line) == 1859  # 3.x: time, ddir, bs + 1856 bins
+    counts = np.array(line[3:], dtype=np.int64)
+    assert h["count"].sum() == counts.sum() and (h["t"] == 0.501).all()  # "501, 0, 4096, …"
+    # bins below 128 are exact ns values (fio's plat_idx_to_val); above, group midpoints
+    vals = fio_log._plat_values(1856)
+    assert vals[5] == 5 and vals[128] == 128 + 0.5 * 2 and vals[192] == 256 + 0.5 * 4
+    assert set(h["op"]) == {"read"}
+
+
+def test_sniff():
+    assert fio_log.sniff("500, 107344, 0, 0, 0\n", "logavg_bw.1.log") == "bw"
+    assert fio_log.sniff("500, 107344, 0, 0, 0\n", "whatever.txt") == "log"
+    hist = fixture("fio", "gen", "logs_hist", "lh_clat_hist.1.log")
+    assert fio_log.sniff(hist.read_text()[:65536], hist.name) is None
+    assert fio_log.sniff('{"fio version": "fio-3.33"}', "a.json") is None
+    assert fio_log.sniff("a,b,c\n1,2,3\n", "x.csv") is None
+
+
+def test_meta_and_read_twice():
+    a = es.read_fio_log(fixture("fio", "logs_raw", "lograw_lat.1.log"), config="gp3")
+    b = es.read_fio_log(fixture("fio", "logs_raw", "lograw_lat.1.log"), config="gp3")
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["config"]) == {"gp3"}
+    es.validate_series(a)
+
+
+@pytest.mark.parametrize("name", ["lograw_bw.1.log", "lograw_iops.1.log"])
+def test_raw_logs_cover_the_run(name):
+    ts = read("logs_raw", name)
+    assert ts["t"].max() <= 2.001 and ts["t"].min() == 0.0  # runtime=2 s
