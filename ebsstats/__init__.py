@@ -15,6 +15,8 @@ and statsmodels load when the first function that needs them is called.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING
 
 from .errors import EbsstatsError as EbsstatsError
@@ -99,6 +101,26 @@ def __getattr__(name: str):
 
 def __dir__():
     return __all__
+
+
+class _Package(types.ModuleType):
+    """Keeps public functions from being shadowed by the submodule of the same name.
+
+    ``cost``, ``compare``, ``drift``, ``trend``, ``report`` and ``simulate`` are functions *and*
+    the modules that define them. Importing such a submodule (``from ebsstats.cost import x``,
+    doctest collection) makes the import system set ``ebsstats.cost`` to the module; this class
+    refuses that one binding, so ``es.cost(df)`` is the function in every import order while
+    ``sys.modules["ebsstats.cost"]`` and ``from ebsstats.cost import ...`` keep working.
+    """
+
+    def __setattr__(self, name, value):
+        if (name in _LAZY and isinstance(value, types.ModuleType)
+                and value.__name__ == f"{__name__}.{name}"):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs

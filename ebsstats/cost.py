@@ -17,8 +17,6 @@ get what you pay for.
 from __future__ import annotations
 
 import math
-import sys
-import types
 from collections.abc import Sequence
 
 import numpy as np
@@ -432,19 +430,3 @@ def _group_date(grp, as_of, timestamp, key) -> pd.Timestamp:
     if as_of == "timestamp":
         raise ValueError(f"group {key}: as_of='timestamp' but the group has no timestamps")
     return _date(None)
-
-
-class _CallableModule(types.ModuleType):
-    """``ebsstats.cost`` is both this module and the function :func:`cost` (public name).
-
-    Once ``ebsstats.cost`` has been imported as a module (``import ebsstats.cost``, doctest
-    collection, ``from ebsstats.cost import pareto_front``), the import system binds the package
-    attribute ``ebsstats.cost`` to the module, shadowing the lazily exported function. Making the
-    module callable keeps ``es.cost(df, ...)`` working in every import order.
-    """
-
-    def __call__(self, *args, **kwargs):
-        return cost(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import FIXTURES, fixture, tree_digest
 
 import ebsstats as es
 from ebsstats.errors import ParseError
 from ebsstats.io import bonnie
 from ebsstats.schema import frame
+from tests.conftest import FIXTURES, fixture, tree_digest
 
 BON = FIXTURES / "bonnie"
 ALL = sorted(p.name for p in BON.iterdir())

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import fixture, tree_digest
 
 import ebsstats as es
 from ebsstats.io import fio
+from tests.conftest import fixture, tree_digest
 
 F = ("fio",)
 G = ("fio", "gen")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import fixture
 
 import ebsstats as es
 from ebsstats.io import fio, fio_log
+from tests.conftest import fixture
 
 
 def test_garbage():

@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import fixture
 
 import ebsstats as es
 from ebsstats.io import fio_log
+from tests.conftest import fixture
 
 
 def first(ts: pd.DataFrame, op: str | None = None) -> pd.Series:

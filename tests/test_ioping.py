@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import FIXTURES, fixture, tree_digest
 
 import ebsstats as es
 from ebsstats.errors import ParseError
 from ebsstats.io import ioping as ip
+from tests.conftest import FIXTURES, fixture, tree_digest
 
 KiB, MiB = 2**10, 2**20
 ALL = sorted(p for p in (FIXTURES / "ioping").iterdir() if p.is_file())

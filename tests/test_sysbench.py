@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import FIXTURES, fixture, tree_digest
 
 import ebsstats as es
 from ebsstats.errors import ParseError
 from ebsstats.io import sysbench as sb
+from tests.conftest import FIXTURES, fixture, tree_digest
 
 MiB = 2**20
 GiB = 2**30
