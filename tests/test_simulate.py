@@ -531,3 +531,17 @@ def test_roundtrip_series_shows_burst_depletion(rt: tuple[Path, pd.DataFrame]) -
     lo = ts["value"].iloc[-5:].median()
     t_drop = ts.loc[ts["value"] < (hi + lo) / 2, "t"].iloc[0]
     assert t_drop == pytest.approx(run["predicted_depletion_s"], rel=0.10)
+
+
+def test_bundled_corpus_regenerates_byte_identically(tmp_path: Path) -> None:
+    bundled = Path(__file__).parents[1] / "data" / "campaign"
+    assert (bundled / "truth.yaml").exists()
+    truth = yaml.safe_load((bundled / "truth.yaml").read_text())
+    assert truth["synthetic"] is True and truth["preset"] == "bundled"
+    p = argparse.ArgumentParser()
+    cli.add_arguments(p)
+    assert cli.run(p.parse_args(["-o", str(tmp_path / "c"), "--seed", str(truth["seed"]),
+                                 "--preset", "bundled"])) == 0
+    assert _tree_hash(tmp_path / "c") == _tree_hash(bundled)
+    size = sum(f.stat().st_size for f in bundled.rglob("*") if f.is_file())
+    assert size < 12 * 1024**2  # data/ must stay < 20 MB on disk

@@ -825,8 +825,7 @@ def evaluate(camp: Campaign) -> Campaign:
         v0 = c.volumes[0]
         j.out = {
             "nominal_iops": type_bw / j.w.bs, "iops": iops, "bandwidth": iops * j.w.bs,
-            "m_instance": c.re_instance, "m_volume": float(np.prod([v.re for v in c.volumes]))
-            if n == 1 else float("nan"),
+            "m_instance": c.re_instance, "m_volume": c.volumes[0].re if n == 1 else math.nan,
             "m_speed": v0.speed if n == 1 else float("nan"),
             "m_weekday": m_wd, "m_hour": m_hr, "m_band": m_band, "band": band,
             "m_noise": m_noise, "m_first_write": m_fw,
@@ -919,10 +918,15 @@ def _slow_at(s: dict[str, Any], t: float) -> int | None:
     return None
 
 
+_Z: dict[float, float] = {}
+
+
 def _lognormal_quantile(mean: float, s: float, p: float) -> float:
-    from statistics import NormalDist
-    mu = math.log(mean) - s * s / 2
-    return math.exp(mu + s * NormalDist().inv_cdf(p))
+    z = _Z.get(p)
+    if z is None:
+        from statistics import NormalDist
+        z = _Z[p] = NormalDist().inv_cdf(p)
+    return math.exp(math.log(mean) - s * s / 2 + s * z)
 
 
 LAT_SHAPE = {"standard": 0.6, "st1": 0.6, "sc1": 0.6}
