@@ -312,6 +312,8 @@ def test_first_write_alone() -> None:
     bon = df[(df.tool == "bonnie++") & (df.test == "put_block")].sort_values("timestamp")
     assert bon["pass"].iloc[0] == 0
     assert bon["value"].iloc[0] / bon["value"].iloc[1:].median() == pytest.approx(0.2)
+    rew = df[(df.tool == "bonnie++") & (df.test == "rewrite")]["value"]
+    np.testing.assert_allclose(rew, 0.45 * 125 * MiB)  # rewrite: no first-write penalty
     s = c.series[c.series["pass"] == 0]
     ratio = s.loc[s.first_touch, "lat_s"].median() / s.loc[~s.first_touch, "lat_s"].median()
     assert ratio == pytest.approx(5.0, rel=0.05)

@@ -10,7 +10,8 @@ Examples
 >>> add_arguments(p)
 >>> args = p.parse_args(["-o", tempfile.mkdtemp(), "--seed", "2", "--weeks", "1",
 ...                      "--volume-types", "gp3", "--tools", "fio"])
->>> run(args)
+>>> run(args)  # doctest: +ELLIPSIS
+wrote SYNTHETIC campaign to ...
 0
 """
 

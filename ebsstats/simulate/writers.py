@@ -335,7 +335,7 @@ def bonnie_csv(jobs: list[Job], version: str, seed: int) -> str:
             k = int(round(j.out["bandwidth"] / 1024))
             v = str(k)
             cpu = int(min(99, 1 + k / 4000))
-        return v, str(cpu), _bonnie_lat(j.out["lat_max"] * 20)
+        return v, str(cpu), _bonnie_lat(j.out["lat_max"] * 2)
 
     pb, rw, gb, sk = rate("put_block"), rate("rewrite"), rate("get_block"), rate("seeks")
     head = [c.host, "1", str(seed), f"{BONNIE_SIZE_GIB}G", ""]
