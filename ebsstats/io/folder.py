@@ -200,13 +200,17 @@ def _assemble(outcomes: list[_Outcome], meta: Mapping | None, series: bool):
             extra = {**o.meta, **(meta or {})}
             for ts in o.parsed.series:
                 if extra:
-                    ts = ts.assign(**{k: v for k, v in extra.items() if k not in ts
-                                      or k in (meta or {}) or k in o.meta})
-                ts_frames.append(schema.series_frame(ts))
+                    ts = ts.assign(**extra)
+                ts_frames.append(ts)
     df = schema.frame(records) if records else schema.empty()
     if not series:
         return df
-    return df, schema.concat(ts_frames, series=True)
+    if not ts_frames:
+        return df, schema.empty_series()
+    # one typing pass for the whole folder: per-file typing dominated folder reads
+    plain = [f.astype({c: object for c in f.columns if isinstance(f[c].dtype, pd.CategoricalDtype)})
+             for f in ts_frames]
+    return df, schema.series_frame(pd.concat(plain, ignore_index=True))
 
 
 def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -> pd.DataFrame:
