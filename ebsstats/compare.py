@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -37,6 +38,7 @@ EXACT_MAX = 2500  # exact null distributions when m*n (or n(n+1)/2) is at most t
 # --------------------------------------------------------------------------------------------
 # exact null distributions (for the interval ranks; p-values come from scipy)
 # --------------------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
 def u_null_cdf(m: int, n: int) -> np.ndarray:
     """Exact CDF of the Mann–Whitney U statistic under H0 (no ties), ``P(U <= u)``, u = 0..mn.
 
@@ -59,9 +61,12 @@ def u_null_cdf(m: int, n: int) -> np.ndarray:
         for r in range(i):  # divide by (1 - q^i): running sums with stride i
             c[r::i] = np.cumsum(c[r::i])
     c = np.maximum(c, 0.0)
-    return np.minimum(np.cumsum(c) / c.sum(), 1.0)
+    out = np.minimum(np.cumsum(c) / c.sum(), 1.0)
+    out.flags.writeable = False  # cached: shared between calls
+    return out
 
 
+@lru_cache(maxsize=256)
 def signed_rank_null_cdf(n: int) -> np.ndarray:
     """Exact CDF of the Wilcoxon signed-rank statistic T+ under H0, t = 0..n(n+1)/2.
 
@@ -75,7 +80,9 @@ def signed_rank_null_cdf(n: int) -> np.ndarray:
     c[0] = 1.0
     for i in range(1, n + 1):
         c[i:] = c[i:] + c[:-i].copy()
-    return np.minimum(np.cumsum(c) / c.sum(), 1.0)
+    out = np.minimum(np.cumsum(c) / c.sum(), 1.0)
+    out.flags.writeable = False
+    return out
 
 
 def _rank_interval(sorted_vals: np.ndarray, cdf: np.ndarray | None, sd: float,
@@ -151,12 +158,16 @@ def hodges_lehmann_paired(d: np.ndarray, confidence: float = 0.95
 # effect sizes and the ratio-of-medians interval
 # --------------------------------------------------------------------------------------------
 def cliffs_delta(x: np.ndarray, y: np.ndarray) -> float:
-    """Cliff's delta ``P(Y > X) - P(Y < X)`` from mid-ranks (``2U/mn - 1``).
+    """Cliff's delta ``P(Y > X) - P(Y < X)``: the mean sign of all differences ``y_i - x_j``
+    (from mid-ranks, ``2U/mn - 1``, for large samples).
 
-    >>> cliffs_delta(np.array([1., 2]), np.array([3., 4]))
-    1.0
+    >>> cliffs_delta(np.array([1., 2]), np.array([3., 4])), cliffs_delta([1., 3], [2., 3])
+    (1.0, 0.25)
     """
-    return float(_delta_ranks(np.asarray(x, float), np.asarray(y, float), axis=-1))
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) * len(y) <= 1_000_000:
+        return float(np.sign(y[:, None] - x[None, :]).mean())
+    return float(_delta_ranks(x, y, axis=-1))
 
 
 def _delta_ranks(x, y, axis=-1):
