@@ -159,7 +159,7 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
         conf = float(sub["confidence"].iloc[0])
         base = sub["baseline"].iloc[0]
         lines.append(_fit(f"{head or 'all'}" + (f" [{disp}]" if disp else "")
-                          + f"  baseline {base}  (p: {sub['test'].iloc[0]}, "
+                          + f"  baseline {base}  (p: {sub['test_method'].iloc[0]}, "
                           f"{sub['correction'].iloc[0]}-adjusted)", width))
         rows, notes = [], []
         for _, r in sub.iterrows():

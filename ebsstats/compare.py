@@ -371,7 +371,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         ``ratio_ci_low``/``ratio_ci_high``, ``change_pct`` (+ CI), ``shift`` (Hodges–Lehmann,
         value units) with ``shift_ci_low``/``shift_ci_high``/``shift_ci_level``,
         ``cliffs_delta`` (+ bootstrap CI), ``cles`` (P(group > baseline) + ½ P(tie)),
-        ``p_value``, ``p_adjusted``, ``test``, ``correction``, ``higher_is_better``,
+        ``p_value``, ``p_adjusted``, ``test_method`` (not ``test``, which names the
+        workload in the tidy frame), ``correction``, ``higher_is_better``,
         ``verdict`` (``better``/``worse``/``~``), ``confidence``, ``method``, ``warning``.
 
     Notes
@@ -421,7 +422,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
     base_str = tuple(str(b) for b in base_key)
     found_baseline = False
-    seeds = np.random.SeedSequence(seed)
+    i_cmp = 0
     rows = []
     for cell_key, cell in iter_groups(data, cells):
         groups = list(iter_groups(cell, by_cols))
@@ -436,7 +437,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         for key, sub in groups:
             if tuple(str(key[c]) for c in by_cols) == base_str:
                 continue
-            rng = np.random.default_rng(seeds.spawn(1)[0])
+            rng = np.random.default_rng([seed, i_cmp])  # comparison i: reproducible
+            i_cmp += 1
             y, y_excl = clean_values(sub, value)
             row = {**cell_key, **key,
                    "baseline": baseline if len(by_cols) > 1 else base_key[0],
@@ -465,8 +467,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     out["p_adjusted"] = adj
     for c in ("", "_ci_low", "_ci_high"):
         out[f"change_pct{c}"] = (out[f"ratio{c}"] - 1) * 100
-    out["test"] = ("wilcoxon signed-rank" if test == "mannwhitney" else "paired permutation"
-                   ) if block_cols else test
+    paired_name = "wilcoxon signed-rank" if test == "mannwhitney" else "paired permutation"
+    out["test_method"] = paired_name if block_cols else test
     out["correction"] = correction
     out["verdict"] = [_verdict(pa, alpha, s, r, h) for pa, s, r, h in zip(
         out["p_adjusted"], out["shift"], out["ratio"], out["higher_is_better"], strict=True)]
@@ -486,8 +488,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     first += ["median", "median_baseline", "ratio", "ratio_ci_low", "ratio_ci_high",
               "change_pct", "change_pct_ci_low", "change_pct_ci_high", "shift", "shift_ci_low",
               "shift_ci_high", "shift_ci_level", "cliffs_delta", "cliffs_delta_ci_low",
-              "cliffs_delta_ci_high", "cles", "p_value", "p_adjusted", "test", "correction",
-              "higher_is_better", "verdict", "confidence", "method", "warning"]
+              "cliffs_delta_ci_high", "cles", "p_value", "p_adjusted", "test_method",
+              "correction", "higher_is_better", "verdict", "confidence", "method", "warning"]
     return out[first].reset_index(drop=True)
 
 

@@ -99,10 +99,9 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         raise ValueError(f"precision must be positive, got {precision}")
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
-    seeds = np.random.SeedSequence(seed)
     curves, summaries = [], []
-    for key, sub in iter_groups(data, keys):
-        rng = np.random.default_rng(seeds.spawn(1)[0])
+    for i, (key, sub) in enumerate(iter_groups(data, keys)):
+        rng = np.random.default_rng([seed, i])
         x, n_excl = clean_values(sub, value)
         n_obs = len(x)
         top = n_obs if n_max is None else int(n_max)

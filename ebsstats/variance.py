@@ -295,7 +295,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     bootstrap : int
         Resamples of the BCa bootstrap interval of the mean (``0`` skips it).
     seed : int
-        Seed of the bootstrap; results are deterministic.
+        Seed of the bootstrap; group ``i`` (in output order) uses
+        ``numpy.random.default_rng([seed, i])``, so results are deterministic.
     within : "auto", list of str or None
         Identity columns always added to the grouping: by default ``test``, ``op`` and
         ``metric`` where present, so different metrics are never pooled. ``[]`` pools.
@@ -335,7 +336,6 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
-    seeds = np.random.SeedSequence(seed)
     rows = []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         x, n_excl = clean_values(sub, value)
@@ -350,7 +350,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
                       stats.t.interval(confidence, n - 1, loc=mean, scale=sem))
         else:
             lo = hi = np.nan
-        rng = np.random.default_rng(seeds.spawn(i + 1)[-1])
+        rng = np.random.default_rng([seed, i])  # group i of the call: reproducible
         blo, bhi = _bca_mean(x, confidence, bootstrap, rng)
         med, mlo, mhi, level = median_ci_array(x, confidence)
         unit = first_value(sub, "unit")
