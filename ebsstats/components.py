@@ -50,7 +50,7 @@ def _fit_mixedlm(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[d
         est[lvl] = float(v)
     est["__residual__"] = float(res.scale)
     total = sum(est.values())
-    at_zero = [lvl for lvl, v in est.items() if v <= 1e-8 * total and lvl != "__residual__"]
+    at_zero = [lvl for lvl, v in est.items() if v <= 1e-4 * total and lvl != "__residual__"]
     notes = [f"{lvl} variance at the boundary (0)" for lvl in at_zero]
     if not res.converged or any("converge" in str(w.message).lower() for w in caught):
         notes.insert(0, "MixedLM did not converge cleanly")
