@@ -140,7 +140,7 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
     >>> print(compare_table(compare(df, baseline="gp2", n_boot=199)))
     metric iops [IOPS]  baseline gp2  (p: mannwhitney, holm-adjusted)
     config  base median  median      Δ%  95% CI of Δ         p_adj  n      verdict
-    gp3           3,032   3,581  +18.1%  [+17.0%, +19.9%]  0.00018  10+10  better
+    gp3           3,032   3,581  +18.1%  [+16.9%, +19.8%]  0.00018  10+10  better
     """
     cols = list(comparison.columns[: list(comparison.columns).index("baseline")])
     sec_cols = [c for c in cols if c in SECTION]
