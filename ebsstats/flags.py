@@ -1,0 +1,237 @@
+"""Flags, never filters: :func:`flag_outliers` (Tukey fences, MAD z-score) and a
+:func:`bimodality` diagnostic (bimodality coefficient, one- vs two-component normal mixture).
+
+In I/O benchmarks the "outliers" are often the finding (a slow volume, a burst bucket running
+dry), so rows are flagged and kept; removing upper outliers is wrong for I/O-bound benchmarks
+(dotnet/BenchmarkDotNet#1256). Bimodality is common in the cloud (two performance bands:
+Schad et al., PVLDB 2010) and breaks every single-number summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .variance import check_columns, clean_values, group_keys, iter_groups
+
+BC_THRESHOLD = 5 / 9  # bimodality coefficient of the uniform distribution
+
+
+def flag_outliers(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] | None = None,
+                  method: str = "tukey", k: float = 1.5, z: float = 3.5,
+                  within: str | Sequence[str] | None = "auto") -> pd.DataFrame:
+    """Flag outlying values per group; every row is kept.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy frame (not modified).
+    value, by, within : str or list of str
+        Value column, grouping, and identity columns never pooled (default test/op/metric).
+    method : {"tukey", "mad"}
+        ``tukey``: outside ``[Q1 - k·IQR, Q3 + k·IQR]`` (quartiles by linear interpolation,
+        numpy's default). ``mad``: modified z-score ``0.6745 (x - median) / MAD`` beyond ``±z``.
+    k, z : float
+        Fence multiplier (Tukey) and z threshold (MAD).
+
+    Returns
+    -------
+    DataFrame
+        A copy of ``data`` with ``outlier`` (boolean; ``<NA>`` for NaN values), ``outlier_side``
+        (``low``/``high``), ``outlier_score`` (Tukey: distance beyond the fence in IQRs, 0
+        inside; MAD: the modified z-score) and ``outlier_method``.
+
+    Notes
+    -----
+    Tukey, *Exploratory Data Analysis*, 1977 (fences). Iglewicz & Hoaglin, *How to Detect and
+    Handle Outliers*, 1993 (modified z-score, threshold 3.5). When MAD is 0 (more than half the
+    values equal) the mean absolute deviation × 1.2533 replaces it.
+
+    Examples
+    --------
+    >>> import pandas as pd, ebsstats as es
+    >>> df = pd.DataFrame({"value": [10., 11, 12, 13, 14, 40]})
+    >>> es.flag_outliers(df)["outlier"].tolist()
+    [False, False, False, False, False, True]
+    """
+    if method not in ("tukey", "mad"):
+        raise ValueError(f"method must be 'tukey' or 'mad', got {method!r}")
+    keys = group_keys(data, by, within)
+    check_columns(data, [value, *keys])
+    out = data.copy()
+    flag = pd.Series(pd.NA, index=data.index, dtype="boolean")
+    side = pd.Series(pd.NA, index=data.index, dtype="string")
+    score = pd.Series(np.nan, index=data.index, dtype=float)
+    for _, sub in iter_groups(data, keys):
+        x = pd.to_numeric(sub[value], errors="coerce").to_numpy(float, na_value=np.nan)
+        ok = np.isfinite(x)
+        if not ok.any():
+            continue
+        xs = x[ok]
+        if method == "tukey":
+            q1, q3 = np.percentile(xs, [25, 75])
+            iqr = q3 - q1
+            lo, hi = q1 - k * iqr, q3 + k * iqr
+            with np.errstate(divide="ignore", invalid="ignore"):
+                sc = np.where(x > q3, (x - q3) / iqr, np.where(x < q1, (x - q1) / iqr, 0.0))
+            sc = np.where(iqr > 0, sc, 0.0)
+            is_hi, is_lo = x > hi, x < lo
+        else:
+            med = np.median(xs)
+            mad = np.median(np.abs(xs - med))
+            if mad > 0:
+                sc = 0.6745 * (x - med) / mad
+            else:
+                mean_ad = np.mean(np.abs(xs - med))
+                sc = (x - med) / (1.2533 * mean_ad) if mean_ad > 0 else np.zeros_like(x)
+            is_hi, is_lo = sc > z, sc < -z
+        idx = sub.index
+        flag.loc[idx] = np.where(ok, is_hi | is_lo, pd.NA)
+        side.loc[idx] = np.where(is_hi, "high", np.where(is_lo, "low", None))
+        score.loc[idx] = np.where(ok, sc, np.nan)
+    out["outlier"] = flag
+    out["outlier_side"] = side
+    out["outlier_score"] = score
+    out["outlier_method"] = (f"Tukey fences k={k:g}" if method == "tukey"
+                             else f"MAD modified z > {z:g}")
+    return out
+
+
+def bimodality_coefficient(x: np.ndarray) -> float:
+    """Sample bimodality coefficient (SAS): ``(g² + 1) / (G2 + 3 (n-1)² / ((n-2)(n-3)))``.
+
+    ``g`` and ``G2`` are the bias-corrected sample skewness and excess kurtosis
+    (:func:`scipy.stats.skew` / :func:`~scipy.stats.kurtosis` with ``bias=False``). Values above
+    5/9 (the uniform distribution's) suggest bimodality.
+
+    >>> round(bimodality_coefficient(np.r_[np.zeros(10), np.ones(10)]), 3)
+    0.767
+    """
+    x = np.asarray(x, float)
+    n = len(x)
+    if n < 4 or np.ptp(x) == 0:
+        return np.nan
+    g = stats.skew(x, bias=False)
+    kurt = stats.kurtosis(x, bias=False)
+    return float((g**2 + 1) / (kurt + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
+
+
+def gmm2(x: np.ndarray, max_iter: int = 500, tol: float = 1e-10) -> dict:
+    """Two-component normal mixture by EM (best of three quantile-split starts).
+
+    Returns ``loglik``, ``weights``, ``means``, ``sds``. A few lines of numpy: scikit-learn is
+    not a dependency and scipy has no mixture fitter; in one dimension EM is simple and exact.
+    """
+    x = np.asarray(x, float)
+    floor = 1e-6 * max(np.var(x), 1e-300)
+    best: dict = {"loglik": -np.inf}
+    for q in (0.25, 0.5, 0.75):
+        cut = np.quantile(x, q)
+        a, b = x[x <= cut], x[x > cut]
+        if len(a) < 2 or len(b) < 2:
+            continue
+        w = np.array([len(a), len(b)], float) / len(x)
+        mu = np.array([a.mean(), b.mean()])
+        var = np.maximum(np.array([a.var(), b.var()]), floor)
+        ll_old = -np.inf
+        for _ in range(max_iter):
+            logp = np.log(w) + stats.norm.logpdf(x[:, None], mu, np.sqrt(var))
+            ll_rows = np.logaddexp(logp[:, 0], logp[:, 1])
+            ll = float(ll_rows.sum())
+            resp = np.exp(logp - ll_rows[:, None])
+            nk = resp.sum(axis=0)
+            if np.any(nk < 1e-8):
+                break
+            w = nk / len(x)
+            mu = (resp * x[:, None]).sum(axis=0) / nk
+            var = np.maximum((resp * (x[:, None] - mu) ** 2).sum(axis=0) / nk, floor)
+            if ll - ll_old < tol * abs(ll):
+                break
+            ll_old = ll
+        if ll > best["loglik"]:
+            order = np.argsort(mu)
+            best = {"loglik": ll, "weights": w[order], "means": mu[order],
+                    "sds": np.sqrt(var[order])}
+    return best
+
+
+def bimodality(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] | None = None,
+               log: bool = False, within: str | Sequence[str] | None = "auto") -> pd.DataFrame:
+    """Is a group's distribution bimodal? Bimodality coefficient and mixture BIC per group.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy frame.
+    value, by, within : str or list of str
+        Value column, grouping, identity columns never pooled (default test/op/metric).
+    log : bool
+        Analyse ``log(value)`` (right-skewed rates and latencies look less like two normals).
+
+    Returns
+    -------
+    DataFrame
+        One row per group: ``n``, ``n_excluded``, ``bc`` (bimodality coefficient), ``bic_1``,
+        ``bic_2`` (one and two normal components), ``delta_bic`` (``bic_1 - bic_2``; > 10 is
+        very strong evidence for two), ``weight_2``, ``mean_1``, ``mean_2``, ``sd_1``, ``sd_2``,
+        ``ashman_d`` (separation of the two components; > 2 for clean separation),
+        ``verdict`` (``bimodal``, ``possibly bimodal``, ``unimodal``, or ``too few`` when
+        n < 10), ``method``.
+
+    Notes
+    -----
+    ``bimodal``: ΔBIC > 10 (Kass & Raftery 1995, "very strong"), Ashman's D > 2 (Ashman, Bird
+    & Zepf 1994) and both components ≥ 5 % of the runs. ``possibly bimodal``: ΔBIC > 6
+    ("strong") with D > 2, or BC > 5/9 with ΔBIC > 2 (Pfister et al., Front. Psychol. 2013; SAS
+    Institute). Strongly skewed unimodal data (exponential-like latencies) can look like two
+    normals: use ``log=True`` for them. Means and sds are on the log scale when ``log=True``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, ebsstats as es
+    >>> rng = np.random.default_rng(0)
+    >>> df = pd.DataFrame({"value": np.r_[rng.normal(100, 3, 30), rng.normal(80, 3, 20)]})
+    >>> es.bimodality(df)["verdict"].iloc[0]
+    'bimodal'
+    """
+    keys = group_keys(data, by, within)
+    check_columns(data, [value, *keys])
+    rows = []
+    for key, sub in iter_groups(data, keys):
+        x, n_excl = clean_values(sub, value)
+        if log:
+            n_excl += int((x <= 0).sum())
+            x = np.log(x[x > 0])
+        n = len(x)
+        row = {**key, "n": n, "n_excluded": n_excl}
+        res = {"bc": bimodality_coefficient(x), "bic_1": np.nan, "bic_2": np.nan,
+               "delta_bic": np.nan, "weight_2": np.nan, "mean_1": np.nan, "mean_2": np.nan,
+               "sd_1": np.nan, "sd_2": np.nan, "ashman_d": np.nan}
+        verdict = "too few"
+        if n >= 10 and np.ptp(x) > 0:
+            ll1 = float(stats.norm.logpdf(x, x.mean(), x.std()).sum())
+            bic1 = -2 * ll1 + 2 * np.log(n)
+            g = gmm2(x)
+            if np.isfinite(g["loglik"]):
+                bic2 = -2 * g["loglik"] + 5 * np.log(n)
+                d = float(np.sqrt(2) * abs(g["means"][1] - g["means"][0])
+                          / np.sqrt((g["sds"] ** 2).sum()))
+                res.update(bic_1=bic1, bic_2=bic2, delta_bic=bic1 - bic2,
+                           weight_2=float(g["weights"][1]), mean_1=float(g["means"][0]),
+                           mean_2=float(g["means"][1]), sd_1=float(g["sds"][0]),
+                           sd_2=float(g["sds"][1]), ashman_d=d)
+            dbic, d, wmin = res["delta_bic"], res["ashman_d"], np.nanmin(
+                [res["weight_2"], 1 - res["weight_2"]])
+            if dbic > 10 and d > 2 and wmin >= 0.05:
+                verdict = "bimodal"
+            elif (dbic > 6 and d > 2) or (res["bc"] > BC_THRESHOLD and dbic > 2):
+                verdict = "possibly bimodal"
+            else:
+                verdict = "unimodal"
+        rows.append({**row, **res, "verdict": verdict,
+                     "method": "BC (SAS) + 1 vs 2 normal components by BIC (EM)"
+                     + (" on log(value)" if log else "")})
+    return pd.DataFrame(rows)

@@ -1,0 +1,385 @@
+"""Run-to-run spread and confidence intervals: :func:`summarize` and :func:`median_ci`.
+
+The median comes with the distribution-free order-statistic interval (benchstat, CONFIRM), the
+mean with a Student-t and a BCa bootstrap interval, and every group says how many rows it left out
+(NaN values such as bonnie++ ``+++++``) and warns when it holds too few runs for the requested
+confidence.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+#: Columns that identify *what* was measured; statistics never pool across them unless told to.
+WITHIN = ("test", "op", "metric")
+
+RATE_UNITS = frozenset({"B/s", "IO/s", "ops/s"})
+AVERAGES = ("auto", "arithmetic", "harmonic", "geometric")
+
+
+# --------------------------------------------------------------------------------------------
+# shared helpers (used by compare, repetitions, components and flags as well)
+# --------------------------------------------------------------------------------------------
+def as_list(cols: str | Sequence[str] | None) -> list[str]:
+    """``None`` → ``[]``, ``"a"`` → ``["a"]``, ``"a,b"`` → ``["a", "b"]``, lists unchanged."""
+    if cols is None:
+        return []
+    if isinstance(cols, str):
+        return [c.strip() for c in cols.split(",") if c.strip()]
+    return list(cols)
+
+
+def check_columns(data: pd.DataFrame, cols: Sequence[str]) -> None:
+    """Raise ``KeyError`` naming every column of ``cols`` that ``data`` lacks."""
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(data).__name__}")
+    missing = [c for c in cols if c not in data.columns]
+    if missing:
+        raise KeyError(f"data has no column(s) {missing}; columns are {list(data.columns)}")
+
+
+def group_keys(data: pd.DataFrame, by: str | Sequence[str] | None,
+               within: str | Sequence[str] | None = "auto") -> list[str]:
+    """The grouping columns: ``by`` then the ``within`` columns (default: test/op/metric present)."""
+    keys = as_list(by)
+    extra = [c for c in WITHIN if c in data.columns] if within == "auto" else as_list(within)
+    return keys + [c for c in extra if c not in keys]
+
+
+def iter_groups(data: pd.DataFrame, keys: list[str]) -> Iterator[tuple[dict, pd.DataFrame]]:
+    """Yield ``({key: value}, sub-frame)`` per group, NA keys kept as their own group."""
+    if not keys:
+        yield {}, data
+        return
+    grouped = data.groupby(keys, dropna=False, observed=True, sort=True)
+    for key, sub in grouped:
+        key = key if isinstance(key, tuple) else (key,)
+        yield {k: _scalar(v) for k, v in zip(keys, key, strict=True)}, sub
+
+
+def _scalar(v):
+    return None if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else v
+
+
+def clean_values(sub: pd.DataFrame, value: str) -> tuple[np.ndarray, int]:
+    """Finite float values of a group and the number of rows left out (NaN / ±inf)."""
+    x = pd.to_numeric(sub[value], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ok = np.isfinite(x)
+    return x[ok], int((~ok).sum())
+
+
+def first_value(sub: pd.DataFrame, col: str):
+    """The column's value if it is the same on every row of ``sub``, ``"mixed"`` if not."""
+    if col not in sub.columns:
+        return None
+    vals = pd.unique(sub[col].dropna().astype(object))
+    if len(vals) == 0:
+        return None
+    return vals[0] if len(vals) == 1 else "mixed"
+
+
+def pct(x: float) -> str:
+    """``0.95`` → ``'95 %'``, ``0.9375`` → ``'93.75 %'`` (SI style, as in the warnings)."""
+    return f"{100 * x:.4g} %"
+
+
+# --------------------------------------------------------------------------------------------
+# order-statistic interval of the median
+# --------------------------------------------------------------------------------------------
+def order_stat_ranks(n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                            np.ndarray]:
+    """Ranks of the order-statistic CI of the median, vectorised over sample sizes.
+
+    For each ``n`` returns the 1-based ranks ``(j, k = n + 1 - j)`` of the shortest symmetric
+    pair :math:`[X_{(j)}, X_{(k)}]` whose exact coverage
+    :math:`1 - 2\\,F_{\\mathrm{Bin}(n, 1/2)}(j - 1)` is at least ``confidence``, that coverage,
+    and whether it was reached. When no pair reaches it (``n`` ≤ 5 at 95 %), the widest pair
+    ``(1, n)`` is returned with its lower coverage and ``reached = False``.
+
+    >>> j, k, level, ok = order_stat_ranks([5, 10, 30])
+    >>> j.tolist(), k.tolist(), np.round(level, 4).tolist(), ok.tolist()
+    ([1, 2, 10], [5, 9, 21], [0.9375, 0.9785, 0.9572], [False, True, True])
+    """
+    n_arr = np.atleast_1d(np.asarray(n, dtype=int))
+    alpha_half = (1.0 - confidence) / 2.0
+    j = np.ones_like(n_arr)
+    for size in np.unique(n_arr):
+        if size < 1:
+            continue
+        cdf = stats.binom.cdf(np.arange(size // 2 + 1), size, 0.5)
+        count = int(np.searchsorted(cdf, alpha_half * (1 + 1e-12), side="right"))
+        j[n_arr == size] = max(count, 1)
+    level = 1.0 - 2.0 * stats.binom.cdf(j - 1, n_arr, 0.5)
+    level = np.where(n_arr >= 1, level, np.nan)
+    return j, n_arr + 1 - j, level, level >= confidence - 1e-12
+
+
+def median_ci_array(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """``(median, low, high, exact level)`` of one sample's order-statistic interval."""
+    x = np.sort(np.asarray(x, dtype=float))
+    n = len(x)
+    if n == 0:
+        return (np.nan,) * 4
+    med = float(np.median(x))
+    if n < 2:
+        return med, np.nan, np.nan, np.nan
+    j, k, level, _ = order_stat_ranks(n, confidence)
+    return med, float(x[j[0] - 1]), float(x[k[0] - 1]), float(level[0])
+
+
+def median_warning(n: int, confidence: float) -> str | None:
+    """The warning text for a group of ``n`` values, or ``None``."""
+    if n < 2:
+        return f"n={n}: too few values for a confidence interval"
+    _, _, level, ok = order_stat_ranks(n, confidence)
+    if not ok[0]:
+        return (f"n={n}: no order-statistic interval reaches {pct(confidence)}; "
+                f"widest covers {pct(level[0])}")
+    return None
+
+
+def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
+              confidence: float = 0.95, within: str | Sequence[str] | None = "auto"
+              ) -> pd.DataFrame:
+    """Distribution-free confidence interval of the median from order statistics.
+
+    Parameters
+    ----------
+    data : DataFrame or array-like
+        Tidy frame (or plain values: one group).
+    value, by, within : str or list of str
+        Value column, grouping columns, and the identity columns never pooled over
+        (default: ``test``, ``op``, ``metric`` where present; ``[]`` to pool).
+    confidence : float
+        Requested coverage. The chosen interval covers at least this much when ``n`` allows.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: ``n``, ``n_excluded``, ``median``, ``median_ci_low``,
+        ``median_ci_high``, ``median_ci_level`` (exact coverage), ``rank_low``, ``rank_high``
+        (1-based order statistics), ``confidence``, ``method``, ``warning``.
+
+    Notes
+    -----
+    For continuous data the number of observations below the median is Binomial(n, 1/2), so
+    :math:`P(X_{(j)} \\le m \\le X_{(n+1-j)}) = 1 - 2 F(j-1)` exactly (Le Boudec, *Performance
+    Evaluation of Computer and Communication Systems*, 2010, Thm 2.1; benchstat; Maricq et al.,
+    OSDI 2018). With ties the coverage is at least the reported level. At ``n`` ≤ 5 no interval
+    reaches 95 %: the widest one, ``[min, max]``, covers 93.75 % at ``n = 5`` and the warning
+    says so.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> r = es.median_ci(list(range(1, 11)))
+    >>> r[["median", "median_ci_low", "median_ci_high"]].iloc[0].tolist()
+    [5.5, 2.0, 9.0]
+    >>> round(float(r["median_ci_level"].iloc[0]), 4)
+    0.9785
+    """
+    if not isinstance(data, pd.DataFrame):
+        data = pd.DataFrame({value: np.asarray(data, dtype=float)})
+    keys = group_keys(data, by, within)
+    check_columns(data, [value, *keys])
+    rows = []
+    for key, sub in iter_groups(data, keys):
+        x, n_excl = clean_values(sub, value)
+        med, lo, hi, level = median_ci_array(x, confidence)
+        j, k, _, _ = order_stat_ranks(max(len(x), 1), confidence)
+        rows.append({**key, "n": len(x), "n_excluded": n_excl, "median": med,
+                     "median_ci_low": lo, "median_ci_high": hi, "median_ci_level": level,
+                     "rank_low": int(j[0]) if len(x) >= 2 else pd.NA,
+                     "rank_high": int(k[0]) if len(x) >= 2 else pd.NA,
+                     "confidence": confidence, "method": "order statistics (binomial)",
+                     "warning": median_warning(len(x), confidence)})
+    return _frame(rows, keys)
+
+
+def _frame(rows: list[dict], keys: list[str]) -> pd.DataFrame:
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    for c in ("n", "n_excluded"):
+        if c in out:
+            out[c] = out[c].astype("int64")
+    for c in ("rank_low", "rank_high"):
+        if c in out:
+            out[c] = out[c].astype("Int64")
+    if "warning" in out:
+        out["warning"] = out["warning"].astype("string")
+    return out.reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------------
+# rate-aware averages
+# --------------------------------------------------------------------------------------------
+def average_method(average: str, unit, metric=None, tool=None, time_based=None) -> tuple[str, str]:
+    """Resolve ``average="auto"`` into ``(method, reason)``.
+
+    ``auto``: rates (B/s, IO/s, ops/s) get the harmonic mean — the right average of rates when
+    every run moved the same amount of work (fio ``size=``, bonnie++) — unless the runs were
+    fixed-time (sysbench, which stops after ``--time``, or a true ``time_based`` column), where
+    the arithmetic mean is right; ratios (unit or metric named ``ratio``) get the geometric
+    mean; costs (latencies, times, bytes, counts) the arithmetic mean (Hoefler & Belli, SC'15).
+
+    >>> average_method("auto", "IO/s"), average_method("auto", "IO/s", tool="sysbench")[0]
+    (('harmonic', 'rate, fixed-work runs assumed'), 'arithmetic')
+    """
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    if average != "auto":
+        return average, "requested"
+    unit = None if unit is None else str(unit)
+    if unit == "ratio" or (metric is not None and "ratio" in str(metric)):
+        return "geometric", "ratio"
+    if unit in RATE_UNITS:
+        if str(tool) == "sysbench":
+            return "arithmetic", "rate, fixed-time runs (sysbench --time)"
+        if time_based is not None and str(time_based).lower() in ("1", "true", "yes"):
+            return "arithmetic", "rate, fixed-time runs (time_based)"
+        return "harmonic", "rate, fixed-work runs assumed"
+    return "arithmetic", "cost or count"
+
+
+def _average(x: np.ndarray, method: str) -> float:
+    if len(x) == 0:
+        return np.nan
+    if method == "arithmetic":
+        return float(np.mean(x))
+    if np.any(x <= 0):
+        return np.nan
+    if method == "harmonic":
+        return float(stats.hmean(x))
+    return float(stats.gmean(x))
+
+
+# --------------------------------------------------------------------------------------------
+# summarize
+# --------------------------------------------------------------------------------------------
+def _bca_mean(x: np.ndarray, confidence: float, n_resamples: int,
+              rng: np.random.Generator) -> tuple[float, float]:
+    if n_resamples <= 0 or len(x) < 3 or np.ptp(x) == 0:
+        return np.nan, np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = stats.bootstrap((x,), np.mean, confidence_level=confidence,
+                              n_resamples=n_resamples, method="BCa", rng=rng)
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] | None = None,
+              confidence: float = 0.95, average: str = "auto", bootstrap: int = 1999,
+              seed: int = 0, within: str | Sequence[str] | None = "auto") -> pd.DataFrame:
+    """Location, spread and confidence intervals per group of a tidy frame.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Tidy results frame, or any frame with the named columns.
+    value : str
+        Column of values. Rows whose value is NaN (e.g. bonnie++ ``too_fast``) are left out and
+        counted in ``n_excluded``.
+    by : str or list of str, optional
+        Grouping columns (``"config,test"`` works too).
+    confidence : float
+        Confidence level of every interval.
+    average : {"auto", "arithmetic", "harmonic", "geometric"}
+        The rate-aware average reported in ``average`` (see :func:`average_method`).
+    bootstrap : int
+        Resamples of the BCa bootstrap interval of the mean (``0`` skips it).
+    seed : int
+        Seed of the bootstrap; group ``i`` (in output order) uses
+        ``numpy.random.default_rng([seed, i])``, so results are deterministic.
+    within : "auto", list of str or None
+        Identity columns always added to the grouping: by default ``test``, ``op`` and
+        ``metric`` where present, so different metrics are never pooled. ``[]`` pools.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: the grouping columns, ``n``, ``n_excluded``, ``mean``,
+        ``mean_ci_low``/``mean_ci_high`` (Student t), ``mean_boot_ci_low``/``mean_boot_ci_high``
+        (BCa), ``median``, ``median_ci_low``/``median_ci_high`` and ``median_ci_level`` (exact
+        coverage of the order-statistic pair), ``sd``, ``cv`` (sd / mean), ``mad`` (scaled by
+        1.4826 to estimate the sd of normal data), ``iqr``, ``min``, ``max``, ``average`` and
+        ``average_method``, ``unit``, ``higher_is_better`` (where the frame has them),
+        ``confidence``, ``method`` and ``warning``.
+
+    Notes
+    -----
+    Median CI: order statistics, exact binomial coverage (Le Boudec 2010, Thm 2.1; see
+    :func:`median_ci`). Mean CI: Student t, and BCa bootstrap (Efron 1987) via
+    :func:`scipy.stats.bootstrap`. MAD: :func:`scipy.stats.median_abs_deviation` with
+    ``scale="normal"``. Averages of rates follow Hoefler & Belli (SC'15): harmonic for rates of
+    fixed-work runs, arithmetic for fixed-time runs, geometric for ratios.
+
+    Examples
+    --------
+    >>> import pandas as pd, ebsstats as es
+    >>> df = pd.DataFrame({"config": ["a"] * 10 + ["b"] * 5, "value": list(range(1, 16))})
+    >>> s = es.summarize(df, by="config", bootstrap=0)
+    >>> s[["config", "n", "median", "median_ci_low", "median_ci_high"]].values.tolist()
+    [['a', 10, 5.5, 2.0, 9.0], ['b', 5, 13.0, 11.0, 15.0]]
+    >>> print(s["warning"].iloc[1])
+    n=5: no order-statistic interval reaches 95 %; widest covers 93.75 %
+    """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
+    keys = group_keys(data, by, within)
+    check_columns(data, [value, *keys])
+    rows = []
+    for i, (key, sub) in enumerate(iter_groups(data, keys)):
+        x, n_excl = clean_values(sub, value)
+        n = len(x)
+        row: dict = dict(key)
+        row["n"], row["n_excluded"] = n, n_excl
+        mean = float(np.mean(x)) if n else np.nan
+        sd = float(np.std(x, ddof=1)) if n > 1 else np.nan
+        if n > 1:
+            sem = sd / math.sqrt(n)
+            lo, hi = ((mean, mean) if sem == 0 else
+                      stats.t.interval(confidence, n - 1, loc=mean, scale=sem))
+        else:
+            lo = hi = np.nan
+        rng = np.random.default_rng([seed, i])  # group i of the call: reproducible
+        blo, bhi = _bca_mean(x, confidence, bootstrap, rng)
+        med, mlo, mhi, level = median_ci_array(x, confidence)
+        unit = first_value(sub, "unit")
+        metric = key.get("metric", first_value(sub, "metric"))
+        meth, why = average_method(average, unit, metric, first_value(sub, "tool"),
+                                   first_value(sub, "time_based"))
+        row.update({
+            "mean": mean, "mean_ci_low": float(lo), "mean_ci_high": float(hi),
+            "mean_boot_ci_low": blo, "mean_boot_ci_high": bhi,
+            "median": med, "median_ci_low": mlo, "median_ci_high": mhi,
+            "median_ci_level": level,
+            "sd": sd, "cv": sd / mean if n > 1 and mean != 0 else np.nan,
+            "mad": float(stats.median_abs_deviation(x, scale="normal")) if n else np.nan,
+            "iqr": float(stats.iqr(x)) if n else np.nan,
+            "min": float(np.min(x)) if n else np.nan, "max": float(np.max(x)) if n else np.nan,
+            "average": _average(x, meth), "average_method": f"{meth} ({why})",
+        })
+        if "unit" not in key:
+            row["unit"] = unit
+        if "higher_is_better" in data.columns and "higher_is_better" not in key:
+            row["higher_is_better"] = first_value(sub, "higher_is_better")
+        row["confidence"] = confidence
+        row["method"] = ("median: order statistics (binomial); mean: Student t"
+                         + (f", BCa bootstrap ({bootstrap} resamples)" if bootstrap > 0 else ""))
+        warn = [w for w in (median_warning(n, confidence),) if w]
+        if n_excl:
+            warn.append(f"{n_excl} NaN value(s) excluded")
+        if meth in ("harmonic", "geometric") and n and np.any(x <= 0):
+            warn.append(f"{meth} mean undefined for values <= 0")
+        row["warning"] = "; ".join(warn) if warn else None
+        rows.append(row)
+    return _frame(rows, keys)
