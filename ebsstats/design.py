@@ -133,7 +133,7 @@ def schedule(configs: Sequence[str], *, start, days: int = 14, runs_per_day: int
     local = plan["local"].dt.tz_localize(tz, ambiguous=False, nonexistent="shift_forward")
     plan["timestamp"] = local.dt.tz_convert("UTC")
     plan["local_time"] = local
-    plan["weekday"] = pd.Categorical([WEEKDAYS[w] for w in local.dt.dayofweek],
+    plan["weekday"] = pd.Categorical([WEEKDAYS[w] for w in local.dt.day_of_week],
                                      categories=WEEKDAYS, ordered=True)
     plan["hour"] = local.dt.hour
     plan = plan.sort_values(["timestamp", "block", "position"], kind="stable",

@@ -124,10 +124,9 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     if len(out):
         valid = out["p_value"].notna().to_numpy()
         if valid.sum() > 1 and adjust not in (None, "none"):
-            from statsmodels.stats.multitest import multipletests
+            from .drift import adjust_pvalues
 
-            out.loc[valid, "p_adjusted"] = multipletests(out.loc[valid, "p_value"],
-                                                         method=adjust)[1]
+            out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], adjust)
         else:
             out["p_adjusted"] = out["p_value"]
     return out
