@@ -24,7 +24,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ebsstats.drift import _analyse  # noqa: E402
+from ebsstats.drift import _analyse
 
 WEEKDAY_EFF = np.log([1.00, 1.01, 1.02, 1.00, 0.99, 1.04, 0.95])       # Mon..Sun
 HOURBIN_EFF = np.log([1.03, 1.02, 1.00, 0.97, 0.98, 1.00])             # 00-04 .. 20-24
@@ -95,7 +95,8 @@ def mde_check(seeds, rng):
         powers.append(hits / seeds)
     powers = np.array(powers)
     sim = float(np.interp(0.8, powers, grid * 100)) if powers.max() >= 0.8 else np.nan
-    return rep, sim, dict(zip(np.round(grid * 100, 2), powers, strict=True))
+    curve = ", ".join(f"{g * 100:.1f} %: {p:.3f}" for g, p in zip(grid, powers, strict=True))
+    return rep, sim, curve
 
 
 def main(argv=None):
@@ -114,7 +115,7 @@ def main(argv=None):
               f"   [{time.time() - t0:.0f} s]")
     rep, sim, curve = mde_check(a.seeds, rng)
     print(f"weekday MDE: reported (mean) {rep:.2f} %, simulated 80 %-power effect {sim:.2f} % "
-          f"(ratio {rep / sim:.3f}); power curve {curve}   [{time.time() - t0:.0f} s]")
+          f"(ratio {rep / sim:.3f})\n  power curve (effect: power) {curve}   [{time.time() - t0:.0f} s]")
 
 
 if __name__ == "__main__":
