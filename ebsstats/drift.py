@@ -643,7 +643,10 @@ def drift(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     strata under ``cov="cluster"`` are the split-plot analysis: a cluster-robust (CR1) test of a
     factor that is constant within clusters, with about 4 clusters per level, rejected a true
     null in 20 % of simulated 4-week campaigns at alpha = 5 % (CR2 in 11 %), the between-day
-    analysis in about 5 % (see ``benchmarks/validate_drift.py``).
+    analysis in 5.5 %. Measured by ``benchmarks/validate_drift.py`` (200 simulated 4-week
+    campaigns, 6 runs/day, 4 volumes, 3 % day shocks): CI coverage 95.4 % (weekday) and 95.8 %
+    (4-hour bins); null campaigns flagged 4.0 % (``cov="hc3"``, which ignores day shocks: 11 %);
+    reported weekday MDE 14.3 % vs 14.7 % found by power simulation.
 
     Examples
     --------
