@@ -49,12 +49,14 @@ _LAZY: dict[str, str] = {
     "summarize": "ebsstats.variance",
     "median_ci": "ebsstats.variance",
     "compare": "ebsstats.compare",
+    "compare_reported": "ebsstats.reported",
     "repetitions_needed": "ebsstats.repetitions",
     "variance_components": "ebsstats.components",
     "flag_outliers": "ebsstats.flags",
     "bimodality": "ebsstats.flags",
     # drift
     "drift": "ebsstats.drift",
+    "drift_test": "ebsstats.drift",
     "trend": "ebsstats.trend",
     "changepoints": "ebsstats.changepoint",
     "schedule": "ebsstats.design",
@@ -74,8 +76,6 @@ _LAZY: dict[str, str] = {
     "price_book": "ebsstats.pricing",
     "volume_cost": "ebsstats.pricing",
     "cost": "ebsstats.cost",
-    # simulation
-    "simulate": "ebsstats.simulate",
     # report
     "report": "ebsstats.report",
 }

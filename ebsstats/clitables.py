@@ -35,7 +35,13 @@ def _signed_pct(v: float) -> str:
 
 
 def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    """Shorten in the middle: names that share a prefix (raid0-…-member1) stay distinct."""
+    if len(text) <= width:
+        return text
+    if width < 5:
+        return text[: max(width - 1, 0)] + "…"
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
 def _label(row: pd.Series, cols: list[str]) -> str:

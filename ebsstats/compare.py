@@ -18,8 +18,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
+from .multiplicity import adjust_pvalues
 from .variance import (
     as_list,
     check_columns,
@@ -463,7 +463,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     ok = np.isfinite(p)
     adj = np.full(len(p), np.nan)
     if ok.any():
-        adj[ok] = p[ok] if correction == "none" else multipletests(p[ok], alpha, correction)[1]
+        adj[ok] = p[ok] if correction == "none" else adjust_pvalues(p[ok], correction)
     out["p_adjusted"] = adj
     for c in ("", "_ci_low", "_ci_high"):
         out[f"change_pct{c}"] = (out[f"ratio{c}"] - 1) * 100

@@ -28,7 +28,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-__all__ = ["drift", "drift_test", "local_calendar", "adjust_pvalues", "REGION_TZ", "WEEKDAYS", "region_tz"]
+from .multiplicity import adjust_pvalues
+
+__all__ = ["drift", "drift_test", "local_calendar", "REGION_TZ", "WEEKDAYS", "region_tz"]
 
 WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
@@ -439,31 +441,6 @@ def _kruskal(d: pd.DataFrame, fac: _Factor, blocks) -> tuple[float, float]:
 
 # --------------------------------------------------------------------------------------------
 # public functions
-
-
-def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
-    """Adjusted p-values; Holm computed here, other methods by statsmodels ``multipletests``.
-
-    Holm's step-down (Holm 1979) is done directly because statsmodels' implementation calls
-    ``gc.collect()`` on every call (0.3 s with matplotlib loaded), which dominated the
-    simulations; the result is identical (tested against ``multipletests``).
-
-    Examples
-    --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03]).round(2).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p, dtype=float)
-    if method == "holm":
-        order = np.argsort(p)
-        m = p.size
-        adj = np.minimum(np.maximum.accumulate(p[order] * (m - np.arange(m))), 1.0)
-        out = np.empty_like(adj)
-        out[order] = adj
-        return out
-    from statsmodels.stats.multitest import multipletests
-
-    return multipletests(p, method=method)[1]
 
 
 def _prepare(data, value, time, by, block, tz, region):
