@@ -45,6 +45,8 @@ _LAZY: dict[str, str] = {
     # schema
     "validate": "ebsstats.schema",
     "validate_series": "ebsstats.schema",
+    "select": "ebsstats.overview",
+    "inventory": "ebsstats.overview",
     # variance and comparison
     "summarize": "ebsstats.variance",
     "median_ci": "ebsstats.variance",
@@ -59,6 +61,7 @@ _LAZY: dict[str, str] = {
     "drift_test": "ebsstats.drift",
     "trend": "ebsstats.trend",
     "changepoints": "ebsstats.changepoint",
+    "changepoints_frame": "ebsstats.changepoint",
     "schedule": "ebsstats.design",
     # warm-up, first write, burst
     "steady_state": "ebsstats.warmup",
@@ -80,7 +83,8 @@ _LAZY: dict[str, str] = {
     "report": "ebsstats.report",
 }
 
-_MODULES = {"schema", "units", "io", "plots", "simulate", "overview"}
+_MODULES = {"schema", "units", "io", "plots", "simulate", "overview", "design", "pricing",
+            "testing"}
 
 __all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",
                   "EbsstatsError", "__version__"])

@@ -24,9 +24,13 @@ def _lower_is_better(data: pd.DataFrame) -> bool:
 
 
 def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,
-                         tz: str | None = None, region: str | None = None, ax=None,
-                         annot: bool = False, cmap: str | None = None):
+                         by: str | list[str] | None = None, tz: str | None = None,
+                         region: str | None = None, ax=None, annot: bool = False,
+                         cmap: str | None = None):
     """Median relative performance per local weekday × hour (value / overall median).
+
+    With ``by`` (e.g. ``"config"``) each value is first divided by its own group's median, so
+    configurations of very different speed can share one map.
 
     Colour is centred at 1.0; for lower-is-better metrics (latency) the colour map is reversed
     so that red always means worse.
@@ -43,7 +47,11 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
 
     d = data[data[value] > 0]
     cal = local_calendar(d, time, tz=tz, region=region)
-    rel = d[value].astype(float) / float(d[value].median())
+    if by:
+        keys = [by] if isinstance(by, str) else list(by)
+        rel = d[value].astype(float) / d.groupby(keys, observed=True)[value].transform("median")
+    else:
+        rel = d[value].astype(float) / float(d[value].median())
     grid = (pd.DataFrame({"weekday": cal["weekday"], "hour": cal["hour"], "rel": rel})
             .groupby(["weekday", "hour"])["rel"].median().unstack("hour")
             .reindex(index=range(7), columns=range(24)))
@@ -53,7 +61,7 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     span = float(np.nanmax(np.abs(grid.to_numpy() - 1))) if grid.notna().any().any() else 0.1
     cm = cmap or ("RdBu_r" if _lower_is_better(d) else "RdBu")
     sns.heatmap(grid, ax=ax, cmap=cm, center=1.0, vmin=1 - span, vmax=1 + span, annot=annot,
-                fmt=".2f", cbar_kws={"label": "median / overall median"})
+                fmt=".2f", cbar_kws={"label": "median / " + ("group" if by else "overall") + " median"})
     ax.set_xlabel(f"hour of day ({cal['tz'].iloc[0] if len(cal) else 'UTC'})")
     ax.set_ylabel("weekday")
     return ax
