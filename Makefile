@@ -20,7 +20,7 @@ report: $(STAMP)
 	$(BIN)/ebsstats report $(DATA) -o $(OUT)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
 
 lint: $(STAMP)
 	$(BIN)/ruff check ebsstats tests benchmarks
