@@ -376,6 +376,37 @@ def rank_stability(result: pd.DataFrame, member: str = "volume",
     return pd.DataFrame(rows)
 
 
+def raid_rows(data: pd.DataFrame, raid_set: str | None = None, member: str = "volume",
+              group: str = "raid_set") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split a frame into RAID *member* rows and *array* rows (the set's own results).
+
+    Member rows have a ``group`` (RAID set) and a ``member`` (volume) other than the set's name;
+    array rows are the set's own results: ``member`` equal to the set's name, or
+    ``role == "array"`` where that column exists (as :mod:`ebsstats.simulate` writes in its
+    sidecars). Array rows are kept only for the tests the members also ran, so that
+    :func:`array_check` compares like with like. ``raid_set`` selects one set (default: all).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"raid_set": ["md0"] * 3 + [None], "volume": ["v1", "v2", "md0", "x"],
+    ...                    "test": ["rr", "rr", "rr", "rr"], "value": [1., 1., 4., 9.]})
+    >>> m, a = raid_rows(df)
+    >>> m["volume"].tolist(), a["volume"].tolist()
+    (['v1', 'v2'], ['md0'])
+    """
+    d = data[data[group].notna()] if group in data else data.iloc[0:0]
+    if raid_set is not None:
+        d = d[d[group].astype(str) == str(raid_set)]
+    is_array = d[member].astype(str) == d[group].astype(str)
+    if "role" in d:
+        is_array |= d["role"].astype(str) == "array"
+    members, array = d[~is_array & d[member].notna()], d[is_array]
+    if "test" in d and len(members):
+        array = array[array["test"].isin(members["test"].unique())]
+    return members, array
+
+
 def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volume",
                 group: str = "raid_set", time: str | None = "timestamp",
                 window: str | pd.Timedelta | None = "1D", value: str = "value",
