@@ -122,3 +122,46 @@ def test_bundled_campaign_slow_member_per_week_matches_truth():
     for start, _, volume in windows[1:]:
         assert (start, volume) in changes, (start, volume)
     assert len(tr) <= len(windows) + 2
+
+
+# ------------------------------------------------------------- helpers the report notebooks use
+
+
+def test_raid_rows_splits_members_and_array_of_the_same_tests():
+    df = campaign_frame_fio(2)
+    members, array = out.raid_rows(df)
+    assert set(members["role"]) == {"member"} and members["volume"].nunique() == 4
+    assert set(array["role"]) == {"array"}
+    # the array ran three fio jobs, the members only randread-4k: only that one is kept
+    assert set(array["test"]) == set(members["test"]) == {"randread-4k"}
+    assert len(members[members["metric"] == "iops"]) == 4 * 7  # 4 members, daily, 1 week
+    none_m, none_a = out.raid_rows(df, raid_set="no-such-set")
+    assert none_m.empty and none_a.empty
+
+
+def campaign_frame_fio(seed):
+    from ebsstats.simulate.model import campaign_frame
+
+    return campaign_frame(seed=seed, weeks=1, volume_types=["gp3"],
+                          raid={"level": "raid0", "members": 4, "volume_type": "gp3",
+                                "size_gib": 50}, slow_member={"factor": 0.7},
+                          tools=("fio",), fio_jobs=("randread-4k", "randwrite-4k", "write-1m"))
+
+
+def test_cost_set_totals_prices_per_member():
+    # the simulator's array sidecar: size_gib = 4 x 50 = 200, provisioned_iops = 4 x 3000
+    df = pd.DataFrame({"config": "raid0-4xgp3-50g", "run_id": list("abcdef"), "op": "read",
+                       "metric": "iops", "value": [8000.0, 8100, 8200, 8300, 8400, 8500],
+                       "volume_type": "gp3", "size_gib": 200.0, "provisioned_iops": 12000,
+                       "raid_members": 4, "raid_level": "raid0"})
+    per_member = es.cost(df, as_of="2024-03-04", set_totals=True).iloc[0]
+    # 4 volumes x 50 GiB x $0.08 = $16; 3,000 IOPS each are gp3's free baseline
+    assert per_member["monthly_usd"] == pytest.approx(16.0)
+    assert per_member["size_gib"] == 50.0 and per_member["entitled_iops"] == 12000.0
+    assert per_member["delivered_ratio"] == pytest.approx(8250 / 12000)
+    # read as per-member values, the same sidecar prices 4 x 200 GiB and 4 x 9,000 paid IOPS
+    as_members = es.cost(df, as_of="2024-03-04").iloc[0]
+    assert as_members["monthly_usd"] == pytest.approx(4 * 200 * 0.08 + 4 * 9000 * 0.005)
+    # a single volume is unaffected
+    single = df.assign(raid_members=1, size_gib=50.0, provisioned_iops=3000, raid_level=None)
+    assert es.cost(single, as_of="2024-03-04", set_totals=True)["monthly_usd"].item() == 4.0
