@@ -21,6 +21,7 @@ Figures printed, pooled over seeds (each with a Wilson 95 % interval):
   (every member should be "transient": slow one week in four).
 
     .venv/bin/python benchmarks/validate_outliers.py [--seeds 200] [--threshold 3.5]
+        [--one-pass | --no-baseline]
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ def member_frame(seed: int, slow: bool | str = True, weeks: int = 4, factor: flo
     return m
 
 
-def score(members: pd.DataFrame, threshold: float = 3.5, window: str = "1D") -> dict:
-    """Counts of one campaign: detected / slow windows, false flags / other member-windows."""
-    res = slow_volumes(members, metric="iops", window=window, threshold=threshold)
+def score(members: pd.DataFrame, threshold: float = 3.5, window: str = "1D", **options) -> dict:
+    """Counts of one campaign: detected / slow windows, false flags / other member-windows.
+
+    ``options`` go to :func:`slow_volumes` (e.g. ``reweight=False`` for the one-pass method).
+    """
+    res = slow_volumes(members, metric="iops", window=window, threshold=threshold, **options)
     truth = (members.assign(window=pd.to_datetime(members["timestamp"], utc=True)
                             .dt.floor(pd.Timedelta(window)))
              .groupby(["window", "volume"])[["truth_slow", "dip"]].any()
@@ -107,15 +111,16 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
     return p, mid - half, mid + half
 
 
-def run(seeds: range | list[int], threshold: float = 3.5, weeks: int = 4) -> dict:
+def run(seeds: range | list[int], threshold: float = 3.5, weeks: int = 4, **options) -> dict:
     """Pooled counts over seeds, for sets with and without a slow member."""
     tot: dict[str, int] = {"seeds": 0, "null_sets_with_flag": 0}
     for s in seeds:
         for prefix, kind in (("", True), ("null_", False), ("pers_", "persistent")):
-            for k, v in score(member_frame(s, slow=kind, weeks=weeks), threshold).items():
+            for k, v in score(member_frame(s, slow=kind, weeks=weeks), threshold,
+                              **options).items():
                 tot[prefix + k] = tot.get(prefix + k, 0) + v
         tot["null_sets_with_flag"] += int(score(member_frame(s, slow=False, weeks=weeks),
-                                                threshold)["false_flags"] > 0)
+                                                threshold, **options)["false_flags"] > 0)
         tot["seeds"] += 1
     return tot
 
@@ -167,9 +172,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--threshold", type=float, default=3.5)
+    ap.add_argument("--one-pass", action="store_true",
+                    help="the one-pass method (reweight=False): scale from window medians")
+    ap.add_argument("--no-baseline", action="store_true", help="reweighted, no member baseline")
     args = ap.parse_args(argv)
+    options = {}
+    if args.one_pass:
+        options["reweight"] = False
+    if args.no_baseline:
+        options["baseline"] = False
     t = time.time()
-    tot = run(range(args.first_seed, args.first_seed + args.seeds), args.threshold)
+    tot = run(range(args.first_seed, args.first_seed + args.seeds), args.threshold, **options)
+    if options:
+        print("options:", options)
     print(report(tot, args.threshold))
     print(f"({time.time() - t:.1f} s)")
     det = tot["detected"] / tot["slow_windows"]
