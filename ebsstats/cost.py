@@ -30,7 +30,7 @@ from .units import MB, MiB
 __all__ = ["cost", "pareto_front", "COMPONENT_COLUMNS"]
 
 DATA_OPS = ("read", "write", "trim")
-EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast")
+EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast", "range_low", "range_high")
 #: component -> wide column of :func:`cost` (the monthly USD of that component)
 COMPONENT_COLUMNS = {
     "storage_gb_month": "storage_usd",
@@ -181,7 +181,8 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         Performance axis of the Pareto frontier (``bandwidth_mbps`` for the latter).
     exclude_flags : list of str
         Rows with these ``flag`` values are ignored (repeated published means, ± spreads,
-        too-fast bonnie++ cells).
+        too-fast bonnie++ cells, and the two ends of a printed range such as seed 002's gp2
+        "22-53 MB/s", which would otherwise be summed as if they were two directions of a run).
     set_totals : bool
         The frame's ``size_gib``, ``provisioned_iops`` and ``provisioned_throughput_mibps`` of a
         RAID set are the **set's totals** (as :mod:`ebsstats.simulate` writes in the array's

@@ -165,3 +165,14 @@ def test_cost_set_totals_prices_per_member():
     # a single volume is unaffected
     single = df.assign(raid_members=1, size_gib=50.0, provisioned_iops=3000, raid_level=None)
     assert es.cost(single, as_of="2024-03-04", set_totals=True)["monthly_usd"].item() == 4.0
+
+
+def test_cost_does_not_sum_the_ends_of_a_published_range():
+    # seed 002 prints gp2's read throughput as "22-53 (variable perf)": two rows flagged
+    # range_low / range_high of one run. Summed as read + read they gave 75 MB/s.
+    pub = es.read(ROOT / "data" / "published" / "seed002_ebs_vs_nvme_i3large.csv")
+    r = es.cost(pub[pub["op"] == "read"], by="volume_type", as_of="2017-06-01")
+    r = r.set_index("volume_type")
+    assert np.isnan(r.loc["gp2", "bandwidth_mbps"])
+    assert r.loc["gp2", "iops"] == 2074.0  # the IOPS cell of the same row is kept
+    assert r.loc["st1", "usd_per_mbps_month"] == pytest.approx(22.5 / 53)
