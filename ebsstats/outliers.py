@@ -21,15 +21,16 @@ Method (all on log values, so effects are ratios):
   reweighted MAD, in the spirit of Rousseeuw & Leroy 1987 §4.4). Without it a slow member that
   is one of N = 4 inflates the pooled MAD and drags the reference of the others down, and a
   one-pass scale taken from deviations to the window median under-estimates the spread of the
-  leave-one-out ratio (~1.7× with N = 4: 1.1 % of member-windows flagged on the simulator with
-  no slow member, against a nominal 0.02 %);
+  leave-one-out ratio (~1.5× with N = 4: 1.4 % of member-windows flagged on the simulator with
+  no slow member, against a nominal 0.02 %; 0.02 % reweighted);
 * member baseline: each member's usual log ratio to the others (median over its unflagged
   windows) is subtracted before scaling, so that lasting few-% differences between healthy
   volumes neither hide a member that turns slow nor inflate the scale. On the simulator (volume
   random effects σ 0.05, run noise σ 0.03, daily windows, 200 seeds) the moving 30 % slow
-  member is then flagged in 95 % of windows (91 % one-pass, 77 % reweighted without baseline)
-  with 0.4 % false flags, most on injected service dips; the misses are sets where one member
-  is slow in about half of the windows, so that its "usual" level is ambiguous.
+  member is then flagged in 95 % of windows (84 % one-pass, 69 % reweighted without baseline)
+  with 0.4 % false flags, most on injected service dips (0.3 % with no slow member and no dip:
+  the price of learning each member's level); the misses are sets where one member is slow in
+  about half of the windows, so that its "usual" level is ambiguous.
   ``benchmarks/validate_outliers.py`` prints the figures;
 * over time, a Hampel filter (rolling median ± k × rolling MAD, Hampel 1974; Pearson 2002) marks
   isolated excursions of a member's own series;
@@ -116,8 +117,8 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         Estimate the scale from the leave-one-out log ratios themselves and leave flagged
         member-windows out of the scale and of the other members' reference, repeating until
         the flags stop changing (default). ``False``: one pass, scale from deviations to the
-        window median (under-estimates the spread of the leave-one-out ratio by about 1.7× with
-        4 members, so it flags ~50× the nominal rate; see ``benchmarks/validate_outliers.py``).
+        window median (under-estimates the spread of the leave-one-out ratio by about 1.5× with
+        4 members, so it flags ~60× the nominal rate; see ``benchmarks/validate_outliers.py``).
     baseline : bool
         With ``reweight``: score each member against its own usual ratio to the others (the
         median over its unflagged windows) rather than against 1, so that lasting differences
