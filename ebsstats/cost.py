@@ -30,7 +30,7 @@ from .units import MB, MiB
 __all__ = ["cost", "pareto_front", "COMPONENT_COLUMNS"]
 
 DATA_OPS = ("read", "write", "trim")
-EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast")
+EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast", "range_low", "range_high")
 #: component -> wide column of :func:`cost` (the monthly USD of that component)
 COMPONENT_COLUMNS = {
     "storage_gb_month": "storage_usd",
@@ -140,7 +140,7 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
          region: str | None = "us-east-1", provider: str | None = "aws",
          hours_per_month: float = pricing.HOURS_PER_MONTH, book=None,
          allocation: str | float = "all", frontier_on: str = "iops",
-         exclude_flags: Sequence[str] = EXCLUDED_FLAGS) -> pd.DataFrame:
+         exclude_flags: Sequence[str] = EXCLUDED_FLAGS, set_totals: bool = False) -> pd.DataFrame:
     """Monthly cost, $/IOPS-month and $/(MB/s)-month per configuration, with CIs.
 
     Parameters
@@ -181,7 +181,14 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         Performance axis of the Pareto frontier (``bandwidth_mbps`` for the latter).
     exclude_flags : list of str
         Rows with these ``flag`` values are ignored (repeated published means, ± spreads,
-        too-fast bonnie++ cells).
+        too-fast bonnie++ cells, and the two ends of a printed range such as seed 002's gp2
+        "22-53 MB/s", which would otherwise be summed as if they were two directions of a run).
+    set_totals : bool
+        The frame's ``size_gib``, ``provisioned_iops`` and ``provisioned_throughput_mibps`` of a
+        RAID set are the **set's totals** (as :mod:`ebsstats.simulate` writes in the array's
+        sidecar: 4 × 50 GiB gp3 → ``size_gib: 200``, ``provisioned_iops: 12000``), not per
+        member: they are divided by ``raid_members`` before pricing. Single volumes are
+        unaffected.
 
     Returns
     -------
@@ -261,7 +268,7 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
             block_size=block_size, as_of=as_of, timestamp=timestamp, duty_cycle=duty_cycle,
             requests_per_month=requests_per_month, confidence=confidence, region=region,
             provider=provider, hours_per_month=hours_per_month, book=full_book,
-            allocation=allocation, books=books))
+            allocation=allocation, books=books, set_totals=set_totals))
     out = pd.DataFrame(rows)
     perf = out["iops"] if frontier_on == "iops" else out["bandwidth_mbps"]
     out["on_frontier"] = pareto_front(out["monthly_usd"], perf)
@@ -283,7 +290,7 @@ def _full_book(book):
 def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_iops,
                 provisioned_throughput, members, raid_level, instance_type, block_size, as_of,
                 timestamp, duty_cycle, requests_per_month, confidence, region, provider,
-                hours_per_month, book, allocation, books) -> dict:
+                hours_per_month, book, allocation, books, set_totals=False) -> dict:
     key = ", ".join(f"{k}={v}" for k, v in label.items())
     vt = _one(grp, volume_type, key)
     if vt is None:
@@ -296,6 +303,8 @@ def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_i
     ptp = _one(grp, provisioned_throughput, key)
     ptp = None if ptp is None else float(ptp)
     m = int(_one(grp, members, key, default=1))
+    if set_totals and m > 1:  # the set's totals -> per member volume
+        S, piops, ptp = (None if v is None else v / m for v in (S, piops, ptp))
     itype = _one(grp, instance_type, key)
     wf = _raid_write_factor(_one(grp, raid_level, key))
     day = _group_date(grp, as_of, timestamp, key)
