@@ -286,10 +286,10 @@ class Config:
     def meta(self) -> dict[str, Any]:
         """Sidecar metadata keys (flat, schema names)."""
         v0 = self.volumes[0]
-        size = sum(v.size_gib for v in self.volumes) if self.raid_level else v0.size_gib
+        # per member volume, as the schema defines size_gib/provisioned_iops for RAID sets
+        # (raid_members multiplies them): what each volume is billed and provisioned for
+        size = v0.size_gib
         piops = v0.iops if v0.volume_type in ("gp3", "io1", "io2") else None
-        if piops is not None and self.raid_level:
-            piops = piops * len(self.volumes)
         m: dict[str, Any] = {
             "config": self.config,
             "volume": self.config if self.raid_level else v0.volume,
