@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from ebsstats.report import ReportError, report
-from tests.conftest import ROOT, fixture
+from tests.conftest import fixture
 
 
 def _nb(path: Path, code: list[str], params: str = 'data = "x"\noutput = "."\n'):
@@ -67,8 +68,7 @@ def test_cli_report_exit_code_and_message(tmp_path, fio_data):
     nbs = tmp_path / "nbs"
     nbs.mkdir()
     _nb(nbs / "00-bad.ipynb", ["1/0"])
-    exe = Path(ROOT, ".venv", "bin", "ebsstats")
-    cmd = [str(exe) if exe.exists() else "ebsstats", "report", str(fio_data), "-o",
+    cmd = [sys.executable, "-m", "ebsstats.cli", "report", str(fio_data), "-o",
            str(tmp_path / "rep"), "--notebooks", str(nbs)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
