@@ -84,6 +84,7 @@ _LAZY: dict[str, str] = {
 }
 
 _MODULES = {"schema", "units", "io", "plots", "simulate", "overview", "design", "pricing",
+            "notebook",
             "testing"}
 
 __all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",

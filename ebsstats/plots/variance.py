@@ -22,8 +22,12 @@ def _ax(ax):
 
 def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value",
                       confidence: float = 0.95, unit: str | None = None, ax=None,
-                      order=None, **strip_kws):
+                      order=None, log: bool | None = None, **strip_kws):
     """Every run as a dot per group, with the median and its order-statistic CI as a bar.
+
+    The value axis is logarithmic when the groups' medians span more than a factor of 20
+    (``log=None``), so that a slow volume type and an NVMe instance store both stay readable;
+    group labels are rotated when there are many.
 
     Parameters
     ----------
@@ -40,6 +44,8 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
     ax : matplotlib Axes, optional
     order : list, optional
         Group order.
+    log : bool, optional
+        Logarithmic value axis (default: automatic, see above).
     **strip_kws
         Passed to :func:`seaborn.stripplot`.
 
@@ -78,6 +84,16 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
     ax.set_xlabel(x)
     ax.set_ylabel(f"{value} [{label}]" if label else value)
     ax.set_title(f"runs and median with {confidence:.0%} order-statistic CI", fontsize=10)
+    meds = d.groupby(x)["_v"].median()
+    meds = meds[meds > 0]
+    if log is None:
+        log = len(meds) > 1 and bool(d["_v"].min() > 0) and meds.max() / meds.min() > 20
+    if log:
+        ax.set_yscale("log")
+    if len(order) > 4 or max((len(str(o)) for o in order), default=0) > 10:
+        ax.tick_params(axis="x", labelrotation=35)
+        for t in ax.get_xticklabels():
+            t.set_horizontalalignment("right")
     return ax
 
 
