@@ -183,8 +183,8 @@ def _per_run_ratio(df, by_cols, value, num_test, den_test, metric):
     if d.empty:
         return pd.DataFrame()
     d = d.assign(_pass=_pass_order(d))
-    run_key = "run_id" if "run_id" in d.columns else "_pass"
-    w = d.pivot_table(index=[*by_cols, run_key, "_pass"], columns="test", values=value,
+    run_key = [c for c in ("run_id", "path", "source") if c in d.columns][:1]
+    w = d.pivot_table(index=[*by_cols, *run_key, "_pass"], columns="test", values=value,
                       aggfunc="median", observed=True, dropna=False)
     if num_test not in w or den_test not in w:
         return pd.DataFrame()

@@ -165,6 +165,29 @@ def _bin_series(t: np.ndarray, x: np.ndarray, bin_width: float | None, agg: str)
     return g["t"].min().to_numpy(), vals, g.size().to_numpy()
 
 
+def _segment_ar1(y: np.ndarray, penalty, min_size: int) -> pd.DataFrame:
+    """PELT with the noise scale inflated for lag-1 autocorrelation (two passes).
+
+    Neighbouring rounds of a log are positively correlated; a mean-shift cost with the i.i.d.
+    noise SD then sees changes everywhere. The first pass segments with the robust SD; the
+    lag-1 autocorrelation ``phi`` of the residuals from its segment means gives the long-run
+    SD ``sigma * sqrt((1 + phi) / (1 - phi))`` used by the second pass (the AR(1)
+    variance-inflation of Chakar, Lebarbier, Lévy-Leduc & Robin, Bernoulli 2017).
+    """
+    seg = changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
+    fitted = np.repeat(seg["mean"].to_numpy(), seg["n"].to_numpy())
+    r = y - fitted
+    if r.size < 10 or not np.any(r):
+        return seg
+    phi = float(np.corrcoef(r[:-1], r[1:])[0, 1])
+    if not np.isfinite(phi) or phi <= 0.05:
+        return seg
+    phi = min(phi, 0.9)
+    sigma = float(np.std(r)) * math.sqrt((1 + phi) / (1 - phi))
+    return changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean",
+                        sigma=sigma)
+
+
 def _merge_regimes(seg: pd.DataFrame, y: np.ndarray, equivalence: float, log: bool):
     """Merge adjacent segments whose levels differ by less than ``equivalence`` (relative)."""
     bounds = list(zip(seg["start"].tolist(), seg["end"].tolist(), strict=True))
@@ -202,7 +225,7 @@ def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, pen
     # -- changepoints ---------------------------------------------------------------------------
     klass, start_idx, n_cp, n_reg = None, 0, 0, 1
     if method in ("both", "changepoint") and n >= 2 * min_size:
-        seg = changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
+        seg = _segment_ar1(y, penalty, min_size)
         n_cp = len(seg) - 1
         bounds, levels = _merge_regimes(seg, y, equivalence, use_log)
         n_reg = len(bounds)
