@@ -454,10 +454,8 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                     credits = 0.0
             labels[rid] = (state, frac, td)
             clock = start + pd.Timedelta(seconds=float(dur))
-    lab = pd.DataFrame.from_dict(labels, orient="index",
-                                 columns=["burst_state", "credits_start", "burst_depletion_s"])
-    m = out["run_id"].map(lab["burst_state"])
-    out["burst_state"] = m.fillna("unknown").astype(str)
-    out["credits_start"] = out["run_id"].map(lab["credits_start"]).astype(float)
-    out["burst_depletion_s"] = out["run_id"].map(lab["burst_depletion_s"]).astype(float)
+    got = [labels.get(rid, ("unknown", math.nan, math.nan)) for rid in out["run_id"].tolist()]
+    out["burst_state"] = pd.Series([g[0] for g in got], index=out.index, dtype=object)
+    out["credits_start"] = np.array([g[1] for g in got], dtype=float)
+    out["burst_depletion_s"] = np.array([g[2] for g in got], dtype=float)
     return out

@@ -349,7 +349,23 @@ def _time_regimes(t: np.ndarray, y: np.ndarray, rep: np.ndarray, penalty, min_pe
     if len(seg) == 1:
         return np.zeros(t.size, dtype=int), [], 1.0
     t0 = binned["t0"].to_numpy()
-    cuts = [float(t0[s]) for s in seg["start"].iloc[1:]]
+    cuts = []
+    for s in seg["start"].iloc[1:]:
+        # refine the cut at the level of single I/Os: best split of the repeat touches
+        # between the bin before and the bin after the binned changepoint
+        lo_t = t0[max(s - 2, 0)]
+        hi_t = t0[s + 2] if s + 2 < len(t0) else np.inf
+        m = (tr >= lo_t) & (tr < hi_t)
+        yy, tt_ = yr[m], tr[m]
+        if yy.size >= 4:
+            c1 = np.cumsum(yy)
+            k = np.arange(1, yy.size)
+            left = c1[:-1] ** 2 / k
+            right = (c1[-1] - c1[:-1]) ** 2 / (yy.size - k)
+            j = int(np.argmax(left + right)) + 1
+            cuts.append(float(tt_[j]))
+        else:
+            cuts.append(float(t0[s]))
     regime = np.searchsorted(np.asarray(cuts), t, side="right")
     ratio = float(np.exp(seg["mean"].iloc[-1] - seg["mean"].iloc[0]))
     return regime, cuts, ratio
@@ -574,8 +590,9 @@ def synthetic_touch_log(seed: int = 0, *, n_blocks: int = 1024, n_ios: int = 409
     Random writes with replacement over ``n_blocks`` blocks (``passes`` runs of ``n_ios`` I/Os,
     queue depth 1): an I/O on a block never written before takes ``factor`` times as long.
     With ``burst={"bucket": credits, "baseline": IOPS, "slowdown": s}`` a token bucket (full at
-    the start, one credit per I/O, refilled at the baseline rate) runs dry and from then every
-    I/O takes ``s`` times as long — an effect keyed on cumulative I/O, not on offsets.
+    the start, one credit per I/O, refilled at the baseline rate) runs dry and from then on
+    every I/O takes ``s`` times as long (the volume held at its baseline for the rest of the
+    run) — an effect keyed on cumulative I/O, not on offsets.
 
     Returns a series frame (``run_id, source, test, op, metric, t, value, unit, offset,
     block_size``, plus ``volume``, ``pass``, ``sampling`` and the truth columns
@@ -591,6 +608,7 @@ def synthetic_touch_log(seed: int = 0, *, n_blocks: int = 1024, n_ios: int = 409
     touched = np.zeros(n_blocks, dtype=bool)
     frames = []
     credits = float(burst["bucket"]) if burst else math.inf
+    dry = False
     for p in range(passes):
         blocks = rng.integers(0, n_blocks, n_ios)
         lat = np.empty(n_ios)
@@ -600,7 +618,8 @@ def synthetic_touch_log(seed: int = 0, *, n_blocks: int = 1024, n_ios: int = 409
         for i, b in enumerate(blocks):
             first[i] = not touched[b]
             touched[b] = True
-            bursting[i] = credits > 0
+            dry = dry or credits <= 0  # once dry, the volume is held at its baseline
+            bursting[i] = not dry
             lt = base_lat * jit[i] * (factor if first[i] else 1.0)
             if burst and not bursting[i]:
                 lt *= float(burst["slowdown"])
