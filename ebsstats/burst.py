@@ -150,7 +150,7 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
                 by: str | Sequence[str] | None = None, *, metric: str | None = None,
                 volume_type: str = "volume_type", size: str = "size_gib",
                 block_size: int | None = None, credits: float | None = None, as_of=None,
-                drop: float = 0.2, at_cap: float = 0.15,
+                drop: float = 0.2, at_cap: float = 0.25,
                 penalty: str | float = "mbic") -> pd.DataFrame:
     """Observed burst depletion (time and plateau) against :func:`burst_model`, per series.
 

@@ -31,7 +31,7 @@ from .changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
 
-KLASSES = ("flat", "warmup", "slowdown", "no_steady_state")
+KLASSES = ("flat", "warmup", "slowdown", "no_steady_state", "too_short")
 _DEFAULT_BY = ("run_id", "op", "metric")
 
 
@@ -212,7 +212,7 @@ def _merge_regimes(seg: pd.DataFrame, y: np.ndarray, equivalence: float, log: bo
 
 def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, penalty,
              equivalence, min_final, min_size, bin_width, agg, log, batches, confidence,
-             method):
+             method, min_rounds=12):
     n_points = x.size
     tb, xb, _ = _bin_series(t_sec, x, bin_width, agg)
     # map the bin start times back to the caller's time scale
@@ -224,7 +224,11 @@ def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, pen
     seg_rows: list[dict] = []
     # -- changepoints ---------------------------------------------------------------------------
     klass, start_idx, n_cp, n_reg = None, 0, 0, 1
-    if method in ("both", "changepoint") and n >= 2 * min_size:
+    if method in ("both", "changepoint") and n < max(4 * min_size, min_rounds):
+        # a handful of rounds cannot tell a shift from noise (the noise scale itself is
+        # estimated from them): not classified
+        klass, start_idx = ("too_short" if n else None), None
+    elif method in ("both", "changepoint"):
         seg = _segment_ar1(y, penalty, min_size)
         n_cp = len(seg) - 1
         bounds, levels = _merge_regimes(seg, y, equivalence, use_log)
@@ -249,12 +253,6 @@ def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, pen
                              "ratio_to_final": lv / levels[-1] if levels[-1] else math.nan,
                              "final": r == n_reg - 1})
         row["_cp"] = seg
-    elif method in ("both", "changepoint"):
-        klass = "flat" if n > 0 else None
-        if n:
-            lv = float(np.exp(y.mean())) if use_log else float(y.mean())
-            seg_rows.append({"regime": 0, "start_time": t_out[0], "end_time": t_out[-1],
-                             "n_rounds": n, "level": lv, "ratio_to_final": 1.0, "final": True})
     # -- SNIA -----------------------------------------------------------------------------------
     snia_steady, snia_start, snia_first = None, None, None
     if method in ("both", "snia"):
@@ -466,7 +464,8 @@ def steady_state(ts: pd.DataFrame, value: str = "value", time: str = "t",
     neighbouring segments merged; one regime → ``flat``; the last regime shorter than
     ``min_final`` of the series → ``no_steady_state``; the last regime the best (within
     ``equivalence``; best = highest rate or lowest latency) → ``warmup``; otherwise
-    ``slowdown``. On EBS, ``warmup`` is typically a first-write (first-touch) penalty fading,
+    ``slowdown``; fewer than ``max(12, 4 * min_size)`` rounds: ``too_short``. On EBS,
+    ``warmup`` is typically a first-write (first-touch) penalty fading,
     ``slowdown`` a burst bucket running dry. SNIA PTS-E 1.1 steady-state window as in
     :func:`snia_windows`. Georges, Buytaert & Eeckhout (OOPSLA 2007) argue for reporting
     start-up and steady state separately: ``first_level`` and ``steady_level`` do that.

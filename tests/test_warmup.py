@@ -119,6 +119,13 @@ def test_segments_and_binning_of_per_io_logs():
     assert seg["final"].tolist()[-1] and seg["ratio_to_final"].iloc[0] == pytest.approx(5, rel=.1)
 
 
+def test_short_series_not_classified():
+    # sysbench --report-interval over a 30 s run gives 6 points: too few to tell a shift
+    r = steady_state(_ts([100.0, 130, 95, 101, 99, 70])).iloc[0]
+    assert r["klass"] == "too_short" and pd.isna(r["steady_level"])
+    assert not r["snia_steady"]          # last window 130..70: range 60 % > 20 %
+
+
 def test_public_name_and_bad_method():
     assert es.steady_state is steady_state
     with pytest.raises(ValueError):
