@@ -1,0 +1,461 @@
+"""Burst buckets: predicted depletion and plateau, observed against predicted, runs inside a burst.
+
+* :func:`burst_model` — for a volume type, size and workload: the baseline, the burst level,
+  how long a bucket lasts (gp2: I/O credits, 3 IOPS/GiB earned, min 100, burst 3,000, 5.4 M
+  credits; st1/sc1: throughput credits, 1 TiB per TiB of size, baseline/burst MiB/s per TiB) and
+  the plateau after it, from the dated performance model (``ebs_performance_model.csv`` via
+  :func:`ebsstats.pricing.burst_parameters`).
+* :func:`burst_check` — on a time series of a long run: the observed step down (time and level,
+  from changepoints) against the prediction, with relative errors.
+* :func:`label_burst` — adds ``burst_state`` to a results frame (``inside_burst``,
+  ``depleted``, ``baseline``, ``no_bucket``, ``unknown``) by running the bucket through the
+  volume's runs in time order, so summaries can exclude or separate burst results.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .pricing import burst_parameters
+
+__all__ = ["burst_model", "burst_check", "label_burst", "BURST_STATES"]
+
+BURST_STATES = ("inside_burst", "depleted", "baseline", "no_bucket", "unknown")
+_IO_UNIT = 256 * 1024  # gp2 counts I/Os of up to 256 KiB as one credit
+
+
+def _units(block_size) -> int:
+    if block_size is None or (isinstance(block_size, float) and math.isnan(block_size)) \
+            or pd.isna(block_size):
+        return 1
+    return max(1, math.ceil(float(block_size) / _IO_UNIT))
+
+
+def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
+                throughput: float | None = None, block_size: int | None = None,
+                credits: float | None = None, as_of=None) -> pd.DataFrame:
+    """Predicted burst level, depletion time, plateau and refill time of one volume.
+
+    Parameters
+    ----------
+    volume_type : str
+        ``gp2``, ``st1``, ``sc1`` have buckets; other types return ``bursts=False``.
+    size_gib : float
+    iops, throughput : float, optional
+        The workload's demand (IO/s, or B/s). Without either, the workload is assumed to take
+        all the burst the volume gives (the shortest depletion time).
+    block_size : int, optional
+        Bytes per I/O (gp2 counts an I/O of up to 256 KiB as one credit; converts between
+        ``iops`` and ``throughput``).
+    credits : float, optional
+        Bucket balance at the start (I/O credits for gp2, bytes for st1/sc1); default full.
+    as_of : date-like, optional
+        Date of the rules (default today).
+
+    Returns
+    -------
+    DataFrame
+        One row: ``volume_type``, ``size_gib``, ``bursts``, ``unit`` (``IO/s`` for gp2 credit
+        rates, ``B/s`` for st1/sc1), ``baseline``, ``burst`` (in ``unit``), ``demand``,
+        ``burst_level`` (what the workload gets while credits last, in ``unit``), ``plateau``
+        (after depletion), ``burst_iops``/``plateau_iops`` and ``burst_throughput``/
+        ``plateau_throughput`` (when the block size allows the conversion), ``bucket``,
+        ``credits``, ``drain`` (net credits per s), ``depletion_s`` (``inf`` when the workload
+        never drains the bucket), ``refill_s`` (empty → full at rest), ``method``.
+
+    Notes
+    -----
+    gp2: depletion = credits / (burst IOPS − 3 × GiB) (AWS EBS user guide, "I/O credits and
+    burst performance"; 100 GiB → 2,000 s, 18,000 s to refill). st1/sc1 analogous in bytes:
+    credits / (burst − baseline throughput). I/O counting: gp2 I/Os count in 256 KiB units.
+
+    Examples
+    --------
+    >>> m = burst_model("gp2", 100, as_of="2019-01-01")
+    >>> float(m["depletion_s"].iloc[0]), float(m["plateau"].iloc[0])
+    (2000.0, 300.0)
+    >>> m = burst_model("gp2", 20, iops=3000, block_size=16384, as_of="2024-01-01")
+    >>> round(float(m["depletion_s"].iloc[0]), 1)
+    1862.1
+    """
+    p = burst_parameters(volume_type, size_gib, as_of=as_of)
+    vt = p["volume_type"]
+    row = {"volume_type": vt, "size_gib": float(size_gib), "bursts": bool(p["bursts"]),
+           "unit": p["unit"], "baseline": p["baseline"], "burst": p["burst"],
+           "demand": math.nan, "burst_level": p["burst"], "plateau": p["baseline"],
+           "burst_iops": math.nan, "plateau_iops": math.nan, "burst_throughput": math.nan,
+           "plateau_throughput": math.nan, "bucket": p["bucket"], "credits": math.nan,
+           "drain": math.nan, "depletion_s": math.inf, "refill_s": p["refill_s"],
+           "method": ""}
+    bs = block_size
+    if vt == "gp2":
+        units = _units(bs)
+        demand = math.nan
+        if iops is not None:
+            demand = float(iops) * units
+        elif throughput is not None:
+            demand = (float(throughput) / bs * units) if bs else float(throughput) / _IO_UNIT
+        cap_units = p["burst"]
+        if math.isfinite(p["max_throughput"]) and bs:
+            cap_units = min(cap_units, p["max_throughput"] / bs * units)
+        level = min(demand, cap_units) if math.isfinite(demand) else cap_units
+        plateau = min(level, p["baseline"])
+        row.update(demand=demand, burst_level=level, plateau=plateau,
+                   burst_iops=level / units, plateau_iops=plateau / units,
+                   burst_throughput=level / units * bs if bs else math.nan,
+                   plateau_throughput=plateau / units * bs if bs else math.nan)
+        method = (f"gp2 I/O credits ({units} per I/O of {bs or '<= 256 KiB'} B), earned at "
+                  "the baseline")
+    elif vt in ("st1", "sc1"):
+        demand = math.nan
+        if throughput is not None:
+            demand = float(throughput)
+        elif iops is not None and bs:
+            demand = float(iops) * bs
+        level = min(demand, p["burst"]) if math.isfinite(demand) else p["burst"]
+        plateau = min(level, p["baseline"])
+        row.update(demand=demand, burst_level=level, plateau=plateau, burst_throughput=level,
+                   plateau_throughput=plateau,
+                   burst_iops=level / bs if bs else math.nan,
+                   plateau_iops=plateau / bs if bs else math.nan)
+        method = f"{vt} throughput credits (bytes), earned at the baseline"
+    else:
+        row.update(burst_level=p["baseline"], plateau=p["baseline"], method=p["notes"])
+        return pd.DataFrame([row])
+    c = float(p["bucket"]) if credits is None else float(credits)
+    drain = row["burst_level"] - row["baseline"]
+    row.update(credits=c, drain=drain)
+    if p["bursts"] and drain > 0:
+        row["depletion_s"] = c / drain
+    row["method"] = method + "; depletion = credits / (burst level - baseline) (AWS EBS guide)"
+    return pd.DataFrame([row])
+
+
+# ---------------------------------------------------------------------------------------------
+# observed vs predicted
+
+
+def _first(g: pd.DataFrame, col: str):
+    if col not in g.columns:
+        return None
+    v = g[col].dropna()
+    return v.iloc[0] if len(v) else None
+
+
+def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
+                by: str | Sequence[str] | None = None, *, metric: str | None = None,
+                volume_type: str = "volume_type", size: str = "size_gib",
+                block_size: int | None = None, credits: float | None = None, as_of=None,
+                drop: float = 0.2, at_cap: float = 0.25,
+                penalty: str | float = "mbic") -> pd.DataFrame:
+    """Observed burst depletion (time and plateau) against :func:`burst_model`, per series.
+
+    Parameters
+    ----------
+    ts : DataFrame
+        Series frame of long runs (fio ``iops``/``bw`` logs with ``log_avg_msec``); needs
+        ``volume_type`` and ``size_gib`` columns (sidecar metadata) or pass them as constants
+        by adding the columns.
+    value, time : str
+    by : str or list, optional
+        One series per group (default ``run_id``, ``op``, ``metric``).
+    metric : str, optional
+        ``iops`` or ``bandwidth``; default ``iops`` for gp2 and ``bandwidth`` for st1/sc1.
+    volume_type, size : str
+        Column names.
+    block_size : int, optional
+        Bytes per I/O (default the series' ``block_size`` column, else assumed <= 256 KiB).
+    credits : float, optional
+        Bucket balance at the start of the run (default full).
+    as_of : date-like, optional
+        Rules date; default the series' ``timestamp`` column when present, else today.
+    drop : float
+        A regime counts as "after depletion" when its level is below the burst level by more
+        than this fraction.
+    at_cap : float
+        When the observed burst level is within this fraction of the rated burst, the run is
+        taken to have run at the cap and the prediction uses the rated burst (AWS's formula:
+        credits / (burst − baseline)); otherwise the workload asked for less than the burst
+        and the prediction uses the observed level. Both are reported.
+    penalty : str or float
+        PELT penalty (:func:`ebsstats.warmup.segments`).
+
+    Returns
+    -------
+    DataFrame
+        One row per series: the ``by`` columns, ``volume_type``, ``size_gib``, ``metric``,
+        ``observed_burst_level`` (first regime), ``observed_plateau`` (final regime),
+        ``observed_depletion_s`` (the step: start of the first regime below the burst level,
+        less half a sampling interval), ``predicted_burst_level``, ``predicted_plateau``,
+        ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
+        the observed burst level as the demand), ``depletion_rel_error``,
+        ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
+        ``method``.
+
+    Examples
+    --------
+    >>> t = np.arange(9.0, 3361.0, 9.0)
+    >>> v = np.where(t <= 1862, 3000.0, 100.0)
+    >>> ts = pd.DataFrame({"run_id": "r", "op": "read", "metric": "iops", "t": t, "value": v,
+    ...                    "volume_type": "gp2", "size_gib": 20.0})
+    >>> r = burst_check(ts, as_of="2024-01-01")
+    >>> abs(float(r["depletion_rel_error"].iloc[0])) < 0.01
+    True
+    """
+    from .warmup import segments
+
+    d = ts
+    for c in (volume_type, size):
+        if c not in d.columns:
+            raise KeyError(f"burst_check needs a {c!r} column (volume type and size)")
+    by_cols = [c for c in ("run_id", "op", "metric") if c in d.columns] if by is None else (
+        [by] if isinstance(by, str) else list(by))
+    rows = []
+    for key, g in d.groupby(by_cols, sort=True, observed=True, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        kd = dict(zip(by_cols, key, strict=True))
+        vt = str(_first(g, volume_type))
+        S = float(_first(g, size))
+        m = str(g["metric"].iloc[0]) if "metric" in g else metric
+        want = metric or ("iops" if vt == "gp2" else "bandwidth")
+        if m != want:
+            continue
+        g = g.sort_values(time)
+        seg = segments(g, value=value, time=time, by=None, penalty=penalty, bin="auto",
+                       higher_is_better=True)
+        if seg.empty:
+            continue
+        dt = float(np.median(np.diff(g[time].to_numpy(dtype=float)))) if len(g) > 1 else 0.0
+        burst_lv = float(seg["level"].iloc[0])
+        plateau = float(seg["level"].iloc[-1])
+        low = seg.index[(seg["level"] < burst_lv * (1 - drop))]
+        depleted = len(low) > 0
+        t_obs = float(seg.loc[low[0], "start_time"]) - dt / 2 if depleted else math.nan
+        bs = block_size if block_size is not None else _first(g, "block_size")
+        bs = None if bs is None or pd.isna(bs) else int(bs)
+        day = as_of
+        if day is None and "timestamp" in g.columns:
+            day = pd.to_datetime(_first(g, "timestamp"), utc=True)
+            day = None if pd.isna(day) else day.tz_localize(None)
+        kw = {"iops": burst_lv} if m == "iops" else {"throughput": burst_lv}
+        po = burst_model(vt, S, block_size=bs, credits=credits, as_of=day, **kw).iloc[0]
+        rated = burst_model(vt, S, block_size=bs, credits=credits, as_of=day).iloc[0]
+        r_level = rated["burst_iops"] if m == "iops" else rated["burst_throughput"]
+        if not math.isfinite(r_level) and vt == "gp2" and m == "iops":
+            r_level = rated["burst"]
+        use_rated = math.isfinite(r_level) and burst_lv >= (1 - at_cap) * r_level
+        pm = rated if use_rated else po
+        if m == "iops":
+            p_level, p_plat = pm["burst_iops"], pm["plateau_iops"]
+            if not math.isfinite(p_level) and vt == "gp2":
+                p_level, p_plat = pm["burst_level"], pm["plateau"]
+        else:
+            p_level, p_plat = pm["burst_throughput"], pm["plateau_throughput"]
+        p_dep = float(pm["depletion_s"])
+        rows.append({**kd, "volume_type": vt, "size_gib": S, "metric": m,
+                     "observed_burst_level": burst_lv, "observed_plateau": plateau,
+                     "observed_depletion_s": t_obs, "predicted_burst_level": p_level,
+                     "predicted_plateau": p_plat, "predicted_depletion_s": p_dep,
+                     "predicted_depletion_observed_s": float(po["depletion_s"]),
+                     "depletion_rel_error": (t_obs / p_dep - 1.0) if math.isfinite(p_dep)
+                     and depleted else math.nan,
+                     "plateau_rel_error": plateau / p_plat - 1.0 if p_plat else math.nan,
+                     "depleted": depleted,
+                     "method": "PELT regimes of the series; predicted from the "
+                               + ("rated burst (run at the cap); " if use_rated else
+                                  "observed burst level; ") + str(pm["method"])})
+    cols = [*by_cols, "volume_type", "size_gib", "metric", "observed_burst_level",
+            "observed_plateau", "observed_depletion_s", "predicted_burst_level",
+            "predicted_plateau", "predicted_depletion_s", "predicted_depletion_observed_s",
+            "depletion_rel_error",
+            "plateau_rel_error", "depleted", "method"]
+    return pd.DataFrame(rows, columns=list(dict.fromkeys(cols)))
+
+
+# ---------------------------------------------------------------------------------------------
+# labelling runs
+
+
+def _size_bytes(text) -> float:
+    try:
+        t = str(text).strip().upper()
+        mult = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+        return float(t[:-1]) * mult[t[-1]] if t and t[-1] in mult else float(t) * 2**20
+    except (ValueError, KeyError, IndexError):
+        return math.nan
+
+
+def _run_table(df: pd.DataFrame, vol_cols, time, value) -> pd.DataFrame:
+    """One row per run: start, duration (s) and what it drew (I/O units/s, B/s)."""
+    metric = df["metric"].astype(str)
+    not_total = (df["op"].astype(str) != "total") if "op" in df.columns else True
+    keys = [*vol_cols, "run_id"]
+
+    def pick(name, how, mask=True):
+        s = df[(metric == name) & mask].groupby(keys, observed=True, dropna=False)[value]
+        return s.agg(how).rename(name)
+
+    runs = pd.concat([pick("iops", "sum", not_total), pick("bandwidth", "sum", not_total),
+                      pick("runtime", "max"), pick("io_bytes", "sum", not_total)], axis=1)
+    first = df.groupby(keys, observed=True, dropna=False).agg(_time=(time, "first"))
+    first["_pos"] = df.reset_index().groupby(keys, observed=True, dropna=False)["index"].min()
+    for c in ("volume_type", "size_gib", "block_size"):
+        if c in df.columns:
+            first[c] = df.groupby(keys, observed=True, dropna=False)[c].first()
+    runs = first.join(runs, how="left")
+    dur = runs["runtime"]
+    runs["duration"] = dur.where(dur.notna() & (dur > 0), runs["io_bytes"] / runs["bandwidth"])
+    # bonnie++ phases run one after the other, each over the whole file: duration = sum of
+    # file size / rate, and what it drew = bytes moved / duration
+    if "tool" in df.columns and "file_size" in df.columns:
+        bon = df[(df["tool"].astype(str) == "bonnie++") & (metric == "bandwidth")]
+        if len(bon):
+            size = bon["file_size"].map(_size_bytes)
+            secs = (size / bon[value]).groupby([bon[c] for c in keys], observed=True,
+                                               dropna=False).sum(min_count=1)
+            moved = size.groupby([bon[c] for c in keys], observed=True,
+                                 dropna=False).sum(min_count=1)
+            idx = secs.index.intersection(runs.index)
+            runs.loc[idx, "duration"] = secs.loc[idx]
+            runs.loc[idx, "bandwidth"] = (moved / secs).loc[idx]
+            runs.loc[idx, "iops"] = math.nan
+    return runs.reset_index()
+
+
+def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
+                time: str = "timestamp", value: str = "value",
+                volume_type: str = "volume_type", size: str = "size_gib", as_of=None,
+                sustain_tol: float = 0.10) -> pd.DataFrame:
+    """Add ``burst_state`` to a results frame by running each volume's credit bucket.
+
+    Each volume's runs are taken in time order (``timestamp``; runs with the same timestamp
+    back to back in the order of the frame). The bucket starts full (AWS: new volumes start
+    with a full bucket), refills at the baseline between runs, and drains during a run by what
+    the run did (gp2: I/Os per second in 256 KiB units — at least bandwidth / 256 KiB; st1/sc1:
+    bytes per second) minus the baseline.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Results frame with ``run_id``, ``metric``, ``value``, ``timestamp``, ``volume_type``,
+        ``size_gib`` (sidecar metadata); ``runtime`` (or ``io_bytes``) rows give each run's
+        duration.
+    by : str or list, optional
+        The volume; default ``volume`` (else ``config``).
+    time, value, volume_type, size : str
+        Column names.
+    as_of : date-like, optional
+        Rules date; default each volume's first timestamp.
+    sustain_tol : float
+        A run whose credit use is within this fraction of the baseline is ``baseline`` (its
+        result is the sustained level, whatever the bucket holds).
+
+    Returns
+    -------
+    DataFrame
+        A copy of ``df`` with ``burst_state`` (``inside_burst``: the bucket lasted the whole
+        run; ``depleted``: it ran dry during the run, a mixture of burst and baseline;
+        ``baseline``: the run used no more than the baseline earns, or ran on an empty bucket;
+        ``no_bucket``: gp3, io1/io2, magnetic, instance store; ``unknown``: type, size, time or
+        duration missing), ``credits_start`` (share of the bucket at the run's start) and
+        ``burst_depletion_s`` (predicted seconds into the run at which the bucket ran dry).
+
+    Notes
+    -----
+    The signature of a result measured inside a burst: a gp2 volume below 1 TiB delivering more
+    than 3 IOPS/GiB. Separate such rows (``df[df.burst_state != "inside_burst"]``) before
+    comparing volume types on sustained performance (ANCHORS §D).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"run_id": ["a", "a"], "metric": ["iops", "runtime"],
+    ...     "op": ["read", "read"], "value": [3000.0, 60.0], "block_size": 16384,
+    ...     "timestamp": pd.Timestamp("2024-03-01", tz="UTC"), "volume": "v",
+    ...     "volume_type": "gp2", "size_gib": 20.0})
+    >>> label_burst(df)["burst_state"].tolist()
+    ['inside_burst', 'inside_burst']
+    """
+    if by is None:
+        vol_cols = [c for c in ("volume", "config") if c in df.columns][:1]
+    else:
+        vol_cols = [by] if isinstance(by, str) else list(by)
+    out = df.copy()
+    out["burst_state"] = "unknown"
+    out["credits_start"] = math.nan
+    out["burst_depletion_s"] = math.nan
+    if "run_id" not in df.columns or time not in df.columns:
+        return out
+    runs = _run_table(df, vol_cols, time, value)
+    runs["t_start"] = pd.to_datetime(runs["_time"], utc=True, errors="coerce")
+    labels = {}
+    groups = runs.groupby(vol_cols, sort=False, dropna=False) if vol_cols else [((), runs)]
+    for _, g in groups:
+        g = g.sort_values(["t_start", "_pos"], kind="stable")
+        vt = g["volume_type"].dropna().iloc[0] if "volume_type" in g and \
+            g["volume_type"].notna().any() else None
+        S = g["size_gib"].dropna().iloc[0] if "size_gib" in g and \
+            g["size_gib"].notna().any() else None
+        if vt is None or S is None:
+            continue
+        day = as_of if as_of is not None else (
+            g["t_start"].min().tz_localize(None) if g["t_start"].notna().any() else None)
+        p = burst_parameters(str(vt), float(S), as_of=day)
+        if not p["bursts"]:
+            for rid in g["run_id"]:
+                labels[rid] = ("no_bucket", math.nan, math.nan)
+            continue
+        bucket, earn = float(p["bucket"]), float(p["baseline"])
+        credits = bucket
+        clock = None  # end of the previous run (UTC)
+        for r in g.itertuples(index=False):
+            rid = r.run_id
+            t = r.t_start if not pd.isna(r.t_start) else None
+            if t is None:
+                labels[rid] = ("unknown", math.nan, math.nan)
+                continue
+            start = t if clock is None or t > clock else clock
+            if clock is not None:
+                credits = min(bucket, credits + earn * max(0.0, (start - clock).total_seconds()))
+            dur = r.duration
+            bw = getattr(r, "bandwidth", math.nan)
+            io = getattr(r, "iops", math.nan)
+            if p["unit"] == "IO/s":
+                use = np.nanmax([io * _units(getattr(r, "block_size", None))
+                                 if pd.notna(io) else math.nan,
+                                 bw / _IO_UNIT if pd.notna(bw) else math.nan]) \
+                    if (pd.notna(io) or pd.notna(bw)) else math.nan
+            else:
+                use = bw
+            frac = credits / bucket
+            if pd.isna(dur) or not dur > 0 or pd.isna(use):
+                labels[rid] = ("unknown", frac, math.nan)
+                clock = start
+                continue
+            drain = use - earn
+            if use <= earn * (1 + sustain_tol):
+                state, td = "baseline", math.nan
+                credits = max(0.0, min(bucket, credits - drain * dur))
+            elif credits <= 0:
+                state, td = "baseline", 0.0
+            else:
+                td = credits / drain
+                # a run's mean rate includes the baseline part after depletion: a run that
+                # ends with (almost) nothing left ran the bucket dry
+                if td >= dur and credits - drain * dur > 0.05 * bucket:
+                    state = "inside_burst"
+                    credits -= drain * dur
+                else:
+                    td = min(td, dur)
+                    state = "depleted"
+                    credits = 0.0
+            labels[rid] = (state, frac, td)
+            clock = start + pd.Timedelta(seconds=float(dur))
+    got = [labels.get(rid, ("unknown", math.nan, math.nan)) for rid in out["run_id"].tolist()]
+    out["burst_state"] = pd.Series([g[0] for g in got], index=out.index, dtype=object)
+    out["credits_start"] = np.array([g[1] for g in got], dtype=float)
+    out["burst_depletion_s"] = np.array([g[2] for g in got], dtype=float)
+    return out

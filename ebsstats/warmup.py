@@ -1,0 +1,530 @@
+"""Steady state after the fact: the SNIA PTS window rule and a changepoint classification.
+
+:func:`steady_state` takes any series in time order — fio logs, sysbench ``--report-interval``
+lines, or repeated runs of one test in the order they were made — and says, per series,
+
+* whether the SNIA PTS steady-state rule holds (a window of ``window`` rounds whose range is
+  at most ``range_tol`` of the window mean and whose least-squares slope moves the level by at
+  most ``slope_tol`` of the mean across the window), where the last such stretch starts, and
+  where an online PTS run would have stopped;
+* a changepoint classification in the manner of Barrett et al. (2017): ``flat``, ``warmup``
+  (the run ends in its best regime), ``slowdown`` (it ends below a regime it had before) or
+  ``no_steady_state`` (the last regime is too short to call it the end state);
+* the time at which steady state starts and the steady level with a confidence interval.
+
+Steady state is the regime the run **ends** in: a flat stretch before a level shift (300 s of
+first-write plateau, then a higher level) is warm-up, and steady state starts at the shift.
+
+:func:`segments` returns the changepoint segmentation behind the classification.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .changepoint import changepoints
+
+__all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
+
+KLASSES = ("flat", "warmup", "slowdown", "no_steady_state", "too_short")
+_DEFAULT_BY = ("run_id", "op", "metric")
+
+
+# ---------------------------------------------------------------------------------------------
+# building blocks
+
+
+def snia_windows(values: Sequence[float], window: int = 5, range_tol: float = 0.20,
+                 slope_tol: float = 0.10) -> pd.DataFrame:
+    """The SNIA PTS steady-state test on every window of ``window`` consecutive rounds.
+
+    Parameters
+    ----------
+    values : sequence of float
+        One value per round (per interval of a log, per run of a repeated test), in order.
+    window : int
+        Rounds per measurement window (PTS: 5).
+    range_tol : float
+        Largest allowed data excursion, ``max - min``, as a fraction of the window mean (0.20).
+    slope_tol : float
+        Largest allowed slope excursion, ``|slope| * (window - 1)`` with the least-squares slope
+        per round, as a fraction of the window mean (0.10).
+
+    Returns
+    -------
+    DataFrame
+        One row per window start ``i``: ``i``, ``mean``, ``range_frac``, ``slope_frac``,
+        ``range_ok``, ``slope_ok``, ``steady`` (both).
+
+    Notes
+    -----
+    SNIA Solid State Storage Performance Test Specification (PTS-E 1.1, §3 "steady state"): the
+    measurement window is the last five rounds; steady state when the data excursion is within
+    20 % of the window average and the slope excursion of the least-squares line within 10 %.
+    CloudHarmony's ``BlockStorageTest::isSteadyState`` implements the same rule with the slope
+    times 4 (= window - 1).
+
+    Examples
+    --------
+    >>> w = snia_windows([100, 101, 99, 100, 102, 150], window=5)
+    >>> w["steady"].tolist()
+    [True, False]
+    """
+    x = np.asarray(values, dtype=float)
+    window = int(window)
+    if window < 2:
+        raise ValueError("window must be >= 2")
+    cols = ["i", "mean", "range_frac", "slope_frac", "range_ok", "slope_ok", "steady"]
+    if x.size < window:
+        return pd.DataFrame(columns=cols)
+    w = np.lib.stride_tricks.sliding_window_view(x, window)
+    m = w.mean(axis=1)
+    k = np.arange(window) - (window - 1) / 2.0
+    slope = (w * k).sum(axis=1) / (k * k).sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rng_frac = (w.max(axis=1) - w.min(axis=1)) / np.abs(m)
+        slp_frac = np.abs(slope) * (window - 1) / np.abs(m)
+    r_ok = rng_frac <= range_tol
+    s_ok = slp_frac <= slope_tol
+    return pd.DataFrame({"i": np.arange(len(m)), "mean": m, "range_frac": rng_frac,
+                         "slope_frac": slp_frac, "range_ok": r_ok, "slope_ok": s_ok,
+                         "steady": r_ok & s_ok})
+
+
+def batch_means_ci(values: Sequence[float], batches: int = 10,
+                   confidence: float = 0.95) -> tuple[float, float, float, int]:
+    """Mean of an autocorrelated series with a non-overlapping batch-means t interval.
+
+    The series is cut into ``batches`` contiguous batches of equal length (the first few points
+    are dropped when the length does not divide); the batch means are nearly independent when a
+    batch is much longer than the correlation time, so a t interval on them with
+    ``batches - 1`` degrees of freedom covers the mean. Fewer batches are used for short series
+    (at least 2 points per batch).
+
+    Returns
+    -------
+    (mean, ci_low, ci_high, batches_used)
+
+    Notes
+    -----
+    Schmeiser, "Batch size effects in the analysis of simulation output", Operations Research
+    30(3), 1982; 10–30 batches is the usual advice. A plain t or bootstrap interval over the
+    points would be too narrow for a series whose neighbours are correlated.
+
+    Examples
+    --------
+    >>> m, lo, hi, k = batch_means_ci(np.r_[np.ones(10), 3 * np.ones(10)], batches=2)
+    >>> float(m), k
+    (2.0, 2)
+    """
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    mean = float(x.mean())
+    k = min(int(batches), n // 2)
+    if k < 2:
+        return mean, math.nan, math.nan, 0
+    size = n // k
+    xb = x[n - k * size:].reshape(k, size).mean(axis=1)
+    se = float(xb.std(ddof=1)) / math.sqrt(k)
+    q = float(stats.t.ppf(0.5 + confidence / 2.0, k - 1))
+    return mean, mean - q * se, mean + q * se, k
+
+
+def _lower_is_better(unit, metric) -> bool:
+    if unit is not None and str(unit) == "s":
+        return True
+    m = str(metric) if metric is not None else ""
+    return m in ("lat", "clat", "slat") or m.startswith(("lat_", "clat_", "slat_"))
+
+
+def _to_seconds(t: pd.Series) -> tuple[np.ndarray, bool]:
+    if pd.api.types.is_datetime64_any_dtype(t):
+        tt = pd.to_datetime(t, utc=True)
+        return ((tt - tt.min()).dt.total_seconds()).to_numpy(dtype=float), True
+    return t.to_numpy(dtype=float), False
+
+
+def _bin_series(t: np.ndarray, x: np.ndarray, bin_width: float | None, agg: str):
+    """Equal-width time bins (bin start time, aggregated value, count)."""
+    if bin_width is None or bin_width <= 0:
+        return t, x, np.ones_like(x, dtype=int)
+    k = np.floor((t - t[0]) / bin_width).astype(np.int64)
+    df = pd.DataFrame({"k": k, "t": t, "x": x})
+    g = df.groupby("k", sort=True)
+    if agg == "ios_rate":
+        vals = (g["x"].sum() / bin_width).to_numpy(dtype=float)
+    else:
+        vals = g["x"].agg(agg).to_numpy(dtype=float)
+    return g["t"].min().to_numpy(), vals, g.size().to_numpy()
+
+
+def _segment_ar1(y: np.ndarray, penalty, min_size: int) -> pd.DataFrame:
+    """PELT with the noise scale inflated for lag-1 autocorrelation (two passes).
+
+    Neighbouring rounds of a log are positively correlated; a mean-shift cost with the i.i.d.
+    noise SD then sees changes everywhere. The first pass segments with the robust SD; the
+    lag-1 autocorrelation ``phi`` of the residuals from its segment means gives the long-run
+    SD ``sigma * sqrt((1 + phi) / (1 - phi))`` used by the second pass (the AR(1)
+    variance-inflation of Chakar, Lebarbier, Lévy-Leduc & Robin, Bernoulli 2017).
+    """
+    seg = changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
+    fitted = np.repeat(seg["mean"].to_numpy(), seg["n"].to_numpy())
+    r = y - fitted
+    if r.size < 10 or not np.any(r):
+        return seg
+    phi = float(np.corrcoef(r[:-1], r[1:])[0, 1])
+    if not np.isfinite(phi) or phi <= 0.05:
+        return seg
+    phi = min(phi, 0.9)
+    sigma = float(np.std(r)) * math.sqrt((1 + phi) / (1 - phi))
+    return changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean",
+                        sigma=sigma)
+
+
+def _merge_regimes(seg: pd.DataFrame, y: np.ndarray, equivalence: float, log: bool):
+    """Merge adjacent segments whose levels differ by less than ``equivalence`` (relative)."""
+    bounds = list(zip(seg["start"].tolist(), seg["end"].tolist(), strict=True))
+
+    def level(a, b):
+        m = float(y[a:b].mean())
+        return math.exp(m) if log else m
+
+    merged = True
+    while merged and len(bounds) > 1:
+        merged = False
+        levels = [level(a, b) for a, b in bounds]
+        diffs = [abs(levels[i + 1] / levels[i] - 1.0) if levels[i] != 0 else math.inf
+                 for i in range(len(bounds) - 1)]
+        j = int(np.argmin(diffs))
+        if diffs[j] < equivalence:
+            bounds[j] = (bounds[j][0], bounds[j + 1][1])
+            del bounds[j + 1]
+            merged = True
+    return bounds, [level(a, b) for a, b in bounds]
+
+
+def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, penalty,
+             equivalence, min_final, min_size, bin_width, agg, log, batches, confidence,
+             method, min_rounds=12):
+    n_points = x.size
+    tb, xb, _ = _bin_series(t_sec, x, bin_width, agg)
+    # map the bin start times back to the caller's time scale
+    t_out = t_raw[np.searchsorted(t_sec, tb)] if bin_width else t_raw
+    n = xb.size
+    use_log = bool(log) and n > 0 and bool(np.all(xb > 0))
+    y = np.log(xb) if use_log else xb.astype(float)
+    row: dict = {"n": int(n_points), "n_rounds": int(n)}
+    seg_rows: list[dict] = []
+    # -- changepoints ---------------------------------------------------------------------------
+    klass, start_idx, n_cp, n_reg = None, 0, 0, 1
+    if method in ("both", "changepoint") and n < max(4 * min_size, min_rounds):
+        # a handful of rounds cannot tell a shift from noise (the noise scale itself is
+        # estimated from them): not classified
+        klass, start_idx = ("too_short" if n else None), None
+    elif method in ("both", "changepoint"):
+        seg = _segment_ar1(y, penalty, min_size)
+        n_cp = len(seg) - 1
+        bounds, levels = _merge_regimes(seg, y, equivalence, use_log)
+        n_reg = len(bounds)
+        final_len = bounds[-1][1] - bounds[-1][0]
+        if lower_better:
+            final_best = levels[-1] <= min(levels) * (1 + equivalence)
+        else:
+            final_best = levels[-1] >= max(levels) * (1 - equivalence)
+        if n_reg == 1:
+            klass = "flat"
+        elif final_len < max(min_size, math.ceil(min_final * n)):
+            klass = "no_steady_state"
+        elif final_best:
+            klass = "warmup"
+        else:
+            klass = "slowdown"
+        start_idx = bounds[-1][0] if klass != "no_steady_state" else None
+        for r, ((a, b), lv) in enumerate(zip(bounds, levels, strict=True)):
+            seg_rows.append({"regime": r, "start_time": t_out[a], "end_time": t_out[b - 1],
+                             "n_rounds": b - a, "level": lv,
+                             "ratio_to_final": lv / levels[-1] if levels[-1] else math.nan,
+                             "final": r == n_reg - 1})
+        row["_cp"] = seg
+    # -- SNIA -----------------------------------------------------------------------------------
+    snia_steady, snia_start, snia_first = None, None, None
+    if method in ("both", "snia"):
+        w = snia_windows(xb, window, range_tol, slope_tol)
+        if len(w):
+            ok = w["steady"].to_numpy()
+            snia_steady = bool(ok[-1])
+            if ok.any():
+                snia_first = t_out[int(np.flatnonzero(ok)[0])]
+            if snia_steady:
+                bad = np.flatnonzero(~ok)
+                snia_start = t_out[int(bad[-1]) + 1 if bad.size else 0]
+        else:
+            snia_steady = False
+        if method == "snia":
+            start_idx = None
+            if snia_steady:
+                bad = np.flatnonzero(~ok)
+                start_idx = int(bad[-1]) + 1 if bad.size else 0
+    # -- steady level ---------------------------------------------------------------------------
+    if start_idx is not None and n:
+        tail = xb[start_idx:]
+        lv, lo, hi, k = batch_means_ci(tail, batches, confidence)
+        row.update(steady_start=t_out[start_idx], steady_level=lv, steady_level_ci_low=lo,
+                   steady_level_ci_high=hi, n_steady=int(tail.size), batches=k)
+        first = xb[: max(1, min(start_idx, window))] if start_idx else xb[:window]
+        row["first_level"] = float(np.mean(first))
+    else:
+        row.update(steady_start=None, steady_level=math.nan, steady_level_ci_low=math.nan,
+                   steady_level_ci_high=math.nan, n_steady=0, batches=0,
+                   first_level=float(np.mean(xb[:window])) if n else math.nan)
+    row.update(klass=klass, n_changepoints=n_cp, n_regimes=n_reg, snia_steady=snia_steady,
+               snia_window_start=snia_start, snia_first_window=snia_first,
+               lower_is_better=lower_better, log_scale=use_log)
+    return row, seg_rows
+
+
+def _groups(ts: pd.DataFrame, by_cols: list[str]):
+    if not by_cols:
+        yield (), ts
+        return
+    yield from ts.groupby(by_cols, sort=True, observed=True, dropna=False)
+
+
+def _resolve_by(ts: pd.DataFrame, by) -> list[str]:
+    if by is None:
+        return [c for c in _DEFAULT_BY if c in ts.columns]
+    return [by] if isinstance(by, str) else list(by)
+
+
+def _bin_width(t_sec: np.ndarray, bin, max_points: int, per_io: bool) -> float | None:
+    if bin is None:
+        return None
+    if isinstance(bin, str):
+        if bin != "auto":
+            raise ValueError("bin must be None, 'auto' or a number of seconds")
+        n = t_sec.size
+        if n <= max_points and not per_io:
+            return None
+        # per-I/O logs: at least 20 I/Os per bin, so that a bin's mean reflects the mixture of
+        # slow and fast I/Os rather than which of them happened to fall in it
+        k = min(max_points, n // 20) if per_io else max_points
+        span = float(t_sec[-1] - t_sec[0])
+        return span / max(k, 1) * (1 + 1e-9) if span > 0 else None
+    return float(bin)
+
+
+def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, equivalence,
+         min_final, min_size, bin, max_points, agg, log, higher_is_better, batches, confidence):
+    if method not in ("both", "snia", "changepoint"):
+        raise ValueError("method must be 'both', 'snia' or 'changepoint'")
+    for c in (value, time):
+        if c not in ts.columns:
+            raise KeyError(f"column {c!r} not in the series frame")
+    by_cols = _resolve_by(ts, by)
+    rows, segs = [], []
+    for key, g in _groups(ts, by_cols):
+        key = key if isinstance(key, tuple) else (key,)
+        g = g[g[value].notna() & g[time].notna()]
+        g = g.sort_values(time, kind="stable")
+        x = g[value].to_numpy(dtype=float)
+        fin = np.isfinite(x)
+        g, x = g[fin], x[fin]
+        t_sec, _ = _to_seconds(g[time])
+        t_raw = g[time].to_numpy()
+        if higher_is_better is None:
+            unit = g["unit"].iloc[0] if "unit" in g and len(g) else None
+            metric = g["metric"].iloc[0] if "metric" in g and len(g) else None
+            lower = _lower_is_better(unit, metric)
+        else:
+            lower = not higher_is_better
+        per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
+        metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
+        bw = _bin_width(t_sec, bin, max_points, bool(per_io))
+        g_agg = agg
+        if per_io and metric == "ios" and bw:
+            # per-I/O count log: the round's value is the rate (I/Os per second in the bin)
+            g_agg = "ios_rate"
+        row, seg_rows = _analyse(
+            t_raw, t_sec, x, lower_better=lower, window=window, range_tol=range_tol,
+            slope_tol=slope_tol, penalty=penalty, equivalence=equivalence, min_final=min_final,
+            min_size=min_size, bin_width=bw, agg=g_agg, log=log, batches=batches,
+            confidence=confidence, method=method)
+        row.pop("_cp", None)
+        keys = dict(zip(by_cols, key, strict=True))
+        row["bin_width"] = bw if bw else math.nan
+        desc = []
+        if method in ("both", "changepoint"):
+            desc.append(f"PELT ({penalty}) on {'log ' if row['log_scale'] else ''}"
+                        f"{agg if bw else ''}{' per bin' if bw else 'values'}, regimes within "
+                        f"{equivalence:.0%} merged (Barrett et al. 2017)")
+        if method in ("both", "snia"):
+            desc.append(f"SNIA PTS window {window} rounds, range <= {range_tol:.0%}, slope "
+                        f"excursion <= {slope_tol:.0%}")
+        desc.append("steady level: mean of the final regime, batch-means CI")
+        row["method"] = "; ".join(desc)
+        row["confidence"] = confidence
+        rows.append({**keys, **row})
+        for s in seg_rows:
+            segs.append({**keys, **s})
+    cols = [*by_cols, "klass", "steady_start", "steady_level", "steady_level_ci_low",
+            "steady_level_ci_high", "confidence", "n_steady", "batches", "first_level",
+            "snia_steady", "snia_window_start", "snia_first_window", "n_changepoints",
+            "n_regimes", "n", "n_rounds", "bin_width", "lower_is_better", "log_scale", "method"]
+    res = pd.DataFrame(rows, columns=cols)
+    seg_cols = [*by_cols, "regime", "start_time", "end_time", "n_rounds", "level",
+                "ratio_to_final", "final"]
+    return res, pd.DataFrame(segs, columns=seg_cols)
+
+
+_DOC_PARAMS = """
+    ts : DataFrame
+        A series frame (``ebsstats.read_series``) or any frame with a time and a value column;
+        repeated runs in order work with ``time="timestamp"`` (datetimes are turned into
+        seconds since the first run, and reported back as given).
+    value, time : str
+        Column names.
+    by : str or list of str, optional
+        One series per group; default ``["run_id", "op", "metric"]`` (those present).
+    window, range_tol, slope_tol
+        The SNIA rule (:func:`snia_windows`): 5 rounds, 20 % range, 10 % slope excursion.
+    method : {"both", "changepoint", "snia"}
+        Which analyses to run. With ``"snia"`` alone, steady state starts where the last
+        unbroken stretch of steady SNIA windows starts.
+    penalty : str or float
+        PELT penalty (:func:`ebsstats.changepoint.changepoints`); ``"mbic"`` by default because
+        a spurious change is the costly error (a flat run called warm-up).
+    equivalence : float
+        Adjacent regimes whose levels differ by less than this fraction are one regime
+        (Barrett et al. treat statistically distinct but tiny shifts as equivalent, too).
+    min_final : float
+        The final regime must hold for at least this fraction of the rounds, else the run has
+        ``no_steady_state``.
+    min_size : int
+        Minimum rounds per segment.
+    bin : None, "auto" or float
+        Aggregate into equal time bins of this many seconds first (one bin = one round);
+        ``"auto"`` bins series longer than ``max_points`` into about ``max_points`` bins, and
+        per-I/O logs (``sampling == "per_io"``) always, with at least 20 I/Os per bin; a per-I/O
+        count log (fio ``iops`` log without ``log_avg_msec``, metric ``ios``) becomes I/Os per
+        second of each bin.
+    max_points : int
+        See ``bin``.
+    agg : str
+        Aggregate per bin (``"mean"``: for per-I/O latencies the bin mean is the time-average
+        a rate follows from, and moves smoothly with the share of slow I/Os; ``"median"`` is
+        robust to tails but jumps when that share crosses one half).
+    log : bool
+        Segment the log of the values (multiplicative shifts), when all are positive.
+    higher_is_better : bool, optional
+        Direction; default from the unit (``s`` → lower is better) and the metric name.
+    batches : int
+        Batches for the steady level's batch-means interval (:func:`batch_means_ci`).
+    confidence : float
+"""
+
+
+def steady_state(ts: pd.DataFrame, value: str = "value", time: str = "t",
+                 by: str | Sequence[str] | None = None, *, window: int = 5,
+                 range_tol: float = 0.20, slope_tol: float = 0.10, method: str = "both",
+                 penalty: str | float = "mbic", equivalence: float = 0.05,
+                 min_final: float = 0.10, min_size: int = 3, bin: str | float | None = "auto",
+                 max_points: int = 300, agg: str = "mean", log: bool = True,
+                 higher_is_better: bool | None = None, batches: int = 10,
+                 confidence: float = 0.95) -> pd.DataFrame:
+    """Classify each series (flat / warmup / slowdown / no_steady_state) and find its steady state.
+
+    Parameters
+    ----------{params}
+    Returns
+    -------
+    DataFrame
+        One row per series: the ``by`` columns, ``klass``, ``steady_start`` (time at which the
+        final regime starts, in the units of ``time``; ``None`` without steady state),
+        ``steady_level`` with ``steady_level_ci_low/high`` (mean of the rounds of the final
+        regime, batch-means interval), ``confidence``, ``n_steady`` (rounds in it), ``batches``,
+        ``first_level`` (mean of the first rounds, before steady state), ``snia_steady`` (the
+        last SNIA window is steady: the run ends in steady state by the PTS rule),
+        ``snia_window_start`` (start of the last unbroken stretch of steady windows),
+        ``snia_first_window`` (the first steady window: where an online PTS run would have
+        stopped — early plateaus make this misleading), ``n_changepoints`` (PELT, before
+        merging), ``n_regimes`` (after merging), ``n`` (points), ``n_rounds`` (after binning),
+        ``bin_width``, ``lower_is_better``, ``log_scale``, ``method``.
+
+    Notes
+    -----
+    Classification after Barrett, Bolz-Tereick, Killick, Mount & Tratt, "Virtual machine warmup
+    blows hot and cold", OOPSLA 2017: PELT changepoints (Killick et al. 2012), equivalent
+    neighbouring segments merged; one regime → ``flat``; the last regime shorter than
+    ``min_final`` of the series → ``no_steady_state``; the last regime the best (within
+    ``equivalence``; best = highest rate or lowest latency) → ``warmup``; otherwise
+    ``slowdown``; fewer than ``max(12, 4 * min_size)`` rounds: ``too_short``. On EBS,
+    ``warmup`` is typically a first-write (first-touch) penalty fading,
+    ``slowdown`` a burst bucket running dry. SNIA PTS-E 1.1 steady-state window as in
+    :func:`snia_windows`. Georges, Buytaert & Eeckhout (OOPSLA 2007) argue for reporting
+    start-up and steady state separately: ``first_level`` and ``steady_level`` do that.
+
+    The level interval uses batch means because neighbouring rounds of a log are correlated;
+    an i.i.d. bootstrap would be too narrow.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(1)
+    >>> t = np.arange(600.0)
+    >>> v = np.where(t < 300, 20.0, 100.0) * np.exp(rng.normal(0, 0.03, 600))
+    >>> ts = pd.DataFrame({{"t": t, "value": v, "metric": "iops", "unit": "IO/s"}})
+    >>> r = steady_state(ts, by="metric")
+    >>> r[["klass", "snia_first_window"]].values.tolist()
+    [['warmup', 0.0]]
+    >>> bool(290 <= r["steady_start"].iloc[0] <= 310)
+    True
+    """
+    res, _ = _run(ts, value, time, by, window=window, range_tol=range_tol, slope_tol=slope_tol,
+                  method=method, penalty=penalty, equivalence=equivalence, min_final=min_final,
+                  min_size=min_size, bin=bin, max_points=max_points, agg=agg, log=log,
+                  higher_is_better=higher_is_better, batches=batches, confidence=confidence)
+    return res
+
+
+def segments(ts: pd.DataFrame, value: str = "value", time: str = "t",
+             by: str | Sequence[str] | None = None, *, penalty: str | float = "mbic",
+             equivalence: float = 0.05, min_final: float = 0.10, min_size: int = 3,
+             bin: str | float | None = "auto", max_points: int = 300, agg: str = "mean",
+             log: bool = True, higher_is_better: bool | None = None) -> pd.DataFrame:
+    """The regimes (merged changepoint segments) behind :func:`steady_state`, per series.
+
+    Parameters are those of :func:`steady_state`.
+
+    Returns
+    -------
+    DataFrame
+        One row per regime: the ``by`` columns, ``regime`` (0, 1, …), ``start_time``,
+        ``end_time`` (first and last round), ``n_rounds``, ``level`` (geometric mean of the
+        rounds when on log scale, else the mean), ``ratio_to_final`` (level / final level),
+        ``final`` (the regime the run ends in).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> t = np.arange(100.0)
+    >>> ts = pd.DataFrame({"t": t, "value": np.where(t < 60, 3000.0, 100.0), "metric": "iops"})
+    >>> seg = segments(ts, by="metric")
+    >>> seg["start_time"].tolist(), seg["level"].round(6).tolist()
+    ([0.0, 60.0], [3000.0, 100.0])
+    """
+    _, seg = _run(ts, value, time, by, window=5, range_tol=0.2, slope_tol=0.1,
+                  method="changepoint", penalty=penalty, equivalence=equivalence,
+                  min_final=min_final, min_size=min_size, bin=bin, max_points=max_points,
+                  agg=agg, log=log, higher_is_better=higher_is_better, batches=10,
+                  confidence=0.95)
+    return seg
+
+
+steady_state.__doc__ = steady_state.__doc__.format(params=_DOC_PARAMS)
