@@ -68,6 +68,9 @@ _LAZY: dict[str, str] = {
     "first_write": "ebsstats.firstwrite",
     "burst_model": "ebsstats.burst",
     "label_burst": "ebsstats.burst",
+    "burst_check": "ebsstats.burst",
+    "segments": "ebsstats.warmup",
+    "touch_table": "ebsstats.firstwrite",
     # slow volumes
     "slow_volumes": "ebsstats.outliers",
     "slow_summary": "ebsstats.outliers",
