@@ -1,0 +1,75 @@
+"""The command line on genuine outputs: ingest round trip, benchstat-like tables within 100
+columns, check, simulate."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from tests.conftest import ROOT, tree_digest
+
+SAMPLES = ROOT / "data" / "samples"
+
+
+def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ebsstats.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    d = tmp_path_factory.mktemp("samples")
+    shutil.copytree(SAMPLES, d / "s")
+    (d / "s" / "broken.json").write_text('{"fio version" : "fio-3.33", "jobs" : [ {')
+    (d / "s" / "notes.txt").write_text("coffee at 10\n")
+    return d / "s"
+
+
+def test_ingest_writes_parquet_identical_to_read(samples, tmp_path):
+    before = tree_digest(samples)
+    out = tmp_path / "tidy.parquet"
+    proc = run("ingest", str(samples), "-o", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert tree_digest(samples) == before
+    assert "fio" in proc.stdout and "sysbench" in proc.stdout and "bonnie++" in proc.stdout
+    assert "FAILED 1 file(s)" in proc.stdout and "broken.json" in proc.stdout
+    back = es.read_parquet(out)
+    with pytest.warns(UserWarning, match="1 file"):
+        direct = es.read(samples, errors="collect")
+    direct.attrs = {}
+    pd.testing.assert_frame_equal(back, direct)
+    strict = run("ingest", str(samples), "-o", str(tmp_path / "t2.parquet"), "-q", "--strict")
+    assert strict.returncode == 1
+
+
+def test_summary_and_compare_tables_fit_100_columns(samples):
+    s = run("summary", str(samples), "--metric", "iops", "--by", "config,test,op,metric")
+    assert s.returncode == 0, s.stderr
+    assert "randread_4k" in s.stdout and "median" in s.stdout
+    assert max(len(line) for line in s.stdout.splitlines()) <= 100
+    c = run("compare", str(ROOT / "data" / "campaign" / "pts"), "--by", "config",
+            "--baseline", "gp2-20g", "--metric", "iops")
+    assert c.returncode == 0, c.stderr
+    assert "verdict" in c.stdout and "io1-100g-1000" in c.stdout
+    assert max(len(line) for line in c.stdout.splitlines()) <= 100
+
+
+def test_check_lists_tool_version_format_and_refusals(samples):
+    proc = run("check", str(samples))
+    assert proc.returncode == 0, proc.stderr
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines() if line.strip()}
+    assert "fio-3.33" in lines["fio/randread_4k_rep0.json"]
+    assert "refuse" in lines["broken.json"]
+    assert "skip" in lines["notes.txt"]
+    assert "companion" in lines["meta.yaml"]
+
+
+def test_simulate_writes_a_campaign(tmp_path):
+    proc = run("simulate", "-o", str(tmp_path / "c"), "--seed", "3", "--weeks", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "c" / "truth.yaml").exists()
