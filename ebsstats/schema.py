@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
@@ -362,6 +363,15 @@ def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
     return pd.DataFrame(out, index=pd.RangeIndex(n), copy=False)
 
 
+def is_constant(values: list) -> bool:
+    """Whether a non-empty list holds one value (of one type: ``1`` and ``True`` differ)."""
+    try:
+        return bool(values) and values.count(values[0]) == len(values) and len(
+            set(map(type, values))) == 1
+    except (TypeError, ValueError):  # values whose == is not a bool (arrays)
+        return False
+
+
 def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
                compact: bool = False) -> dict[str, list | Const]:
     """Reader records (dicts) as columns: ``{key: list of values}``, ``None`` where a record
@@ -373,12 +383,17 @@ def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
     """
     n = len(records)
     keys = sorted(set().union(*records), key=str) if n else []
+    if len(keys) > 1 and all(len(r) == len(keys) for r in records):
+        # every record has every key (the usual case): transpose in C
+        values = zip(*map(operator.itemgetter(*keys), records), strict=True)
+    else:
+        values = ([r.get(k) for r in records] for k in keys)
     cols: dict[str, list | Const] = {}
-    for k in keys:
+    for k, col in zip(keys, values, strict=True):
         if meta and k in meta:
             continue
-        col = [r.get(k) for r in records]
-        if compact and col.count(col[0]) == n and len(set(map(type, col))) == 1:
+        col = list(col)
+        if compact and is_constant(col):
             cols[k] = Const(col[0], n)
         else:
             cols[k] = col
