@@ -119,8 +119,8 @@ def series_chunk(ts: pd.DataFrame, meta: Mapping | None = None, small: int = 409
 def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
     names = dict.fromkeys(k for cols, _ in chunks for k in cols)
-    pieces = {k: [cols[k] if k in cols else schema.Const(None, n) for cols, n in chunks]
-              for k in names}
+    nulls = {n: schema.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
+    pieces = {k: [cols[k] if k in cols else nulls[n] for cols, n in chunks] for k in names}
     return pieces, [n for _, n in chunks]
 
 
