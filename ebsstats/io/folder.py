@@ -201,17 +201,21 @@ def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outco
         done([i], [_read_path(files[i], rels[i], job)])
 
 
-def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, series=False):
+def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, series=False,
+            files: list[Path] | None = None):
+    """Read every file under ``path`` (or the given ``files`` under the folder ``path``)."""
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
     if p.is_dir():
         root = p
-        files = _walk(p)
+        files = _walk(p) if files is None else [Path(f) for f in files]
         rels = [f.relative_to(p).as_posix() for f in files]
     else:
         root = None
         files, rels = [p], [str(path)]
+    if not files:
+        return [], root
     sizes = []
     for f in files:
         try:
