@@ -312,10 +312,10 @@ def _categorical(values: list) -> pd.Categorical:
     try:
         enc = pa.array(values, type=pa.large_string(), from_pandas=True).dictionary_encode()
     except (pa.ArrowTypeError, pa.ArrowInvalid):
-        return pd.Categorical(values)
+        return pd.Series(values, dtype=object).astype("category").array
     cats = enc.dictionary.to_pylist()
-    if not cats:  # all missing: categories of dtype object, as pandas makes them
-        return pd.Categorical(values)
+    if not cats:  # all missing: categories of dtype object, as astype("category") makes them
+        return pd.Series(values, dtype=object).astype("category").array
     order = sorted(range(len(cats)), key=cats.__getitem__)
     rank = np.empty(len(cats) + 1, dtype=np.int64)
     rank[order] = np.arange(len(cats))
