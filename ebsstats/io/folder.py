@@ -119,11 +119,18 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
             out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
                                         kind="skipped")
             return out
-        text = decode(data, rel)
-        del data
         module = importlib.import_module(sniffed.module)
-        parsed = module.parse(text, rel, **_parse_options(sniffed, path, job.fio_versions))
-        del text
+        options = _parse_options(sniffed, path, job.fio_versions)
+        if sniffed.module == "ebsstats.io.fio_log":
+            # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
+            if b"\x00" in data:
+                decode(data, rel)  # raises, naming the line of the NUL byte
+            parsed = module._parse_bytes(data, rel, **options)
+        else:
+            text = decode(data, rel)
+            del data
+            parsed = module.parse(text, rel, **options)
+            del text
         layers = [metamod.pattern_meta(rel, job.pattern)]
         if job.root is not None:
             layers.append(metamod.sidecar_meta(path, job.root))
