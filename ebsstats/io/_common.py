@@ -6,7 +6,9 @@ A reader module (``fio.py``, ``bonnie.py``, …) provides
   the first 64 KiB of a file look like this tool's output, else ``None``. Content decides, never
   the extension alone;
 * ``parse(text: str, source: str, **options) -> Parsed`` — records (dicts for
-  :func:`ebsstats.schema.frame`) and optional series frames; raises :class:`ParseError`;
+  :func:`ebsstats.schema.frame`) and optional series frames; raises :class:`ParseError`. Series
+  frames may be plain (untyped) DataFrames with the series columns: they are typed once, with
+  every other file's, by :func:`frame_of` / the folder read (typing per file was the cost);
 * ``read_<tool>(path, **meta)`` — the public one-file reader, via :func:`read_one`.
 
 Readers know nothing of statistics.
@@ -15,7 +17,7 @@ Readers know nothing of statistics.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,6 +90,56 @@ def apply_meta(records: list[dict], meta: Mapping | None) -> list[dict]:
     return [{**r, **meta} for r in records]
 
 
+Chunk = tuple[dict, int]  # one file's columns ({name: list | Const | array}) and its row count
+
+
+def record_chunk(records: list[dict], meta: Mapping | None = None) -> Chunk:
+    """A file's records as compact columns, ``meta`` set on every row (see
+    :func:`ebsstats.schema.columns_of`): what a folder worker sends back instead of dicts."""
+    return schema.columns_of(records, meta, compact=True), len(records)
+
+
+def series_chunk(ts: pd.DataFrame, meta: Mapping | None = None, small: int = 4096) -> Chunk:
+    """One (plain or typed) series frame as columns, ``meta`` set on every row. Small frames
+    become lists (typed later with every other file's); large ones (fio logs) keep their arrays."""
+    n = len(ts)
+    cols: dict = {}
+    names = [c for c in ts.columns if not (meta and c in meta)]
+    if n < small:
+        for name, values in zip(names, ts[names].to_numpy(dtype=object).T.tolist(), strict=True):
+            cols[name] = schema.Const(values[0], n) if schema.is_constant(values) else values
+    else:
+        for name in names:
+            cols[name] = ts[name]
+    for k, v in (meta or {}).items():
+        cols[k] = schema.Const(v, n)
+    return cols, n
+
+
+def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
+    """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
+    names = dict.fromkeys(k for cols, _ in chunks for k in cols)
+    nulls = {n: schema.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
+    pieces = {k: [cols[k] if k in cols else nulls[n] for cols, n in chunks] for k in names}
+    return pieces, [n for _, n in chunks]
+
+
+def results_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
+    """The typed results frame of many files' record chunks, typed in one pass."""
+    chunks = [c for c in chunks if c[1]]
+    if not chunks:
+        return schema.empty()
+    return schema.frame_of_columns(*pieces_of(chunks))
+
+
+def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
+    """The typed series frame of many files' series chunks, typed in one pass."""
+    if not chunks:
+        return schema.empty_series()
+    pieces, lengths = pieces_of(chunks)
+    return schema.series_of_columns(pieces, sum(lengths))
+
+
 def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mapping | None = None,
              series: bool = False, **options):
     """Read one file with ``parse`` and return the results frame (and the series frame if asked).
@@ -102,11 +154,11 @@ def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mappin
 
 def frame_of(parsed: Parsed, meta: Mapping | None = None, series: bool = False):
     """Turn a :class:`Parsed` into the results frame (and series frame)."""
-    df = schema.frame(apply_meta(parsed.records, meta)) if parsed.records else schema.empty()
+    df = results_of([record_chunk(parsed.records, meta)]) if parsed.records else schema.empty()
     if not series:
         return df
-    ts = schema.concat(parsed.series, series=True) if parsed.series else schema.empty_series()
-    if meta and len(ts):
-        ts = ts.assign(**{k: v for k, v in meta.items()})
-        ts = schema.series_frame(ts)
-    return df, ts
+    if not parsed.series:
+        return df, schema.empty_series()
+    if not any(len(f) for f in parsed.series):
+        meta = None  # as before: metadata columns only on a series with rows
+    return df, series_of([series_chunk(f, meta) for f in parsed.series])

@@ -679,7 +679,7 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
                     cols["value"].append(value)
                     cols["unit"].append(unit)
                     cols["block_size"].append(bsizes.get(op))
-    return schema.series_frame(cols)
+    return pd.DataFrame(cols, dtype=object)  # typed once, with every file's series (_common.series_of)
 
 
 # --------------------------------------------------------------------------------------------

@@ -362,7 +362,7 @@ def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, samplin
         "block_size": pd.arrays.IntegerArray(bs, bs == 0),
         "sampling": _const_str(sampling, n),
     }
-    return schema.series_frame(pd.DataFrame(cols))
+    return pd.DataFrame(cols, copy=False)  # already the schema's dtypes and column order
 
 
 # --------------------------------------------------------------------------------------------

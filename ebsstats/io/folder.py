@@ -14,16 +14,25 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from .. import schema
-from ..errors import IngestError, IngestFailure, ParseError
+from ..errors import IngestError, IngestFailure, ParseError, SchemaError
 from . import meta as metamod
-from ._common import MAX_BYTES, Parsed, decode, load_bytes
+from ._common import (
+    MAX_BYTES,
+    Chunk,
+    Parsed,
+    decode,
+    load_bytes,
+    record_chunk,
+    results_of,
+    series_chunk,
+    series_of,
+)
 from .sniff import Sniffed, is_companion, sniff_text
 
 FOLDER_MAX_BYTES = 512 * 1024**2
@@ -34,11 +43,14 @@ FAILURE_COLUMNS = ["source", "kind", "tool", "format", "position", "reason"]
 class _Outcome:
     rel: str
     sniffed: Sniffed | None = None
-    parsed: Parsed | None = None
+    parsed: Parsed | None = None  # records and series moved to the chunks below
     failure: IngestFailure | None = None
     meta: dict = field(default_factory=dict)
     digest: str | None = None
     error: ParseError | None = None
+    records: Chunk | None = None  # the file's records as compact columns, metadata applied
+    series: list[Chunk] = field(default_factory=list)
+    nrows: int = 0
 
 
 def _walk(root: Path) -> list[Path]:
@@ -70,16 +82,28 @@ def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str]
     return {}
 
 
-def _read_path(path: Path, rel: str, root: Path | None, pattern: str | None,
-               max_bytes: int, fio_versions: Mapping[str, str], want_digest: bool) -> _Outcome:
+@dataclass(frozen=True)
+class _Job:
+    """What every file of one read shares (sent once per batch of files to a worker)."""
+
+    root: Path | None
+    pattern: str | None
+    max_bytes: int
+    fio_versions: Mapping[str, str]
+    want_digest: bool
+    meta: Mapping | None
+    series: bool
+
+
+def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     out = _Outcome(rel)
     if is_companion(path):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
         return out
     try:
-        data = load_bytes(path, max_bytes)
-        if want_digest:
+        data = load_bytes(path, job.max_bytes)
+        if job.want_digest:
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
         if not data.strip():
             out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
@@ -95,21 +119,40 @@ def _read_path(path: Path, rel: str, root: Path | None, pattern: str | None,
             out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
                                         kind="skipped")
             return out
-        text = decode(data, rel)
         module = importlib.import_module(sniffed.module)
-        out.parsed = module.parse(text, rel, **_parse_options(sniffed, path, fio_versions))
-        layers = [metamod.pattern_meta(rel, pattern)]
-        if root is not None:
-            layers.append(metamod.sidecar_meta(path, root))
+        options = _parse_options(sniffed, path, job.fio_versions)
+        if sniffed.module == "ebsstats.io.fio_log":
+            # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
+            if b"\x00" in data:
+                decode(data, rel)  # raises, naming the line of the NUL byte
+            parsed = module._parse_bytes(data, rel, **options)
+        else:
+            text = decode(data, rel)
+            del data
+            parsed = module.parse(text, rel, **options)
+            del text
+        layers = [metamod.pattern_meta(rel, job.pattern)]
+        if job.root is not None:
+            layers.append(metamod.sidecar_meta(path, job.root))
         out.meta = {k: v for layer in layers for k, v in layer.items()}
     except ParseError as exc:
         out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
         out.error = exc
+        return out
+    # columns, not dicts: compact to send back from a worker, and typed once for all files
+    merged = {**out.meta, **(job.meta or {})} or None
+    out.nrows = len(parsed.records)
+    out.records = record_chunk(parsed.records, merged)
+    if job.series:
+        rows = any(len(ts) for ts in parsed.series)
+        out.series = [series_chunk(ts, merged if rows else None) for ts in parsed.series]
+    parsed.records, parsed.series = [], []
+    out.parsed = parsed
     return out
 
 
-def _read_many(args: list[tuple]) -> list[_Outcome]:
-    return [_read_path(*a) for a in args]
+def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
+    return [_read_path(path, rel, job) for path, rel in items]
 
 
 def _progress(total: int, progress: bool | None):
@@ -119,98 +162,146 @@ def _progress(total: int, progress: bool | None):
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="file", desc="ebsstats.read")
+    return tqdm(total=total, unit="file", desc="ebsstats.read", smoothing=0.1)
 
 
-def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe):
+POOL_MIN_FILES = 400  # below this a process pool costs more than it saves (benchmarks/)
+POOL_MAX_FILE_BYTES = 32 * 1024**2  # larger files (long fio logs) are parsed in this process
+
+
+def _jobs(jobs: int | None, n_files: int) -> int:
+    """Worker processes: ``jobs`` if given, else up to 4 (the CPUs this process may use) for
+    :data:`POOL_MIN_FILES` files or more."""
+    if jobs is not None:
+        return max(1, int(jobs))
+    if n_files < POOL_MIN_FILES:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outcomes, bar):
+    def done(idxs, res):
+        for i, o in zip(idxs, res, strict=True):
+            outcomes[i] = o
+        if bar is not None:
+            bar.update(len(idxs))
+
+    local = batch
+    if jobs > 1 and len(batch) > 20:
+        local = [i for i in batch if sizes[i] > POOL_MAX_FILE_BYTES]
+        remote = [i for i in batch if sizes[i] <= POOL_MAX_FILE_BYTES]
+        size = max(4, min(64, len(remote) // (jobs * 8) or 1))
+        parts = [remote[k:k + size] for k in range(0, len(remote), size)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
+                       for part in parts}
+            for i in local:  # big files meanwhile, here
+                done([i], [_read_path(files[i], rels[i], job)])
+            for fut in as_completed(futures):
+                done(futures[fut], fut.result())
+        return
+    for i in local:
+        done([i], [_read_path(files[i], rels[i], job)])
+
+
+def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, series=False,
+            files: list[Path] | None = None):
+    """Read every file under ``path`` (or the given ``files`` under the folder ``path``)."""
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
     if p.is_dir():
         root = p
-        files = _walk(p)
+        files = _walk(p) if files is None else [Path(f) for f in files]
         rels = [f.relative_to(p).as_posix() for f in files]
     else:
         root = None
         files, rels = [p], [str(path)]
+    if not files:
+        return [], root
+    sizes = []
+    for f in files:
+        try:
+            sizes.append(f.stat().st_size)
+        except OSError:
+            sizes.append(0)
     # fio JSON first, so that logs beside it can take its version
     order = sorted(range(len(files)), key=lambda i: ("_" in files[i].name and
                                                       files[i].suffix == ".log", rels[i]))
     fio_versions: dict[str, str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
+    jobs = _jobs(jobs, len(files))
     bar = _progress(len(files), progress)
     first_pass = [i for i in order if not files[i].name.endswith(".log")]
     second_pass = [i for i in order if files[i].name.endswith(".log")]
-    for batch in (first_pass, second_pass):
-        args = [(files[i], rels[i], root, pattern, max_bytes, dict(fio_versions), dedupe)
-                for i in batch]
-        if jobs and jobs > 1 and len(batch) > 20:
-            chunks = [args[k::jobs * 4] for k in range(jobs * 4)]
-            idx_chunks = [batch[k::jobs * 4] for k in range(jobs * 4)]
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                for idxs, res in zip(idx_chunks, pool.map(_read_many, chunks), strict=True):
-                    for i, o in zip(idxs, res, strict=True):
-                        outcomes[i] = o
-                        if bar:
-                            bar.update(1)
-        else:
-            for i, a in zip(batch, args, strict=True):
-                outcomes[i] = _read_path(*a)
-                if bar:
-                    bar.update(1)
-        for i in batch:
-            o = outcomes[i]
-            if o.parsed is not None and o.sniffed and o.sniffed.module == "ebsstats.io.fio" \
-                    and o.parsed.version:
-                fio_versions.setdefault(str(files[i].parent), o.parsed.version)
-    if bar:
-        bar.close()
+    try:
+        for batch in (first_pass, second_pass):
+            job = _Job(root, pattern, max_bytes, dict(fio_versions), dedupe, meta, series)
+            _run_batch(batch, files, rels, sizes, job, jobs, outcomes, bar)
+            for i in batch:
+                o = outcomes[i]
+                if o.parsed is not None and o.sniffed and o.sniffed.module == "ebsstats.io.fio" \
+                        and o.parsed.version:
+                    fio_versions.setdefault(str(files[i].parent), o.parsed.version)
+    finally:
+        if bar is not None:
+            bar.close()
     if dedupe:
         seen: dict[str, str] = {}
         for o in outcomes:
             if o.digest is None or o.parsed is None:
                 continue
             if o.digest in seen:
-                o.parsed = None
+                o.parsed, o.records, o.series = None, None, []
                 o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
                                           "(same bytes; read once)", kind="duplicate")
             else:
                 seen[o.digest] = o.rel
     if errors == "raise":
-        if root is None and outcomes[0].failure is not None:
-            first = outcomes[0]
-            if first.error is not None:
-                raise first.error
-            raise ParseError(str(path), None, "a benchmark output of fio, bonnie++, sysbench, "
-                             "PTS or ioping", found=first.failure.reason)
-        bad = [o.failure for o in outcomes if o.failure and o.failure.kind == "error"]
-        if bad:
-            raise IngestError(bad)
+        _raise_failures(outcomes, root, path)
     return outcomes, root
 
 
-def _assemble(outcomes: list[_Outcome], meta: Mapping | None, series: bool):
-    records: list[dict] = []
-    ts_frames: list[pd.DataFrame] = []
-    for o in outcomes:
-        if o.parsed is None:
-            continue
-        records.extend(metamod.overlay(o.parsed.records, o.meta, meta))
-        if series and o.parsed.series:
-            extra = {**o.meta, **(meta or {})}
-            for ts in o.parsed.series:
-                if extra:
-                    ts = ts.assign(**extra)
-                ts_frames.append(ts)
-    df = schema.frame(records) if records else schema.empty()
+def _raise_failures(outcomes: list[_Outcome], root, path) -> None:
+    if root is None and outcomes[0].failure is not None:
+        first = outcomes[0]
+        if first.error is not None:
+            raise first.error
+        raise ParseError(str(path), None, "a benchmark output of fio, bonnie++, sysbench, "
+                         "PTS or ioping", found=first.failure.reason)
+    bad = [o.failure for o in outcomes if o.failure and o.failure.kind == "error"]
+    if bad:
+        raise IngestError(bad)
+
+
+def _typed(outcomes: list[_Outcome], chunks_of, build):
+    """Type every good file's chunks in one pass; if that fails, find the files whose values
+    the schema cannot type, list them as failures, and type the rest."""
+    good = [o for o in outcomes if o.parsed is not None]
+    try:
+        return build([c for o in good for c in chunks_of(o)])
+    except SchemaError:
+        pass
+    for o in good:
+        try:
+            build(chunks_of(o))
+        except SchemaError as exc:
+            o.error = ParseError(o.rel, None, "values the tidy schema can type", found=str(exc))
+            o.failure = IngestFailure(o.rel, None, str(o.error), kind="error")
+            o.parsed, o.records, o.series = None, None, []
+    return build([c for o in outcomes if o.parsed is not None for c in chunks_of(o)])
+
+
+def _assemble(outcomes: list[_Outcome], series: bool):
+    df = _typed(outcomes, lambda o: [o.records] if o.records else [], results_of)
     if not series:
         return df
-    if not ts_frames:
-        return df, schema.empty_series()
-    # one typing pass for the whole folder: per-file typing dominated folder reads
-    plain = [f.astype({c: object for c in f.columns if isinstance(f[c].dtype, pd.CategoricalDtype)})
-             for f in ts_frames]
-    return df, schema.series_frame(pd.concat(plain, ignore_index=True))
+    ts = _typed(outcomes, lambda o: o.series, series_of)
+    return df, ts
 
 
 def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -> pd.DataFrame:
@@ -229,7 +320,7 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
 
 def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | None = None,
          meta: Mapping | None = None, series: bool = False, progress: bool | None = None,
-         jobs: int = 1, max_bytes: int | None = None, dedupe: bool = True,
+         jobs: int | None = None, max_bytes: int | None = None, dedupe: bool = True,
          with_failures: bool = False, **meta_kwargs):
     """Read every benchmark output under ``path`` (a folder, recursively, or one file).
 
@@ -249,9 +340,11 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     series : bool
         Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
     progress : bool, optional
-        Show a progress bar (default: for 200 files or more on a terminal).
-    jobs : int
-        Worker processes for parsing (1 = in this process).
+        Show a progress bar (tqdm, on stderr; default: for 200 files or more on a terminal).
+    jobs : int, optional
+        Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
+        process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
+        parsed in this process, where pyarrow's CSV reader uses threads.
     max_bytes : int, optional
         Refuse files larger than this (default 512 MiB in folders, 2 GiB for one file).
     dedupe : bool
@@ -280,9 +373,11 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         raise ValueError("errors must be 'collect' or 'raise'")
     if max_bytes is None:
         max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
-    outcomes, _ = _ingest(path, errors=errors, pattern=pattern, meta=meta, progress=progress,
-                          jobs=jobs, max_bytes=max_bytes, dedupe=dedupe)
-    result = _assemble(outcomes, meta, series)
+    outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta, progress=progress,
+                             jobs=jobs, max_bytes=max_bytes, dedupe=dedupe, series=series)
+    result = _assemble(outcomes, series)
+    if errors == "raise":
+        _raise_failures(outcomes, root, path)  # files whose values could not be typed
     fails = failures_frame(outcomes)
     df = result[0] if series else result
     df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
@@ -319,7 +414,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     p = Path(path)
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)
     outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
-                          jobs=1, max_bytes=max_bytes, dedupe=True)
+                          jobs=None, max_bytes=max_bytes, dedupe=True)
     action = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
               "companion": "companion"}
     rows = []
@@ -331,7 +426,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
             "tool": o.sniffed.tool if o.sniffed else None,
             "format": o.sniffed.format if o.sniffed else None,
             "version": o.parsed.version if o.parsed else None,
-            "rows": len(o.parsed.records) if o.parsed else 0,
+            "rows": o.nrows if o.parsed else 0,
             "position": f.position if f else None,
             "reason": f.reason if f else None,
         })

@@ -285,11 +285,12 @@ class _Text:
         reqs = run["requests"]
         if not reqs:
             return
-        self.series.append(schema.series_frame(pd.DataFrame({
+        self.series.append(pd.DataFrame({
             "run_id": schema.run_id(self.source, base["run_key"]), "source": self.source,
             "test": TEST, "op": op, "metric": "lat",
             "t": [(r - 1) * interval for r, _, _ in reqs],
-            "value": [v for _, v, _ in reqs], "unit": "s", "block_size": run["block_size"]})))
+            "value": [v for _, v, _ in reqs], "unit": "s", "block_size": run["block_size"]},
+            dtype=object))
 
     def _periodic_series(self, run: dict, base: dict, op: str, raws=None) -> None:
         raws = run["raw"] if raws is None else raws
@@ -300,11 +301,11 @@ class _Text:
             t += f[9] / 1e9
             rows += [("iops", float(f[2]), "IO/s", t), ("bandwidth", float(f[3]), "B/s", t),
                      ("lat_mean", f[5] / 1e9, "s", t)]
-        self.series.append(schema.series_frame(pd.DataFrame({
+        self.series.append(pd.DataFrame({
             "run_id": schema.run_id(self.source, base["run_key"]), "source": self.source,
             "test": TEST, "op": op, "metric": [r[0] for r in rows], "t": [r[3] for r in rows],
             "value": [r[1] for r in rows], "unit": [r[2] for r in rows],
-            "block_size": run["block_size"]})))
+            "block_size": run["block_size"]}, dtype=object))
 
     def _finish_raw(self, run: dict) -> None:
         raws = run["raw"]
@@ -396,10 +397,10 @@ def _parse_json(text: str, source: str) -> Parsed:
         valid = [(float(e["timestamp"]) - t0, e["io"]["time"] / 1e9)
                  for _, e in ios if not e["io"].get("ignored")]
         if valid:
-            series.append(schema.series_frame(pd.DataFrame({
+            series.append(pd.DataFrame({
                 "run_id": rid, "source": source, "test": TEST, "op": op, "metric": "lat",
                 "t": [max(t, 0.0) for t, _ in valid], "value": [v for _, v in valid],
-                "unit": "s", "block_size": block})))
+                "unit": "s", "block_size": block}, dtype=object))
         periodic = stats[:-1]
         if periodic:
             rows_p = []
@@ -409,11 +410,11 @@ def _parse_json(text: str, source: str) -> Parsed:
                 rows_p += [("iops", float(e["stat"]["iops"]), "IO/s", t),
                            ("bandwidth", float(e["stat"]["bps"]), "B/s", t),
                            ("lat_mean", e["stat"]["avg"] / 1e9, "s", t)]
-            series.append(schema.series_frame(pd.DataFrame({
+            series.append(pd.DataFrame({
                 "run_id": rid, "source": source, "test": TEST, "op": op,
                 "metric": [r[0] for r in rows_p], "t": [r[3] for r in rows_p],
                 "value": [r[1] for r in rows_p], "unit": [r[2] for r in rows_p],
-                "block_size": block})))
+                "block_size": block}, dtype=object))
     except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
         raise ParseError(source, "$", "ioping JSON objects with io/stat/load fields",
                          found=f"{type(exc).__name__}: {exc}") from exc

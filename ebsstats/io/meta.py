@@ -24,7 +24,8 @@ def _load_yaml(path: Path) -> dict:
 
     try:
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
+        # libyaml's parser when present (same SafeConstructor, ~10x faster on many sidecars)
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, UnicodeDecodeError) as exc:
         raise ParseError(path, None, "a readable UTF-8 YAML sidecar", found=str(exc)) from exc
     except yaml.YAMLError as exc:

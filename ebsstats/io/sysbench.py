@@ -738,15 +738,15 @@ class _Reader:
         allowed = _MODE_OPS.get(test)
         keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
                                         and x["op"] not in allowed and x["value"] == 0)]
-        df = pd.DataFrame({
+        df = pd.DataFrame({  # plain objects: no per-file inference
             "run_id": rid, "source": self.source,
             "test": [x["test"] or test for x in keep],
             "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
             "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
             "unit": [x["unit"] for x in keep],
             "block_size": hdr.get("block_size") if test != "oltp" else None,
-        })
-        return schema.series_frame(df)
+        }, dtype=object)
+        return df  # typed once, with every file's series (_common.series_of)
 
 
 def parse(text: str, source: str, **options) -> Parsed:

@@ -1,0 +1,381 @@
+"""Ingest speed and memory of ebsstats, each figure next to the raw limit measured in the same
+run on the same bytes. A script that prints figures; never a timed test.
+
+Figures (targets from the performance issue, for a 2-core machine):
+
+1. per format, in one process: fio JSON files/s against parsing the same files with the fastest
+   JSON parser installed (target: ingest within 2x of parse-only), bonnie++ / sysbench / PTS
+   files/s, with a breakdown of where the time goes;
+2. fio log lines/s against ``pyarrow.csv.read_csv`` on the same bytes (target: within 1.5x) and
+   against fio's own ``tools/fiologparser.py`` (target: at least 10x faster), fio-plot if
+   installed;
+3. 10,000 mixed result files (``make_many_files.py``) with the progress bar: wall time (target
+   < 30 s), CPU time of this process and of the workers, peak memory against the size of the
+   frame (target <= 3x);
+4. ``import ebsstats`` time (target < 1 s, no pandas imported);
+5. ``ebsstats report`` on the bundled corpus (target < 90 s).
+
+The machine is often shared: every timing is printed as wall time *and* CPU time, with the load
+average; ratios use the best of several repetitions.
+
+Usage::
+
+    python benchmarks/ingest_speed.py [--quick] [--files 10000] [--log-lines 2000000]
+                                      [--skip-report] [--skip-many] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.util
+import json
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+FIOLOGPARSER = Path("/usr/share/doc/fio/fiologparser.py.gz")  # Debian's fio package
+RESULTS: list[tuple[str, str, str, str]] = []  # (figure, value, target, verdict)
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def say(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+def record(figure: str, value: str, target: str = "", ok: bool | None = None) -> None:
+    verdict = "" if ok is None else ("met" if ok else "NOT met")
+    RESULTS.append((figure, value, target, verdict))
+
+
+def best(fn, repeat: int = 3):
+    """(best wall s, best CPU s, result) over ``repeat`` runs."""
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return min(walls), min(cpus), out
+
+
+def json_parser():
+    """The fastest JSON parser installed: orjson, then simdjson/ujson, else the stdlib."""
+    for name in ("orjson", "simdjson", "ujson"):
+        if importlib.util.find_spec(name):
+            mod = __import__(name)
+            if name == "simdjson":
+                return name, mod.Parser().parse
+            return name, mod.loads
+    return "json (stdlib; orjson/simdjson/ujson not installed)", json.loads
+
+
+# ------------------------------------------------------------------------------------------
+# 1. per format
+# ------------------------------------------------------------------------------------------
+
+FORMATS = {"fio JSON": ".json", "bonnie++ CSV": ".csv", "sysbench text": ".txt",
+           "PTS XML": ".xml"}
+
+
+def format_folders(work: Path) -> dict[str, Path]:
+    from make_many_files import result_files
+
+    out = {}
+    for label, suffix in FORMATS.items():
+        d = work / "formats" / suffix.lstrip(".")
+        d.mkdir(parents=True, exist_ok=True)
+        for src in result_files(ROOT / "data"):
+            if src.suffix == suffix:
+                rel = src.relative_to(ROOT / "data").as_posix().replace("/", "__")
+                shutil.copyfile(src, d / rel)
+        out[label] = d
+    return out
+
+
+def per_format(work: Path, repeat: int) -> None:
+    import ebsstats as es
+    say(f"\n== 1. ingest per format (one process: jobs=1; best of {repeat}; CPU seconds) ==")
+    folders = format_folders(work)
+    name, loads = json_parser()
+    for label, d in folders.items():
+        files = sorted(d.iterdir())
+        es.read(d, jobs=1)  # warm the page cache and imports
+        w, c, df = best(lambda d=d: es.read(d, jobs=1), repeat)
+        nbytes = sum(f.stat().st_size for f in files)
+        say(f"{label:14s} {len(files):5d} files {nbytes / 1e6:6.1f} MB -> {len(df):7d} rows | "
+            f"ingest {len(files) / c:7.0f} files/s CPU ({c:.3f} s; wall {w:.3f} s)")
+        record(f"{label} ingest", f"{len(files) / c:.0f} files/s ({len(df) / c:,.0f} rows/s)")
+        if suffix_of(label) == ".json":
+            json_figures(d, files, c, name, loads, repeat)
+
+
+def json_figures(d: Path, files: list[Path], c: float, name: str, loads, repeat: int) -> None:
+    """fio JSON ingest against parse-only, and where the time goes (same files, same process)."""
+    from ebsstats.io import _common, fio, sniff
+    from ebsstats.io import folder as folder_mod
+
+    pw, pc, _ = best(lambda: [loads(f.read_bytes()) for f in files], repeat)
+    ratio = c / pc
+    say(f"{'':14s} parse-only with {name}: {len(files) / pc:7.0f} files/s CPU "
+        f"({pc:.3f} s) -> ingest / parse-only = {ratio:.2f}x (target <= 2x)")
+    record("fio JSON ingest / parse-only", f"{ratio:.2f}x ({name.split()[0]})", "<= 2x",
+           ratio <= 2)
+    texts = [_common.decode(f.read_bytes(), str(f)) for f in files]
+    parsed = [fio.parse(t, str(f)) for t, f in zip(texts, files, strict=True)]
+    chunks = [_common.record_chunk(p.records) for p in parsed]
+    parts = {
+        "read + decode": lambda: [_common.decode(f.read_bytes(), str(f)) for f in files],
+        "sniff": lambda: [sniff.sniff_text(t[:65536], "x.json") for t in texts],
+        "json.loads alone": lambda: [json.loads(t) for t in texts],
+        "fio.parse (incl. json.loads)": lambda: [fio.parse(t, str(f)) for t, f in
+                                                 zip(texts, files, strict=True)],
+        "records -> columns": lambda: [_common.record_chunk(p.records) for p in parsed],
+        "typing (one pass)": lambda: _common.results_of(chunks),
+        "walk": lambda: folder_mod._walk(d),
+    }
+    times = {k: best(v, repeat)[1] for k, v in parts.items()}
+    accounted = sum(v for k, v in times.items() if k != "json.loads alone")
+    times["folder rest (meta, dedupe, ...)"] = max(c - accounted, 0.0)
+    say(f"{'':16s}where the time goes (CPU, best of {repeat}):")
+    for k, v in times.items():
+        say(f"{'':16s}{k:32s} {v * 1e3:8.1f} ms  {v / pc:5.2f}x parse-only")
+
+
+def suffix_of(label: str) -> str:
+    return FORMATS[label]
+
+
+# ------------------------------------------------------------------------------------------
+# 2. fio logs
+# ------------------------------------------------------------------------------------------
+
+def make_log(path: Path, lines: int) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    t = np.cumsum(rng.integers(0, 3, lines))
+    v = rng.integers(1000, 200_000, lines)
+    d = rng.integers(0, 2, lines)
+    with open(path, "w") as fh:
+        step = 500_000
+        for k in range(0, lines, step):
+            fh.write("".join(f"{a}, {b}, {c}, 4096\n" for a, b, c in zip(
+                t[k:k + step].tolist(), v[k:k + step].tolist(), d[k:k + step].tolist(),
+                strict=True)))
+
+
+def fio_logs(work: Path, lines: int, repeat: int) -> None:
+    import pyarrow.csv as pacsv
+
+    import ebsstats as es
+
+    say(f"\n== 2. fio log, {lines:,} lines (4 columns: fiologparser.py reads only those) ==")
+    d = work / "logs" / "run"
+    d.mkdir(parents=True, exist_ok=True)
+    log = d / "big_bw.1.log"
+    if not log.exists() or sum(1 for _ in open(log)) != lines:
+        make_log(log, lines)
+    size = log.stat().st_size
+    w_pa, c_pa, table = best(lambda: pacsv.read_csv(
+        log, read_options=pacsv.ReadOptions(autogenerate_column_names=True)), repeat)
+    w_one, c_one, ts = best(lambda: es.read_fio_log(log, find_report=False), repeat)
+    w_dir, c_dir, ts2 = best(lambda: es.read_series(d.parent, jobs=1), repeat)
+    assert len(ts) == len(ts2) == table.num_rows == lines
+    say(f"file {size / 1e6:.1f} MB; pyarrow.csv.read_csv uses threads, so ratios use wall time")
+    say(f"pyarrow.csv.read_csv        {lines / w_pa / 1e6:6.2f} M lines/s (wall {w_pa:.3f} s, "
+        f"CPU {c_pa:.3f} s)")
+    say(f"es.read_fio_log             {lines / w_one / 1e6:6.2f} M lines/s (wall {w_one:.3f} s, "
+        f"CPU {c_one:.3f} s) = {w_one / w_pa:.2f}x pyarrow")
+    say(f"es.read_series(folder)      {lines / w_dir / 1e6:6.2f} M lines/s (wall {w_dir:.3f} s, "
+        f"CPU {c_dir:.3f} s) = {w_dir / w_pa:.2f}x pyarrow")
+    record("fio log: read_fio_log / pyarrow read_csv", f"{w_one / w_pa:.2f}x "
+           f"({lines / w_one / 1e6:.2f} M lines/s)", "<= 1.5x", w_one / w_pa <= 1.5)
+    record("fio log: read_series(folder) / pyarrow read_csv", f"{w_dir / w_pa:.2f}x",
+           "<= 1.5x", w_dir / w_pa <= 1.5)
+    if FIOLOGPARSER.exists():
+        src = work / "fiologparser.py"
+        src.write_bytes(gzip.decompress(FIOLOGPARSER.read_bytes()))
+        spec = importlib.util.spec_from_file_location("fiologparser", src)
+        flp = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(flp)
+        flp.ctx = argparse.Namespace(divisor=1, interval=1000)  # the script's global
+        w_f, c_f, series = best(lambda: flp.TimeSeries(flp.ctx, str(log)), 1)
+        assert len(series.samples) == lines
+        say(f"fio tools/fiologparser.py   {lines / w_f / 1e6:6.2f} M lines/s (wall {w_f:.3f} s, "
+            f"CPU {c_f:.3f} s; its TimeSeries load only: the interval statistics it prints "
+            f"cost more) -> es.read_fio_log is {w_f / w_one:.1f}x faster in wall time, "
+            f"{c_f / c_one:.1f}x in CPU time")
+        record("fio log: speed-up over fiologparser.py", f"{w_f / w_one:.1f}x wall, "
+               f"{c_f / c_one:.1f}x CPU", ">= 10x", w_f / w_one >= 10)
+    else:
+        say("fio tools/fiologparser.py: not installed")
+        record("fio log: speed-up over fiologparser.py", "fiologparser.py not installed")
+    if shutil.which("fio-plot") or importlib.util.find_spec("fio_plot"):
+        say("fio-plot is installed, but not measured here (it plots; its parser is internal)")
+    else:
+        say("fio-plot: not installed (not in the environment; not compared)")
+
+
+# ------------------------------------------------------------------------------------------
+# 3. many files
+# ------------------------------------------------------------------------------------------
+
+_CHILD = r"""
+import json, resource, sys, time, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, sys.argv[1])
+import pandas, pyarrow, ebsstats as es
+from ebsstats.io import folder, fio, bonnie, sysbench, pts, fio_log
+def status(key):  # from /proc: ru_maxrss would include the parent's RSS before exec
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+base = status("VmRSS")
+w, c = time.perf_counter(), time.process_time()
+df = es.read(sys.argv[2], progress=True, jobs=None if sys.argv[3] == "auto" else int(sys.argv[3]))
+wall, cpu = time.perf_counter() - w, time.process_time() - c
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": cpu, "rows": len(df), "cols": df.shape[1],
+                  "frame": int(df.memory_usage(deep=True).sum()), "base": base,
+                  "peak": status("VmHWM"), "kids_cpu": kids.ru_utime + kids.ru_stime,
+                  "kids_peak": kids.ru_maxrss * 1024,
+                  "failures": len([f for f in df.attrs["failures"] if f["kind"] == "error"])}))
+"""
+
+
+def many_files(work: Path, files: int, jobs: str) -> None:
+    from make_many_files import make
+
+    tree = work / f"many-{files}"
+    if not tree.exists():
+        w = time.perf_counter()
+        counts = make(tree, files)
+        say(f"\n(made {sum(counts.values())} files in {tree}: {dict(counts)}, "
+            f"{time.perf_counter() - w:.0f} s)")
+    say(f"\n== 3. {files:,} mixed result files, jobs={jobs} (progress bar on stderr) ==")
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT), str(tree), jobs],
+                          capture_output=True, text=True, check=True)
+    bar = [ln for ln in proc.stderr.replace("\r", "\n").splitlines() if "ebsstats.read" in ln]
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    rise = r["peak"] - r["base"]
+    say(f"progress bar: {bar[-1].strip() if bar else 'NOT SHOWN'}")
+    say(f"wall {r['wall']:.1f} s = {files / r['wall']:.0f} files/s; CPU: this process "
+        f"{r['cpu']:.1f} s + workers {r['kids_cpu']:.1f} s = {r['cpu'] + r['kids_cpu']:.1f} s "
+        f"(on 2 idle cores: about {max(r['cpu'], (r['cpu'] + r['kids_cpu']) / 2):.1f} s)")
+    say(f"frame {r['rows']:,} rows x {r['cols']} columns = {r['frame'] / 1e6:.0f} MB "
+        f"(memory_usage deep); failures {r['failures']}")
+    say(f"peak RSS (VmHWM) {r['peak'] / 1e6:.0f} MB = RSS after imports {r['base'] / 1e6:.0f} MB "
+        f"+ {rise / 1e6:.0f} MB = {rise / r['frame']:.2f}x the frame; largest worker peak "
+        f"{r['kids_peak'] / 1e6:.0f} MB (ru_maxrss, includes what it shared with its parent)")
+    record(f"{files:,} mixed files, wall (jobs={jobs})", f"{r['wall']:.1f} s "
+           f"(CPU {r['cpu'] + r['kids_cpu']:.1f} s)", "< 30 s", r["wall"] < 30)
+    record(f"{files:,} mixed files, peak memory rise / frame", f"{rise / r['frame']:.2f}x "
+           f"({rise / 1e6:.0f} MB / {r['frame'] / 1e6:.0f} MB)", "<= 3x", rise <= 3 * r["frame"])
+    record("progress bar shown", "yes" if bar else "no", "yes", bool(bar))
+
+
+# ------------------------------------------------------------------------------------------
+# 4. import time, 5. report
+# ------------------------------------------------------------------------------------------
+
+def import_time(repeat: int = 5) -> None:
+    say("\n== 4. import ebsstats ==")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    def run(code):
+        w = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/")
+        return time.perf_counter() - w
+    bare = min(run("pass") for _ in range(repeat))
+    full = min(run("import ebsstats") for _ in range(repeat))
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import ebsstats"],
+                         capture_output=True, text=True, env=env, cwd="/")
+    cum = [ln for ln in out.stderr.splitlines() if ln.rstrip().endswith("| ebsstats")]
+    us = int(cum[-1].split("|")[1]) if cum else -1
+    heavy = subprocess.run(
+        [sys.executable, "-c", "import sys, ebsstats; print(','.join(m for m in ('pandas', "
+         "'numpy', 'pyarrow', 'scipy', 'statsmodels', 'matplotlib') if m in sys.modules) "
+         "or 'none')"], capture_output=True, text=True, env=env, cwd="/").stdout.strip()
+    say(f"python -X importtime: ebsstats cumulative {us / 1e3:.1f} ms; wall of "
+        f"`python -c 'import ebsstats'` {full * 1e3:.0f} ms vs `python -c pass` "
+        f"{bare * 1e3:.0f} ms; heavy modules imported: {heavy}")
+    record("import ebsstats", f"{us / 1e3:.1f} ms (heavy modules: {heavy})", "< 1 s",
+           us / 1e6 < 1 and heavy == "none")
+
+
+def report_time(work: Path) -> None:
+    say("\n== 5. ebsstats report on the bundled corpus ==")
+    out = work / "report"
+    w = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "ebsstats.cli", "report", str(ROOT / "data"),
+                           "-o", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wall = time.perf_counter() - w
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    books = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    ok = proc.returncode == 0
+    say(f"{len(books)} notebooks {books}: wall {wall:.1f} s, exit {proc.returncode}"
+        + ("" if ok else f"\n{proc.stderr[-2000:]}"))
+    say(f"(CPU of all child processes so far: {kids.ru_utime + kids.ru_stime:.0f} s)")
+    record(f"report ({len(books)} notebooks)", f"{wall:.1f} s" + ("" if ok else " (FAILED)"),
+           "< 90 s", ok and wall < 90)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    ap.add_argument("--files", type=int, default=10_000)
+    ap.add_argument("--log-lines", type=int, default=2_000_000)
+    ap.add_argument("--jobs", default="auto", help="workers for the many-files read")
+    ap.add_argument("--skip-report", action="store_true")
+    ap.add_argument("--skip-many", action="store_true")
+    ap.add_argument("--workdir", help="keep generated inputs here (default: a temp folder)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.files, args.log_lines = min(args.files, 1_000), min(args.log_lines, 200_000)
+    warnings.simplefilter("ignore")
+    import numpy
+    import pandas
+    import pyarrow
+
+    work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="ebsstats-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    say(f"ebsstats ingest benchmark — {platform.node()}, {os.cpu_count()} CPUs, load average "
+        f"{load()}; Python {platform.python_version()}, pandas "
+        f"{pandas.__version__}, numpy {numpy.__version__}, pyarrow {pyarrow.__version__}; "
+        f"JSON parser: {json_parser()[0]}; work dir {work}")
+    repeat = 2 if args.quick else 3
+    try:
+        import_time()
+        per_format(work, repeat)
+        fio_logs(work, args.log_lines, repeat)
+        if not args.skip_many:
+            many_files(work, args.files, args.jobs)
+        if not args.skip_report:
+            report_time(work)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    say(f"\n== summary (load average now {load()}) ==")
+    width = max(len(r[0]) for r in RESULTS)
+    for fig, value, target, verdict in RESULTS:
+        say(f"{fig:{width}s}  {value:40s} {target:8s} {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
