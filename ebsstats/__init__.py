@@ -82,12 +82,17 @@ _LAZY: dict[str, str] = {
     "price_book": "ebsstats.pricing",
     "volume_cost": "ebsstats.pricing",
     "cost": "ebsstats.cost",
+    # scale-out
+    "read_dask": "ebsstats.scale",
+    "summarize_dask": "ebsstats.scale",
+    "to_parquet_dataset": "ebsstats.scale",
+    "read_dataset": "ebsstats.scale",
     # report
     "report": "ebsstats.report",
 }
 
 _MODULES = {"schema", "units", "io", "plots", "simulate", "overview", "design", "pricing",
-            "notebook",
+            "notebook", "scale",
             "testing"}
 
 __all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",

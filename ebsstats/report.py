@@ -12,12 +12,11 @@ import datetime as dt
 import html
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from . import __version__
+from .atomic import atomic_dir
 from .errors import EbsstatsError
 
 
@@ -150,9 +149,8 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     out.parent.mkdir(parents=True, exist_ok=True)
     data_abs = str(Path(data).resolve())
     params = dict(parameters or {})
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building.", dir=out.parent))
     pages: list[tuple[str, str]] = []
-    try:
+    with atomic_dir(out, tag="building") as tmp:
         (tmp / "notebooks").mkdir()
         for book in books:
             declared = pm.inspect_notebook(str(book))
@@ -177,16 +175,4 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
             _render_html(executed, tmp / page, show_code)
             pages.append((page, _title(book)))
         (tmp / "index.html").write_text(_index(pages, data_abs, params), encoding="utf-8")
-        old = None
-        if out.exists():
-            old = out.with_name(f".{out.name}.old")
-            if old.exists():
-                shutil.rmtree(old)
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return out / "index.html"

@@ -24,8 +24,6 @@ When to switch (see also ``benchmarks/ingest_speed.py``):
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -33,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from . import schema
+from .atomic import atomic_dir
 
 __all__ = ["read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask",
            "file_partitions", "dataset_date", "PARTITION_COLS"]
@@ -228,30 +227,13 @@ def to_parquet_dataset(df, path: str | os.PathLike, *,
     cols = list(partition_cols)
     if not isinstance(df, pd.DataFrame):  # Dask
         ready = df.map_partitions(_partition_ready, cols)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-        try:
+        with atomic_dir(target) as tmp:
             ready.to_parquet(str(tmp), partition_on=cols, write_index=False,
                              write_metadata_file=False)
-            _swap(tmp, target)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
         return target
     from .io.parquet import to_parquet
 
     return to_parquet(_partition_ready(df, cols), target, partition_cols=cols)
-
-
-def _swap(tmp: Path, target: Path) -> None:
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old")
-        if old.exists():
-            shutil.rmtree(old)
-        os.replace(target, old)
-    os.replace(tmp, target)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
 
 
 def _restore(df: pd.DataFrame, series: bool, keep: Sequence[str]) -> pd.DataFrame:

@@ -654,6 +654,12 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             ok = actual == dtype
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
+        if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
+            used = set(map(str, df[name].dropna().unique()))
+            unknown = sorted(used - set(map(str, dtype.categories)))
+            if unknown:
+                raise SchemaError(f"column {name!r} has values outside the vocabulary: "
+                                  f"{unknown[:5]} (allowed: {list(dtype.categories)})")
     for name in ("run_id", "source", "tool", "test", "metric", "unit"):
         if df[name].isna().any():
             row = int(np.flatnonzero(df[name].isna().to_numpy())[0])

@@ -83,3 +83,10 @@ def test_parse_error_message_names_file_and_line():
     assert str(e) == ("dir/run.json, line 7: expected a JSON object; "
                       "found 'fio: engine libaio not loadable'")
     assert e.position == "line 7"
+
+
+def test_validate_rejects_values_outside_the_vocabularies():
+    df = schema.frame([_rec(workload="randomread")])
+    with pytest.raises(SchemaError, match="workload.*randomread"):
+        es.validate(df)
+    es.validate(schema.frame([_rec(workload="randread", op="sync")]))

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 
 from .. import schema
+from ..atomic import atomic_dir, atomic_file
 
 
 def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
@@ -31,30 +30,11 @@ def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
     df.attrs = {}
     target.parent.mkdir(parents=True, exist_ok=True)
     if partition_cols:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-        try:
+        with atomic_dir(target) as tmp:
             df.to_parquet(tmp, partition_cols=partition_cols, index=False)
-            old = None
-            if target.exists():
-                old = target.with_name(f".{target.name}.old")
-                if old.exists():
-                    shutil.rmtree(old)
-                os.replace(target, old)
-            os.replace(tmp, target)
-            if old is not None:
-                shutil.rmtree(old, ignore_errors=True)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
         return target
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        df.to_parquet(tmp_name, index=False)
-        os.replace(tmp_name, target)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
+    with atomic_file(target) as tmp:
+        df.to_parquet(tmp, index=False)
     return target
 
 
