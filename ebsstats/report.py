@@ -12,12 +12,14 @@ import datetime as dt
 import html
 import json
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from . import __version__
 from .atomic import atomic_dir
 from .errors import EbsstatsError
+from .io.folder import CACHE_ENV
 
 
 class ReportError(EbsstatsError):
@@ -150,29 +152,44 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     data_abs = str(Path(data).resolve())
     params = dict(parameters or {})
     pages: list[tuple[str, str]] = []
-    with atomic_dir(out, tag="building") as tmp:
-        (tmp / "notebooks").mkdir()
-        for book in books:
-            declared = pm.inspect_notebook(str(book))
-            given = {"data": data_abs, "output": str(tmp), **params}
-            use = {k: v for k, v in given.items() if k in declared}
-            executed = tmp / "notebooks" / book.name
-            log(f"running {book.name}")
-            try:
-                pm.execute_notebook(str(book), str(executed), parameters=use,
-                                    cwd=str(book.parent), kernel_name=kernel_name,
-                                    progress_bar=False, execution_timeout=timeout,
-                                    report_mode=not show_code)
-            except pm.PapermillExecutionError as exc:
-                cell, first_line = _failing_cell(executed)
-                detail = f"{exc.ename}: {exc.evalue}"
-                if first_line:
-                    detail += f" (cell starts: {first_line!r})"
-                raise ReportError(book.name, cell, detail) from None
-            except Exception as exc:  # kernel died, timeout, bad notebook JSON
-                raise ReportError(book.name, None, f"{type(exc).__name__}: {exc}") from None
-            page = book.with_suffix(".html").name
-            _render_html(executed, tmp / page, show_code)
-            pages.append((page, _title(book)))
-        (tmp / "index.html").write_text(_index(pages, data_abs, params), encoding="utf-8")
+    previous = os.environ.get(CACHE_ENV)
+    with tempfile.TemporaryDirectory(prefix="ebsstats-read-cache-") as cache, \
+            atomic_dir(out, tag="building") as tmp:
+        # the notebooks' kernels inherit this: a corpus is parsed once for the whole report
+        os.environ[CACHE_ENV] = cache
+        try:
+            _run_all(pm, books, tmp, data_abs, params, kernel_name, timeout, show_code, log,
+                     pages)
+        finally:
+            if previous is None:
+                os.environ.pop(CACHE_ENV, None)
+            else:
+                os.environ[CACHE_ENV] = previous
     return out / "index.html"
+
+
+def _run_all(pm, books, tmp, data_abs, params, kernel_name, timeout, show_code, log, pages):
+    (tmp / "notebooks").mkdir()
+    for book in books:
+        declared = pm.inspect_notebook(str(book))
+        given = {"data": data_abs, "output": str(tmp), **params}
+        use = {k: v for k, v in given.items() if k in declared}
+        executed = tmp / "notebooks" / book.name
+        log(f"running {book.name}")
+        try:
+            pm.execute_notebook(str(book), str(executed), parameters=use,
+                                cwd=str(book.parent), kernel_name=kernel_name,
+                                progress_bar=False, execution_timeout=timeout,
+                                report_mode=not show_code)
+        except pm.PapermillExecutionError as exc:
+            cell, first_line = _failing_cell(executed)
+            detail = f"{exc.ename}: {exc.evalue}"
+            if first_line:
+                detail += f" (cell starts: {first_line!r})"
+            raise ReportError(book.name, cell, detail) from None
+        except Exception as exc:  # kernel died, timeout, bad notebook JSON
+            raise ReportError(book.name, None, f"{type(exc).__name__}: {exc}") from None
+        page = book.with_suffix(".html").name
+        _render_html(executed, tmp / page, show_code)
+        pages.append((page, _title(book)))
+    (tmp / "index.html").write_text(_index(pages, data_abs, params), encoding="utf-8")

@@ -14,7 +14,8 @@ MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
 def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                   y: str | None = None, hue: str = "tool", value: str = "value",
                   height_per_row: float = 0.28):
-    """One panel per main metric: each run's value per configuration (or test), log scale.
+    """One panel per main metric: the spread of run values per configuration (or test) as box
+    plots on a log scale (boxes, not one dot per run: a corpus has tens of thousands of runs).
 
     Parameters
     ----------
@@ -52,9 +53,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         sub = rows[rows["metric"] == metric]
         factor, label = display(str(sub["unit"].iloc[0]))
         sub = sub.assign(shown=sub[value] * factor)
-        sns.stripplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
-                      ax=ax, size=3, alpha=0.6, jitter=0.25, legend=ax is axes[0][-1])
-        ax.set_xscale("log")
+        sns.boxplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
+                    ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
+                    log_scale=True)
         ax.set_xlabel(f"{metric} ({label})")
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
