@@ -229,3 +229,48 @@ def test_plots_return_axes_and_figure():
     assert len(fig.axes) == 2
     ax2 = series_plot(df, trend=True, changepoints=True)
     assert ax2.get_legend() is not None
+
+
+# --- on the campaign simulator (benchmarks/validate_drift.py section A: >= 200 seeds) --------
+
+def _sim_rows(seed, weekday=None, hour=None):
+    """fio randread-4k IOPS of a simulated 4-week campaign: 4 gp3 volumes x 2 runs a day."""
+    from ebsstats.simulate.model import campaign
+
+    drift_ = {k: list(v) for k, v in (("weekday", weekday), ("hour", hour)) if v is not None}
+    c = campaign(seed, weeks=4, runs_per_day=2, tools=("fio",), fio_jobs=("randread-4k",),
+                 offset_logs=0, drift=drift_ or None,
+                 volume_types=[{"type": "gp3", "name": f"gp3-{k}"} for k in "abcd"])
+    f = c.frame
+    return f[(f.metric == "iops") & (f.stage == "run")], c.truth["effects"]["drift"]
+
+
+def test_simulator_campaigns_coverage_null_and_mde():
+    wd, hr = np.exp(WD), np.repeat(np.exp(HB), 4)  # hour effect constant in 4-hour bins
+    hits, flagged, mdes = [], 0, []
+    for seed in range(20):
+        rows, truth = _sim_rows(seed, wd, hr)
+        assert len(rows) == 224
+        e = drift(rows, block="config", hour_bins=6, tz="UTC")
+        w, h = e[e.factor == "weekday"], e[e.factor == "hour"]
+        tw = w.level.map(truth["weekday"]).astype(float)  # truth: geometric mean 1, as drift
+        th = np.array([truth["hour"][int(i)] for i in h.level_index])
+        hits += list((w.ratio_ci_low < tw) & (tw < w.ratio_ci_high))
+        hits += list((h.ratio_ci_low < th) & (th < h.ratio_ci_high))
+        null, _ = _sim_rows(100 + seed)
+        t = drift_test(null, block="config", hour_bins=6, tz="UTC")
+        flagged += bool((t.p_adjusted < 0.05).any())
+        mdes.append(t.loc[t.factor == "weekday", "mde_pct"].iloc[0])
+    assert 0.88 <= np.mean(hits) <= 1.0  # 260 level CIs at 95 % (200 seeds: see benchmark)
+    assert flagged <= 3  # 20 null campaigns at alpha 0.05: expected 1; P(> 3) < 0.02
+    # power at the reported MDE (one weekday off by the median reported MDE): nominal 80 %
+    mde = float(np.median(mdes))
+    assert 1.5 < mde < 8  # sigma 0.03, 28 days: a few %, not the 13 % of one run a day
+    power = 0
+    for seed in range(20):
+        w = np.ones(7)
+        w[seed % 7] = 1 + mde / 100
+        rows, _ = _sim_rows(200 + seed, weekday=w)
+        t = drift_test(rows, block="config", hour_bins=6, tz="UTC")
+        power += bool(t.loc[t.factor == "weekday", "p_adjusted"].iloc[0] < 0.05)
+    assert 11 <= power <= 20  # Binomial(20, 0.8): P(< 11) < 0.3 %

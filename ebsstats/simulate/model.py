@@ -80,7 +80,7 @@ import numpy as np
 import pandas as pd
 
 GENERATOR = "ebsstats.simulate"
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
 KiB = 1024
 MiB = 1024**2
@@ -817,6 +817,10 @@ def evaluate(camp: Campaign) -> Campaign:
         if j.tool == "bonnie++" and j.test == "rewrite":  # read + modify + write per chunk
             nominal_bw, type_bw = nominal_bw * BONNIE_REWRITE, type_bw * BONNIE_REWRITE
         nominal_iops = nominal_bw / j.w.bs
+        # the volumes' own multipliers (speed factor x volume random effect x slow member):
+        # the per-I/O and per-window logs below are built from the type's nominal rates and
+        # need them too, so that a log shows the same volume as its run's summary
+        m_vol = nominal_bw / type_bw if type_bw > 0 else 1.0
         # -- first write ------------------------------------------------------------------------
         m_fw = 1.0
         if fw != 1.0 and j.stage == "prepare" and (
@@ -840,7 +844,7 @@ def evaluate(camp: Campaign) -> Campaign:
             "duration": dur,
         }
         if j.tool == "fio" and j.test == "firstwrite":
-            s = _firstwrite_series(j, r_fw, fw, m_total)
+            s = _firstwrite_series(j, r_fw, fw, m_total * m_vol)
             series.append(s)
             lat = s["lat_s"].to_numpy()
             j.out["iops"] = len(lat) / lat.sum()
@@ -849,7 +853,7 @@ def evaluate(camp: Campaign) -> Campaign:
             j.out["duration"] = float(lat.sum())
             j.duration = float(lat.sum())
         elif j.stage == "burst":
-            s = _burst_series(j, burst_info, m_total, noise, r_aux, nominal_iops)
+            s = _burst_series(j, burst_info, m_total * m_vol, noise, r_aux, nominal_iops)
             j.out["windows"] = s
             series.append(s.assign(config=c.config))
         _latencies(j, noise)
