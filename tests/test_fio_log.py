@@ -166,3 +166,19 @@ def test_meta_and_read_twice():
 def test_raw_logs_cover_the_run(name):
     ts = read("logs_raw", name)
     assert ts["t"].max() <= 2.001 and ts["t"].min() == 0.0  # runtime=2 s
+
+
+def test_folder_read_links_log_rows_to_their_job_run_id(tmp_path):
+    """A log read in a folder shares the run_id of its job in the JSON report beside it."""
+    import shutil
+
+    import ebsstats as es
+    from tests.conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "fio" / "logs_avg", tmp_path / "logs_avg")
+    shutil.copy(FIXTURES / "fio" / "logs_avg_run.json", tmp_path / "logs_avg_run.json")
+    df, ts = es.read(tmp_path, series=True)
+    job_ids = set(df.loc[df["source"] == "logs_avg_run.json", "run_id"])
+    assert len(job_ids) == 1
+    assert set(ts["run_id"]) == job_ids
+    assert set(ts["test"]) == {"logavg"}

@@ -381,7 +381,7 @@ def find_run(path: str | os.PathLike) -> dict | None:
     Looks at ``*.json`` files in the log's folder and at ``<folder>_run.json`` beside the folder
     (the layout of ``tests/fixtures/fio``) for a fio report whose job wrote this log prefix
     (``write_bw_log=…/logavg`` for ``logavg_bw.1.log``; ``write_bw_log=1`` means the job name).
-    Returns ``{"version", "options", "run_id", "test", "report"}`` or ``None``. When several
+    Returns ``{"version", "options", "run_id", "run_key", "test", "report"}`` or ``None``. When several
     jobs wrote the prefix (``numjobs``), the log's 1-based index picks the job entry.
 
     Examples
@@ -438,11 +438,11 @@ def find_run(path: str | os.PathLike) -> dict | None:
             pick = matches[int(index) - 1]
         version = doc.get("fio version")
         out = {"version": None if version is None else str(version), "report": str(c),
-               "options": matches[0][2], "run_id": None, "test": None}
+               "options": matches[0][2], "run_id": None, "run_key": None, "test": None}
         if pick is not None:
             i, job, opts = pick
             out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
-                       test=job.get("jobname"))
+                       run_key=f"$.{key}[{i}]", test=job.get("jobname"))
         return out
     return None
 

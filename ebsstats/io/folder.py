@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import schema
 from ..atomic import atomic_file
 from ..errors import IngestError, IngestFailure, ParseError, SchemaError
 from . import meta as metamod
@@ -78,11 +79,34 @@ def _walk(root: Path) -> list[Path]:
     return files
 
 
-def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str]) -> dict:
-    if sniffed.module == "ebsstats.io.fio_log":
+def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str],
+                   root: Path | None = None) -> dict:
+    """Options a reader needs from outside the file: for a fio log, the run's JSON report beside
+    it gives the fio version, the job's log options and the job's ``run_id`` (computed from the
+    report's source name as this read names it, so series and results rows share run ids)."""
+    if sniffed.module != "ebsstats.io.fio_log":
+        return {}
+    from .fio_log import _flag, _int, find_run
+
+    run = find_run(path)
+    if run is None:
         version = fio_versions.get(str(path.parent))
         return {"fio_version": version} if version else {}
-    return {}
+    opts = run.get("options") or {}
+    out = {"fio_version": run.get("version") or fio_versions.get(str(path.parent)),
+           "log_offset": _flag(opts.get("log_offset")),
+           "log_avg_msec": _int(opts.get("log_avg_msec")),
+           "log_max_value": opts.get("log_max_value", "0"), "test": run.get("test")}
+    if run.get("run_key"):
+        report = Path(run["report"])
+        source = str(report)
+        if root is not None:
+            try:
+                source = report.resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                pass
+        out["run_id"] = schema.run_id(source, run["run_key"])
+    return {k: v for k, v in out.items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -123,7 +147,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
                                         kind="skipped")
             return out
         module = importlib.import_module(sniffed.module)
-        options = _parse_options(sniffed, path, job.fio_versions)
+        options = _parse_options(sniffed, path, job.fio_versions, job.root)
         if sniffed.module == "ebsstats.io.fio_log":
             # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
             if b"\x00" in data:
