@@ -37,11 +37,10 @@ Figures (200 seeds each, ~4 min on 2 busy cores):
   service dips: 0.055; unadjusted weekday 0.060, hour 0.035); weekday MDE reported (median over
   null seeds) 3.35 % vs 3.86 % simulated 80 %-power effect (ratio 0.87, within 20 %).
 * A2 (one volume, one run a day): every day is a one-run cluster, so ``cov="cluster"`` falls
-  back to HC3 on 28 runs, which over-rejects: null campaigns flagged 0.095 (unadjusted weekday
-  0.135); classical OLS (``cov="nonrobust"``) 0.030 (weekday 0.045). The weekday MDE is
-  13.7 % (median; 4 runs per weekday), reported vs simulated 13.7 / 10.1 % (ratio 1.37: the
-  over-rejecting test has more power than its MDE says). A design to detect a few % needs more
-  runs per day or more volumes (A1).
+  back to classical OLS on 28 runs (exactly the between-day analysis): null campaigns flagged
+  0.030 (unadjusted weekday 0.045, hour 0.050); weekday MDE reported vs simulated 80 %-power
+  effect 8.61 / 9.30 % (ratio 0.93). Before that fallback (HC3) the same design flagged 0.095.
+  A design to detect a few % needs more runs per day or more volumes (A1).
 * B (private generator): coverage 0.954 / 0.958; null flagged 0.040 (``cov="hc3"``, which
   ignores the day shocks: 0.110); weekday MDE 14.27 % vs 14.67 % simulated (ratio 0.97).
 
