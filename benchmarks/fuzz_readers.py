@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 import time
 from pathlib import Path
@@ -24,26 +25,33 @@ from ebsstats.io.sniff import READERS  # noqa: E402
 from ebsstats.testing import fuzz  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
+PUBLISHED = ROOT / "data" / "published"  # the published tables are the reader's genuine input
 
 
 def samples_for(module_name: str) -> dict[str, bytes]:
     """Genuine fixture files the reader claims (by its own sniff)."""
     module = importlib.import_module(module_name)
     found = {}
-    for p in sorted(FIXTURES.rglob("*")):
-        if not p.is_file() or p.suffix in (".sh", ".tsv", ".fio", ".yaml", ".md"):
-            continue
-        data = p.read_bytes()
-        if len(data) > 300_000:
-            continue
-        head = data[:65536].decode("utf-8", "replace")
-        if module.sniff(head, p.name):
-            found[str(p.relative_to(FIXTURES))] = data
+    for base in (FIXTURES, PUBLISHED):
+        for p in sorted(base.rglob("*")):
+            if not p.is_file() or p.suffix in (".sh", ".tsv", ".fio", ".yaml", ".md"):
+                continue
+            data = p.read_bytes()
+            if len(data) > 300_000:
+                continue
+            head = data[:65536].decode("utf-8", "replace")
+            if module.sniff(head, p.name):
+                found[str(p.relative_to(ROOT))] = data
     return found
 
 
 def options_for(module_name: str) -> dict:
     return {"fio_version": "fio-3.33"} if module_name.endswith("fio_log") else {}
+
+
+def _defect_key(outcome: str) -> str:
+    """Group defects by kind: numbers, quotes and row indices removed."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|-?\d[\d.e+-]*", "#", outcome)[:110]
 
 
 def main(argv=None) -> int:
@@ -55,7 +63,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     wanted = set(args.only.split(",")) if args.only else None
     print(f"{'reader':<12} {'samples':>7} {'cases':>7} {'ok':>7} {'ParseError':>10} "
-          f"{'defects':>8} {'s':>6}")
+          f"{'defects':>8} {'s':>6} {'slowest':>8}")
     total_defects = 0
     for module_name, _tool in READERS:
         short = module_name.rsplit(".", 1)[1]
@@ -75,22 +83,26 @@ def main(argv=None) -> int:
         counts, defects = fuzz(module_name, samples, per, seed=args.seed,
                                **options_for(module_name))
         dt = time.perf_counter() - t0
+        slowest = counts.pop("_slowest_s", 0.0)
         n = sum(counts.values())
         bad = n - counts["ok"] - counts["parse_error"]
         total_defects += bad
         print(f"{short:<12} {len(samples):>7} {n:>7} {counts['ok']:>7} "
-              f"{counts['parse_error']:>10} {bad:>8} {dt:>6.1f}")
+              f"{counts['parse_error']:>10} {bad:>8} {dt:>6.1f} {slowest:>8.3f}", flush=True)
         if defects:
             out = Path(args.defects) / short
             out.mkdir(parents=True, exist_ok=True)
-            for i, (name, kind, outcome, data) in enumerate(defects[:50]):
-                (out / f"{i:03d}.in").write_bytes(data)
-                (out / f"{i:03d}.txt").write_text(f"{name}\n{kind}\n{outcome}\n")
-            kinds = {}
-            for _, _, outcome, _ in defects:
-                kinds[outcome[:120]] = kinds.get(outcome[:120], 0) + 1
-            for outcome, c in sorted(kinds.items(), key=lambda kv: -kv[1])[:8]:
-                print(f"    {c:>5} × {outcome}")
+            for old in out.glob("*"):
+                old.unlink()
+            kept: dict[str, int] = {}  # up to 5 inputs of each kind of defect
+            for i, (name, kind, outcome, data) in enumerate(defects):
+                key = _defect_key(outcome)
+                kept[key] = kept.get(key, 0) + 1
+                if kept[key] <= 5:
+                    (out / f"{i:05d}.in").write_bytes(data)
+                    (out / f"{i:05d}.txt").write_text(f"{name}\n{kind}\n{outcome}\n")
+            for key, c in sorted(kept.items(), key=lambda kv: -kv[1])[:12]:
+                print(f"    {c:>5} × {key}")
     print("defects:", total_defects)
     return 1 if total_defects else 0
 
