@@ -309,8 +309,9 @@ def _block_sizes(bs: str | None) -> dict[str, int | None]:
     sizes: list[int | None] = []
     for p in parts:
         try:
-            sizes.append(int(units.binary_size(p)) if p else None)
-        except ValueError:
+            size = int(units.binary_size(p)) if p else None
+            sizes.append(size if size is None or 0 <= size < 2**63 else None)
+        except (ValueError, OverflowError):
             sizes.append(None)
     if not sizes:
         return out
@@ -329,9 +330,10 @@ def _int_option(value) -> int | None:
     if value is None:
         return None
     try:
-        return int(str(value).strip())
+        n = int(str(value).strip())
     except ValueError:
         return None
+    return n if 0 <= n < 2**63 else None  # like any option fio would not have accepted
 
 
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
@@ -1024,7 +1026,7 @@ def _normal_bs(bs: str) -> dict[str, int | None]:
             a, b = units.binary_size(lo), units.binary_size(hi)
         except ValueError:
             continue
-        out[op] = int(a) if a == b else None
+        out[op] = int(a) if a == b and 0 <= a < 2**63 else None
     known = {v for v in out.values()}
     if len(known) == 1 and None not in known:
         out["total"] = out["sync"] = next(iter(known))
@@ -1051,6 +1053,8 @@ def _parse_normal(text: str, source: str) -> Parsed:
             if m:
                 job = {"name": m.group(1), "gid": m.group(2), "jobs": int(m.group(3)),
                        "err": int(m.group(4)), "line": n, "rows": [], "ops": []}
+                if job["jobs"] >= 2**63 or abs(job["err"]) >= 2**63:
+                    raise ValueError("a number beyond 64 bits")
                 jobs.append(job)
                 op = pfam = None
                 continue
@@ -1059,6 +1063,8 @@ def _parse_normal(text: str, source: str) -> Parsed:
                 if m:
                     opts = {"rw": m.group(3).strip(), "ioengine": m.group(5),
                             "iodepth": int(m.group(6))}
+                    if opts["iodepth"] >= 2**63:
+                        raise ValueError("an iodepth beyond 64 bits")
                     headers.setdefault(m.group(1), (opts, _normal_bs(m.group(4))))
                     continue
                 m = _N_VERSION.match(line.strip())
