@@ -15,6 +15,7 @@ Readers know nothing of statistics.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,10 +45,13 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
     """Read a file's bytes (never modifying it), refusing files above ``max_bytes``."""
     p = Path(path)
     try:
-        size = p.stat().st_size
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block open() forever
+            raise ParseError(p, None, "a regular file", found="a FIFO, socket or device")
+        size = st.st_size
         if size > max_bytes:
-            raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes",
-                             found=f"{size:,} bytes")
+            raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size "
+                             "limit; max_bytes= raises it)", found=f"{size:,} bytes")
         with open(p, "rb") as fh:
             return fh.read(max_bytes + 1)
     except OSError as exc:

@@ -68,7 +68,10 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
 
 
 def sniff_file(path: str | os.PathLike) -> Sniffed | None:
-    """Sniff a file on disk from its first 64 KiB (bytes that are not UTF-8 are replaced)."""
+    """Sniff a file on disk from its first 64 KiB (bytes that are not UTF-8 are replaced).
+    Anything but a regular file (a FIFO would block) gives ``None``."""
+    if not os.path.isfile(path):
+        return None
     with open(path, "rb") as fh:
         head = fh.read(HEAD_BYTES)
     if b"\x00" in head[:4096]:
