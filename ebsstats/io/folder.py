@@ -4,6 +4,13 @@
 that tool's reader, applies metadata (arguments > sidecar YAML > path pattern > the file itself),
 and concatenates. A folder read keeps every good file and lists every bad one; it never modifies
 an input.
+
+What a folder may hold besides outputs: files that are not regular (FIFOs, sockets, devices) are
+skipped without being opened (a FIFO would block a read forever); broken or looping symbolic links
+and unreadable files or sub-folders are listed as errors; links to folders are not followed (no
+loops); the same bytes under two names are read once. A file name that is not valid UTF-8 is
+shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printable text; see
+:func:`display_name`).
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Mapping
@@ -41,11 +49,31 @@ class _Outcome:
     error: ParseError | None = None
 
 
-def _walk(root: Path) -> list[Path]:
-    """Every regular file below root, sorted; directory symlinks are not followed (no loops)."""
+def display_name(name: str) -> str:
+    """A file name as printable text: bytes that are not UTF-8 (kept by Python as lone
+    surrogates, PEP 383) become ``\\xNN`` escapes, so that the name can be printed, stored in
+    Arrow/Parquet string columns and compared.
+
+    >>> import os
+    >>> display_name(os.fsdecode(b"caf\\xe9.json"))
+    'caf\\\\xe9.json'
+    >>> display_name("gp3/run-1.json")
+    'gp3/run-1.json'
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
+def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
+    """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
+    that cannot be listed are appended to ``errors``."""
     files: list[Path] = []
     seen_real: set[str] = set()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
+    onerror = errors.append if errors is not None else None
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in sorted(filenames):
@@ -73,6 +101,18 @@ def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str]
 def _read_path(path: Path, rel: str, root: Path | None, pattern: str | None,
                max_bytes: int, fio_versions: Mapping[str, str], want_digest: bool) -> _Outcome:
     out = _Outcome(rel)
+    try:
+        st = os.stat(path)  # follows links: what would be read
+    except OSError as exc:
+        what = "broken or looping symbolic link" if os.path.islink(path) else "unreadable file"
+        out.failure = IngestFailure(rel, None, f"{rel}: {what} ({exc.strerror})", kind="error")
+        return out
+    if not stat.S_ISREG(st.st_mode):  # never open a FIFO, socket or device: it may block
+        kind = ("FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode)
+                else "device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "special file")
+        out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
+        return out
     if is_companion(path):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
@@ -126,13 +166,14 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe):
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
+    walk_errors: list[OSError] = []
     if p.is_dir():
         root = p
-        files = _walk(p)
-        rels = [f.relative_to(p).as_posix() for f in files]
+        files = _walk(p, walk_errors)
+        rels = [display_name(f.relative_to(p).as_posix()) for f in files]
     else:
         root = None
-        files, rels = [p], [str(path)]
+        files, rels = [p], [display_name(str(path))]
     # fio JSON first, so that logs beside it can take its version
     order = sorted(range(len(files)), key=lambda i: ("_" in files[i].name and
                                                       files[i].suffix == ".log", rels[i]))
@@ -165,6 +206,10 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe):
                 fio_versions.setdefault(str(files[i].parent), o.parsed.version)
     if bar:
         bar.close()
+    for exc in walk_errors:  # a folder that cannot be listed is never silently left out
+        where = display_name(os.path.relpath(exc.filename, p) if exc.filename else str(p))
+        outcomes.append(_Outcome(where, failure=IngestFailure(
+            where, None, f"{where}: unreadable folder ({exc.strerror})", kind="error")))
     if dedupe:
         seen: dict[str, str] = {}
         for o in outcomes:
