@@ -71,7 +71,7 @@ def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
     that cannot be listed are appended to ``errors``."""
     files: list[Path] = []
-    seen_real: set[str] = set()
+    seen_real: dict[str, int] = {}
     onerror = errors.append if errors is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
@@ -84,9 +84,12 @@ def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
                 real = os.path.realpath(p)
             except OSError:
                 real = str(p)
-            if real in seen_real:
+            if real in seen_real:  # the same file twice: keep its real name over a link
+                k = seen_real[real]
+                if os.path.islink(files[k]) and not os.path.islink(p):
+                    files[k] = p
                 continue
-            seen_real.add(real)
+            seen_real[real] = len(files)
             files.append(p)
     return files
 
