@@ -22,27 +22,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ebsstats.io.sniff import READERS  # noqa: E402
-from ebsstats.testing import fuzz  # noqa: E402
+from ebsstats.testing import fuzz, genuine_samples  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 PUBLISHED = ROOT / "data" / "published"  # the published tables are the reader's genuine input
 
 
 def samples_for(module_name: str) -> dict[str, bytes]:
-    """Genuine fixture files the reader claims (by its own sniff)."""
-    module = importlib.import_module(module_name)
-    found = {}
-    for base in (FIXTURES, PUBLISHED):
-        for p in sorted(base.rglob("*")):
-            if not p.is_file() or p.suffix in (".sh", ".tsv", ".fio", ".yaml", ".md"):
-                continue
-            data = p.read_bytes()
-            if len(data) > 300_000:
-                continue
-            head = data[:65536].decode("utf-8", "replace")
-            if module.sniff(head, p.name):
-                found[str(p.relative_to(ROOT))] = data
-    return found
+    """Genuine fixture files (and published tables) the reader claims by its own sniff."""
+    return genuine_samples(module_name, [FIXTURES, PUBLISHED], relative_to=ROOT)
 
 
 def options_for(module_name: str) -> dict:

@@ -205,7 +205,7 @@ def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **option
     except ParseError as exc:
         if exc.source != source:
             return "unnamed_parse_error"
-        if not exc.position and data.strip():
+        if not exc.position and data.decode("utf-8", "replace").strip():  # str: \x1c too
             return f"unpositioned: {exc}"[:200]
         return "parse_error"
     except _BadSeries as exc:
@@ -236,6 +236,31 @@ def _check_series(ts) -> None:
     if neg.any():
         i = int(np.flatnonzero(neg)[0])
         raise _BadSeries(f"negative {ts['metric'].iloc[i]} in row {i}")
+
+
+def genuine_samples(module_name: str, roots, max_bytes: int = 300_000,
+                    relative_to=None) -> dict[str, bytes]:
+    """Files under ``roots`` that the reader claims by its own ``sniff`` (name -> bytes).
+
+    Companion files (job files, sidecars, scripts, manifests) and files above ``max_bytes``
+    are left out. Names are relative to ``relative_to`` when given.
+    """
+    from pathlib import Path
+
+    from .io.sniff import is_companion
+
+    module = importlib.import_module(module_name)
+    found = {}
+    for base in roots:
+        for p in sorted(Path(base).rglob("*")):
+            if not p.is_file() or is_companion(p) or p.suffix == ".tsv":
+                continue
+            data = p.read_bytes()
+            if len(data) > max_bytes:
+                continue
+            if module.sniff(data[:65536].decode("utf-8", "replace"), p.name):
+                found[str(p.relative_to(relative_to) if relative_to else p)] = data
+    return found
 
 
 def outcome_class(outcome: str) -> str:
