@@ -205,7 +205,9 @@ def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **option
     except ParseError as exc:
         if exc.source != source:
             return "unnamed_parse_error"
-        if not exc.position and data.decode("utf-8", "replace").strip():  # str: \x1c too
+        # blank as text: only whitespace (str.strip: \x1c too) and byte-order marks
+        blank = not data.decode("utf-8", "replace").replace("\ufeff", "").strip()
+        if not exc.position and not blank:
             return f"unpositioned: {exc}"[:200]
         return "parse_error"
     except _BadSeries as exc:

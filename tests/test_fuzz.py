@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import types
 
@@ -99,7 +100,8 @@ HEADERS = {  # a start that each reader's sniff accepts, so that the tail reache
     "ioping": "4 KiB <<< /mnt/x (ext4 /dev/vda 252.0 GiB): request=1 time=90.0 us\n",
     "published": "# ebsstats published table\n# layout: bonnie\n",
 }
-LIGHT = settings(max_examples=25, deadline=None,
+# deeper runs: EBSSTATS_FUZZ_EXAMPLES=500 pytest tests/test_fuzz.py
+LIGHT = settings(max_examples=int(os.environ.get("EBSSTATS_FUZZ_EXAMPLES", "25")), deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
