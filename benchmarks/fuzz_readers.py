@@ -1,12 +1,20 @@
 """Mutation fuzzing of every reader from the genuine samples in tests/fixtures.
 
-For each reader: at least --cases inputs (default 10,000) made by truncating the samples at every
-line and by random mutations (byte flips, deleted/duplicated lines, extreme numbers, wrong
-encodings, empty and binary files). The only acceptable outcomes are a schema-valid frame ("ok")
-or ebsstats.ParseError naming the file ("parse_error"). Prints the counts per reader and exits 1
-if anything else happened; the offending inputs are written to --defects for reproduction.
+For each reader: at least --cases inputs (default 10,000) made from the samples it claims by its
+own sniff (tests/fixtures, and data/published for the published tables): truncation at every line
+(up to a quarter of the cases), then random byte flips, truncation at a byte, deleted /
+duplicated / swapped lines, extreme numbers (-1, 1e400, NaN, inf, 400 digits, ...), UTF-16 and
+Latin-1 re-encodings, garbage lines, NUL bytes, CRLF, empty and binary files, and structure-aware
+mutations (a JSON field dropped or given a number out of range or another type; an XML element
+dropped, duplicated or given an extreme text).
 
-    .venv/bin/python benchmarks/fuzz_readers.py [--cases 10000] [--seed 0]
+The only acceptable outcomes are a schema-valid frame ("ok") or ebsstats.ParseError naming the
+file and a position ("ParseError"); see ebsstats.testing.run_case for the defect classes
+(crash, invalid_frame, invalid_series, unnamed_parse_error, unpositioned). Prints per reader the
+number of samples, cases, outcomes, seconds and the slowest single case; exits 1 if there was
+any defect, writing up to 5 inputs of each kind of defect to --defects for reproduction.
+
+    .venv/bin/python benchmarks/fuzz_readers.py [--cases 10000] [--seed 0] [--only fio,pts]
 """
 
 from __future__ import annotations
