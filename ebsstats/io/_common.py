@@ -59,8 +59,24 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
                          ) from exc
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def decode(data: bytes, source: str) -> str:
-    """Decode a tool's output: UTF-8 (BOM tolerated), no NUL bytes; else ParseError with the line."""
+    """Decode a tool's output: UTF-8 (BOM tolerated), or UTF-16 that starts with its byte-order
+    mark (what PowerShell's ``>`` writes); no NUL characters. Else ParseError with the line.
+
+    >>> decode("fio-3.33\\n".encode("utf-16"), "x.txt")
+    'fio-3.33\\n'
+    """
+    if data[:2] in UTF16_BOMS:
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data[: exc.start].decode("utf-16", "replace")
+            raise ParseError(source, text.count("\n") + 1, "UTF-16 text (it starts with a "
+                             "UTF-16 byte-order mark)", found=f"bytes at offset {exc.start}"
+                             ) from exc
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     nul = data.find(b"\x00")

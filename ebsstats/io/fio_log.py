@@ -498,7 +498,7 @@ def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
     source = str(path)
     data = load_bytes(path)
     if b"\x00" in data:
-        decode(data, source)  # raises with the line of the NUL byte
+        data = decode(data, source).encode()  # UTF-16, or raises with the line of the NUL
     run = find_run(path) if find_report else None
     opts = (run or {}).get("options") or {}
     parsed = _parse_bytes(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ._common import HEAD_BYTES
+from ._common import HEAD_BYTES, UTF16_BOMS
 
 # reader modules in the order they are asked; fio logs before fio (a log is not a fio report)
 READERS: list[tuple[str, str]] = [
@@ -74,6 +74,8 @@ def sniff_file(path: str | os.PathLike) -> Sniffed | None:
         return None
     with open(path, "rb") as fh:
         head = fh.read(HEAD_BYTES)
+    if head[:2] in UTF16_BOMS:
+        head = head.decode("utf-16", errors="replace").encode("utf-8")
     if b"\x00" in head[:4096]:
         return None
     return sniff_text(head.decode("utf-8", errors="replace"), Path(path).name)
