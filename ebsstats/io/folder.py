@@ -31,7 +31,7 @@ import pandas as pd
 from .. import schema
 from ..errors import IngestError, IngestFailure, ParseError
 from . import meta as metamod
-from ._common import MAX_BYTES, Parsed, decode, load_bytes
+from ._common import MAX_BYTES, UTF16_BOMS, Parsed, decode, load_bytes
 from .sniff import Sniffed, is_companion, sniff_text
 
 FOLDER_MAX_BYTES = 512 * 1024**2
@@ -124,6 +124,8 @@ def _read_path(path: Path, rel: str, root: Path | None, pattern: str | None,
         data = load_bytes(path, max_bytes)
         if want_digest:
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
+            data = decode(data, rel).encode("utf-8")
         if not data.strip():
             out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
             return out
