@@ -356,3 +356,29 @@ def test_cli_report_parameters_are_values_and_failures_exit_nonzero(tmp_path, ca
     assert "01-bad.ipynb, cell 3" in err and "RuntimeError: disk gone" in err
     assert tree_digest(out) == before
     assert not list(tmp_path.glob(".rep.building.*"))
+
+
+def test_encodings_utf16_read_latin1_refused_with_its_line(tmp_path):
+    root = tmp_path / "runs"
+    root.mkdir()
+    text = fixture("fio", "small_json.json").read_text()
+    (root / "ps.json").write_bytes(text.encode("utf-16"))  # PowerShell: fio ... > ps.json
+    sb = fixture("sysbench", "sb_fileio_rndrd_t4_run.txt").read_text()
+    lines = sb.splitlines(keepends=True)
+    (root / "latin1.txt").write_bytes("".join(lines[:5]).encode() + "Débit: 1\n".encode(
+        "latin-1") + "".join(lines[5:]).encode())
+    df, fails = es.read(root, with_failures=True)
+    utf8 = es.read_fio(fixture("fio", "small_json.json"))
+    assert df["value"].tolist() == utf8["value"].tolist()
+    f = fails.set_index("source")
+    assert f.loc["latin1.txt", "kind"] == "error" and f.loc["latin1.txt", "position"] == "line 6"
+    assert "expected UTF-8 text; found 'byte 0xe9 at offset" in f.loc["latin1.txt", "reason"]
+    cut = text.encode("utf-16")[:-2] + b"\x00\xd8"  # ends in half a surrogate pair
+    with pytest.raises(es.ParseError, match=rf"ps\.json, line {text.count(chr(10))}: "
+                       "expected UTF-16 text"):
+        es.read_fio(_write(tmp_path / "ps.json", cut))
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
