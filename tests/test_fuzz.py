@@ -178,3 +178,30 @@ def test_fio_iops_is_read_or_refused_at_its_json_path(value):
         assert info.value.source == "n.json"
         assert info.value.position == "$.jobs[0].read.iops"
         assert info.value.expected == "a finite, non-negative number"
+
+
+KINDS = ["flip", "truncate_byte", "delete_line", "duplicate_line", "swap_lines", "number",
+         "utf16", "latin1", "garbage_line", "empty", "binary", "crlf", "insert_nul"]
+
+
+def _smallest(short):
+    samples = genuine_samples(f"ebsstats.io.{short}", [FIXTURES, ROOT / "data" / "published"],
+                              relative_to=ROOT)
+    return min(samples.items(), key=lambda kv: len(kv[1]))
+
+
+@pytest.mark.parametrize("short", READERS)
+def test_truncation_at_every_line_and_each_mutation_kind(short):
+    from ebsstats.testing import _mutate
+
+    name, data = _smallest(short)
+    lines = data.splitlines(keepends=True)
+    cases = [("truncate_line", b"".join(lines[:k])) for k in range(len(lines))]
+    rng = np.random.default_rng(5)
+    cases += [(kind, _mutate(kind, data, lines, rng)) for kind in KINDS for _ in range(3)]
+    bad = []
+    for kind, mutated in cases:
+        got = run_case(f"ebsstats.io.{short}", mutated, name, **OPTIONS.get(short, {}))
+        if got not in OK:
+            bad.append((kind, got))
+    assert not bad, bad[:5]
