@@ -441,7 +441,7 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
             systems.append(_System(str(s.get("identifier") or sid),
                                    {str(k): str(v) for k, v in hw.items()},
                                    {str(k): str(v) for k, v in sw.items()},
-                                   s.get("timestamp"), _str(s.get("client_version"))))
+                                   _str(s.get("timestamp")), _str(s.get("client_version"))))
         results = []
         for h, r in doc["results"].items():
             path = f"$.results[{json.dumps(h)}]"
@@ -468,8 +468,10 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
                     raise ParseError(source, f"{epos}.test_run_times", "a list",
                                      found=type(times).__name__)
                 res.entries.append(_Entry(str(sid), _str(e.get("value")),
-                                          [_str(v) for v in raw] if raw else None,
-                                          [_str(v) for v in times] if times else None, epos))
+                                          # null runs are "" (non-numeric: skipped, noted)
+                                          [_str(v) or "" for v in raw] if raw else None,
+                                          [_str(v) or "" for v in times] if times else None,
+                                          epos))
             results.append(res)
     except AttributeError as exc:
         raise ParseError(source, "$", "PTS result-file-to-json structure",
