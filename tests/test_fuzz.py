@@ -205,3 +205,73 @@ def test_truncation_at_every_line_and_each_mutation_kind(short):
         if got not in OK:
             bad.append((kind, got))
     assert not bad, bad[:5]
+
+
+# ------------------------------------------------------------------------------------------
+# the defect classes the fuzzer found, one concrete input each (all now refused where they are)
+
+
+def _refused(module, text, source, **options):
+    with pytest.raises(es.ParseError) as info:
+        module.parse(text, source, **options)
+    assert info.value.source == source
+    return info.value
+
+
+def test_found_sysbench_negative_iops():
+    from ebsstats.io import sysbench
+
+    text = fixture("sysbench", "sb_fileio_rndrd_t4_run.txt").read_text().replace(
+        "reads/s:                      428378.49", "reads/s:                      -1")
+    e = _refused(sysbench, text, "sb.txt")
+    assert e.position == "line 24" and "not a finite, non-negative number" in e.expected
+
+
+def test_found_fio_log_empty_field_and_negative_value():
+    from ebsstats.io import fio_log
+
+    e = _refused(fio_log, "0, 31371, 0, 4096, 0\n1, , 1, 4096, 0\n", "x_bw.1.log",
+                 fio_version="fio-3.33")
+    assert e.position == "line 2" and e.found == "1, , 1, 4096, 0"  # was a NaN time
+    e = _refused(fio_log, "0, 31371, 0, 4096, 0\n1, -5, 1, 4096, 0\n", "x_bw.1.log",
+                 fio_version="fio-3.33")
+    assert e.position == "line 2" and "non-negative value" in e.expected
+
+
+def test_found_bonnie_concurrency_beyond_64_bits():
+    from ebsstats.io import bonnie
+
+    text = fixture("bonnie", "gen_seed42_q.csv").read_text().replace(
+        "1.98,2.00a,vm,1,", "1.98,2.00a,vm,99999999999999999999999999,", 1)
+    e = _refused(bonnie, text, "b.csv")
+    assert e.position == "line 1" and "concurrency within 64 bits" in e.expected
+
+
+def test_found_published_negative_cell():
+    from ebsstats.io import published
+
+    text = (ROOT / "data" / "published" / "seed000_bonnie_ec2_ebs.csv").read_text().replace(
+        "4x5Gb RAID5 (JFS),table,JFS,RAID5,4,5,,22349,", "4x5Gb RAID5 (JFS),table,JFS,RAID5,4,5,,-1,")
+    e = _refused(published, text, "p.csv")
+    assert e.position == "row 1, output_per_char_kbs" and e.found == "-1"
+
+
+def test_found_ioping_overflowing_figure():
+    from ebsstats.io import ioping
+
+    text = fixture("ioping", "ioping_q_c20.txt").read_text().replace("37.9 us /", "9" * 400 + " us /")
+    e = _refused(ioping, text, "i.txt")  # float("9" * 400) is inf: it was an infinite lat_min
+    assert e.position == "line 5" and e.expected == "ioping statistics with known units"
+
+
+def test_found_pts_json_null_run_is_skipped_with_a_note():
+    from ebsstats.io import pts
+
+    doc = json.loads(fixture("pts", "ebs-mini-two-volumes", "ebs-mini-two-volumes.json")
+                     .read_text())
+    first = next(iter(doc["results"].values()))
+    entry = next(iter(first["results"].values()))
+    entry["raw_values"][0] = None
+    p = pts.parse(json.dumps(doc), "pts.json")
+    assert any("non-numeric RawString" in n for n in p.notes)
+    es.validate(es.schema.frame(p.records))
