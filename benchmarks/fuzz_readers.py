@@ -1,18 +1,27 @@
 """Mutation fuzzing of every reader from the genuine samples in tests/fixtures.
 
-For each reader: at least --cases inputs (default 10,000) made by truncating the samples at every
-line and by random mutations (byte flips, deleted/duplicated lines, extreme numbers, wrong
-encodings, empty and binary files). The only acceptable outcomes are a schema-valid frame ("ok")
-or ebsstats.ParseError naming the file ("parse_error"). Prints the counts per reader and exits 1
-if anything else happened; the offending inputs are written to --defects for reproduction.
+For each reader: at least --cases inputs (default 10,000) made from the samples it claims by its
+own sniff (tests/fixtures, and data/published for the published tables): truncation at every line
+(up to a quarter of the cases), then random byte flips, truncation at a byte, deleted /
+duplicated / swapped lines, extreme numbers (-1, 1e400, NaN, inf, 400 digits, ...), UTF-16 and
+Latin-1 re-encodings, garbage lines, NUL bytes, CRLF, empty and binary files, and structure-aware
+mutations (a JSON field dropped or given a number out of range or another type; an XML element
+dropped, duplicated or given an extreme text).
 
-    .venv/bin/python benchmarks/fuzz_readers.py [--cases 10000] [--seed 0]
+The only acceptable outcomes are a schema-valid frame ("ok") or ebsstats.ParseError naming the
+file and a position ("ParseError"); see ebsstats.testing.run_case for the defect classes
+(crash, invalid_frame, invalid_series, unnamed_parse_error, unpositioned). Prints per reader the
+number of samples, cases, outcomes, seconds and the slowest single case; exits 1 if there was
+any defect, writing up to 5 inputs of each kind of defect to --defects for reproduction.
+
+    .venv/bin/python benchmarks/fuzz_readers.py [--cases 10000] [--seed 0] [--only fio,pts]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 import time
 from pathlib import Path
@@ -21,29 +30,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ebsstats.io.sniff import READERS  # noqa: E402
-from ebsstats.testing import fuzz  # noqa: E402
+from ebsstats.testing import fuzz, genuine_samples  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
+PUBLISHED = ROOT / "data" / "published"  # the published tables are the reader's genuine input
 
 
 def samples_for(module_name: str) -> dict[str, bytes]:
-    """Genuine fixture files the reader claims (by its own sniff)."""
-    module = importlib.import_module(module_name)
-    found = {}
-    for p in sorted(FIXTURES.rglob("*")):
-        if not p.is_file() or p.suffix in (".sh", ".tsv", ".fio", ".yaml", ".md"):
-            continue
-        data = p.read_bytes()
-        if len(data) > 300_000:
-            continue
-        head = data[:65536].decode("utf-8", "replace")
-        if module.sniff(head, p.name):
-            found[str(p.relative_to(FIXTURES))] = data
-    return found
+    """Genuine fixture files (and published tables) the reader claims by its own sniff."""
+    return genuine_samples(module_name, [FIXTURES, PUBLISHED], relative_to=ROOT)
 
 
 def options_for(module_name: str) -> dict:
     return {"fio_version": "fio-3.33"} if module_name.endswith("fio_log") else {}
+
+
+def _defect_key(outcome: str) -> str:
+    """Group defects by kind: numbers, quotes and row indices removed."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|-?\d[\d.e+-]*", "#", outcome)[:110]
 
 
 def main(argv=None) -> int:
@@ -55,7 +59,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     wanted = set(args.only.split(",")) if args.only else None
     print(f"{'reader':<12} {'samples':>7} {'cases':>7} {'ok':>7} {'ParseError':>10} "
-          f"{'defects':>8} {'s':>6}")
+          f"{'defects':>8} {'s':>6} {'slowest':>8}")
     total_defects = 0
     for module_name, _tool in READERS:
         short = module_name.rsplit(".", 1)[1]
@@ -75,22 +79,26 @@ def main(argv=None) -> int:
         counts, defects = fuzz(module_name, samples, per, seed=args.seed,
                                **options_for(module_name))
         dt = time.perf_counter() - t0
+        slowest = counts.pop("_slowest_s", 0.0)
         n = sum(counts.values())
         bad = n - counts["ok"] - counts["parse_error"]
         total_defects += bad
         print(f"{short:<12} {len(samples):>7} {n:>7} {counts['ok']:>7} "
-              f"{counts['parse_error']:>10} {bad:>8} {dt:>6.1f}")
+              f"{counts['parse_error']:>10} {bad:>8} {dt:>6.1f} {slowest:>8.3f}", flush=True)
         if defects:
             out = Path(args.defects) / short
             out.mkdir(parents=True, exist_ok=True)
-            for i, (name, kind, outcome, data) in enumerate(defects[:50]):
-                (out / f"{i:03d}.in").write_bytes(data)
-                (out / f"{i:03d}.txt").write_text(f"{name}\n{kind}\n{outcome}\n")
-            kinds = {}
-            for _, _, outcome, _ in defects:
-                kinds[outcome[:120]] = kinds.get(outcome[:120], 0) + 1
-            for outcome, c in sorted(kinds.items(), key=lambda kv: -kv[1])[:8]:
-                print(f"    {c:>5} × {outcome}")
+            for old in out.glob("*"):
+                old.unlink()
+            kept: dict[str, int] = {}  # up to 5 inputs of each kind of defect
+            for i, (name, kind, outcome, data) in enumerate(defects):
+                key = _defect_key(outcome)
+                kept[key] = kept.get(key, 0) + 1
+                if kept[key] <= 5:
+                    (out / f"{i:05d}.in").write_bytes(data)
+                    (out / f"{i:05d}.txt").write_text(f"{name}\n{kind}\n{outcome}\n")
+            for key, c in sorted(kept.items(), key=lambda kv: -kv[1])[:12]:
+                print(f"    {c:>5} × {key}")
     print("defects:", total_defects)
     return 1 if total_defects else 0
 

@@ -9,7 +9,11 @@ naming the file.
 from __future__ import annotations
 
 import importlib
+import json
+import math
 import re
+import time
+import xml.etree.ElementTree as ET  # only re-serialises our own genuine samples
 from collections import Counter
 from collections.abc import Iterator
 
@@ -17,11 +21,16 @@ import numpy as np
 
 from . import schema
 from .errors import ParseError, SchemaError
-from .io._common import decode
+from .io._common import decode, frame_of
 
 _NUMBER = re.compile(rb"(?<![A-Za-z_])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _EXTREMES = [b"1e308", b"1e400", b"-1e400", b"nan", b"NaN", b"inf", b"-inf", b"-1", b"",
-             b"99999999999999999999999999", b"0", b"-0.0", b"1,5", b"0x10"]
+             b"99999999999999999999999999", b"0", b"-0.0", b"1,5", b"0x10", b"-5", b"1e309",
+             b"Infinity", b"-Infinity", b"1e-400", b"9" * 400]
+# values a JSON field is replaced with ("json_field" mutation): numbers out of range, other types
+_JSON_VALUES = [-1, -0.5, 1e308, 10**400, float("inf"), float("-inf"), float("nan"), 0, None,
+                True, "12", "", [], {}, "-nan"]
+_ROW_UNITS = ("B/s", "IO/s", "s", "ops/s", "B", "count")
 
 
 def mutations(data: bytes, rng: np.random.Generator, n: int) -> Iterator[tuple[str, bytes]]:
@@ -42,10 +51,84 @@ def mutations(data: bytes, rng: np.random.Generator, n: int) -> Iterator[tuple[s
         produced += 1
     kinds = ["flip", "truncate_byte", "delete_line", "duplicate_line", "swap_lines", "number",
              "utf16", "latin1", "garbage_line", "empty", "binary", "crlf", "insert_nul"]
+    doc = _as_json(data)
+    tree = _as_xml(data) if doc is None else None
+    if doc is not None:  # structure-aware: drop / retype / renumber a field
+        kinds += ["json_field"] * 3
+    elif tree is not None:
+        kinds += ["xml_element"] * 3
     while produced < n:
         kind = kinds[int(rng.integers(len(kinds)))]
-        yield kind, _mutate(kind, data, lines, rng)
+        if kind == "json_field":
+            yield kind, _mutate_json(doc, rng)
+        elif kind == "xml_element":
+            yield kind, _mutate_xml(data, rng)
+        else:
+            yield kind, _mutate(kind, data, lines, rng)
         produced += 1
+
+
+def _as_json(data: bytes):
+    if not data.lstrip().startswith((b"{", b"[")):
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def _as_xml(data: bytes):
+    if not data.lstrip().startswith(b"<?xml") or b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        return None
+    try:
+        return ET.fromstring(data)  # our own genuine samples, no DTD
+    except ET.ParseError:
+        return None
+
+
+def _slots(obj, out: list) -> list:
+    """Every (container, key) pair of a decoded JSON document."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.append((obj, k))
+            _slots(v, out)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out.append((obj, i))
+            _slots(v, out)
+    return out
+
+
+def _mutate_json(doc, rng: np.random.Generator) -> bytes:
+    """Drop a field, or give it an out-of-range number or a value of another type (missing
+    fields, overflowing and negative numbers, NaN/inf as Python's json writes them)."""
+    doc = json.loads(json.dumps(doc))  # a private copy
+    slots = _slots(doc, [])
+    if not slots:
+        return json.dumps(doc).encode()
+    container, key = slots[int(rng.integers(len(slots)))]
+    if rng.random() < 0.3:
+        del container[key]
+    else:
+        container[key] = _JSON_VALUES[int(rng.integers(len(_JSON_VALUES)))]
+    return json.dumps(doc, indent=2).encode()
+
+
+def _mutate_xml(data: bytes, rng: np.random.Generator) -> bytes:
+    """Drop or duplicate an element, or replace its text with an extreme number."""
+    root = ET.fromstring(data)  # our own genuine samples, no DTD
+    pairs = [(parent, child) for parent in root.iter() for child in parent]
+    if not pairs:
+        return data
+    parent, child = pairs[int(rng.integers(len(pairs)))]
+    r = rng.random()
+    if r < 0.3:
+        parent.remove(child)
+    elif r < 0.5:
+        parent.insert(list(parent).index(child), child)
+    else:
+        child.text = _EXTREMES[int(rng.integers(len(_EXTREMES)))].decode()
+    return b'<?xml version="1.0"?>\n' + ET.tostring(root)
 
 
 def _mutate(kind: str, data: bytes, lines: list[bytes], rng: np.random.Generator) -> bytes:
@@ -98,19 +181,38 @@ def _mutate(kind: str, data: bytes, lines: list[bytes], rng: np.random.Generator
 def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **options) -> str:
     """Feed one input to a reader's ``parse``; return the outcome.
 
-    ``"ok"`` (a valid frame or no rows), ``"parse_error"`` (ParseError naming the source), or a
-    defect: ``"unnamed_parse_error"``, ``"invalid_frame: …"``, ``"crash: <type>: <message>"``.
+    ``"ok"`` (a valid frame or no rows) or ``"parse_error"`` (a ParseError whose ``source`` is
+    the file and whose ``position`` says where: a line, a JSON path or an XML element). Anything
+    else is a defect:
+
+    * ``"unnamed_parse_error"`` — the error does not name the file;
+    * ``"unpositioned: …"`` — no position, although the input is not empty (an empty or
+      blank file is the one case where no position makes sense; binary and wrongly encoded
+      input get the line of the first bad byte from :func:`ebsstats.io._common.decode`);
+    * ``"invalid_frame: …"`` — the results frame fails :func:`ebsstats.validate`;
+    * ``"invalid_series: …"`` — the series frame fails :func:`ebsstats.validate_series`, or
+      holds an infinite or NaN value, or a negative rate / latency / count;
+    * ``"crash: <type>: <message>"`` — any other exception escaped the reader.
     """
     module = importlib.import_module(module_name)
     try:
         text = decode(data, source)
         parsed = module.parse(text, source, **options)
+        df, ts = frame_of(parsed, series=True)  # typed as a read types them
         if parsed.records:
-            schema.validate(schema.frame(parsed.records))
-        for ts in parsed.series:
-            schema.validate_series(schema.series_frame(ts))
+            schema.validate(df)
+        if parsed.series:
+            _check_series(schema.validate_series(ts))
     except ParseError as exc:
-        return "parse_error" if source in str(exc) else "unnamed_parse_error"
+        if exc.source != source:
+            return "unnamed_parse_error"
+        # blank as text: only whitespace (str.strip: \x1c too) and byte-order marks
+        blank = not data.decode("utf-8", "replace").replace("\ufeff", "").strip()
+        if not exc.position and not blank:
+            return f"unpositioned: {exc}"[:200]
+        return "parse_error"
+    except _BadSeries as exc:
+        return f"invalid_series: {exc}"[:200]
     except SchemaError as exc:
         return f"invalid_frame: {exc}"[:200]
     except Exception as exc:  # any other exception is the defect we look for
@@ -118,18 +220,83 @@ def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **option
     return "ok"
 
 
+class _BadSeries(Exception):
+    pass
+
+
+def _check_series(ts) -> None:
+    """Series values: never ±inf or NaN, never a negative rate, latency or count (the series
+    frame has no ``flag`` column to explain a NaN)."""
+    if not len(ts):
+        return
+    values = ts["value"].to_numpy(dtype=float, na_value=math.nan)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _BadSeries(f"non-finite {ts['metric'].iloc[i]} value {values[i]} in row {i}")
+    rate = np.isin(ts["unit"].astype(str).to_numpy(), _ROW_UNITS)
+    neg = rate & (values < 0)
+    if neg.any():
+        i = int(np.flatnonzero(neg)[0])
+        raise _BadSeries(f"negative {ts['metric'].iloc[i]} in row {i}")
+
+
+def genuine_samples(module_name: str, roots, max_bytes: int = 300_000,
+                    relative_to=None) -> dict[str, bytes]:
+    """Files under ``roots`` that the reader claims by its own ``sniff`` (name -> bytes).
+
+    Companion files (job files, sidecars, scripts, manifests) and files above ``max_bytes``
+    are left out. Names are relative to ``relative_to`` when given.
+    """
+    from pathlib import Path
+
+    from .io.sniff import is_companion
+
+    module = importlib.import_module(module_name)
+    found = {}
+    for base in roots:
+        for p in sorted(Path(base).rglob("*")):
+            if not p.is_file() or is_companion(p) or p.suffix == ".tsv":
+                continue
+            data = p.read_bytes()
+            if len(data) > max_bytes:
+                continue
+            if module.sniff(data[:65536].decode("utf-8", "replace"), p.name):
+                found[str(p.relative_to(relative_to) if relative_to else p)] = data
+    return found
+
+
+def outcome_class(outcome: str) -> str:
+    """The count key of an outcome: ``ok``, ``parse_error`` or the defect class before ``:``."""
+    return outcome if outcome in ("ok", "parse_error") else outcome.split(":")[0]
+
+
 def fuzz(module_name: str, samples: dict[str, bytes], n_per_sample: int, seed: int = 0,
          **options) -> tuple[Counter, list[tuple[str, str, str, bytes]]]:
-    """Fuzz one reader from genuine samples. Returns outcome counts and the defects found
-    (sample name, mutation, outcome, input)."""
+    """Fuzz one reader from genuine samples.
+
+    Returns outcome counts (``ok``, ``parse_error`` and one key per defect class, plus
+    ``"_slowest_s"``: the longest single case in seconds, which is not a case) and the defects
+    found as (sample name, mutation, outcome, input).
+
+    Examples
+    --------
+    >>> counts, defects = fuzz("ebsstats.io.sysbench", {"x.txt": b"sysbench 1.0.20\\n"}, 5)
+    >>> sum(v for k, v in counts.items() if not k.startswith("_")), defects
+    (5, [])
+    """
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
     defects = []
+    slowest = 0.0
     for name, data in samples.items():
         for kind, mutated in mutations(data, rng, n_per_sample):
+            t0 = time.perf_counter()
             outcome = run_case(module_name, mutated, source=name, **options)
-            key = outcome if outcome in ("ok", "parse_error") else outcome.split(":")[0]
+            slowest = max(slowest, time.perf_counter() - t0)
+            key = outcome_class(outcome)
             counts[key] += 1
             if key not in ("ok", "parse_error"):
                 defects.append((name, kind, outcome, mutated))
+    counts["_slowest_s"] = round(slowest, 3)  # type: ignore[assignment]
     return counts, defects

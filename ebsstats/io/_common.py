@@ -17,6 +17,7 @@ Readers know nothing of statistics.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,10 +47,13 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
     """Read a file's bytes (never modifying it), refusing files above ``max_bytes``."""
     p = Path(path)
     try:
-        size = p.stat().st_size
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block open() forever
+            raise ParseError(p, None, "a regular file", found="a FIFO, socket or device")
+        size = st.st_size
         if size > max_bytes:
-            raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes",
-                             found=f"{size:,} bytes")
+            raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size "
+                             "limit; max_bytes= raises it)", found=f"{size:,} bytes")
         with open(p, "rb") as fh:
             return fh.read(max_bytes + 1)
     except OSError as exc:
@@ -57,8 +61,24 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
                          ) from exc
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def decode(data: bytes, source: str) -> str:
-    """Decode a tool's output: UTF-8 (BOM tolerated), no NUL bytes; else ParseError with the line."""
+    """Decode a tool's output: UTF-8 (BOM tolerated), or UTF-16 that starts with its byte-order
+    mark (what PowerShell's ``>`` writes); no NUL characters. Else ParseError with the line.
+
+    >>> decode("fio-3.33\\n".encode("utf-16"), "x.txt")
+    'fio-3.33\\n'
+    """
+    if data[:2] in UTF16_BOMS:
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data[: exc.start].decode("utf-16", "replace")
+            raise ParseError(source, text.count("\n") + 1, "UTF-16 text (it starts with a "
+                             "UTF-16 byte-order mark)", found=f"bytes at offset {exc.start}"
+                             ) from exc
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     nul = data.find(b"\x00")

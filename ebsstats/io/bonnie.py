@@ -577,7 +577,7 @@ def _text_runs(lines: list[str]) -> list[_Run]:
                                              and version.startswith("1.0") else None)
                     if run.meta.get("chunk_size"):
                         run.chunk = int(units.binary_size(run.meta["chunk_size"]))
-                except ValueError as exc:
+                except (ValueError, OverflowError) as exc:
                     raise _TextError(j + 1, "a size like '512M', '512M:64k' or '512M::2'",
                                      size) from exc
                 run.cells = _row_cells(row, j + 1, _IO_TESTS, _TXT_RATE if scaled else
@@ -656,6 +656,9 @@ def _value(test: str, kind: str, text: str) -> tuple[str, float, str | None]:
 
 def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> list[dict]:
     chunk = run.chunk or chunk_default
+    for what, v in (("concurrency", run.threads), ("chunk size", chunk)):
+        if v is not None and not 0 <= v < 2**63:  # the frame's integers are 64-bit
+            raise ParseError(source, run.line, f"a {what} within 64 bits", found=str(v))
     meta = {k: run.meta.get(k) for k in _META_KEYS}
     meta.update({k: v for k, v in run.meta.items() if k not in meta})
     run_key = f"line {run.line}" + (f" rep {repetition}" if repetition else "")
@@ -670,6 +673,9 @@ def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> lis
             metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
         else:
             metric, value, flag = _value(test, kind, text)
+            if flag is None and not (value >= 0 and math.isfinite(value)):
+                raise ParseError(source, lineno, f"a finite, non-negative {test} {kind} "
+                                 "figure", found=text)
         block = 1 if tkind == "char" else chunk if tkind in ("block", "seek") else None
         out.append({
             "source": source, "run_key": run_key, "position": f"line {lineno}", "tool": TOOL,
@@ -740,7 +746,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
             continue
         try:
             run = _run_from_csv(got[0], got[1], i + 1)
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise ParseError(source, i + 1, "a bonnie++ CSV row", found=str(exc)) from exc
         run.group_break = pending_break
         pending_break = False
@@ -784,7 +790,9 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
         previous = key
         try:
             records += _records(run, source, repetition, default_chunk)
-        except ValueError as exc:
+        except ParseError:
+            raise
+        except (ValueError, OverflowError) as exc:
             raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
     return Parsed(tool=TOOL, format=fmt, version=runs[0].version, records=records, notes=notes)
 

@@ -271,7 +271,11 @@ def _version_tuple(version: str | None) -> tuple[int, int] | None:
 def _timestamp(seconds: float | None):
     if seconds is None or not math.isfinite(seconds):
         return None
-    return pd.Timestamp(round(seconds * 1000), unit="ms", tz="UTC")
+    try:
+        return pd.Timestamp(round(seconds * 1000), unit="ms", tz="UTC")
+    except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
+        raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
+                   "elapsed)", repr(seconds)) from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -305,8 +309,9 @@ def _block_sizes(bs: str | None) -> dict[str, int | None]:
     sizes: list[int | None] = []
     for p in parts:
         try:
-            sizes.append(int(units.binary_size(p)) if p else None)
-        except ValueError:
+            size = int(units.binary_size(p)) if p else None
+            sizes.append(size if size is None or 0 <= size < 2**63 else None)
+        except (ValueError, OverflowError):
             sizes.append(None)
     if not sizes:
         return out
@@ -325,9 +330,10 @@ def _int_option(value) -> int | None:
     if value is None:
         return None
     try:
-        return int(str(value).strip())
+        n = int(str(value).strip())
     except ValueError:
         return None
+    return n if 0 <= n < 2**63 else None  # like any option fio would not have accepted
 
 
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
@@ -381,7 +387,19 @@ def _num(obj: Mapping, key: str, path: str) -> float:
         raise _Bad(f"{path}.{key}", "a number", "nothing") from None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise _Bad(f"{path}.{key}", "a number", repr(v))
-    return float(v)
+    return _sane(v, f"{path}.{key}")
+
+
+def _sane(v, path: str) -> float:
+    """A statistic fio printed: finite and not negative (fio's counters, rates, latencies and
+    CPU shares are all >= 0), else the position is refused."""
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if not (f >= 0 and math.isfinite(f)):
+        raise _Bad(path, "a finite, non-negative number", repr(v))
+    return f
 
 
 def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
@@ -457,9 +475,9 @@ def _job_list(doc: dict) -> tuple[str, list]:
 
 def _end_time(doc: dict) -> float | None:
     if isinstance(doc.get("timestamp_ms"), (int, float)):
-        return doc["timestamp_ms"] / 1000.0
+        return _sane(doc["timestamp_ms"], "$.timestamp_ms") / 1000.0
     if isinstance(doc.get("timestamp"), (int, float)):
-        return float(doc["timestamp"])
+        return _sane(doc["timestamp"], "$.timestamp")
     return None
 
 
@@ -535,7 +553,7 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[list[dict], bool
         if end is None:
             start = None
         elif isinstance(elapsed, (int, float)) and elapsed > 0:
-            start = end - float(elapsed)
+            start = end - _sane(elapsed, f"{path}.elapsed")
         else:
             start = end - max(runtimes) / 1000.0
         base["timestamp"] = _timestamp(start)
@@ -606,11 +624,14 @@ def _direction(d: dict, path: str, is_sync: bool):
                 except ValueError:
                     raise _Bad(f"{fpath}.percentile", "percentile keys such as '99.900000'",
                                k) from None
+                if not p <= 100:  # also NaN
+                    raise _Bad(f"{fpath}.percentile", "percentile keys from 0 to 100", k)
                 if p <= 0:
                     continue  # 2.x pads the list with "0.00": 0
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
-                add((f'{fpath}.percentile["{k}"]', _pct_name(fam, k), float(v) * scale))
+                add((f'{fpath}.percentile["{k}"]', _pct_name(fam, k),
+                     _sane(v, f'{fpath}.percentile["{k}"]') * scale))
     if not is_sync:
         samples = d.get("bw_samples")
         if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
@@ -626,6 +647,9 @@ def _direction(d: dict, path: str, is_sync: bool):
             for k, m in (("iops_min", "iops_min"), ("iops_max", "iops_max"),
                          ("iops_mean", "iops_mean"), ("iops_stddev", "iops_stddev")):
                 add((f"{path}.{k}", m, _num(d, k, path)))
+    for pos, _metric, value in out:
+        if math.isinf(value):  # finite as printed, but not once in B/s or s (1e308 KiB/s)
+            raise _Bad(pos, "a number that stays finite in canonical units", "overflow")
     return out, has_bins
 
 
@@ -660,7 +684,8 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
                 io = _num(d, "io_bytes", dpath)
                 io = io if "io_kbytes" in d else io * units.KiB
                 elapsed = job.get("elapsed")
-                t = float(elapsed) if isinstance(elapsed, (int, float)) else runtime * units.MS
+                t = (_sane(elapsed, f"{path}.elapsed") if isinstance(elapsed, (int, float))
+                     else runtime * units.MS)
                 p_rt, p_ios, p_io = prev.get((path, op), (0.0, 0.0, 0.0))
                 prev[(path, op)] = (runtime, ios or 0.0, io)
                 dt = (runtime - p_rt) * units.MS
@@ -670,6 +695,10 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
                 if ios is not None:
                     pairs.insert(0, ("iops", "IO/s", (ios - p_ios) / dt))
                 for metric, unit, value in pairs:
+                    if not (value >= 0 and math.isfinite(value)):
+                        raise _Bad(f"{dpath}.{'total_ios' if metric == 'iops' else 'io_bytes'}",
+                                   "a count that does not decrease from one status report to "
+                                   "the next", repr(value))
                     cols["run_id"].append(rid)
                     cols["source"].append(source)
                     cols["test"].append(job.get("jobname"))
@@ -792,7 +821,7 @@ def _parse_terse(text: str, source: str) -> Parsed:
         nterse += 1
         try:
             recs, v = _terse_line(line.split(";"), source, lineno)
-        except (ValueError, IndexError) as exc:
+        except (ValueError, IndexError, OverflowError) as exc:
             raise ParseError(source, lineno, "a fio terse line", found=str(exc)) from exc
         version = version or v
         records.extend(recs)
@@ -804,9 +833,13 @@ def _parse_terse(text: str, source: str) -> Parsed:
 def _f(fields: list[str], i: int, lineno: int, what: str) -> float:
     text = fields[i].strip().rstrip("%")
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ValueError(f"field {i} ({what}) is {fields[i]!r}, not a number") from None
+    if not (value >= 0 and math.isfinite(value)):
+        raise ValueError(f"field {i} ({what}) is {fields[i]!r}, not a finite, non-negative "
+                         "number")
+    return value
 
 
 def _terse_line(f: list[str], source: str, lineno: int) -> tuple[list[dict], str | None]:
@@ -850,6 +883,9 @@ def _terse_line(f: list[str], source: str, lineno: int) -> tuple[list[dict], str
     desc = ";".join(rest).strip()
     if desc:
         base["description"] = desc
+    for _op, idx, metric, value in rows:
+        if math.isinf(value):  # finite as printed, but not once in B/s or s (1e308 KiB/s)
+            raise ValueError(f"field {idx} ({metric}) overflows in canonical units")
     if error and not any(r[2] in _RATE_METRICS for r in rows):
         # a failed job with no direction left: NaN rates (terse does not say which op it ran)
         rows.extend(("total", pos, m, math.nan) for m in _RATE_METRICS)
@@ -901,6 +937,9 @@ def _terse_direction(f, s, op, tv, lineno, error):
                 p, _, v = cell.partition("%=")
                 if not _:
                     raise ValueError(f"field {s + 12 + j} is {cell!r}, expected 'P%=value'")
+                if not float(p) <= 100 or not (float(v) >= 0 and math.isfinite(float(v))):
+                    raise ValueError(f"field {s + 12 + j} is {cell!r}, expected 'P%=value' "
+                                     "with 0 <= P <= 100 and a finite, non-negative value")
                 if float(p) <= 0:
                     continue  # unused slot "0%=0"
                 out.append((op, s + 12 + j, schema.percentile_metric("clat", p),
@@ -987,7 +1026,7 @@ def _normal_bs(bs: str) -> dict[str, int | None]:
             a, b = units.binary_size(lo), units.binary_size(hi)
         except ValueError:
             continue
-        out[op] = int(a) if a == b else None
+        out[op] = int(a) if a == b and 0 <= a < 2**63 else None
     known = {v for v in out.values()}
     if len(known) == 1 and None not in known:
         out["total"] = out["sync"] = next(iter(known))
@@ -1014,6 +1053,8 @@ def _parse_normal(text: str, source: str) -> Parsed:
             if m:
                 job = {"name": m.group(1), "gid": m.group(2), "jobs": int(m.group(3)),
                        "err": int(m.group(4)), "line": n, "rows": [], "ops": []}
+                if job["jobs"] >= 2**63 or abs(job["err"]) >= 2**63:
+                    raise ValueError("a number beyond 64 bits")
                 jobs.append(job)
                 op = pfam = None
                 continue
@@ -1022,6 +1063,8 @@ def _parse_normal(text: str, source: str) -> Parsed:
                 if m:
                     opts = {"rw": m.group(3).strip(), "ioengine": m.group(5),
                             "iodepth": int(m.group(6))}
+                    if opts["iodepth"] >= 2**63:
+                        raise ValueError("an iodepth beyond 64 bits")
                     headers.setdefault(m.group(1), (opts, _normal_bs(m.group(4))))
                     continue
                 m = _N_VERSION.match(line.strip())
@@ -1039,7 +1082,12 @@ def _parse_normal(text: str, source: str) -> Parsed:
             if line.startswith("Run status group") or line.startswith("Disk stats"):
                 job = None
                 continue
+            before = len(job["rows"])
             _normal_line(line, n, job, op, pfam)
+            for _o, _n, metric, value in job["rows"][before:]:
+                if not (value >= 0 and math.isfinite(value)):
+                    raise ParseError(source, n, f"a finite, non-negative {metric}",
+                                     found=line.strip())
             m = _N_DIR3.match(line) or _N_DIR2.match(line)
             if m:
                 op = _N_OP[m.group(1)]
@@ -1051,7 +1099,9 @@ def _parse_normal(text: str, source: str) -> Parsed:
                 pfam = (m.group(1), _N_TIME[m.group(2)])
             elif not line.lstrip().startswith("|"):
                 pfam = None
-        except (ValueError, KeyError, IndexError) as exc:
+        except ParseError:
+            raise
+        except (ValueError, KeyError, IndexError, OverflowError) as exc:
             raise ParseError(source, n, "a line of fio's normal report", found=line.strip()
                              ) from exc
     if not jobs:
@@ -1114,6 +1164,8 @@ def _normal_line(line: str, n: int, job: dict, op: str | None,
             return
         if pfam is not None and line.lstrip().startswith("|"):
             for p, v in _N_PCT.findall(line):
+                if not 0 < float(p) <= 100:
+                    raise ValueError(f"percentile {p} outside (0, 100]")
                 rows.append((op, n, schema.percentile_metric(pfam[0], p),
                              units.scaled(v) * pfam[1]))
             return

@@ -217,23 +217,43 @@ def _first_bad_line(data: bytes, ncol: int) -> tuple[int, str]:
         if len(parts) != ncol or not all(re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+", p)
                                          for p in parts):
             return i, line
+        if any(p[:2] != "0x" and abs(int(p)) >= 2**63 for p in parts):
+            return i, line  # beyond a 64-bit integer
     return 0, ""
 
 
 def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
+    """The integer columns of a log; an empty field, a number beyond int64 or a negative number
+    (fio prints unsigned times, values, sizes and offsets) is refused with its line."""
     wanted = [n for n in names if n != "prio"]
+    expected = f"a fio log line of {len(names)} integer columns ({', '.join(names)})"
     try:
-        return pacsv.read_csv(
+        table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(column_names=names),
             parse_options=pacsv.ParseOptions(delimiter=","),
             convert_options=pacsv.ConvertOptions(
-                column_types={n: pa.int64() for n in wanted}, include_columns=wanted))
+                column_types={n: pa.int64() for n in wanted}, include_columns=wanted,
+                null_values=[], quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         line, found = _first_bad_line(data, len(names))
-        raise ParseError(source, line or None,
-                         f"a fio log line of {len(names)} integer columns "
-                         f"({', '.join(names)})", found=found or str(exc)) from exc
+        raise ParseError(source, line or _first_line(data), expected,
+                         found=found or str(exc)) from exc
+    for name in wanted:
+        col = table.column(name).to_numpy()
+        if len(col) and col.min() < 0:
+            line, found = _row_line(data, int(np.flatnonzero(col < 0)[0]))
+            raise ParseError(source, line or _first_line(data),
+                             f"a non-negative {name} (fio log values are unsigned)", found=found)
+    return table
+
+
+def _first_line(data: bytes) -> int:
+    """Line of the first non-blank line (where a whole-file problem is reported)."""
+    for i, raw in enumerate(data.splitlines(), 1):
+        if raw.strip():
+            return i
+    return 1
 
 
 def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_unit=None,
@@ -478,7 +498,7 @@ def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
     source = str(path)
     data = load_bytes(path)
     if b"\x00" in data:
-        decode(data, source)  # raises with the line of the NUL byte
+        data = decode(data, source).encode()  # UTF-16, or raises with the line of the NUL
     run = find_run(path) if find_report else None
     opts = (run or {}).get("options") or {}
     parsed = _parse_bytes(
@@ -625,7 +645,8 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
     lat = _plat_values(nbins)[bins] * scale
     ddir = table.column("ddir").to_numpy()[rows]
     if len(ddir) and (ddir.min() < 0 or ddir.max() > 3):
-        raise ParseError(source, None, "ddir 0..3 in a histogram log", found=str(ddir.max()))
+        line, found = _row_line(data, int(rows[np.flatnonzero((ddir < 0) | (ddir > 3))[0]]))
+        raise ParseError(source, line or 1, "ddir 0..3 in a histogram log", found=found)
     rid = (run or {}).get("run_id") or schema.run_id(source, "log")
     return pd.DataFrame({
         "run_id": pd.array([rid] * len(rows), dtype=schema.STRING),

@@ -4,6 +4,13 @@
 that tool's reader, applies metadata (arguments > sidecar YAML > path pattern > the file itself),
 and concatenates. A folder read keeps every good file and lists every bad one; it never modifies
 an input.
+
+What a folder may hold besides outputs: files that are not regular (FIFOs, sockets, devices) are
+skipped without being opened (a FIFO would block a read forever); broken or looping symbolic links
+and unreadable files or sub-folders are listed as errors; links to folders are not followed (no
+loops); the same bytes under two names are read once. A file name that is not valid UTF-8 is
+shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printable text; see
+:func:`display_name`).
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import hashlib
 import importlib
 import json
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Mapping
@@ -27,6 +35,7 @@ from ..errors import IngestError, IngestFailure, ParseError, SchemaError
 from . import meta as metamod
 from ._common import (
     MAX_BYTES,
+    UTF16_BOMS,
     Chunk,
     Parsed,
     decode,
@@ -57,11 +66,31 @@ class _Outcome:
     nrows: int = 0
 
 
-def _walk(root: Path) -> list[Path]:
-    """Every regular file below root, sorted; directory symlinks are not followed (no loops)."""
+def display_name(name: str) -> str:
+    """A file name as printable text: bytes that are not UTF-8 (kept by Python as lone
+    surrogates, PEP 383) become ``\\xNN`` escapes, so that the name can be printed, stored in
+    Arrow/Parquet string columns and compared.
+
+    >>> import os
+    >>> display_name(os.fsdecode(b"caf\\xe9.json"))
+    'caf\\\\xe9.json'
+    >>> display_name("gp3/run-1.json")
+    'gp3/run-1.json'
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+
+
+def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
+    """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
+    that cannot be listed are appended to ``errors``."""
     files: list[Path] = []
-    seen_real: set[str] = set()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
+    seen_real: dict[str, int] = {}
+    onerror = errors.append if errors is not None else None
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in sorted(filenames):
@@ -72,9 +101,12 @@ def _walk(root: Path) -> list[Path]:
                 real = os.path.realpath(p)
             except OSError:
                 real = str(p)
-            if real in seen_real:
+            if real in seen_real:  # the same file twice: keep its real name over a link
+                k = seen_real[real]
+                if os.path.islink(files[k]) and not os.path.islink(p):
+                    files[k] = p
                 continue
-            seen_real.add(real)
+            seen_real[real] = len(files)
             files.append(p)
     return files
 
@@ -124,6 +156,18 @@ class _Job:
 
 def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     out = _Outcome(rel)
+    try:
+        st = os.stat(path)  # follows links: what would be read
+    except OSError as exc:
+        what = "broken or looping symbolic link" if os.path.islink(path) else "unreadable file"
+        out.failure = IngestFailure(rel, None, f"{rel}: {what} ({exc.strerror})", kind="error")
+        return out
+    if not stat.S_ISREG(st.st_mode):  # never open a FIFO, socket or device: it may block
+        kind = ("FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode)
+                else "device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "special file")
+        out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
+        return out
     if is_companion(path):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
@@ -132,6 +176,8 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         data = load_bytes(path, job.max_bytes)
         if job.want_digest:
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
+            data = decode(data, rel).encode("utf-8")
         if not data.strip():
             out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
             return out
@@ -241,14 +287,15 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
+    walk_errors: list[OSError] = []
     if p.is_dir():
         root = p
-        files = _walk(p) if files is None else [Path(f) for f in files]
-        rels = [f.relative_to(p).as_posix() for f in files]
+        files = _walk(p, walk_errors) if files is None else [Path(f) for f in files]
+        rels = [display_name(f.relative_to(p).as_posix()) for f in files]
     else:
         root = None
-        files, rels = [p], [str(path)]
-    if not files:
+        files, rels = [p], [display_name(str(path))]
+    if not files and not walk_errors:
         return [], root
     sizes = []
     for f in files:
@@ -277,6 +324,10 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     finally:
         if bar is not None:
             bar.close()
+    for exc in walk_errors:  # a folder that cannot be listed is never silently left out
+        where = display_name(os.path.relpath(exc.filename, p) if exc.filename else str(p))
+        outcomes.append(_Outcome(where, failure=IngestFailure(
+            where, None, f"{where}: unreadable folder ({exc.strerror})", kind="error")))
     if dedupe:
         seen: dict[str, str] = {}
         for o in outcomes:

@@ -85,23 +85,30 @@ _RAW_RE = re.compile(r"^\d+(?: \d+){9}\s*$")
 _EXCLUDED = {"warmup", "too fast", "too slow", "EAGAIN"}
 
 
+def _finite(value: float, text) -> float:
+    """ioping's figures are >= 0 by the regular expressions; a 400-digit one is inf."""
+    if not (value >= 0 and math.isfinite(value)):
+        raise ValueError(f"{text!r} is not a finite, non-negative number")
+    return value
+
+
 def _time(text: str) -> float:
     num, _, unit = text.partition(" ")
     if unit not in _TIME:
         raise ValueError(f"unknown time unit in {text!r}")
-    return float(num) * _TIME[unit] if unit else float(num)
+    return _finite(float(num) * _TIME[unit] if unit else float(num), text)
 
 
 def _size(text: str) -> float:
     num, _, unit = text.partition(" ")
     if unit not in _SIZE:
         raise ValueError(f"unknown size unit in {text!r}")
-    return float(num) * _SIZE[unit]
+    return _finite(float(num) * _SIZE[unit], text)
 
 
 def _count(text: str) -> float:
     num, _, unit = text.partition(" ")
-    return float(num) * _INT[unit]
+    return _finite(float(num) * _INT[unit], text)
 
 
 def sniff(head: str, name: str = "") -> str | None:
@@ -176,7 +183,10 @@ class _Text:
                 self._request(run, m, i)
                 continue
             if _RAW_RE.match(s):
-                run["raw"].append((i, _raw_fields(s)))
+                fields = _raw_fields(s)
+                if max(fields) >= 2**63:
+                    raise self.err(i, "ioping raw statistics (64-bit counters)", found=s)
+                run["raw"].append((i, fields))
                 continue
             m = _HEAD_RE.match(s)
             if m:
@@ -223,9 +233,12 @@ class _Text:
 
     def _request(self, run: dict, m: re.Match, i: int) -> None:
         try:
-            size = float(m["size"]) * _SIZE[m["sunit"] or ""]
-            t = float(m["t"]) * _TIME[m["tunit"]] if m["tunit"] else float(m["t"])
-        except KeyError as exc:
+            size = _finite(float(m["size"]) * _SIZE[m["sunit"] or ""], m["size"])
+            t = _finite(float(m["t"]) * _TIME[m["tunit"]] if m["tunit"] else float(m["t"]),
+                        m["t"])
+            if int(m["req"]) >= 2**63 or size >= 2**63:
+                raise ValueError("a request number or size beyond 64 bits")
+        except (KeyError, ValueError) as exc:
             raise self.err(i, "an ioping request line with known units", found=m.string) from exc
         run["dir"] = run["dir"] or m["dir"]
         if run["dir"] != m["dir"]:
@@ -270,7 +283,7 @@ class _Text:
             ]
             generated = _count(gen["n"])
             wall = _time(gen["wall"])
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, OverflowError) as exc:
             raise self.err(mi, "ioping statistics with known units", found=str(exc)) from exc
         for metric, value, line in rows:
             self.records.append({**base, "position": f"line {line + 1}", "metric": metric,
@@ -394,8 +407,9 @@ def _parse_json(text: str, source: str) -> Parsed:
                    for m, v, pos in rows]
         series = []
         rid = schema.run_id(source, "$")
-        valid = [(float(e["timestamp"]) - t0, e["io"]["time"] / 1e9)
-                 for _, e in ios if not e["io"].get("ignored")]
+        valid = [(_json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True),
+                  _json_value(e["io"]["time"] / 1e9, source, f"$[{k}].io.time"))
+                 for k, e in ios if not e["io"].get("ignored")]
         if valid:
             series.append(pd.DataFrame({
                 "run_id": rid, "source": source, "test": TEST, "op": op, "metric": "lat",
@@ -406,22 +420,43 @@ def _parse_json(text: str, source: str) -> Parsed:
             rows_p = []
             for k in periodic:
                 e = doc[k]
-                t = float(e["timestamp"]) - t0
-                rows_p += [("iops", float(e["stat"]["iops"]), "IO/s", t),
-                           ("bandwidth", float(e["stat"]["bps"]), "B/s", t),
-                           ("lat_mean", e["stat"]["avg"] / 1e9, "s", t)]
+                t = _json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True)
+                sp = f"$[{k}].stat"
+                rows_p += [("iops", _json_value(e["stat"]["iops"], source, f"{sp}.iops"),
+                            "IO/s", t),
+                           ("bandwidth", _json_value(e["stat"]["bps"], source, f"{sp}.bps"),
+                            "B/s", t),
+                           ("lat_mean", _json_value(e["stat"]["avg"] / 1e9, source,
+                                                    f"{sp}.avg"), "s", t)]
             series.append(pd.DataFrame({
                 "run_id": rid, "source": source, "test": TEST, "op": op,
                 "metric": [r[0] for r in rows_p], "t": [r[3] for r in rows_p],
                 "value": [r[1] for r in rows_p], "unit": [r[2] for r in rows_p],
                 "block_size": block}, dtype=object))
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+    except ParseError:
+        raise
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError,
+            OverflowError) as exc:
         raise ParseError(source, "$", "ioping JSON objects with io/stat/load fields",
                          found=f"{type(exc).__name__}: {exc}") from exc
     for r in records:
-        if not math.isfinite(r["value"]):
-            raise ParseError(source, r["position"], "a finite number", found=str(r["value"]))
+        if not (r["value"] >= 0 and math.isfinite(r["value"])):
+            raise ParseError(source, r["position"], "a finite, non-negative number",
+                             found=str(r["value"]))
     return Parsed(tool=TOOL, format="json", version=None, records=records, series=series)
+
+
+def _json_value(v, source: str, pos: str, signed: bool = False) -> float:
+    """A number of an ioping JSON object: finite (and >= 0 unless ``signed``)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ParseError(source, pos, "a number", found=repr(v))
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if not math.isfinite(f) or (f < 0 and not signed):
+        raise ParseError(source, pos, "a finite, non-negative number", found=repr(v))
+    return f
 
 
 def parse(text: str, source: str, *, interval: float | None = None, **options) -> Parsed:

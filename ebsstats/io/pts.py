@@ -173,7 +173,10 @@ def sniff(head: str, name: str = "") -> str | None:
     text = head.lstrip("\ufeff")
     stripped = text.lstrip()
     if stripped.startswith("<"):
-        body = re.sub(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>]*>", "", stripped, flags=re.S)
+        # a DOCTYPE may carry an internal subset ([...]): the file is then claimed, and the
+        # parser refuses its entity declarations (defusedxml) with a named reason
+        body = re.sub(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", "",
+                      stripped, flags=re.S)
         if not body.lstrip().startswith("<PhoronixTestSuite"):
             return None
         if re.search(r"<(?:Benchmark|Suite)>", body) and not re.search(r"<Result>", body):
@@ -438,7 +441,7 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
             systems.append(_System(str(s.get("identifier") or sid),
                                    {str(k): str(v) for k, v in hw.items()},
                                    {str(k): str(v) for k, v in sw.items()},
-                                   s.get("timestamp"), _str(s.get("client_version"))))
+                                   _str(s.get("timestamp")), _str(s.get("client_version"))))
         results = []
         for h, r in doc["results"].items():
             path = f"$.results[{json.dumps(h)}]"
@@ -465,8 +468,10 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
                     raise ParseError(source, f"{epos}.test_run_times", "a list",
                                      found=type(times).__name__)
                 res.entries.append(_Entry(str(sid), _str(e.get("value")),
-                                          [_str(v) for v in raw] if raw else None,
-                                          [_str(v) for v in times] if times else None, epos))
+                                          # null runs are "" (non-numeric: skipped, noted)
+                                          [_str(v) or "" for v in raw] if raw else None,
+                                          [_str(v) or "" for v in times] if times else None,
+                                          epos))
             results.append(res)
     except AttributeError as exc:
         raise ParseError(source, "$", "PTS result-file-to-json structure",
@@ -495,7 +500,7 @@ def _csv_rows(text: str, source: str) -> list[tuple[int, list[str]]]:
         for row in reader:
             out.append((reader.line_num, row))
     except csv.Error as exc:
-        raise ParseError(source, None, "CSV", found=str(exc)) from exc
+        raise ParseError(source, reader.line_num, "CSV", found=str(exc)) from exc
     return out
 
 
@@ -635,8 +640,10 @@ def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
     if "block size" in pairs:
         try:
             bs = int(units.binary_size(pairs["block size"]))
-        except ValueError:
+        except (ValueError, OverflowError):
             bs = None
+        if bs is not None and not 0 < bs < 2**63:
+            bs = None  # like any block size that is not one
     return workload, op, bs
 
 
@@ -647,7 +654,11 @@ def _tstamp(text: str | None, tz: str | None, notes: list[str], where: str):
     if not _TS_RE.match(t):
         notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
         return None
-    ts = pd.Timestamp(t)
+    try:
+        ts = pd.Timestamp(t)
+    except ValueError:  # 2026-13-45: the right form, not a date
+        notes.append(f"{where}: timestamp {t!r} is not a date; left empty")
+        return None
     if tz:
         ts = ts.tz_localize(tz, ambiguous="NaT", nonexistent="NaT")
         if pd.isna(ts):
@@ -714,7 +725,9 @@ def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
         if iops is None and other.raw:
             vals = [_num(v) for v in other.raw]
             iops = sum(vals) / len(vals) if all(v is not None for v in vals) else None
-    if bs and mbps and iops and mbps > 0 and iops > 0:
+    ratios = [mbps * f / (iops * bs) for f in _MB_FACTORS.values()] if (
+        bs and mbps and iops and mbps > 0 and iops > 0) else []
+    if ratios and all(0 < r < math.inf for r in ratios):
         expected = iops * bs
         dist = {k: abs(math.log(mbps * f / expected)) for k, f in _MB_FACTORS.items()}
         best = min(dist, key=dist.get)
@@ -791,10 +804,15 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
             factor, basis = 1.0, None
             if metric == "bandwidth":
                 factor, basis = _mb_basis(res, entry, results, fio_mb)
+            for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
+                if v is not None and (math.isinf(v * factor) or (
+                        v < 0 and metric in ("bandwidth", "iops"))):
+                    raise ParseError(source, entry.position, f"a finite, non-negative "
+                                     f"{metric} ({scale})", found=repr(v))
             times = None
             if entry.run_times:
                 times = [_num(v) for v in entry.run_times]
-                if any(v is None for v in times) or (raw and len(times) != len(raw)):
+                if any(v is None or v < 0 for v in times) or (raw and len(times) != len(raw)):
                     notes.append(f"{entry.position}: test-run-times {entry.run_times!r} "
                                  "do not match the runs; ignored")
                     times = None

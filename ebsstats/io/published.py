@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 from pathlib import Path
 
@@ -85,9 +86,22 @@ def _num(cell: str, source: str, pos: str) -> float | None:
     if not cell:
         return None
     try:
-        return float(cell.replace(",", ""))
+        value = float(cell.replace(",", ""))
     except ValueError as exc:
         raise ParseError(source, pos, "a number", found=cell) from exc
+    if not (value >= 0 and math.isfinite(value)):  # every published figure is >= 0
+        raise ParseError(source, pos, "a finite, non-negative number", found=cell)
+    return value
+
+
+def _count(cell: str | None, source: str, pos: str) -> int | None:
+    """A whole number (volume size, RAID members, provisioned IOPS), or None when empty."""
+    v = _num(cell or "", source, pos)
+    if v is None:
+        return None
+    if v != int(v) or v >= 2**53:
+        raise ParseError(source, pos, "a whole number", found=cell)
+    return int(v)
 
 
 def parse(text: str, source: str, **options) -> Parsed:
@@ -134,14 +148,19 @@ def parse(text: str, source: str, **options) -> Parsed:
             base = {"source": source, "tool": "table", "seed": meta.get("seed"),
                     "table_title": meta.get("title"), "run_key": f"row {i}"}
             try:
-                records.extend(build(row, i, base, source))
+                got = build(row, i, base, source)
             except (ValueError, TypeError, KeyError) as exc:
                 if isinstance(exc, ParseError):
                     raise
                 raise ParseError(source, f"row {i}", "a well-formed table row",
                                  found=str(exc)) from exc
+            for rec in got:  # finite as printed, but not in canonical units (1e308 MB/s)
+                if math.isinf(rec["value"]):
+                    raise ParseError(source, rec["position"], "a number that stays finite "
+                                     "in canonical units", found="overflow")
+            records.extend(got)
     except csv.Error as exc:
-        raise ParseError(source, None, "CSV", found=str(exc)) from exc
+        raise ParseError(source, f"line {reader.line_num + n}", "CSV", found=str(exc)) from exc
     return Parsed(tool="table", format=f"published table ({layout})", records=records)
 
 
@@ -149,7 +168,7 @@ def _bonnie(row: dict, i: int, base: dict, source: str) -> list[dict]:
     common = {**base, "config": row["config"], "origin": row.get("origin") or None,
               "filesystem": row.get("filesystem") or None,
               "raid_level": row.get("raid_level") or None,
-              "raid_members": int(row["raid_members"]) if row.get("raid_members") else None,
+              "raid_members": _count(row.get("raid_members"), source, f"row {i}, raid_members"),
               "volume_size_gb": row.get("volume_size_gb") or None,
               "benchmark": "bonnie++",
               "tool_version": row.get("bonnie_version") or None}
@@ -167,7 +186,7 @@ def _bonnie(row: dict, i: int, base: dict, source: str) -> list[dict]:
 def _ebs_nvme(row: dict, i: int, base: dict, source: str) -> list[dict]:
     common = {**base, "config": row["disk_type"], "volume_type": row["volume_type"] or None,
               "instance_type": row.get("instance_type") or None,
-              "size_gib": _num(row["size_gb"], source, f"row {i}, size_gb"),
+              "size_gib": _count(row["size_gb"], source, f"row {i}, size_gb"),
               "cost_usd_per_gb_month": row.get("cost_usd_per_gb_month") or None,
               "workload": "other"}
     out = []
@@ -200,11 +219,11 @@ def _pts_scores(row: dict, i: int, base: dict, source: str) -> list[dict]:
     if hib is None:
         raise ParseError(source, f"row {i}, higher_is_better", "true or false",
                          found=row["higher_is_better"])
-    piops = row.get("provisioned_iops") or None
+    piops = _count(row.get("provisioned_iops"), source, f"row {i}, provisioned_iops")
     common = {**base, "config": row["config"], "test": row["caption"], "unit": row["unit"],
               "footer": row["footer"], "benchmark": "pts", "workload": "other",
               "volume_type": row.get("volume_type") or None,
-              "provisioned_iops": int(piops) if piops else None,
+              "provisioned_iops": piops,
               "instance_type": row.get("instance_type") or None,
               "filesystem": row.get("filesystem") or None}
     out = []

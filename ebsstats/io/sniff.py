@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ._common import HEAD_BYTES
+from ._common import HEAD_BYTES, UTF16_BOMS
 
 # reader modules in the order they are asked; fio logs before fio (a log is not a fio report)
 READERS: list[tuple[str, str]] = [
@@ -68,9 +68,14 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
 
 
 def sniff_file(path: str | os.PathLike) -> Sniffed | None:
-    """Sniff a file on disk from its first 64 KiB (bytes that are not UTF-8 are replaced)."""
+    """Sniff a file on disk from its first 64 KiB (bytes that are not UTF-8 are replaced).
+    Anything but a regular file (a FIFO would block) gives ``None``."""
+    if not os.path.isfile(path):
+        return None
     with open(path, "rb") as fh:
         head = fh.read(HEAD_BYTES)
+    if head[:2] in UTF16_BOMS:
+        head = head.decode("utf-16", errors="replace").encode("utf-8")
     if b"\x00" in head[:4096]:
         return None
     return sniff_text(head.decode("utf-8", errors="replace"), Path(path).name)

@@ -62,6 +62,7 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -166,6 +167,20 @@ _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
 _SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
+
+
+def _sane(value: float, what: str) -> float:
+    """A figure sysbench printed: finite and not negative (rates, times, counts), else
+    ValueError (the caller names the line)."""
+    if not (value >= 0 and math.isfinite(value)):
+        raise ValueError(f"{what} {value!r} is not a finite, non-negative number")
+    return value
+
+
+def _percentile(family: str, p: str) -> str:
+    if not 0 < float(p) <= 100:
+        raise ValueError(f"percentile {p} outside (0, 100]")
+    return schema.percentile_metric(family, p)
 
 
 def _family(major: int, minor: int, text: str) -> str:
@@ -296,6 +311,8 @@ class _Reader:
             for j in range(start if not runs else lead, b):
                 s = lines[j].strip()
                 pm = _PARAMS_RE.match(s)
+                if pm and len(pm["threads"]) > 18:
+                    raise self.err(j, "a thread count", found=s)
                 if pm:
                     params = {"size": pm["size"], "mode": pm["mode"],
                               "threads": int(pm["threads"]), "line": j}
@@ -377,11 +394,18 @@ class _Reader:
                 continue
             tm = _T_RE.match(s)
             if tm:
-                self._interval(float(tm.group(1)), tm.group(2), i, series_rows)
+                try:
+                    t = _sane(float(tm.group(1)), "time")
+                    self._interval(t, tm.group(2), i, series_rows)
+                except (ValueError, OverflowError) as exc:
+                    raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
                 continue
             try:
                 handled = self._header_line(s, hdr, extra)
-            except ValueError as exc:
+                if any(isinstance(v, int) and not 0 <= v < 2**63
+                       for v in (*hdr.values(), *extra.values())):
+                    raise ValueError("a count beyond 64 bits")
+            except (ValueError, OverflowError) as exc:
                 raise self.err(i, "a sysbench option line", found=raw) from exc
             if handled:
                 if handled == "mode":
@@ -397,14 +421,18 @@ class _Reader:
             if s == "Creating files for the test...":
                 kind = kind or "prepare"
                 continue
-            m = _R_PREPARE.match(s)
-            if m:
-                kind = "prepare"
-                res.append(("bandwidth", "write", float(m.group(3)) * units.MiB, i))
-                res.append(("io_bytes", "write", float(m.group(1)), i))
-                res.append(("runtime", "write", float(m.group(2)), i))
-                continue
-            self._result_line(s, section, i, res, tests_of, extra)
+            try:
+                m = _R_PREPARE.match(s)
+                if m:
+                    kind = "prepare"
+                    res.append(("bandwidth", "write",
+                                _sane(float(m.group(3)) * units.MiB, "bandwidth"), i))
+                    res.append(("io_bytes", "write", _sane(float(m.group(1)), "io_bytes"), i))
+                    res.append(("runtime", "write", _sane(float(m.group(2)), "runtime"), i))
+                    continue
+                self._result_line(s, section, i, res, tests_of, extra)
+            except (ValueError, OverflowError) as exc:
+                raise self.err(i, f"a sysbench result line ({exc})", found=raw) from exc
             if res and res[-1][3] == i and kind != "prepare":
                 kind = "run"
         if kind is None:
@@ -546,7 +574,7 @@ class _Reader:
     def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
                      extra: dict) -> None:
         def add(metric, op, value):
-            res.append((metric, op, float(value), i))
+            res.append((metric, op, _sane(float(value), metric), i))
 
         if section == "latency":
             m = _R_LAT.match(s)
@@ -557,7 +585,7 @@ class _Reader:
             m = _R_PCT04.match(s) or _R_PCT10.match(s)
             if m:
                 unit = m.group(3) if m.re is _R_PCT04 else None
-                add(schema.percentile_metric("lat", m.group(1)), "total",
+                add(_percentile("lat", m.group(1)), "total",
                     units.duration(m.group(2) + (unit or ""), "ms"))
                 return
             if _R_PCT_OFF.match(s):
@@ -690,7 +718,7 @@ class _Reader:
     # -- report-interval lines
     def _interval(self, t: float, body: str, i: int, rows: list) -> None:
         def add(metric, op, value, test=None):
-            rows.append({"t": t, "metric": metric, "op": op, "value": float(value),
+            rows.append({"t": t, "metric": metric, "op": op, "value": _sane(float(value), metric),
                          "unit": _SERIES_UNIT.get(metric, "s"), "test": test, "line": i})
 
         m = _I_FILE.match(body)
@@ -699,28 +727,28 @@ class _Reader:
             add("bandwidth", "write", float(m.group(3)) * units.MiB)
             add("iops", "sync", m.group(4))
             if m.group(5) is not None:
-                add(schema.percentile_metric("lat", m.group(5)), "total",
+                add(_percentile("lat", m.group(5)), "total",
                     float(m.group(6)) * units.MS)
             else:
-                add(schema.percentile_metric("lat", m.group(8)), "total",
+                add(_percentile("lat", m.group(8)), "total",
                     float(m.group(7)) * units.MS)
             return
         m = _I_EPS.match(body)
         if m:
             add("ops", "total", m.group(2))
-            add(schema.percentile_metric("lat", m.group(3)), "total", float(m.group(4)) * units.MS)
+            add(_percentile("lat", m.group(3)), "total", float(m.group(4)) * units.MS)
             return
         m = _I_OLTP10.match(body)
         if m:
             add("ops", "total", m.group(2), "oltp")
             add("ops", "total", m.group(3), "oltp_queries")
-            add(schema.percentile_metric("lat", m.group(4)), "total", float(m.group(5)) * units.MS,
+            add(_percentile("lat", m.group(4)), "total", float(m.group(5)) * units.MS,
                 "oltp")
             return
         m = _I_OLTP05.match(body)
         if m:
             add("ops", "total", m.group(2), "oltp")
-            add(schema.percentile_metric("lat", m.group(6)), "total", float(m.group(5)) * units.MS,
+            add(_percentile("lat", m.group(6)), "total", float(m.group(5)) * units.MS,
                 "oltp")
             return
         m = _I_MEM.match(body)
