@@ -685,7 +685,8 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
-    """Check the series-frame contract (columns, dtypes, finite ``t``); return it or raise."""
+    """Check the series-frame contract (columns, dtypes, finite ``t``, values never ±inf and
+    never negative in rate, latency or count units); return it or raise."""
     for name, dtype in SERIES_COLUMNS.items():
         if name not in ts:
             raise SchemaError(f"series frame lacks column {name!r}")
@@ -700,4 +701,12 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
             raise SchemaError(f"series column {name!r} has dtype {actual}, expected {dtype}")
     if not np.isfinite(ts["t"].to_numpy()).all():
         raise SchemaError("series column 't' has non-finite times")
+    values = ts["value"].to_numpy()
+    if np.isinf(values).any():
+        raise SchemaError(f"infinite series value in row {int(np.flatnonzero(np.isinf(values))[0])}")
+    units = ts["unit"].astype(str).to_numpy()
+    negative = np.isin(units, ["B/s", "IO/s", "s", "ops/s", "B", "count"]) & (values < 0)
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise SchemaError(f"negative series {ts['metric'].iloc[row]} in row {row}")
     return ts

@@ -202,7 +202,10 @@ def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **option
         if parsed.records:
             schema.validate(df)
         if parsed.series:
-            _check_series(schema.validate_series(ts))
+            try:
+                _check_series(schema.validate_series(ts))
+            except SchemaError as exc:
+                raise _BadSeries(str(exc)) from exc
     except ParseError as exc:
         if exc.source != source:
             return "unnamed_parse_error"
