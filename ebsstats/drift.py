@@ -386,16 +386,7 @@ def _fit_group(d: pd.DataFrame, *, block, hour_bins, cov, cluster, confidence) -
         cov_used = cov
         note = {"hc3": "HC3", "hac": "Newey-West HAC", "nonrobust": "classical"}[cov]
     # single stratum: log y ~ 1 + weekday + hour + blocks
-    cols = [np.ones((n, 1))]
-    starts = {}
-    pos = 1
-    for f in factors:
-        starts[f.name] = pos
-        cols.append(_sum_code(f.codes, f.k))
-        pos += f.k - 1
-    for _, codes, k in blocks:
-        cols.append(_sum_code(codes, k))
-    X = np.hstack(cols)
+    X, starts = _design([np.ones((n, 1))], 1, factors, blocks)
     maxlags = int(np.floor(4 * (n / 100) ** (2 / 9))) if cov_used == "hac" else None
     res = _ols(y, X, cov_used, maxlags=maxlags)
     method = f"OLS log(value) ~ weekday + hour{' + blocks' if blocks else ''}; {note}"
@@ -406,6 +397,19 @@ def _fit_group(d: pd.DataFrame, *, block, hour_bins, cov, cluster, confidence) -
         for e in ests:
             e.n_clusters = n_cl
     return ests
+
+
+def _design(cols: list[np.ndarray], pos: int, factors, blocks) -> tuple[np.ndarray, dict]:
+    """Append sum-coded factor and block columns to ``cols``; return the design matrix and the
+    first column of each factor (``pos`` = the number of columns already in ``cols``)."""
+    starts = {}
+    for f in factors:
+        starts[f.name] = pos
+        cols.append(_sum_code(f.codes, f.k))
+        pos += f.k - 1
+    for _, codes, k in blocks:
+        cols.append(_sum_code(codes, k))
+    return np.hstack(cols), starts
 
 
 def _fit_cluster(y, factors, blocks, clusters, confidence) -> list[_Est] | None:
@@ -427,16 +431,7 @@ def _fit_cluster(y, factors, blocks, clusters, confidence) -> list[_Est] | None:
     # stage 1: y ~ cluster means (one column each, no intercept) + within factors + blocks
     C = np.zeros((n, g))
     C[np.arange(n), clusters] = 1.0
-    cols = [C]
-    starts = {}
-    pos = g
-    for f in within:
-        starts[f.name] = pos
-        cols.append(_sum_code(f.codes, f.k))
-        pos += f.k - 1
-    for _, codes, k in wblocks:
-        cols.append(_sum_code(codes, k))
-    X1 = np.hstack(cols)
+    X1, starts = _design([C], g, within, wblocks)
     rank1 = np.linalg.matrix_rank(X1)
     q_within = sum(f.k - 1 for f in within)
     if n - rank1 < max(5, q_within) or g < 4:
