@@ -260,6 +260,43 @@ def _io_mode(text: str) -> str:
     return t
 
 
+def _size(text: str) -> int:
+    return int(units.binary_size(text))
+
+
+def _on(_: str) -> str:
+    return "on"
+
+
+# option echoes that set one header value: (pattern, "hdr" or "extra", key, conversion, tag)
+_FILEIO_ECHO = [
+    (_H_FILES, "extra", "file_num", int, "fileio"),
+    (_H_TOTAL, "extra", "file_total_size", _size, "fileio"),
+    (_H_BLOCK, "hdr", "block_size", _size, "fileio"),
+    (_H_RATIO, "extra", "rw_ratio", str, "fileio"),
+    (_H_FSYNC_FREQ, "extra", "fsync_freq", int, "fileio"),
+    (_H_FSYNC_END, "extra", "fsync_end", _on, "fileio"),
+    (_H_FSYNC_ALL, "extra", "fsync_all", _on, "fileio"),
+    (_H_IOMODE, "extra", "io_mode", _io_mode, "fileio"),
+]
+_CPU_ECHO = [(_H_PRIME, "extra", "cpu_max_prime", int, "cpu")]
+_MEMORY_ECHO = [
+    (_H_MEM_BLOCK, "hdr", "block_size", _size, "memory"),
+    (_H_MEM_OPER, "extra", "memory_oper", str, "memory"),
+    (_H_MEM_SCOPE, "extra", "memory_scope", str, "memory"),
+]
+
+
+def _echo(s: str, table, hdr: dict, extra: dict) -> str | None:
+    """Apply the first option echo of ``table`` that matches ``s``; return its tag."""
+    for pattern, where, key, conv, tag in table:
+        m = pattern.match(s)
+        if m:
+            (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else s)
+            return tag
+    return None
+
+
 def _hint_test(source: str) -> str | None:
     base = os.path.basename(source).lower()
     m = re.search(r"(?:^|[_\-.])(mutex|threads|cpu|memory)(?:[_\-.]|$)", base)
@@ -503,36 +540,9 @@ class _Reader:
             extra["file_num"] = int(m.group(1))
             extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
             return "prepare"
-        m = _H_FILES.match(s)
-        if m:
-            extra["file_num"] = int(m.group(1))
-            return "fileio"
-        m = _H_TOTAL.match(s)
-        if m:
-            extra["file_total_size"] = int(units.binary_size(m.group(1)))
-            return "fileio"
-        m = _H_BLOCK.match(s)
-        if m:
-            hdr["block_size"] = int(units.binary_size(m.group(1)))
-            return "fileio"
-        m = _H_RATIO.match(s)
-        if m:
-            extra["rw_ratio"] = m.group(1)
-            return "fileio"
-        m = _H_FSYNC_FREQ.match(s)
-        if m:
-            extra["fsync_freq"] = int(m.group(1))
-            return "fileio"
-        if _H_FSYNC_END.match(s):
-            extra["fsync_end"] = "on"
-            return "fileio"
-        if _H_FSYNC_ALL.match(s):
-            extra["fsync_all"] = "on"
-            return "fileio"
-        m = _H_IOMODE.match(s)
-        if m:
-            extra["io_mode"] = _io_mode(m.group(1))
-            return "fileio"
+        tag = _echo(s, _FILEIO_ECHO, hdr, extra)
+        if tag:
+            return tag
         m = _H_DOING.match(s)
         if m:
             what = m.group(1)
@@ -547,25 +557,15 @@ class _Reader:
             return "other"
         if s.startswith("Doing CPU performance benchmark"):
             return "cpu"
-        m = _H_PRIME.match(s)
-        if m:
-            extra["cpu_max_prime"] = int(m.group(1))
-            return "cpu"
+        tag = _echo(s, _CPU_ECHO, hdr, extra)
+        if tag:
+            return tag
         if s.startswith("Running memory speed test") or s.startswith("Memory transfer size") \
                 or s.startswith("total size:"):
             return "memory"
-        m = _H_MEM_BLOCK.match(s)
-        if m:
-            hdr["block_size"] = int(units.binary_size(m.group(1)))
-            return "memory"
-        m = _H_MEM_OPER.match(s)
-        if m:
-            extra["memory_oper"] = m.group(1)
-            return "memory"
-        m = _H_MEM_SCOPE.match(s)
-        if m:
-            extra["memory_scope"] = m.group(1)
-            return "memory"
+        tag = _echo(s, _MEMORY_ECHO, hdr, extra)
+        if tag:
+            return tag
         if s.startswith("Thread yields per test"):
             return "threads"
         return None
