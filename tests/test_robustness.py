@@ -21,6 +21,7 @@ from ebsstats import cli
 from ebsstats.io import _common, folder
 from ebsstats.io.sniff import sniff_file
 from tests.conftest import FIXTURES, fixture, tree_digest
+from tests.test_pts import BILLION_LAUGHS, EXTERNAL  # the same hostile XML documents
 
 pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
 
@@ -258,16 +259,6 @@ def test_duplicate_files_read_once_and_flagged(mixed):
 # XML
 
 
-BILLION_LAUGHS = """<?xml version="1.0"?>
-<!DOCTYPE lolz [
- <!ENTITY lol "lol">
- <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
- <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
-]>
-<PhoronixTestSuite><Generated><Title>&lol3;</Title></Generated></PhoronixTestSuite>"""
-EXTERNAL = """<?xml version="1.0"?>
-<!DOCTYPE PhoronixTestSuite [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
-<PhoronixTestSuite><Generated><Title>&xxe;</Title></Generated></PhoronixTestSuite>"""
 
 
 def test_xml_entities_refused_in_a_folder(mixed):
