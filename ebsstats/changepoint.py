@@ -24,6 +24,16 @@ PENALTIES = ("bic", "sic", "aic", "mbic")
 _VAR_FLOOR = 1e-12
 
 
+
+def _backtrack(last, n: int) -> list[int]:
+    """Segment ends (exclusive) from the optimal-partitioning back-pointers ``last``."""
+    ends = []
+    t = n
+    while t > 0:
+        ends.append(t)
+        t = last[t]
+    return ends[::-1]
+
 def _robust_sigma(x: np.ndarray) -> float:
     """Noise SD from first differences, insensitive to a few mean shifts.
 
@@ -131,12 +141,7 @@ def _pelt(cost: _Cost, n: int, beta: float, min_size: int) -> list[int]:
         if t <= n - min_size:
             cand = np.append(cand, t)
             expiry = np.append(expiry, np.inf)
-    ends = []
-    t = n
-    while t > 0:
-        ends.append(t)
-        t = last[t]
-    return ends[::-1]
+    return _backtrack(last, n)
 
 
 def changepoints(values: Sequence[float], times: Sequence | None = None, *, method: str = "pelt",
@@ -252,12 +257,7 @@ def _op(cost: _Cost, n: int, beta: float, min_size: int) -> list[int]:
         j = int(np.argmin(vals))
         f[t] = vals[j] + beta
         last[t] = s[j]
-    ends = []
-    t = n
-    while t > 0:
-        ends.append(t)
-        t = last[t]
-    return ends[::-1]
+    return _backtrack(last, n)
 
 
 def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
