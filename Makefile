@@ -7,14 +7,24 @@ DATA ?= data
 OUT ?= reports
 JOBS ?= 2
 
-.PHONY: report test lint fuzz bench validate clean
+.PHONY: report test lint fuzz bench validate clean lock
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[test,scale]"
+# The environment is installed from uv.lock, exactly: a fresh machine gets the versions CI tested.
+# uv itself comes from PyPI into .uv/ when it is not on PATH.
+UV ?= $(shell command -v uv 2>/dev/null || echo .uv/bin/uv)
+EXTRAS ?= --extra scale --extra lab
+
+.uv/bin/uv:
+	$(PY) -m venv .uv
+	.uv/bin/python -m pip install -q uv
+
+$(STAMP): pyproject.toml uv.lock $(filter .uv/bin/uv,$(UV))
+	$(UV) sync --locked --python $(PY) $(EXTRAS)
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
+
+lock:
+	$(UV) lock
 
 report: $(STAMP)
 	$(BIN)/ebsstats report $(DATA) -o $(OUT)
@@ -35,4 +45,4 @@ validate: $(STAMP)
 	$(BIN)/python benchmarks/validate_statistics.py
 
 clean:
-	rm -rf $(VENV) $(OUT) .pytest_cache
+	rm -rf $(VENV) .uv $(OUT) .pytest_cache

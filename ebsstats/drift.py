@@ -216,15 +216,24 @@ def _degenerate(res, R: np.ndarray) -> str | None:
                 "the other factors or blocks")
     if not res.df_resid >= 1:
         return "no residual degrees of freedom (as many parameters as runs)"
+    if res.cov_type == "HC3" and _max_leverage(X) > 1 - 1e-8:
+        # HC3 divides by (1 - h_ii): tested on the leverage itself, not on whether a given
+        # statsmodels version happens to return inf or a huge finite number there
+        return ("not testable: a run with leverage 1 (a level observed once) makes HC3 "
+                "undefined; use cov='nonrobust' or fewer hour_bins")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # HC3 at leverage 1: inf, handled here
+        warnings.simplefilter("ignore", RuntimeWarning)
         cov = R @ np.asarray(res.cov_params()) @ R.T
     if not np.all(np.isfinite(cov)):
-        why = ("a run with leverage 1 (a level observed once) makes HC3 undefined; use "
-               "cov='nonrobust' or fewer hour_bins" if res.cov_type == "HC3"
-               else "covariance not finite")
-        return f"not testable: {why}"
+        return "not testable: covariance not finite"
     return None
+
+
+def _max_leverage(X: np.ndarray) -> float:
+    """Largest diagonal element of the hat matrix X (X'X)^+ X' (via a thin SVD)."""
+    u, s, _ = np.linalg.svd(X, full_matrices=False)
+    u = u[:, s > s.max() * max(X.shape) * np.finfo(float).eps]
+    return float((u ** 2).sum(axis=1).max())
 
 
 def _estimates(res, fac: _Factor, start: int, confidence: float, method: str,

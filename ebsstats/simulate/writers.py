@@ -219,11 +219,11 @@ def _disk(name: str, jobs: list[Job]) -> dict[str, Any]:
     w = sum(int(round(j.out["iops"] * j.duration)) for j in jobs if j.w.op == "write")
     busy = sum(j.duration for j in jobs)
     return {"name": name, "read_ios": r, "write_ios": w, "read_merges": 0, "write_merges": 0,
-            "read_ticks": int(sum(j.out["lat_mean"] * j.out["iops"] * j.duration
-                                  for j in jobs if j.w.op == "read") * 1000),
-            "write_ticks": int(sum(j.out["lat_mean"] * j.out["iops"] * j.duration
-                                   for j in jobs if j.w.op == "write") * 1000),
-            "in_queue": int(busy * 1000 * 0.98), "util": F(98.5)}
+            "read_ticks": round(sum(j.out["lat_mean"] * j.out["iops"] * j.duration
+                                    for j in jobs if j.w.op == "read") * 1000),
+            "write_ticks": round(sum(j.out["lat_mean"] * j.out["iops"] * j.duration
+                                     for j in jobs if j.w.op == "write") * 1000),
+            "in_queue": round(busy * 1000 * 0.98), "util": F(98.5)}
 
 
 def _bs_str(bs: int) -> str:
