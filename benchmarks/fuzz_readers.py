@@ -9,7 +9,7 @@ mutations (a JSON field dropped or given a number out of range or another type; 
 dropped, duplicated or given an extreme text).
 
 The only acceptable outcomes are a schema-valid frame ("ok") or ebsstats.ParseError naming the
-file and a position ("ParseError"); see ebsstats.testing.run_case for the defect classes
+file and a position ("ParseError"); see ebsstats.simulate.fuzz.run_case for the defect classes
 (crash, invalid_frame, invalid_series, unnamed_parse_error, unpositioned). Prints per reader the
 number of samples, cases, outcomes, seconds and the slowest single case; exits 1 if there was
 any defect, writing up to 5 inputs of each kind of defect to --defects for reproduction.
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ebsstats.io.sniff import READERS  # noqa: E402
-from ebsstats.testing import fuzz, genuine_samples  # noqa: E402
+from ebsstats.simulate.fuzz import fuzz, genuine_samples  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 PUBLISHED = ROOT / "data" / "published"  # the published tables are the reader's genuine input

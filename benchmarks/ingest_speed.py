@@ -321,7 +321,7 @@ def report_time(work: Path) -> None:
     say("\n== 5. ebsstats report on the bundled corpus ==")
     out = work / "report"
     w = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "ebsstats.cli", "report", str(ROOT / "data"),
+    proc = subprocess.run([sys.executable, "-m", "ebsstats.app.cli", "report", str(ROOT / "data"),
                            "-o", str(out)], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     wall = time.perf_counter() - w

@@ -1,4 +1,4 @@
-"""Validate ebsstats.drift on simulated campaigns; prints the figures (about 4 min on 2 cores).
+"""Validate ebsstats.stats.calendar on simulated campaigns; prints the figures (about 4 min on 2 cores).
 
 The drift issue's validation, with the campaign simulator (:mod:`ebsstats.simulate.model`, in
 memory, no files) as the primary source of campaigns:
@@ -25,7 +25,7 @@ dips with probability 0.005 per run (x 0.5-0.9). The simulator has no day-level 
 effects: weekday multipliers ``WEEKDAY_EFF`` and hour multipliers constant over 4-hour bins
 ``HOURBIN_EFF`` (so each of the 6 bins of ``hour_bins=6`` has an exact true ratio), passed as
 ``drift={"weekday": ..., "hour": ...}``; the true ratios are read from the campaign's truth
-(geometric mean 1, the coding of :func:`ebsstats.drift.drift`).
+(geometric mean 1, the coding of :func:`ebsstats.stats.calendar.drift`).
 
 Private generator (section B, kept from before the simulator existed): 4 weeks, runs at uniformly
 random UTC times, 4 volumes (random effects, SD 5 %), lognormal noise sigma = 10 %, day-level
@@ -59,7 +59,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ebsstats.drift import _analyse
+from ebsstats.stats.calendar import _analyse
 
 WEEKDAY_EFF = np.log([1.00, 1.01, 1.02, 1.00, 0.99, 1.04, 0.95])       # Mon..Sun
 HOURBIN_EFF = np.log([1.03, 1.02, 1.00, 0.97, 0.98, 1.00])             # 00-04 .. 20-24

@@ -1,4 +1,4 @@
-"""Validate :func:`ebsstats.outliers.slow_volumes` on simulated RAID sets with a moving slow member.
+"""Validate :func:`ebsstats.stats.members.slow_volumes` on simulated RAID sets with a moving slow member.
 
 For each seed, the simulator (:mod:`ebsstats.simulate.model`, in memory, no files) builds a
 4-week campaign of one RAID 0 set of 4 × gp3 with fio ``randread-4k`` run daily on every member;
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ebsstats.outliers import slow_summary, slow_volumes  # noqa: E402
 from ebsstats.simulate.model import campaign_frame  # noqa: E402
+from ebsstats.stats.members import slow_summary, slow_volumes  # noqa: E402
 
 RAID = {"level": "raid0", "members": 4, "volume_type": "gp3", "size_gib": 50}
 SLOW = {"factor": 0.7, "every_days": 7}

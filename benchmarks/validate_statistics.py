@@ -32,9 +32,9 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ebsstats.compare import compare, hodges_lehmann, ratio_ci, u_null_cdf
-from ebsstats.components import variance_components
-from ebsstats.variance import order_stat_ranks, summarize
+from ebsstats.stats.comparison import compare, hodges_lehmann, ratio_ci, u_null_cdf
+from ebsstats.stats.components import variance_components
+from ebsstats.stats.summary import order_stat_ranks, summarize
 
 LO, HI = 0.935, 0.98
 FAILURES: list[str] = []

@@ -28,10 +28,10 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ebsstats.burst import burst_check
-from ebsstats.firstwrite import first_write, synthetic_touch_log
 from ebsstats.simulate.model import campaign
-from ebsstats.warmup import steady_state
+from ebsstats.stats.burst import burst_check
+from ebsstats.stats.firstwrite import first_write, synthetic_touch_log
+from ebsstats.stats.warmup import steady_state
 
 
 def firstwrite_series(camp) -> pd.DataFrame:

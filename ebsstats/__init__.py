@@ -5,104 +5,96 @@ Reads fio, bonnie++, sysbench and Phoronix Test Suite outputs into one tidy fram
 and steady state, slow RAID members, and cost per IOPS and per MB/s.
 
 >>> import ebsstats as es
->>> es.__version__
-'0.1.0'
+>>> es.__version__ == es.version()
+True
 
-The public names are imported lazily (PEP 562), so ``import ebsstats`` stays fast: pandas, scipy
-and statsmodels load when the first function that needs them is called.
+The package is layered (``ebsstats.io`` readers and ``ebsstats.stats`` statistics side by side on
+the core ``schema``/``units``/``errors``/``pricing``/``atomic``; ``ebsstats.plots`` above them;
+``ebsstats.app`` — CLI, report, notebook helpers — on top). The public functions are re-exported
+here explicitly and imported lazily (PEP 562), so ``import ebsstats`` stays fast: pandas, scipy and
+statsmodels load when the first function that needs them is called. Each name below is in the
+``__all__`` of the module that defines it (tested).
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 from typing import TYPE_CHECKING
 
-from .errors import EbsstatsError as EbsstatsError
-from .errors import IngestError as IngestError
-from .errors import IngestFailure as IngestFailure
-from .errors import ParseError as ParseError
-from .errors import SchemaError as SchemaError
+from ebsstats.errors import EbsstatsError as EbsstatsError
+from ebsstats.errors import IngestError as IngestError
+from ebsstats.errors import IngestFailure as IngestFailure
+from ebsstats.errors import ParseError as ParseError
+from ebsstats.errors import SchemaError as SchemaError
 
-__version__ = "0.1.0"
+try:  # single source: the version in pyproject.toml, as installed
+    __version__ = _dist_version("ebsstats")
+except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0+unknown"
 
-# public name -> module that defines it
-_LAZY: dict[str, str] = {
-    # readers (ebsstats.io)
-    "read": "ebsstats.io.folder",
-    "read_series": "ebsstats.io.folder",
-    "check": "ebsstats.io.folder",
-    "read_fio": "ebsstats.io.fio",
-    "read_fio_log": "ebsstats.io.fio_log",
-    "read_bonnie": "ebsstats.io.bonnie",
-    "read_sysbench": "ebsstats.io.sysbench",
-    "read_pts": "ebsstats.io.pts",
-    "read_ioping": "ebsstats.io.ioping",
-    "read_published": "ebsstats.io.published",
-    "to_parquet": "ebsstats.io.parquet",
-    "read_parquet": "ebsstats.io.parquet",
-    # schema
-    "validate": "ebsstats.schema",
-    "validate_series": "ebsstats.schema",
-    "select": "ebsstats.overview",
-    "inventory": "ebsstats.overview",
+
+def version(dist: str = "ebsstats") -> str:
+    """Installed version of a distribution (default: ebsstats itself)."""
+    return _dist_version(dist)
+
+
+# module -> the public names it exports at the top level (each also in that module's __all__)
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    # readers
+    "ebsstats.io.folder": ("read", "read_series", "check"),
+    "ebsstats.io.fio": ("read_fio",),
+    "ebsstats.io.fio_log": ("read_fio_log",),
+    "ebsstats.io.bonnie": ("read_bonnie",),
+    "ebsstats.io.sysbench": ("read_sysbench",),
+    "ebsstats.io.pts": ("read_pts",),
+    "ebsstats.io.ioping": ("read_ioping",),
+    "ebsstats.io.published": ("read_published",),
+    "ebsstats.io.parquet": ("to_parquet", "read_parquet"),
+    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask"),
+    # the contract
+    "ebsstats.schema": ("validate", "validate_series"),
+    "ebsstats.stats.overview": ("select", "inventory"),
     # variance and comparison
-    "summarize": "ebsstats.variance",
-    "median_ci": "ebsstats.variance",
-    "compare": "ebsstats.compare",
-    "compare_reported": "ebsstats.reported",
-    "repetitions_needed": "ebsstats.repetitions",
-    "variance_components": "ebsstats.components",
-    "flag_outliers": "ebsstats.flags",
-    "bimodality": "ebsstats.flags",
+    "ebsstats.stats.summary": ("summarize", "median_ci"),
+    "ebsstats.stats.comparison": ("compare",),
+    "ebsstats.stats.reported": ("compare_reported",),
+    "ebsstats.stats.planning": ("repetitions_needed",),
+    "ebsstats.stats.components": ("variance_components",),
+    "ebsstats.stats.flags": ("flag_outliers", "bimodality"),
     # drift
-    "drift": "ebsstats.drift",
-    "drift_test": "ebsstats.drift",
-    "trend": "ebsstats.trend",
-    "changepoints": "ebsstats.changepoint",
-    "changepoints_frame": "ebsstats.changepoint",
-    "schedule": "ebsstats.design",
+    "ebsstats.stats.calendar": ("drift", "drift_test"),
+    "ebsstats.stats.trends": ("trend",),
+    "ebsstats.stats.changepoint": ("changepoints", "changepoints_frame"),
+    "ebsstats.stats.design": ("schedule",),
     # warm-up, first write, burst
-    "steady_state": "ebsstats.warmup",
-    "first_write": "ebsstats.firstwrite",
-    "burst_model": "ebsstats.burst",
-    "label_burst": "ebsstats.burst",
-    "burst_check": "ebsstats.burst",
-    "segments": "ebsstats.warmup",
-    "touch_table": "ebsstats.firstwrite",
+    "ebsstats.stats.warmup": ("steady_state", "segments"),
+    "ebsstats.stats.firstwrite": ("first_write", "touch_table"),
+    "ebsstats.stats.burst": ("burst_model", "label_burst", "burst_check"),
     # slow volumes
-    "slow_volumes": "ebsstats.outliers",
-    "slow_summary": "ebsstats.outliers",
-    "slow_transitions": "ebsstats.outliers",
-    "rank_stability": "ebsstats.outliers",
-    "array_check": "ebsstats.outliers",
-    "fleet_outliers": "ebsstats.outliers",
+    "ebsstats.stats.members": ("slow_volumes", "slow_summary", "slow_transitions",
+                               "rank_stability", "array_check", "fleet_outliers"),
     # cost
-    "price_book": "ebsstats.pricing",
-    "volume_cost": "ebsstats.pricing",
-    "cost": "ebsstats.cost",
-    # scale-out
-    "read_dask": "ebsstats.scale",
-    "summarize_dask": "ebsstats.scale",
-    "to_parquet_dataset": "ebsstats.scale",
-    "read_dataset": "ebsstats.scale",
+    "ebsstats.pricing": ("price_book", "volume_cost"),
+    "ebsstats.stats.costs": ("cost",),
     # report
-    "report": "ebsstats.report",
+    "ebsstats.app.reports": ("report",),
 }
 
-_MODULES = {"schema", "units", "io", "plots", "simulate", "overview", "design", "pricing",
-            "notebook", "scale",
-            "testing"}
+_LAZY: dict[str, str] = {name: mod for mod, names in _PUBLIC.items() for name in names}
 
-__all__ = sorted([*_LAZY, "ParseError", "SchemaError", "IngestError", "IngestFailure",
-                  "EbsstatsError", "__version__"])
+# subpackages and core modules reachable as attributes (es.io, es.stats, es.plots, ...)
+_MODULES = ("io", "stats", "plots", "app", "simulate", "schema", "units", "errors", "pricing",
+            "atomic")
+
+__all__ = sorted([*_LAZY, *_MODULES, "ParseError", "SchemaError", "IngestError",
+                  "IngestFailure", "EbsstatsError", "__version__", "version"])
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        module = importlib.import_module(_LAZY[name])
-        value = getattr(module, name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value
     if name in _MODULES:
@@ -116,25 +108,5 @@ def __dir__():
     return __all__
 
 
-class _Package(types.ModuleType):
-    """Keeps public functions from being shadowed by the submodule of the same name.
-
-    ``cost``, ``compare``, ``drift``, ``trend``, ``report`` and ``simulate`` are functions *and*
-    the modules that define them. Importing such a submodule (``from ebsstats.cost import x``,
-    doctest collection) makes the import system set ``ebsstats.cost`` to the module; this class
-    refuses that one binding, so ``es.cost(df)`` is the function in every import order while
-    ``sys.modules["ebsstats.cost"]`` and ``from ebsstats.cost import ...`` keep working.
-    """
-
-    def __setattr__(self, name, value):
-        if (name in _LAZY and isinstance(value, types.ModuleType)
-                and value.__name__ == f"{__name__}.{name}"):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-
-
 if TYPE_CHECKING:  # for type checkers and IDEs
-    from . import io, plots, schema, units  # noqa: F401
+    from ebsstats import app, io, plots, schema, simulate, stats, units  # noqa: F401

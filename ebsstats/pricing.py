@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import ParseError
-from .units import MiB
+from ebsstats.errors import ParseError
+from ebsstats.units import MiB
 
 __all__ = [
     "HOURS_PER_MONTH",

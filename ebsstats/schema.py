@@ -74,7 +74,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pandas.api.types import union_categoricals
 
-from .errors import SchemaError
+from ebsstats.errors import SchemaError
+
+__all__ = ["TOOLS", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
+           "frame", "empty", "series_frame", "empty_series", "concat", "conform", "validate",
+           "validate_series", "columns_of", "frame_of_columns", "series_of_columns",
+           "is_constant"]
 
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
 WORKLOADS = ["seqread", "seqwrite", "randread", "randwrite", "randrw", "rewrite", "seeks",

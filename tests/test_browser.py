@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ebsstats.report import report
+from ebsstats.app.reports import report
 from tests.conftest import ROOT, fixture
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -1,4 +1,4 @@
-"""Tests of ebsstats.burst: the AWS-documented numbers, observed vs predicted, run labels."""
+"""Tests of ebsstats.stats.burst: the AWS-documented numbers, observed vs predicted, run labels."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from ebsstats.burst import burst_check, burst_model, label_burst
+from ebsstats.stats.burst import burst_check, burst_model, label_burst
 
 
 def test_gp2_documented_examples():

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ebsstats.changepoint import changepoints, changepoints_frame, segment_cost
+from ebsstats.stats.changepoint import changepoints, changepoints_frame, segment_cost
 
 
 def brute_force(x, beta, min_size, model, sigma=None):

@@ -17,7 +17,7 @@ SAMPLES = ROOT / "data" / "samples"
 
 
 def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ebsstats.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
                           text=True, timeout=timeout)
 
 

@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from ebsstats.clitables import compare_table, summary_table
-from ebsstats.compare import (
+from ebsstats.app.tables import compare_table, summary_table
+from ebsstats.stats.comparison import (
     cliffs_delta,
     compare,
     hodges_lehmann,
@@ -18,7 +18,7 @@ from ebsstats.compare import (
     signed_rank_null_cdf,
     u_null_cdf,
 )
-from ebsstats.variance import summarize
+from ebsstats.stats.summary import summarize
 
 
 def _two(x, y, **extra):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ebsstats.components import variance_components
+from ebsstats.stats.components import variance_components
 
 
 def test_anova_hand_example():

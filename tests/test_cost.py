@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import types
 
 import matplotlib
 import numpy as np
@@ -11,9 +12,9 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
-from ebsstats.cost import pareto_front
-from ebsstats.plots.cost import cost_breakdown_plot, cost_performance_plot
+from ebsstats.plots.costs import cost_breakdown_plot, cost_performance_plot
 from ebsstats.schema import frame, validate
+from ebsstats.stats.costs import pareto_front
 
 matplotlib.use("Agg")
 approx = pytest.approx
@@ -66,7 +67,7 @@ def test_ci_coverage_small_simulation():
     # covers the median (monotone map), so its coverage is the order-statistic CI's: at n = 15,
     # 1 - 2 * P(Binom(15, 1/2) <= 3) = 0.9648. cost() applies exactly this map (first test);
     # here the helper it uses is simulated (fast; 400 replications, lognormal runs).
-    from ebsstats.cost import _median_ci
+    from ebsstats.stats.costs import _median_ci
 
     rng = np.random.default_rng(0)
     reps, hits, target = 400, 0, 50.0 / 1500.0
@@ -265,11 +266,12 @@ def test_input_not_modified():
 
 
 def test_es_cost_callable_after_module_import():
-    import ebsstats.cost as module
+    import ebsstats.stats.costs as module
 
     df = tidy(records("gp2", [1500.0] * 6, volume_type="gp2", size_gib=500))
     assert es.cost(df, as_of="2017-06-01")["monthly_usd"].item() == 50.0
-    assert module(df, as_of="2017-06-01")["monthly_usd"].item() == 50.0
+    assert isinstance(module, types.ModuleType) and callable(es.cost)
+    assert module.cost(df, as_of="2017-06-01")["monthly_usd"].item() == 50.0
 
 
 # seed 002 (i3.large post), measured figures per 500 GB volume (one run each, so no CIs):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ebsstats.design import balance, schedule
+from ebsstats.stats.design import balance, schedule
 
 
 def test_rounds_contain_every_config_once_in_random_order():

@@ -1,4 +1,4 @@
-"""Tests of ebsstats.drift: time zones, equality with statsmodels/scipy, MDE formula, and a small
+"""Tests of ebsstats.stats.calendar: time zones, equality with statsmodels/scipy, MDE formula, and a small
 simulation of coverage and false positives (the >= 200-seed version: benchmarks/validate_drift.py).
 """
 
@@ -14,7 +14,7 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
-from ebsstats.drift import drift, drift_test, local_calendar, region_tz
+from ebsstats.stats.calendar import drift, drift_test, local_calendar, region_tz
 
 WD = np.log([1.00, 1.01, 1.02, 1.00, 0.99, 1.04, 0.95])
 HB = np.log([1.03, 1.02, 1.00, 0.97, 0.98, 1.00])
@@ -220,7 +220,7 @@ def test_coverage_and_null_rate_small_simulation():
 
 
 def test_plots_return_axes_and_figure():
-    from ebsstats.plots.drift import effect_plot, series_plot, weekday_hour_heatmap
+    from ebsstats.plots.calendar import effect_plot, series_plot, weekday_hour_heatmap
 
     df = campaign(np.random.default_rng(8), wd=WD)
     ax = weekday_hour_heatmap(df, tz="UTC")

@@ -1,4 +1,4 @@
-"""Tests of ebsstats.firstwrite: every evidence kind, CIs against scipy, coverage, attribution."""
+"""Tests of ebsstats.stats.firstwrite: every evidence kind, CIs against scipy, coverage, attribution."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
-from ebsstats.firstwrite import first_write, log_ratio_ci, synthetic_touch_log, touch_table
+from ebsstats.stats.firstwrite import first_write, log_ratio_ci, synthetic_touch_log, touch_table
 
 
 def test_log_ratio_ci_equals_scipy_pooled_t():

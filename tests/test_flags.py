@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ebsstats.flags import bimodality, bimodality_coefficient, flag_outliers, gmm2
+from ebsstats.stats.flags import bimodality, bimodality_coefficient, flag_outliers, gmm2
 
 
 def test_tukey_hand_example_keeps_rows():

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from ebsstats.multiplicity import adjust_pvalues
+from ebsstats.stats.multiplicity import adjust_pvalues
 
 
 @pytest.mark.parametrize("method", ["holm", "fdr_bh", "bonferroni"])

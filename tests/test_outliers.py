@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ebsstats import outliers as out
+from ebsstats.stats import members as out
 
 
 def raid_campaign(seed=0, days=28, runs_per_day=4, members=4, slow=0.7, sigma=0.08,
@@ -139,7 +139,7 @@ def test_several_metrics_need_a_choice():
 def test_plots_return_axes():
     import matplotlib.pyplot as plt
 
-    from ebsstats.plots import outliers as po
+    from ebsstats.plots import members as po
 
     res = out.slow_volumes(raid_campaign(days=10))
     assert po.members_plot(res, unit="IO/s").get_ylabel() == "IOPS"

@@ -12,7 +12,7 @@ import yaml
 
 import ebsstats as es
 from benchmarks.validate_outliers import member_frame, run, score
-from ebsstats import outliers as out
+from ebsstats.stats import members as out
 
 ROOT = Path(__file__).parent.parent
 CAMPAIGN = ROOT / "data" / "campaign"

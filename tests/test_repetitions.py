@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ebsstats.repetitions import repetitions_needed
+from ebsstats.stats.planning import repetitions_needed
 
 
 def _frame(sd, n=30, seed=0, config="a"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ebsstats.report import ReportError, report
+from ebsstats.app.reports import ReportError, report
 from tests.conftest import fixture
 
 
@@ -68,7 +68,7 @@ def test_cli_report_exit_code_and_message(tmp_path, fio_data):
     nbs = tmp_path / "nbs"
     nbs.mkdir()
     _nb(nbs / "00-bad.ipynb", ["1/0"])
-    cmd = [sys.executable, "-m", "ebsstats.cli", "report", str(fio_data), "-o",
+    cmd = [sys.executable, "-m", "ebsstats.app.cli", "report", str(fio_data), "-o",
            str(tmp_path / "rep"), "--notebooks", str(nbs)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1

@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
-from ebsstats.reported import best_possible_p, compare_reported
+from ebsstats.stats.reported import best_possible_p, compare_reported
 from tests.conftest import ROOT
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from ebsstats import cli
+from ebsstats.app import cli as cli
 from ebsstats.io import _common, folder
 from ebsstats.io.sniff import sniff_file
 from tests.conftest import FIXTURES, fixture, tree_digest

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from ebsstats import scale, schema
+from ebsstats import schema
+from ebsstats.io import dataset as scale
 from tests.conftest import tree_digest
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -115,7 +116,7 @@ def test_summarize_dask_equals_pandas(client, tree):
 
 
 def test_summarize_dask_equals_ebsstats_summarize(client, tree):
-    variance = pytest.importorskip("ebsstats.variance")  # on main once the stats work is merged
+    variance = pytest.importorskip("ebsstats.stats.summary")  # on main once the stats work is merged
     ddf = scale.read_dask(tree, files_per_partition=4)
     got = scale.summarize_dask(ddf, by=["config"]).compute().reset_index(drop=True)
     ref = variance.summarize(ddf.compute(), by=["config"], bootstrap=0)

@@ -23,8 +23,8 @@ import yaml
 from scipy import stats
 
 import ebsstats as es
-from ebsstats.outliers import array_check, raid_rows
 from ebsstats.simulate import simulate
+from ebsstats.stats.members import array_check, raid_rows
 
 NO_DIPS = {"sla_dip_prob": 0.0}
 

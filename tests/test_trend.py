@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ebsstats.trend import decompose, trend
+from ebsstats.stats.trends import decompose, trend
 
 
 def test_theil_sen_and_kendall_equal_scipy_on_daily_medians():

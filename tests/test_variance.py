@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
-from ebsstats.variance import average_method, median_ci_array, order_stat_ranks, summarize
+from ebsstats.stats.summary import average_method, median_ci_array, order_stat_ranks, summarize
 
 
 def test_order_statistic_ranks_hand_computed():
@@ -116,7 +116,7 @@ def test_plots_return_axes():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ebsstats.plots.variance import ci_width_plot, distribution_plot, forest_plot
+    from ebsstats.plots.summary import ci_width_plot, distribution_plot, forest_plot
 
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"config": np.repeat(["gp2", "gp3"], 10), "unit": "B/s",
@@ -124,7 +124,7 @@ def test_plots_return_axes():
                        "value": np.exp(rng.normal(18, 0.2, 20))})
     ax = distribution_plot(df)
     assert ax.get_ylabel() == "value [MB/s]"
-    from ebsstats.compare import compare
+    from ebsstats.stats.comparison import compare
 
     ax2 = forest_plot(compare(df, baseline="gp2", n_boot=99))
     assert "ratio of medians to gp2" in ax2.get_xlabel()

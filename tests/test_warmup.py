@@ -1,4 +1,4 @@
-"""Tests of ebsstats.warmup: SNIA window rule, changepoint classes, steady start and level."""
+"""Tests of ebsstats.stats.warmup: SNIA window rule, changepoint classes, steady start and level."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from ebsstats.warmup import batch_means_ci, segments, snia_windows, steady_state
+from ebsstats.stats.warmup import batch_means_ci, segments, snia_windows, steady_state
 
 
 def _ts(v, t=None, metric="iops", unit="IO/s"):

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import schema
-from ..errors import ParseError
+from ebsstats import schema
+from ebsstats.errors import ParseError
 
 MAX_BYTES = 2 * 1024**3  # a single file larger than this is refused (folder reads can lower it)
 HEAD_BYTES = 64 * 1024

@@ -55,9 +55,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .. import units
-from ..errors import ParseError
-from ._common import Parsed, read_one
+from ebsstats import units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, read_one
 
 __all__ = ["read_bonnie", "sniff", "parse"]
 

@@ -87,9 +87,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .. import schema, units
-from ..errors import ParseError
-from ._common import Parsed, line_of, load_text, read_one
+from ebsstats import schema, units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, line_of, load_text, read_one
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 

@@ -56,9 +56,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from .. import schema, units
-from ..errors import ParseError
-from ._common import HEAD_BYTES, Parsed, decode, load_bytes
+from ebsstats import schema, units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
            "find_run"]
@@ -418,7 +418,7 @@ def find_run(path: str | os.PathLike) -> dict | None:
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
-    from . import fio as fio_reader
+    from ebsstats.io import fio as fio_reader
     for c in candidates:
         try:
             raw = load_bytes(c, 256 * 1024**2)

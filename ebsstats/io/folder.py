@@ -29,11 +29,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import schema
-from ..atomic import atomic_file
-from ..errors import IngestError, IngestFailure, ParseError, SchemaError
-from . import meta as metamod
-from ._common import (
+from ebsstats import schema
+from ebsstats.atomic import atomic_file
+from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
+from ebsstats.io import meta as metamod
+from ebsstats.io._common import (
     MAX_BYTES,
     UTF16_BOMS,
     Chunk,
@@ -45,8 +45,10 @@ from ._common import (
     series_chunk,
     series_of,
 )
-from .parquet import read_parquet, to_parquet
-from .sniff import Sniffed, is_companion, sniff_text
+from ebsstats.io.parquet import read_parquet, to_parquet
+from ebsstats.io.sniff import Sniffed, is_companion, sniff_text
+
+__all__ = ["read", "read_series", "check", "failures_frame", "display_name"]
 
 FOLDER_MAX_BYTES = 512 * 1024**2
 FAILURE_COLUMNS = ["source", "kind", "tool", "format", "position", "reason"]
@@ -118,7 +120,7 @@ def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str]
     report's source name as this read names it, so series and results rows share run ids)."""
     if sniffed.module != "ebsstats.io.fio_log":
         return {}
-    from .fio_log import _flag, _int, find_run
+    from ebsstats.io.fio_log import _flag, _int, find_run
 
     run = find_run(path)
     if run is None:

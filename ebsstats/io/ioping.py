@@ -50,9 +50,9 @@ import re
 
 import pandas as pd
 
-from .. import schema
-from ..errors import ParseError
-from ._common import Parsed, read_one
+from ebsstats import schema
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, read_one
 
 __all__ = ["sniff", "parse", "read_ioping"]
 

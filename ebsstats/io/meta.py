@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import ParseError
+from ebsstats.errors import ParseError
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import schema
-from ..atomic import atomic_dir, atomic_file
+from ebsstats import schema
+from ebsstats.atomic import atomic_dir, atomic_file
+
+__all__ = ["to_parquet", "read_parquet"]
 
 
 def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,

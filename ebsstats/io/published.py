@@ -49,9 +49,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import schema, units
-from ..errors import ParseError
-from ._common import Parsed, frame_of, load_text
+from ebsstats import schema, units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, frame_of, load_text
 
 __all__ = ["sniff", "parse", "read_published", "published_dir", "MAGIC"]
 

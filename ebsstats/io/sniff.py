@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from ._common import HEAD_BYTES, UTF16_BOMS
+from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS
 
 # reader modules in the order they are asked; fio logs before fio (a log is not a fio report)
 READERS: list[tuple[str, str]] = [

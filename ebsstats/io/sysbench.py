@@ -70,9 +70,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .. import schema, units
-from ..errors import ParseError
-from ._common import Parsed, read_one
+from ebsstats import schema, units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, read_one
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 

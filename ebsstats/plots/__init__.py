@@ -5,7 +5,7 @@ ms) happens here and nowhere else.
 
 import importlib as _importlib
 
-_SUBMODULES = {"overview", "variance", "drift", "warmup", "outliers", "cost"}
+_SUBMODULES = {"overview", "summary", "calendar", "warmup", "members", "costs"}
 
 
 def __getattr__(name: str):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ..units import display
+from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..units import display
+from ebsstats.units import display
 
 
 def _unit(data: pd.DataFrame, unit: str | None) -> tuple[float, str]:
@@ -25,7 +25,7 @@ def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t",
     """One series with its regimes, the steady-state window and level (with CI).
 
     ``data`` holds one series (filter it first); ``result`` and ``regimes`` are the outputs of
-    :func:`ebsstats.warmup.steady_state` and :func:`ebsstats.warmup.segments` for it (computed
+    :func:`ebsstats.stats.warmup.steady_state` and :func:`ebsstats.stats.warmup.segments` for it (computed
     here with ``kwargs`` when not given). Grey points: the rounds analysed (bins of per-I/O
     logs); dashed lines: regime boundaries (changepoints); green band: steady state from its
     start to the end, with the steady level and its CI; the triangle marks where the SNIA rule
@@ -33,7 +33,7 @@ def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t",
     """
     import matplotlib.pyplot as plt
 
-    from ..warmup import segments, steady_state
+    from ebsstats.stats.warmup import segments, steady_state
 
     d = data.sort_values(time)
     if result is None:
@@ -73,7 +73,7 @@ def touch_plot(data: pd.DataFrame, value: str = "value", *, x: str = "elapsed",
                unit: str | None = None, ax=None):
     """Latency of first and repeat touches over the I/O stream (log scale).
 
-    ``data`` is :func:`ebsstats.firstwrite.touch_table` output. A first-touch penalty shows as
+    ``data`` is :func:`ebsstats.stats.firstwrite.touch_table` output. A first-touch penalty shows as
     two bands (first touches above) at *every* time; a burst bucket running dry shows as a step
     in both bands at once. ``x`` may be ``elapsed`` (s of I/O) or ``cum_bytes``.
     """
@@ -101,7 +101,7 @@ def burst_plot(data: pd.DataFrame, check: pd.DataFrame, value: str = "value", ti
                *, unit: str | None = None, ax=None):
     """A long run against the burst model: predicted depletion time and plateau vs observed.
 
-    ``check`` is the row of :func:`ebsstats.burst.burst_check` for this series. Red dashed:
+    ``check`` is the row of :func:`ebsstats.stats.burst.burst_check` for this series. Red dashed:
     predicted depletion time and plateau; black dotted: the observed step.
     """
     import matplotlib.pyplot as plt

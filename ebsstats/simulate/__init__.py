@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .model import GENERATOR_VERSION, PRESETS, campaign, campaign_frame
+from ebsstats.simulate.model import GENERATOR_VERSION, PRESETS, campaign, campaign_frame
 
 __all__ = ["GENERATOR_VERSION", "PRESETS", "campaign", "campaign_frame", "simulate"]
 
@@ -112,7 +112,7 @@ def simulate(
     >>> (d / "truth.yaml").exists()
     True
     """
-    from .writers import write_campaign
+    from ebsstats.simulate.writers import write_campaign
 
     params = {"weeks": weeks, "runs_per_day": runs_per_day, "start": start,
               "volume_types": volume_types, "raid": raid, "drift": drift,

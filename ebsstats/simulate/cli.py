@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .model import PRESETS, TOOLS_ALL, VOLUME_TYPES
+from ebsstats.simulate.model import PRESETS, TOOLS_ALL, VOLUME_TYPES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +77,7 @@ def _options(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Write the campaign; return the exit status (0, or 2 on bad parameters)."""
-    from . import simulate
+    from ebsstats.simulate import simulate
 
     try:
         out = simulate(args.output, seed=args.seed, preset=args.preset, **_options(args))

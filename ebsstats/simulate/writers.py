@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 import yaml
 
-from .model import (
+from ebsstats.simulate.model import (
     BONNIE_SEEKS,
     BONNIE_SIZE_GIB,
     FIO_JOBS,

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .variance import as_list, check_columns, group_keys, iter_groups
+from ebsstats.stats.summary import as_list, check_columns, group_keys, iter_groups
+
+__all__ = ["variance_components"]
 
 
 def _nested_labels(df: pd.DataFrame, levels: list[str]) -> pd.DataFrame:

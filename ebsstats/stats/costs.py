@@ -23,9 +23,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import pricing
-from .pricing import SECONDS_PER_MONTH, _date, entitled_iops, entitled_throughput, volume_cost
-from .units import MB, MiB
+from ebsstats import pricing
+from ebsstats.pricing import (
+    SECONDS_PER_MONTH,
+    _date,
+    entitled_iops,
+    entitled_throughput,
+    volume_cost,
+)
+from ebsstats.units import MB, MiB
 
 __all__ = ["cost", "pareto_front", "COMPONENT_COLUMNS"]
 
@@ -51,7 +57,7 @@ def _median_ci(x: np.ndarray, confidence: float) -> tuple[float, float, float]:
     ``scipy.stats.quantile_test(x, p=0.5).confidence_interval(confidence)`` returns, which is
     used here. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
 
-    Private so that this module does not depend on ``ebsstats.variance`` (built in parallel);
+    Private so that this module does not depend on ``ebsstats.stats.summary`` (built in parallel);
     ``ebsstats.median_ci`` should agree with it.
     """
     x = np.asarray(x, dtype=float)

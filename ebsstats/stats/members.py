@@ -53,6 +53,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+__all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
+           "fleet_outliers", "raid_rows"]
+
 MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of the normal standard deviation
 
 

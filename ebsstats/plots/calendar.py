@@ -1,6 +1,6 @@
 """Drift plots: weekday × hour heatmap, effect plot with CIs, series with trend and changepoints.
 
-Each function takes ``data=`` plus column names (or a result frame of :mod:`ebsstats.drift`),
+Each function takes ``data=`` plus column names (or a result frame of :mod:`ebsstats.stats.calendar`),
 returns the matplotlib Axes or Figure, and never calls ``plt.show()``.
 """
 
@@ -10,8 +10,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..drift import WEEKDAYS, local_calendar
-from ..units import display
+from ebsstats.stats.calendar import WEEKDAYS, local_calendar
+from ebsstats.units import display
 
 __all__ = ["weekday_hour_heatmap", "effect_plot", "series_plot"]
 
@@ -73,7 +73,7 @@ def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
     Parameters
     ----------
     drift_frame : DataFrame
-        Output of :func:`ebsstats.drift.drift`.
+        Output of :func:`ebsstats.stats.calendar.drift`.
     hue : str, optional
         Group column to distinguish (offset and colour); default the first ``by`` column if any.
 
@@ -127,9 +127,9 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
     data : DataFrame
         One group's runs.
     trend : DataFrame or bool, optional
-        A row of :func:`ebsstats.trend.trend` (or ``True`` to compute it).
+        A row of :func:`ebsstats.stats.trends.trend` (or ``True`` to compute it).
     changepoints : DataFrame or bool, optional
-        Output of :func:`ebsstats.changepoint.changepoints_frame` (or ``True`` to compute it).
+        Output of :func:`ebsstats.stats.changepoint.changepoints_frame` (or ``True`` to compute it).
     freq : str
         Period of the medians (and of computed trend / changepoints).
     unit : str, optional
@@ -156,7 +156,7 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
     ax.plot(med.index, med.to_numpy() * factor, "o-", color="C0", ms=3, lw=1,
             label=f"per-{freq} median")
     if trend is True:
-        from ..trend import trend as _trend
+        from ebsstats.stats.trends import trend as _trend
 
         trend = _trend(d, value, time, freq=freq)
     if isinstance(trend, pd.DataFrame) and len(trend) and np.isfinite(trend["level_start"].iloc[0]):
@@ -165,7 +165,7 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
         ax.plot(med.index, row["level_start"] * row["ratio_per_day"] ** days * factor, "-",
                 color="C1", label=f"trend {row['slope_pct_per_day']:+.2f} %/day")
     if changepoints is True:
-        from ..changepoint import changepoints_frame
+        from ebsstats.stats.changepoint import changepoints_frame
 
         changepoints = changepoints_frame(d, value, time, freq=freq)
     if isinstance(changepoints, pd.DataFrame) and len(changepoints):

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .multiplicity import adjust_pvalues
-from .variance import (
+from ebsstats.stats.multiplicity import adjust_pvalues
+from ebsstats.stats.summary import (
     as_list,
     check_columns,
     clean_values,
@@ -29,6 +29,9 @@ from .variance import (
     iter_groups,
     order_stat_ranks,
 )
+
+__all__ = ["compare", "ratio_ci", "hodges_lehmann", "hodges_lehmann_paired", "cliffs_delta",
+           "min_p", "u_null_cdf", "signed_rank_null_cdf"]
 
 TESTS = ("mannwhitney", "permutation")
 CORRECTIONS = ("holm", "fdr_bh", "bonferroni", "none")
@@ -391,7 +394,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     Examples
     --------
     >>> import numpy as np, pandas as pd
-    >>> from ebsstats.compare import compare  # or: import ebsstats as es; es.compare(...)
+    >>> from ebsstats.stats.comparison import compare  # or: import ebsstats as es; es.compare(...)
     >>> rng = np.random.default_rng(1)
     >>> df = pd.DataFrame({"config": ["gp2"] * 10 + ["gp3"] * 10,
     ...                    "value": np.r_[rng.normal(100, 3, 10), rng.normal(120, 3, 10)],

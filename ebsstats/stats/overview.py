@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+__all__ = ["inventory", "select", "SUMMARY_FLAGS"]
+
 
 def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "config")
               ) -> pd.DataFrame:
@@ -14,7 +16,7 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
     Examples
     --------
     >>> import ebsstats as es
-    >>> es.overview.inventory(es.schema.empty()).columns.tolist()
+    >>> es.inventory(es.schema.empty()).columns.tolist()
     ['tool', 'tool_version', 'config', 'runs', 'rows', 'tests', 'metrics', 'first', 'last']
     """
     by = [b for b in by if b in data.columns]

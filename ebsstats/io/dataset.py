@@ -15,7 +15,7 @@ When to switch (see also ``benchmarks/ingest_speed.py``):
   parallel partitions on a ``dask.distributed`` cluster, and group statistics run without
   collecting the rows.
 
->>> import ebsstats.scale as sc
+>>> import ebsstats.io.dataset as sc
 >>> sc.dataset_date(__import__("pandas").Series(["2024-03-04T10:00:00Z", None],
 ...                 dtype="datetime64[ns, UTC]")).tolist()
 ['2024-03-04', 'unknown']
@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import schema
-from .atomic import atomic_dir
+from ebsstats import schema
+from ebsstats.atomic import atomic_dir
 
 __all__ = ["read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask",
            "file_partitions", "dataset_date", "PARTITION_COLS"]
@@ -52,7 +52,7 @@ def file_partitions(path: str | os.PathLike, files_per_partition: int = 256) -> 
     >>> file_partitions("no/such/dir")
     []
     """
-    from .io.folder import _walk
+    from ebsstats.io.folder import _walk
 
     root = Path(path)
     if not root.is_dir():
@@ -110,7 +110,7 @@ def _shape(df: pd.DataFrame, series: bool, extra: Sequence[str]) -> pd.DataFrame
 
 def _read_partition(root: str, files: list[str], series: bool, extra: tuple[str, ...],
                     pattern: str | None, meta: Mapping | None, dedupe: bool) -> pd.DataFrame:
-    from .io import folder
+    from ebsstats.io import folder
 
     outcomes, _ = folder._ingest(root, errors="collect", pattern=pattern, meta=meta,
                                  progress=False, jobs=1, max_bytes=folder.FOLDER_MAX_BYTES,
@@ -155,7 +155,7 @@ def read_dask(path: str | os.PathLike, *, series: bool = False, extra: Sequence[
 
     Examples
     --------
-    >>> import ebsstats.scale as sc
+    >>> import ebsstats.io.dataset as sc
     >>> ddf = sc.read_dask("tests/fixtures/bonnie")              # doctest: +SKIP
     >>> sc.summarize_dask(ddf, by=["test"]).compute()            # doctest: +SKIP
     """
@@ -215,7 +215,7 @@ def to_parquet_dataset(df, path: str | os.PathLike, *,
 
     Examples
     --------
-    >>> import ebsstats as es, ebsstats.scale as sc, tempfile, os
+    >>> import ebsstats as es, ebsstats.io.dataset as sc, tempfile, os
     >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "t", "metric": "iops",
     ...                        "value": 1.0, "config": "gp3", "timestamp": "2024-03-04T10:00Z"}])
     >>> out = sc.to_parquet_dataset(df, os.path.join(tempfile.mkdtemp(), "tidy"))
@@ -231,7 +231,7 @@ def to_parquet_dataset(df, path: str | os.PathLike, *,
             ready.to_parquet(str(tmp), partition_on=cols, write_index=False,
                              write_metadata_file=False)
         return target
-    from .io.parquet import to_parquet
+    from ebsstats.io.parquet import to_parquet
 
     return to_parquet(_partition_ready(df, cols), target, partition_cols=cols)
 
@@ -294,7 +294,7 @@ def summarize_dask(ddf, by: str | Sequence[str] | None = None, value: str = "val
 
     Examples
     --------
-    >>> import pandas as pd, dask.dataframe as dd, ebsstats.scale as sc
+    >>> import pandas as pd, dask.dataframe as dd, ebsstats.io.dataset as sc
     >>> df = pd.DataFrame({"config": ["a"] * 4 + ["b"] * 2, "value": [1., 2, 3, 10, 5, 7]})
     >>> s = sc.summarize_dask(dd.from_pandas(df, npartitions=2), by="config").compute()
     >>> s[["config", "n", "median", "mean", "max"]].values.tolist()

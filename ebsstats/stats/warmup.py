@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .changepoint import changepoints
+from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
 
@@ -398,7 +398,7 @@ _DOC_PARAMS = """
         Which analyses to run. With ``"snia"`` alone, steady state starts where the last
         unbroken stretch of steady SNIA windows starts.
     penalty : str or float
-        PELT penalty (:func:`ebsstats.changepoint.changepoints`); ``"mbic"`` by default because
+        PELT penalty (:func:`ebsstats.stats.changepoint.changepoints`); ``"mbic"`` by default because
         a spurious change is the costly error (a flat run called warm-up).
     equivalence : float
         Adjacent regimes whose levels differ by less than this fraction are one regime

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .changepoint import changepoints
+from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["first_write", "touch_table", "synthetic_touch_log", "EVIDENCE"]
 

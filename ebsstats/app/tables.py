@@ -1,4 +1,4 @@
-"""Benchstat-like text tables of :func:`ebsstats.summarize` and :func:`ebsstats.compare` results
+"""Benchstat-like text tables of :func:`ebsstats.summarize` and :func:`ebsstats.stats.comparison` results
 for the command line (``ebsstats summary`` / ``ebsstats compare``): one section per metric in
 display units (MB/s, ms, IOPS), the median with its confidence interval, the change with its CI,
 the adjusted p-value and a verdict; every line fits ``width`` columns (100 by default).
@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from .units import display
+from ebsstats.units import display
 
 SECTION = ("test", "op", "metric")
 
@@ -129,7 +129,7 @@ def summary_table(summary: pd.DataFrame, width: int = 100) -> str:
 
 
 def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
-    """Text table of a :func:`ebsstats.compare` frame.
+    """Text table of a :func:`ebsstats.stats.comparison` frame.
 
     One section per (test, op, metric) in display units; per group: the baseline's and the
     group's median, Δ% with its CI, the adjusted p-value with ``n`` per side, and the verdict
@@ -138,7 +138,7 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
     Examples
     --------
     >>> import numpy as np, pandas as pd
-    >>> from ebsstats.compare import compare
+    >>> from ebsstats.stats.comparison import compare
     >>> rng = np.random.default_rng(1)
     >>> df = pd.DataFrame({"config": ["gp2"] * 10 + ["gp3"] * 10, "metric": "iops",
     ...                    "unit": "IO/s", "higher_is_better": True,
@@ -156,7 +156,7 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
         unit = str(sub["unit"].iloc[0]) if "unit" in sub and sub["unit"].notna().any() else None
         if unit is None and "metric" in key:
             try:
-                from .schema import metric_info
+                from ebsstats.schema import metric_info
                 unit = metric_info(str(key["metric"]))[0]
             except Exception:  # unknown metric (SchemaError): no display unit
                 unit = None

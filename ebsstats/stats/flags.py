@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .variance import check_columns, clean_values, group_keys, iter_groups
+from ebsstats.stats.summary import check_columns, clean_values, group_keys, iter_groups
+
+__all__ = ["flag_outliers", "bimodality", "bimodality_coefficient", "gmm2"]
 
 BC_THRESHOLD = 5 / 9  # bimodality coefficient of the uniform distribution
 

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ..units import display
-from ..variance import first_value, median_ci_array
+from ebsstats.stats.summary import first_value, median_ci_array
+from ebsstats.units import display
 
 
 def _ax(ax):
@@ -55,7 +55,7 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
 
     Examples
     --------
-    >>> import pandas as pd, ebsstats.plots.variance as pv
+    >>> import pandas as pd, ebsstats.plots.summary as pv
     >>> df = pd.DataFrame({"config": ["a"] * 6 + ["b"] * 6, "value": range(12), "unit": "IO/s"})
     >>> ax = pv.distribution_plot(df)
     >>> ax.get_ylabel()
@@ -99,13 +99,13 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
 
 def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, ax=None,
                 log: bool = True):
-    """Forest plot of a :func:`ebsstats.compare` result: ratio of medians with its CI per row,
+    """Forest plot of a :func:`ebsstats.stats.comparison` result: ratio of medians with its CI per row,
     a line at 1 (no change), colour by verdict.
 
     Parameters
     ----------
     comparison : DataFrame
-        Output of :func:`ebsstats.compare`.
+        Output of :func:`ebsstats.stats.comparison`.
     label : str or list of str, optional
         Columns that name a row; default every text column before ``baseline``.
     ax : matplotlib Axes, optional

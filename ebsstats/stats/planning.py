@@ -12,7 +12,15 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .variance import check_columns, clean_values, group_keys, iter_groups, order_stat_ranks
+from ebsstats.stats.summary import (
+    check_columns,
+    clean_values,
+    group_keys,
+    iter_groups,
+    order_stat_ranks,
+)
+
+__all__ = ["repetitions_needed"]
 
 
 def _curve(x: np.ndarray, sizes: np.ndarray, confidence: float, n_boot: int,

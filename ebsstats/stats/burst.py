@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .pricing import burst_parameters
+from ebsstats.pricing import burst_parameters
 
 __all__ = ["burst_model", "burst_check", "label_burst", "BURST_STATES"]
 
@@ -182,7 +182,7 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
         credits / (burst − baseline)); otherwise the workload asked for less than the burst
         and the prediction uses the observed level. Both are reported.
     penalty : str or float
-        PELT penalty (:func:`ebsstats.warmup.segments`).
+        PELT penalty (:func:`ebsstats.stats.warmup.segments`).
 
     Returns
     -------
@@ -206,7 +206,7 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
     >>> abs(float(r["depletion_rel_error"].iloc[0])) < 0.01
     True
     """
-    from .warmup import segments
+    from ebsstats.stats.warmup import segments
 
     d = ts
     for c in (volume_type, size):

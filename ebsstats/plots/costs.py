@@ -1,6 +1,6 @@
 """Cost plots: cost against performance with the Pareto frontier, and the monthly-cost breakdown.
 
-Both take the frame :func:`ebsstats.cost` returns (or any frame with the same column names) and
+Both take the frame :func:`ebsstats.stats.costs` returns (or any frame with the same column names) and
 return the matplotlib Axes; neither calls ``plt.show()``.
 """
 
@@ -55,7 +55,7 @@ def cost_performance_plot(data: pd.DataFrame, x: str = "iops", y: str = "monthly
     Parameters
     ----------
     data : DataFrame
-        A :func:`ebsstats.cost` result.
+        A :func:`ebsstats.stats.costs` result.
     x, y : str
         Performance column (``iops``, ``bandwidth_mbps``) and cost column (``monthly_usd``, or a
         cost per unit such as ``usd_per_iops_month``). ``<col>_ci_low``/``<col>_ci_high`` give
@@ -66,7 +66,7 @@ def cost_performance_plot(data: pd.DataFrame, x: str = "iops", y: str = "monthly
         Draw the CIs as error bars.
     frontier : bool
         Draw the frontier: the points no other point beats on both lower ``y`` and higher ``x``
-        (recomputed for these axes with :func:`ebsstats.cost.pareto_front`).
+        (recomputed for these axes with :func:`ebsstats.stats.costs.pareto_front`).
     logx, logy : bool
         Log scales (useful when instance store and magnetic share a plot).
     ax : matplotlib Axes, optional
@@ -78,14 +78,14 @@ def cost_performance_plot(data: pd.DataFrame, x: str = "iops", y: str = "monthly
     Examples
     --------
     >>> import pandas as pd
-    >>> from ebsstats.plots.cost import cost_performance_plot
+    >>> from ebsstats.plots.costs import cost_performance_plot
     >>> r = pd.DataFrame({"config": ["a", "b", "c"], "iops": [100., 3000., 2000.],
     ...                   "monthly_usd": [5., 50., 80.]})
     >>> ax = cost_performance_plot(r)
     >>> ax.get_xlabel()
     'IOPS (median of runs)'
     """
-    from ..cost import pareto_front
+    from ebsstats.stats.costs import pareto_front
 
     for col in (x, y):
         if col not in data:
@@ -129,8 +129,8 @@ def cost_breakdown_plot(data: pd.DataFrame, x: str = "config", *,
     Parameters
     ----------
     data : DataFrame
-        Either a :func:`ebsstats.cost` result (wide: one ``*_usd`` column per component, see
-        :data:`ebsstats.cost.COMPONENT_COLUMNS`) or a long frame with ``x``, ``component`` and
+        Either a :func:`ebsstats.stats.costs` result (wide: one ``*_usd`` column per component, see
+        :data:`ebsstats.stats.costs.COMPONENT_COLUMNS`) or a long frame with ``x``, ``component`` and
         ``value`` columns (e.g. :func:`ebsstats.volume_cost` breakdowns concatenated with a
         ``config`` column).
     x : str
@@ -150,7 +150,7 @@ def cost_breakdown_plot(data: pd.DataFrame, x: str = "config", *,
     Examples
     --------
     >>> import pandas as pd
-    >>> from ebsstats.plots.cost import cost_breakdown_plot
+    >>> from ebsstats.plots.costs import cost_breakdown_plot
     >>> r = pd.DataFrame({"config": ["gp3", "io1"], "storage_usd": [80., 12.5],
     ...                   "iops_usd": [5., 65.]})
     >>> ax = cost_breakdown_plot(r)

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+__all__ = ["compare_reported", "best_possible_p"]
+
 
 def best_possible_p(n_a: int, n_b: int | None = None) -> float:
     """Smallest two-sided exact Mann–Whitney p-value for samples of sizes ``n_a`` and ``n_b``:

@@ -124,7 +124,7 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     if len(out):
         valid = out["p_value"].notna().to_numpy()
         if valid.sum() > 1 and adjust not in (None, "none"):
-            from .multiplicity import adjust_pvalues
+            from ebsstats.stats.multiplicity import adjust_pvalues
 
             out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], adjust)
         else:
@@ -163,7 +163,7 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     -----
     STL: Cleveland, Cleveland, McRae & Terpenning (1990), J. Official Statistics 6:3;
     ``statsmodels.tsa.seasonal.STL``. For sparse campaigns (a few runs a day) use
-    :func:`ebsstats.drift.drift` instead.
+    :func:`ebsstats.stats.calendar.drift` instead.
 
     Examples
     --------

@@ -5,7 +5,7 @@ trials back to back ("single trial" or "multiple consecutive trials") confounds 
 with whatever the cloud was doing at the time; running *rounds* in which every configuration runs
 once, in a fresh random order, repeated many times (RMIT), does not. :func:`schedule` adds the
 calendar: rounds are spread over days and over hours of the day (a rotating offset so that every
-hour is visited), so weekday/hour drift can be estimated (:func:`ebsstats.drift.drift` with
+hour is visited), so weekday/hour drift can be estimated (:func:`ebsstats.stats.calendar.drift` with
 ``block="config"``) and separated from the configuration effect.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .drift import WEEKDAYS
+from ebsstats.stats.calendar import WEEKDAYS
 
 __all__ = ["schedule", "balance"]
 

@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from ebsstats import __version__
 
 
 def _load(path: str, pattern: str | None = None):
-    from .io.folder import read
-    from .io.parquet import read_parquet
+    from ebsstats.io.folder import read
+    from ebsstats.io.parquet import read_parquet
 
     p = Path(path)
     if p.suffix == ".parquet" or (p.is_dir() and any(p.glob("*.parquet")) and not any(
@@ -49,8 +49,8 @@ def _value(text: str):
 
 
 def cmd_ingest(args) -> int:
-    from .io.folder import read
-    from .io.parquet import to_parquet
+    from ebsstats.io.folder import read
+    from ebsstats.io.parquet import to_parquet
 
     res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
                progress=None if not args.quiet else False, with_failures=True,
@@ -79,7 +79,7 @@ def cmd_ingest(args) -> int:
 def cmd_check(args) -> int:
     import pandas as pd
 
-    from .io.folder import check
+    from ebsstats.io.folder import check
 
     c = check(args.path)
     with pd.option_context("display.max_rows", None, "display.width", 100,
@@ -91,8 +91,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from .clitables import summary_table
-    from .variance import summarize
+    from ebsstats.app.tables import summary_table
+    from ebsstats.stats.summary import summarize
 
     df = _filter(_load(args.data, args.pattern), args)
     by = [b for b in args.by.split(",") if b]
@@ -102,8 +102,8 @@ def cmd_summary(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .clitables import compare_table
-    from .compare import compare
+    from ebsstats.app.tables import compare_table
+    from ebsstats.stats.comparison import compare
 
     df = _filter(_load(args.data, args.pattern), args)
     c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
@@ -113,7 +113,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .report import ReportError, report
+    from ebsstats.app.reports import ReportError, report
 
     params = {k: _value(v) for k, v in (args.param or [])}
     try:
@@ -128,7 +128,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import cli as simcli
+    from ebsstats.simulate import cli as simcli
 
     return simcli.run(args)
 
@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
     try:
-        from .simulate import cli as simcli
+        from ebsstats.simulate import cli as simcli
 
         simcli.add_arguments(s)
     except ImportError:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["adjust_pvalues"]
+
 
 def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
     """Adjusted p-values; Holm computed here, other methods by statsmodels ``multipletests``.

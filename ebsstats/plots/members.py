@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..units import display
+from ebsstats.units import display
 
 
 def members_plot(result: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
                  set_name: str | None = None, unit: str | None = None, ax=None):
     """Each member's window median over time; flagged windows marked with a red ring.
 
-    ``result`` is the frame of :func:`ebsstats.outliers.slow_volumes`. Returns the Axes.
+    ``result`` is the frame of :func:`ebsstats.stats.members.slow_volumes`. Returns the Axes.
     """
     import matplotlib.pyplot as plt
     import seaborn as sns

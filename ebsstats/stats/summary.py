@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+__all__ = ["summarize", "median_ci", "median_ci_array", "order_stat_ranks", "median_warning"]
+
 #: Columns that identify *what* was measured; statistics never pool across them unless told to.
 WITHIN = ("test", "op", "metric")
 

@@ -16,10 +16,12 @@ import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from . import __version__
-from .atomic import atomic_dir
-from .errors import EbsstatsError
-from .io.folder import CACHE_ENV
+from ebsstats import __version__
+from ebsstats.atomic import atomic_dir
+from ebsstats.errors import EbsstatsError
+from ebsstats.io.folder import CACHE_ENV
+
+__all__ = ["report", "default_notebooks", "notebook_list"]
 
 
 class ReportError(EbsstatsError):
