@@ -33,7 +33,8 @@ HEAD_BYTES = 64 * 1024
 
 @dataclass
 class Parsed:
-    """What a reader got out of one file."""
+    """What a reader got out of one file: ``records`` (dicts), or the same rows as ``columns``
+    (``{name: list | Const}`` with ``nrows`` rows, what a fast reader builds directly)."""
 
     tool: str
     format: str
@@ -41,6 +42,22 @@ class Parsed:
     records: list[dict] = field(default_factory=list)
     series: list[pd.DataFrame] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings the tool printed, kept for the user
+    columns: tuple[dict, int] | None = None
+    why_empty: str | None = None  # a recognised file without results says why
+
+    def nrows(self) -> int:
+        """How many result rows the file gave."""
+        return self.columns[1] if self.columns is not None else len(self.records)
+
+    def chunk(self, meta: Mapping | None = None) -> Chunk:
+        """The rows as one compact column chunk, ``meta`` set on every row."""
+        if self.columns is None:
+            return record_chunk(self.records, meta)
+        cols, n = self.columns
+        cols = dict(cols)
+        for k, v in (meta or {}).items():
+            cols[k] = schema.Const(v, n)
+        return cols, n
 
 
 def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
@@ -174,7 +191,7 @@ def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mappin
 
 def frame_of(parsed: Parsed, meta: Mapping | None = None, series: bool = False):
     """Turn a :class:`Parsed` into the results frame (and series frame)."""
-    df = results_of([record_chunk(parsed.records, meta)]) if parsed.records else schema.empty()
+    df = results_of([parsed.chunk(meta)]) if parsed.nrows() else schema.empty()
     if not series:
         return df
     if not parsed.series:

@@ -90,6 +90,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, line_of, load_text, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
@@ -1209,3 +1210,7 @@ def _normal_line(line: str, n: int, job: dict, op: str | None,
                 rows.append((o, n, "total_ios", float(value)))
         if counts.get("sync") and int(counts["sync"]) > 0:
             rows.append(("sync", n, "total_ios", float(counts["sync"])))
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(parse))

@@ -49,6 +49,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,7 @@ import pyarrow.csv as pacsv
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
+from ebsstats.io._registry import Reader
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
            "find_run"]
@@ -658,3 +660,32 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
         "lat": lat,
         "count": counts[rows, bins].astype(np.int64),
     })
+
+
+def _parse_in_folder(data: bytes, source: str, context: Mapping) -> Parsed:
+    """The reader protocol's parse: the run's JSON report beside the log gives the fio version,
+    the job's log options and the job's ``run_id`` (computed from the report's source name as
+    this read names it, so series and results rows share run ids); else the version other
+    fio reports in the folder print."""
+    if b"\x00" in data:
+        decode(data, source)  # raises, naming the line of the NUL byte
+    path = context.get("path")
+    run = find_run(path) if path is not None else None
+    if run is None:
+        version = context.get("folder_version")
+        return _parse_bytes(data, source, **({"fio_version": version} if version else {}))
+    opts = run.get("options") or {}
+    out = {"fio_version": run.get("version") or context.get("folder_version"),
+           "log_offset": _flag(opts.get("log_offset")),
+           "log_avg_msec": _int(opts.get("log_avg_msec")),
+           "log_max_value": opts.get("log_max_value", "0"), "test": run.get("test")}
+    if run.get("run_key"):
+        source_of = context.get("source_of") or str
+        out["run_id"] = schema.run_id(source_of(Path(run["report"])), run["run_key"])
+    return _parse_bytes(data, source, **{k: v for k, v in out.items() if v is not None})
+
+
+# the reader this module registers (ebsstats.io._registry): bytes straight to pyarrow's CSV
+# reader (no decode + re-encode of a large file); needs the report beside the log
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=_parse_in_folder,
+                needs=frozenset({"path", "source_of", "folder_version"}))

@@ -74,13 +74,25 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
         cur = cur.parent
     meta: dict = {}
     for folder in reversed(folders):
-        meta.update(dict(_folder_meta(str(folder))))
+        meta.update(folder_sidecar(folder))
+    meta.update(file_sidecar(p))
+    return meta
+
+
+def folder_sidecar(folder: str | os.PathLike) -> dict:
+    """The metadata of one folder's own ``meta.yaml`` (``{}`` if it has none); cached until
+    :func:`clear_cache`."""
+    return dict(_folder_meta(str(folder)))
+
+
+def file_sidecar(path: str | os.PathLike) -> dict:
+    """The metadata of a file's own ``<file>.meta.yaml`` (``{}`` if it has none)."""
+    p = Path(path)
     for suffix in (".meta.yaml", ".meta.yml"):
         own = p.with_name(p.name + suffix)
         if own.is_file():
-            meta.update(_load_yaml(own))
-            break
-    return meta
+            return _load_yaml(own)
+    return {}
 
 
 def clear_cache() -> None:

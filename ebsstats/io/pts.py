@@ -114,6 +114,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_pts", "FORMATS", "split_system_string"]
 
@@ -979,3 +980,7 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
     """
     return read_one(path, parse, meta=meta, series=series, tz=tz, fio_mb=fio_mb,
                     test_logs=test_logs)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(parse))

@@ -52,6 +52,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, frame_of, load_text
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_published", "published_dir", "MAGIC"]
 
@@ -294,3 +295,7 @@ def read_published(path_or_name: str | os.PathLike | None = None) -> pd.DataFram
         parsed = parse(load_text(p), _source_of(p))
         frames.append(frame_of(parsed))
     return schema.concat(frames)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="table", name=__name__, detect=sniff, parse=text_parser(parse))

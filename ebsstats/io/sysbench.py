@@ -73,6 +73,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 
@@ -858,3 +859,7 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
     rndrd randread read 418207.11
     """
     return read_one(path, parse, meta=meta or None, series=series)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(parse))
