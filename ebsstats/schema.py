@@ -357,10 +357,56 @@ def _concat_typed(parts: list[pd.Series]) -> pd.Series:
     return pd.concat(parts, ignore_index=True)
 
 
+def _key(v):
+    """A dictionary key that tells apart values Python calls equal but the schema types
+    differently (``1``, ``1.0`` and ``True``; ``0.0`` and ``-0.0``)."""
+    t = type(v)
+    return (t, repr(v)) if t is float else (t, v)
+
+
+def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
+    """One typed column of :class:`Const` runs and lists: each distinct constant and every list
+    element typed once, in one call, then spread by integer codes (most columns hold a file's
+    constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
+    unhashable."""
+    n = sum(p.n if type(p) is Const else len(p) for p in pieces)
+    codes = np.empty(n, dtype=np.intp)
+    index: dict = {}
+    values: list = []
+    at = 0
+    try:
+        for p in pieces:
+            if type(p) is Const:
+                k = _key(p.value)
+                c = index.get(k)
+                if c is None:
+                    c = index[k] = len(values)
+                    values.append(p.value)
+                codes[at:at + p.n] = c
+                at += p.n
+                continue
+            m = len(p)  # a list: typed element-wise with the others, in one call
+            codes[at:at + m] = np.arange(len(values), len(values) + m)
+            values.extend(p)
+            at += m
+    except TypeError:  # unhashable values
+        return None
+    typed = _from_list(values, dtype, extra)
+    if isinstance(typed.dtype, pd.CategoricalDtype):
+        cat = typed.array
+        return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
+    return pd.Series(typed.array.take(codes), copy=False)
+
+
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
     """One typed column from its pieces, in order."""
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
+    if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
+            and all(type(p) is Const or isinstance(p, list) for p in pieces)):
+        out = _column_by_codes(pieces, dtype, extra)
+        if out is not None:
+            return out
     parts: list[pd.Series] = []
     run: list = []
     for p in pieces:

@@ -99,6 +99,8 @@ def sniff(head: str, name: str) -> str | None:
     >>> sniff("3;fio-3.33;x;0;0", "a.txt") is None
     True
     """
+    if not head[:1].isdigit() and not head.lstrip()[:1].isdigit():
+        return None  # a log line starts with its time in ms: anything else is not a log
     lines = head.splitlines()
     if len(head) >= HEAD_BYTES and len(lines) > 1:
         lines = lines[:-1]  # the last line of a full head may be cut
