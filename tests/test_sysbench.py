@@ -616,3 +616,38 @@ def test_metadata_overrides():
     df = read("sb_fileio_rndrd_t1_run.txt", config="gp3-3000", volume="vol-1")
     assert set(df["config"]) == {"gp3-3000"} and set(df["volume"]) == {"vol-1"}
     es.validate(df)
+
+
+# sysbench 0.4 and 0.5 print the prepare rate in "MB/sec" (2**20 bytes, as 1.0's MiB/sec)
+_OLD_PREPARE = """sysbench {v}:  multi-threaded system evaluation benchmark
+
+128 files, 512Kb each, 64Mb total
+Creating files for the test...
+67108864 bytes written in 0.11 seconds (574.12 MB/sec).
+"""
+
+
+@pytest.mark.parametrize("version", ["0.4.12", "0.5"])
+def test_old_prepare_in_mb_per_sec_gives_rows(version, tmp_path):
+    f = tmp_path / f"sb{version}_prepare.txt"
+    f.write_text(_OLD_PREPARE.format(v=version))
+    df = es.read(f)
+    es.validate(df)
+    assert one(df, "bandwidth", "write") == approx(574.12 * MiB)
+    assert one(df, "io_bytes", "write") == 67108864
+    assert one(df, "runtime", "write") == approx(0.11)
+    assert set(df["test"]) == {"prepare"} and set(df["tool_version"]) == {version}
+
+
+def test_a_recognised_file_without_rows_says_why(tmp_path):
+    text = _OLD_PREPARE.format(v="0.5").replace("67108864 bytes written in 0.11 seconds "
+                                                "(574.12 MB/sec).\n", "")
+    (tmp_path / "prep.txt").write_text(text)
+    with pytest.warns(UserWarning, match="no first-write rate"):
+        assert len(es.read(tmp_path / "prep.txt")) == 0
+    got = es.read(tmp_path, full=True).failures
+    assert got[["source", "kind", "tool"]].values.tolist() == [["prep.txt", "empty",
+                                                                "sysbench"]]
+    assert "prepare report without" in got["reason"].iloc[0]
+    checked = es.check(tmp_path)
+    assert checked["rows"].tolist() == [0] and "prepare" in checked["reason"].iloc[0]

@@ -84,6 +84,7 @@ class _Outcome:
     records: Chunk | None = None  # the file's records as compact columns, metadata applied
     series: list[Chunk] = field(default_factory=list)
     nrows: int = 0
+    why_empty: str | None = None  # a recognised file that gave no results, and why
 
 
 def display_name(name: str) -> str:
@@ -258,6 +259,9 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     # columns, not dicts: compact to send back from a worker, and typed once for all files
     merged = {**out.meta, **(job.meta or {})} or None
     out.nrows = parsed.nrows()
+    if not out.nrows and not any(len(ts) for ts in parsed.series):
+        out.why_empty = parsed.why_empty or (f"recognised as {sniffed.tool} "
+                                             f"({sniffed.format}) but it holds no results")
     out.records = parsed.chunk(merged)
     if job.series:
         rows = any(len(ts) for ts in parsed.series)
@@ -441,6 +445,8 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
     rows = []
     for o in outcomes:
         f = o.failure
+        if f is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
+            f = IngestFailure(o.rel, None, o.why_empty, kind="empty")
         if f is None or (f.kind == "companion" and not include_companions):
             continue
         rows.append({"source": f.source, "kind": f.kind,
@@ -529,6 +535,9 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
             _write_cache(cache, result, series, fails)
     df = result[0] if series else result
     df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
+    if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
+        warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
+                      f"{fails['reason'].iloc[0]}", stacklevel=2)
     n_bad = int((fails["kind"] == "error").sum()) if len(fails) else 0
     if is_dir and n_bad:
         warnings.warn(f"ebsstats.read: {n_bad} file(s) could not be read; see "
@@ -625,7 +634,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
             "version": o.parsed.version if o.parsed else None,
             "rows": o.nrows if o.parsed else 0,
             "position": f.position if f else None,
-            "reason": f.reason if f else None,
+            "reason": f.reason if f else o.why_empty,
         })
     return pd.DataFrame(rows, columns=["source", "action", "tool", "format", "version", "rows",
                                        "position", "reason"])

@@ -143,7 +143,10 @@ _R_MEM04 = re.compile(rf"^Operations performed:\s+(\d+) \(\s*({_NUM}) ops/sec\)\
 _R_MEMXFER = re.compile(rf"^({_NUM}) (MiB|MB) transferred \(({_NUM}) (?:MiB|MB)/sec\)\s*$")
 _R_TRX = re.compile(rf"^transactions:\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
 _R_QUERIES = re.compile(rf"^(?:queries|read/write requests):\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
-_R_PREPARE = re.compile(rf"^(\d+) bytes written in ({_NUM}) seconds \(({_NUM}) MiB/sec\)\.?\s*$")
+# 1.0 prints MiB/sec; 0.4 and 0.5 print "MB/sec" for the same 2**20 bytes: "67108864 bytes
+# written in 0.11 seconds (574.12 MB/sec)" is 64 MiB in 0.1115 s (574.12 * 10**6 B/s would need
+# 0.1169 s, which prints as 0.12)
+_R_PREPARE = re.compile(rf"^(\d+) bytes written in ({_NUM}) seconds \(({_NUM}) Mi?B/sec\)\.?\s*$")
 
 _HEADINGS = {
     "File operations:": "fileops", "Throughput:": "throughput",
@@ -376,7 +379,19 @@ class _Reader:
                 parsed.series.append(series)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
         parsed.notes = self.notes
+        if not parsed.records:
+            parsed.why_empty = self._why_empty()
         return parsed
+
+    def _why_empty(self) -> str:
+        """Why a recognised sysbench output gave no rows (said, never silent)."""
+        text = "\n".join(self.lines)
+        if "Removing test files" in text:
+            return "a sysbench cleanup report: it removes the test files and measures nothing"
+        if "Creating files for the test" in text:
+            return ("a sysbench prepare report without its 'N bytes written in S seconds "
+                    "(R MiB/sec)' line: no first-write rate to read")
+        return "a sysbench report whose runs print no result lines"
 
     def _name_meta(self) -> dict:
         m = _NAME_RE.search(os.path.basename(self.source))
