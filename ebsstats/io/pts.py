@@ -53,8 +53,13 @@ Metrics
       profile) and said so in the ``mb_basis`` column (``fio_mb="MiB"|"MB"`` forces a basis).
       Known upstream quirk: below 10 MiB/s fio prints ``KiB/s`` and ``pts/fio`` divides by
       1000, a 2.4 % error that no reader can undo.
-    * every other result: ``score`` with ``unit`` = the Scale verbatim (``MB/s`` of sysbench,
-      ``ms``, ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
+    * every other result whose Scale is a rate: ``MB/s``/``MiB/s`` → ``bandwidth`` in B/s (the
+      same IOPS × block size check decides the "MB"; without an IOPS result MiB/s is assumed
+      and said so in ``mb_basis``), ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
+      storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is sysbench's average
+      latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
+    * every other result: ``score`` with ``unit`` = the Scale verbatim (``ms`` of a frame time,
+      ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
       ``<NA>``).
     * ``test-run-times`` of an Entry → ``runtime`` rows (s) per run, once per run (not repeated
       for the MB/s and IOPS results of the same execution).
@@ -705,8 +710,38 @@ def _log_times(log_dir: Path | None, res: _Result, system: str, tz: str | None,
     return {}
 
 
-def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
-              ) -> tuple[float, str]:
+# Scales that are rates or latencies, onto the canonical metric and unit; "MB/s" is decided per
+# entry by _mb_basis. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
+# elsewhere a time in ms is not an I/O latency (a frame time, a compile time) and stays a score.
+_RATE_SCALES = {"MB/S": ("bandwidth", "B/s"), "MIB/S": ("bandwidth", "B/s"),
+                "IOPS": ("iops", "IO/s")}
+_LATENCY_SCALES = {"MS": 1e-3, "MILLISECONDS": 1e-3, "US": 1e-6, "\u00b5S": 1e-6,
+                   "MICROSECONDS": 1e-6}
+
+
+def _is_storage_io(res: _Result) -> bool:
+    """fio profiles, and sysbench's file I/O profile (whose ms result is its mean latency)."""
+    text = f"{res.identifier or ''} {res.title or ''}".lower()
+    return _is_fio(res) or ("sysbench" in text and ("fileio" in text or "file i/o" in text))
+
+
+def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | None]:
+    """(metric, unit, latency factor to seconds or None) of a result, from its Scale."""
+    scale = (res.scale or "").strip()
+    if fmt == "raw csv export":
+        return "score", "unknown", None
+    up = scale.upper()
+    if up in _RATE_SCALES:
+        return (*_RATE_SCALES[up], None)
+    if up in _LATENCY_SCALES and _is_storage_io(res):
+        return "lat_mean", "s", _LATENCY_SCALES[up]
+    return "score", scale if scale else "unknown", None
+
+
+def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str,
+              fio: bool = True) -> tuple[float, str]:
+    if (res.scale or "").strip().upper() == "MIB/S":
+        return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
     _, _, bs = _workload(res)
@@ -735,7 +770,9 @@ def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
         if dist[best] < 0.018:
             return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
         return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
-    return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    if fio:
+        return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    return _MB_FACTORS["MiB"], "MiB/s assumed (no IOPS result to check)"
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -761,14 +798,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
         scale = res.scale
         workload, op, bs = _workload(res)
         hib = {"HIB": True, "LIB": False}.get((res.proportion or "").upper())
-        if fmt == "raw csv export":
-            metric, unit = "score", "unknown"
-        elif fio and scale == "MB/s":
-            metric, unit = "bandwidth", "B/s"
-        elif fio and scale and scale.upper() == "IOPS":
-            metric, unit = "iops", "IO/s"
-        else:
-            metric, unit = "score", scale if scale else "unknown"
+        metric, unit, lat_factor = _canonical(res, fmt, fio)
         base = {
             "source": source, "tool": "pts", "test": res.title, "workload": workload, "op": op,
             "block_size": bs, "metric": metric, "unit": unit, "higher_is_better": hib,
@@ -804,10 +834,12 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                 continue
             factor, basis = 1.0, None
             if metric == "bandwidth":
-                factor, basis = _mb_basis(res, entry, results, fio_mb)
+                factor, basis = _mb_basis(res, entry, results, fio_mb if fio else "auto", fio)
+            elif lat_factor is not None:
+                factor, basis = lat_factor, f"{scale} -> s (the profile's mean latency)"
             for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
                 if v is not None and (math.isinf(v * factor) or (
-                        v < 0 and metric in ("bandwidth", "iops"))):
+                        v < 0 and metric in ("bandwidth", "iops", "lat_mean"))):
                     raise ParseError(source, entry.position, f"a finite, non-negative "
                                      f"{metric} ({scale})", found=repr(v))
             times = None
@@ -821,8 +853,10 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
             key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
             common = {**base, **sysmeta.get(entry.system, {}), "config": entry.system,
                       "tool_version": tool_version, "timestamp": ts}
-            if basis:
+            if basis and metric == "bandwidth":
                 common["mb_basis"] = basis
+            elif basis:
+                common["basis"] = basis
             flag_default = common.pop("flag_default", None)
             if raw is not None:
                 for k, v in enumerate(raw):
@@ -839,7 +873,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                                         f"(run {k + 1})", "metric": "runtime", "unit": "s",
                                         "higher_is_better": None, "value": times[k],
                                         "repetition": k, "flag": None, "scale": None,
-                                        "mb_basis": None})
+                                        "mb_basis": None, "basis": None})
                         runtime_done.add((key, k))
                 if len(logged) >= len(raw) and all(k + 1 in logged for k in range(len(raw))):
                     t0 = logged[1]
