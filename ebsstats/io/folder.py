@@ -78,8 +78,8 @@ def display_name(name: str) -> str:
     'caf\\\\xe9.json'
     >>> display_name("gp3/run-1.json")
     'gp3/run-1.json'
-    >>> display_name("evil\x1b[2Jname.json")   # terminal escapes are shown, not sent
-    'evil\\x1b[2Jname.json'
+    >>> display_name("evil\\x1b[2Jname.json")   # terminal escapes are shown, not sent
+    'evil\\\\x1b[2Jname.json'
     """
     try:
         name.encode("utf-8")

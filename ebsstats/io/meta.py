@@ -54,8 +54,8 @@ def escape_controls(text: str) -> str:
     """``text`` with control characters (C0, DEL, C1) as ``\\xNN`` escapes: safe to print to a
     terminal and to store.
 
-    >>> escape_controls("run\x1b[31m.json")
-    'run\\x1b[31m.json'
+    >>> escape_controls("run\\x1b[31m.json")
+    'run\\\\x1b[31m.json'
     """
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
