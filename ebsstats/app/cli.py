@@ -92,9 +92,10 @@ def cmd_check(args) -> int:
 
 def cmd_summary(args) -> int:
     from ebsstats.app.tables import summary_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.summary import summarize
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))  # as es.select: runs only
     by = [b for b in args.by.split(",") if b]
     s = summarize(df, by=by, confidence=args.confidence)
     print(summary_table(s, width=args.width))
@@ -103,9 +104,10 @@ def cmd_summary(args) -> int:
 
 def cmd_compare(args) -> int:
     from ebsstats.app.tables import compare_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.comparison import compare
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))
     c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
                 correction=args.correction)
     print(compare_table(c, width=args.width))
