@@ -28,8 +28,9 @@ def t3_raid(seed=0, members=4, days=14, runs=3, slow=None, factor=0.7, scale=0.1
 
 
 def test_persistently_slow_member_is_persistent_even_unflagged():
-    # seed 1: a 30 % slow member under t3 noise is flagged in no single window (main: "ok")
-    res = mb.slow_volumes(t3_raid(seed=1, slow=2))
+    # seed 2: a 30 % slow member under t3 noise; the one-pass baseline learns its level and
+    # flags it in no window, so a share-of-flags rule alone calls it "ok"
+    res = mb.slow_volumes(t3_raid(seed=2, slow=2))
     s = mb.slow_summary(res).set_index("volume")
     assert s.loc["v2", "ratio_ci_high"] < 0.9
     assert s.loc["v2", "status"] == "persistent" and s.loc["v2", "persistent_by_ci"]
