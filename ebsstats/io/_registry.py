@@ -67,6 +67,9 @@ class Reader:
     confidence : float
         How sure a positive ``detect`` is (0–1). The most confident reader wins; among equals,
         the one registered first.
+    memory_factor : float, optional
+        Peak memory of a parse per byte of input; a file whose estimate exceeds the memory
+        budget is refused before it is parsed.
     """
 
     tool: str
@@ -75,6 +78,7 @@ class Reader:
     parse: Callable[[bytes, str, Mapping], Parsed]
     needs: frozenset = frozenset()
     confidence: float = 1.0
+    memory_factor: float | None = None  # peak memory / file size (None: the folder's default)
 
     def __post_init__(self):
         unknown = set(self.needs) - CONTEXT_KEYS

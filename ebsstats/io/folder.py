@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from ebsstats import schema
 from ebsstats.atomic import atomic_file
 from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
@@ -97,12 +98,14 @@ def display_name(name: str) -> str:
     'caf\\\\xe9.json'
     >>> display_name("gp3/run-1.json")
     'gp3/run-1.json'
+    >>> display_name("evil\\x1b[2Jname.json")   # terminal escapes are shown, not sent
+    'evil\\\\x1b[2Jname.json'
     """
     try:
         name.encode("utf-8")
-        return name
     except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+        name = os.fsencode(name).decode("utf-8", errors="backslashreplace")
+    return metamod.escape_controls(name)
 
 
 def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
@@ -137,14 +140,15 @@ def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
 
 @functools.lru_cache(maxsize=4096)
 def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...]:
-    """The folder ``meta.yaml`` files from ``root`` down to ``root/rel_dir`` (deeper wins),
-    merged: computed once per folder of a read (no path resolution per file)."""
+    """The folder ``meta.yaml`` files from ``root`` (absolute) down to ``root/rel_dir`` (deeper
+    wins), merged: computed once per folder of a read, not once per file. A bad sidecar raises
+    (its ParseError is cached by :mod:`ebsstats.io.meta`)."""
     meta: dict = {}
     cur = Path(root)
-    meta.update(metamod.folder_sidecar(cur))
+    meta.update(metamod.folder_sidecar(cur, root))
     for part in (rel_dir.split("/") if rel_dir else []):
         cur = cur / part
-        meta.update(metamod.folder_sidecar(cur))
+        meta.update(metamod.folder_sidecar(cur, root))
     return tuple(meta.items())
 
 
@@ -155,9 +159,10 @@ def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
         rel_dir = path.parent.relative_to(root).as_posix()
     except ValueError:
         return metamod.sidecar_meta(path, root)
-    meta = dict(_folder_chain_meta(str(root), "" if rel_dir == "." else rel_dir))
+    top = os.path.abspath(root)
+    meta = dict(_folder_chain_meta(top, "" if rel_dir == "." else rel_dir))
     if own is None or own:
-        meta.update(metamod.file_sidecar(path))
+        meta.update(metamod.file_sidecar(Path(top, rel_dir, path.name), top))
     return meta
 
 
@@ -243,7 +248,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest:
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
-        parsed = reader.parse(data, rel, _context(reader, path, job))
+        parsed = _guarded_parse(reader, data, rel, _context(reader, path, job))
         del data
         meta = metamod.pattern_meta(rel, job.pattern)
         if job.root is not None:
@@ -269,6 +274,51 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     parsed.records, parsed.series, parsed.columns = [], [], None
     out.parsed = parsed
     return out
+
+
+# --- hostile input: one guard around every reader ------------------------------------------
+MEMORY_BUDGET_ENV = "EBSSTATS_MEMORY_BUDGET"
+MEMORY_BUDGET = 4 * 1024**3  # bytes one file's parse may need (estimate: size × reader factor)
+DEFAULT_MEMORY_FACTOR = 60
+
+
+def memory_budget() -> int:
+    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes) or 4 GiB."""
+    try:
+        return int(os.environ.get(MEMORY_BUDGET_ENV, MEMORY_BUDGET))
+    except ValueError:
+        return MEMORY_BUDGET
+
+
+def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
+    """Parse one file with its reader, refusing before the parse a file whose estimated peak
+    memory (size × the reader's ``memory_factor``, measured by benchmarks/reader_memory.py)
+    exceeds :func:`memory_budget`; deep nesting, integers too long to convert, memory exhaustion
+    and arithmetic overflow become a ParseError for this file, never the folder's end."""
+    factor = reader.memory_factor or DEFAULT_MEMORY_FACTOR
+    need, budget = len(data) * factor, memory_budget()
+    if need > budget:
+        raise ParseError(rel, None, f"a file this reader can parse within the memory budget "
+                         f"({budget / 1024**2:,.0f} MiB; ${MEMORY_BUDGET_ENV} raises it)",
+                         found=f"{len(data) / 1024**2:,.1f} MiB, needing about "
+                         f"{need / 1024**2:,.0f} MiB")
+    try:
+        return reader.parse(data, rel, context)
+    except ParseError:
+        raise
+    except RecursionError as exc:
+        raise ParseError(rel, None, "nesting the reader can follow",
+                         found="nesting too deep (RecursionError)") from exc
+    except MemoryError as exc:
+        raise ParseError(rel, None, "a file that fits in memory", found="MemoryError") from exc
+    except (ValueError, OverflowError, ArithmeticError) as exc:  # e.g. > 4300-digit integers
+        raise ParseError(rel, None, "values the reader can convert",
+                         found=f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:  # pyarrow's ArrowMemoryError, ArrowInvalid, …
+        if type(exc).__module__.startswith("pyarrow"):
+            raise ParseError(rel, None, "a file the reader can parse",
+                             found=f"{type(exc).__name__}: {exc}") from exc
+        raise
 
 
 def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
@@ -340,6 +390,9 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
+    metamod.check_pattern(pattern)  # before any file is read
+    for key, value in (meta or {}).items():
+        metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
     if p.is_dir():
         root = p
@@ -433,10 +486,13 @@ def _typed(outcomes: list[_Outcome], chunks_of, build):
 
 
 def _assemble(outcomes: list[_Outcome], series: bool):
-    df = _typed(outcomes, lambda o: [o.records] if o.records else [], results_of)
+    # validated here, so that no caller (ingest) ever gets or writes a frame validate() rejects;
+    # a file whose rows break the contract is listed and the others kept
+    df = _typed(outcomes, lambda o: [o.records] if o.records else [],
+                lambda c: schema.validate(results_of(c)))
     if not series:
         return df
-    ts = _typed(outcomes, lambda o: o.series, series_of)
+    ts = _typed(outcomes, lambda o: o.series, lambda c: schema.validate_series(series_of(c)))
     return df, ts
 
 
