@@ -40,7 +40,7 @@ class Parsed:
     format: str
     version: str | None = None
     records: list[dict] = field(default_factory=list)
-    series: list[pd.DataFrame] = field(default_factory=list)
+    series: list[pd.DataFrame | Columns] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings the tool printed, kept for the user
     columns: tuple[dict, int] | None = None
     why_empty: str | None = None  # a recognised file without results says why
@@ -141,10 +141,38 @@ def record_chunk(records: list[dict], meta: Mapping | None = None) -> Chunk:
     return schema.columns_of(records, meta, compact=True), len(records)
 
 
-def series_chunk(ts: pd.DataFrame, meta: Mapping | None = None, small: int = 4096) -> Chunk:
+class Columns:
+    """Rows as columns without a DataFrame: ``cols`` maps a name to a list (one value per row)
+    or a :class:`~ebsstats.schema.Const`; ``len()`` is the row count. What a reader builds for
+    many small series (a DataFrame each cost more than the parse); typed with every other
+    file's.
+
+    >>> c = Columns({"t": [0.0, 1.0], "metric": "iops"}, 2)
+    >>> len(c), c.cols["metric"]
+    (2, Const(value='iops', n=2))
+    """
+
+    __slots__ = ("cols", "n")
+
+    def __init__(self, cols: Mapping, n: int):
+        self.n = n
+        self.cols = {k: v if isinstance(v, (list, schema.Const)) else schema.Const(v, n)
+                     for k, v in cols.items()}
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def series_chunk(ts: pd.DataFrame | Columns, meta: Mapping | None = None,
+                 small: int = 4096) -> Chunk:
     """One (plain or typed) series frame as columns, ``meta`` set on every row. Small frames
     become lists (typed later with every other file's); large ones (fio logs) keep their arrays."""
     n = len(ts)
+    if isinstance(ts, Columns):
+        cols = {k: v for k, v in ts.cols.items() if not (meta and k in meta)}
+        for k, v in (meta or {}).items():
+            cols[k] = schema.Const(v, n)
+        return cols, n
     cols: dict = {}
     names = [c for c in ts.columns if not (meta and c in meta)]
     if n < small:

@@ -118,7 +118,7 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Columns, Parsed, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_pts", "FORMATS", "split_system_string"]
@@ -886,14 +886,14 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                 else:
                     t = [float(k) for k in range(len(raw))]
                     tb = "run index"
-                series.append(pd.DataFrame({  # typed once by _common.series_of
+                series.append(Columns({  # typed once by _common.series_of
                     "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
                     "source": source, "test": res.title, "op": op, "metric": metric,
                     "t": t, "value": [v * factor for v in raw], "unit": unit,
                     "block_size": bs, "config": entry.system, "t_basis": tb,
                     "scale": scale, "arguments": res.arguments,
                     "description": res.description,
-                }, dtype=object))
+                }, len(raw)))
             if value is not None:
                 vpos = f"{entry.position}/Value" if fmt.startswith("composite") else (
                     f"{entry.position}.value" if fmt == "json export" else entry.position)
