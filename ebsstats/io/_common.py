@@ -162,6 +162,19 @@ class Columns:
     def __len__(self) -> int:
         return self.n
 
+    def frame(self) -> pd.DataFrame:
+        """The same rows as a plain (untyped, object) DataFrame."""
+        return pd.DataFrame({k: [v.value] * v.n if type(v) is schema.Const else v
+                             for k, v in self.cols.items()}, dtype=object,
+                            index=pd.RangeIndex(self.n))
+
+
+def public_series(parsed: Parsed) -> Parsed:
+    """A reader's :class:`Parsed` with :class:`Columns` series as plain DataFrames (what the
+    public ``parse`` functions return; the folder read takes the columns as they are)."""
+    parsed.series = [s.frame() if isinstance(s, Columns) else s for s in parsed.series]
+    return parsed
+
 
 def series_chunk(ts: pd.DataFrame | Columns, meta: Mapping | None = None,
                  small: int = 4096) -> Chunk:

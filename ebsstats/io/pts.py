@@ -118,7 +118,7 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Columns, Parsed, read_one
+from ebsstats.io._common import Columns, Parsed, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_pts", "FORMATS", "split_system_string"]
@@ -908,47 +908,10 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
 # public
 
 
-def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
+def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
           test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
-    """Parse a PTS result file (composite.xml of either schema) or one of PTS's exports.
-
-    Parameters
-    ----------
-    text : str
-        The file's content.
-    source : str
-        Its name, used in rows and errors (and, with ``test_logs="auto"``, to find
-        ``test-logs/`` next to it).
-    tz : str, optional
-        IANA zone of the PTS machine's local time (PTS writes times without a zone); default:
-        read them as UTC.
-    fio_mb : {"auto", "MiB", "MB"}
-        What the "MB/s" of fio test profiles means (module docstring); "auto" checks it
-        against the IOPS result and the block size.
-    test_logs : "auto", path, or False
-        The result directory's ``test-logs`` folder for per-run times; "auto" looks next to
-        ``source``; ``False`` ignores it.
-
-    Returns
-    -------
-    Parsed
-        Records (see module docstring), per-run series, notes about skipped entries.
-
-    Raises
-    ------
-    ParseError
-        Not a PTS result file, malformed XML/CSV/JSON, or an XML document with entity
-        declarations or external references (refused, never expanded).
-
-    Examples
-    --------
-    >>> p = parse('<PhoronixTestSuite><System><Identifier>a</Identifier></System>'
-    ...           '<Result><Title>T</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion>'
-    ...           '<Data><Entry><Identifier>a</Identifier><Value>PASS</Value></Entry></Data>'
-    ...           '</Result></PhoronixTestSuite>', "x.xml")
-    >>> p.records, p.notes[0].endswith("skipped")
-    ([], True)
-    """
+    """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
+    folder read types them with every other file's; no DataFrame per file)."""
     if options:
         raise TypeError(f"unknown option(s) for the PTS reader: {sorted(options)}")
     if fio_mb not in ("auto", "MiB", "MB"):
@@ -992,6 +955,51 @@ def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto"
     return _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
 
 
+
+def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
+          test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
+    """Parse a PTS result file (composite.xml of either schema) or one of PTS's exports.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    source : str
+        Its name, used in rows and errors (and, with ``test_logs="auto"``, to find
+        ``test-logs/`` next to it).
+    tz : str, optional
+        IANA zone of the PTS machine's local time (PTS writes times without a zone); default:
+        read them as UTC.
+    fio_mb : {"auto", "MiB", "MB"}
+        What the "MB/s" of fio test profiles means (module docstring); "auto" checks it
+        against the IOPS result and the block size.
+    test_logs : "auto", path, or False
+        The result directory's ``test-logs`` folder for per-run times; "auto" looks next to
+        ``source``; ``False`` ignores it.
+
+    Returns
+    -------
+    Parsed
+        Records (see module docstring), per-run series, notes about skipped entries.
+
+    Raises
+    ------
+    ParseError
+        Not a PTS result file, malformed XML/CSV/JSON, or an XML document with entity
+        declarations or external references (refused, never expanded).
+
+    Examples
+    --------
+    >>> p = parse('<PhoronixTestSuite><System><Identifier>a</Identifier></System>'
+    ...           '<Result><Title>T</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion>'
+    ...           '<Data><Entry><Identifier>a</Identifier><Value>PASS</Value></Entry></Data>'
+    ...           '</Result></PhoronixTestSuite>', "x.xml")
+    >>> p.records, p.notes[0].endswith("skipped")
+    ([], True)
+    """
+    return public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
+                                **options))
+
 def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = None,
              fio_mb: str = "auto", test_logs: str | os.PathLike | None | bool = "auto",
              **meta):
@@ -1018,4 +1026,4 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(parse))
+READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(_parse))

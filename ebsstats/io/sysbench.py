@@ -68,11 +68,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import pandas as pd
-
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Columns, Parsed, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
@@ -775,22 +773,34 @@ class _Reader:
             return
         self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
 
-    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> pd.DataFrame | None:
+    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
         if not rows:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
         allowed = _MODE_OPS.get(test)
         keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
                                         and x["op"] not in allowed and x["value"] == 0)]
-        df = pd.DataFrame({  # plain objects: no per-file inference
+        return Columns({  # no DataFrame per file: typed once, with every file's series
             "run_id": rid, "source": self.source,
             "test": [x["test"] or test for x in keep],
             "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
             "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
             "unit": [x["unit"] for x in keep],
             "block_size": hdr.get("block_size") if test != "oltp" else None,
-        }, dtype=object)
-        return df  # typed once, with every file's series (_common.series_of)
+        }, len(keep))
+
+
+def _parse(text: str, source: str, **options) -> Parsed:
+    """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
+    folder read types them with every other file's; no DataFrame per file)."""
+    try:
+        return _Reader(text, source, options).run()
+    except ParseError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
+        raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
+                         ) from exc
+
 
 
 def parse(text: str, source: str, **options) -> Parsed:
@@ -838,13 +848,7 @@ def parse(text: str, source: str, **options) -> Parsed:
     >>> [(r["test"], r["metric"], r["value"]) for r in p.records][:3]
     [('threads', 'runtime', 2.0005), ('threads', 'events', 2254.0), ('threads', 'lat_min', 0.00055)]
     """
-    try:
-        return _Reader(text, source, options).run()
-    except ParseError:
-        raise
-    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
-        raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
-                         ) from exc
+    return public_series(_parse(text, source, **options))
 
 
 def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -877,4 +881,4 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(parse))
+READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(_parse))
