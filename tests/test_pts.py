@@ -325,7 +325,7 @@ def test_non_numeric_values_skipped_with_note():
     p = pts.parse(text, "x.xml")
     assert [r["config"] for r in p.records] == ["b", "b", "b"]
     assert any("non-numeric Value 'PASS'" in n for n in p.notes)
-    df = es.validate(es.schema.frame(p.records))
+    df = es.validate(es.io.frame(p.records))
     assert set(df["metric"]) == {"score"} and set(df["unit"]) == {"Seconds"}
 
 
@@ -340,7 +340,7 @@ def test_mb_basis_assumed_without_iops_sibling():
 def test_nib_proportion_is_na():
     text = _composite("<Entry><Identifier>a</Identifier><Value>5</Value></Entry>",
                       scale="Watts").replace("HIB", "NIB")
-    df = es.validate(es.schema.frame(pts.parse(text, "x.xml").records))
+    df = es.validate(es.io.frame(pts.parse(text, "x.xml").records))
     assert df["higher_is_better"].isna().all()
 
 

@@ -6,7 +6,7 @@ A reader module (``fio.py``, ``bonnie.py``, …) provides
   the first 64 KiB of a file look like this tool's output, else ``None``. Content decides, never
   the extension alone;
 * ``parse(text: str, source: str, **options) -> Parsed`` — records (dicts for
-  :func:`ebsstats.schema.frame`) and optional series frames; raises :class:`ParseError`. Series
+  :func:`ebsstats._columns.frame`) and optional series frames; raises :class:`ParseError`. Series
   frames may be plain (untyped) DataFrames with the series columns: they are typed once, with
   every other file's, by :func:`frame_of` / the folder read (typing per file was the cost);
 * ``read_<tool>(path, **meta)`` — the public one-file reader, via :func:`read_one`.
@@ -26,6 +26,7 @@ import pandas as pd
 
 from ebsstats import schema
 from ebsstats.errors import ParseError
+from ebsstats.io import _columns
 
 MAX_BYTES = 2 * 1024**3  # a single file larger than this is refused (folder reads can lower it)
 HEAD_BYTES = 64 * 1024
@@ -56,7 +57,7 @@ class Parsed:
         cols, n = self.columns
         cols = dict(cols)
         for k, v in (meta or {}).items():
-            cols[k] = schema.Const(v, n)
+            cols[k] = _columns.Const(v, n)
         return cols, n
 
 
@@ -137,13 +138,13 @@ Chunk = tuple[dict, int]  # one file's columns ({name: list | Const | array}) an
 
 def record_chunk(records: list[dict], meta: Mapping | None = None) -> Chunk:
     """A file's records as compact columns, ``meta`` set on every row (see
-    :func:`ebsstats.schema.columns_of`): what a folder worker sends back instead of dicts."""
-    return schema.columns_of(records, meta, compact=True), len(records)
+    :func:`ebsstats._columns.columns_of`): what a folder worker sends back instead of dicts."""
+    return _columns.columns_of(records, meta, compact=True), len(records)
 
 
 class Columns:
     """Rows as columns without a DataFrame: ``cols`` maps a name to a list (one value per row)
-    or a :class:`~ebsstats.schema.Const`; ``len()`` is the row count. What a reader builds for
+    or a :class:`~ebsstats._columns.Const`; ``len()`` is the row count. What a reader builds for
     many small series (a DataFrame each cost more than the parse); typed with every other
     file's.
 
@@ -156,7 +157,7 @@ class Columns:
 
     def __init__(self, cols: Mapping, n: int):
         self.n = n
-        self.cols = {k: v if isinstance(v, (list, schema.Const)) else schema.Const(v, n)
+        self.cols = {k: v if isinstance(v, (list, _columns.Const)) else _columns.Const(v, n)
                      for k, v in cols.items()}
 
     def __len__(self) -> int:
@@ -164,7 +165,7 @@ class Columns:
 
     def frame(self) -> pd.DataFrame:
         """The same rows as a plain (untyped, object) DataFrame."""
-        return pd.DataFrame({k: [v.value] * v.n if type(v) is schema.Const else v
+        return pd.DataFrame({k: [v.value] * v.n if type(v) is _columns.Const else v
                              for k, v in self.cols.items()}, dtype=object,
                             index=pd.RangeIndex(self.n))
 
@@ -184,25 +185,25 @@ def series_chunk(ts: pd.DataFrame | Columns, meta: Mapping | None = None,
     if isinstance(ts, Columns):
         cols = {k: v for k, v in ts.cols.items() if not (meta and k in meta)}
         for k, v in (meta or {}).items():
-            cols[k] = schema.Const(v, n)
+            cols[k] = _columns.Const(v, n)
         return cols, n
     cols: dict = {}
     names = [c for c in ts.columns if not (meta and c in meta)]
     if n < small:
         for name, values in zip(names, ts[names].to_numpy(dtype=object).T.tolist(), strict=True):
-            cols[name] = schema.Const(values[0], n) if schema.is_constant(values) else values
+            cols[name] = _columns.Const(values[0], n) if _columns.is_constant(values) else values
     else:
         for name in names:
             cols[name] = ts[name]
     for k, v in (meta or {}).items():
-        cols[k] = schema.Const(v, n)
+        cols[k] = _columns.Const(v, n)
     return cols, n
 
 
 def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
     names = dict.fromkeys(k for cols, _ in chunks for k in cols)
-    nulls = {n: schema.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
+    nulls = {n: _columns.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
     pieces = {k: [cols[k] if k in cols else nulls[n] for cols, n in chunks] for k in names}
     return pieces, [n for _, n in chunks]
 
@@ -212,7 +213,7 @@ def results_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
     chunks = [c for c in chunks if c[1]]
     if not chunks:
         return schema.empty()
-    return schema.frame_of_columns(*pieces_of(chunks))
+    return _columns.frame_of_columns(*pieces_of(chunks))
 
 
 def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
@@ -220,7 +221,7 @@ def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
     if not chunks:
         return schema.empty_series()
     pieces, lengths = pieces_of(chunks)
-    return schema.series_of_columns(pieces, sum(lengths))
+    return _columns.series_of_columns(pieces, sum(lengths))
 
 
 def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mapping | None = None,

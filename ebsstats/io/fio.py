@@ -89,9 +89,9 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import Const, is_constant
 from ebsstats.io._common import Parsed, line_of, load_text, read_one
 from ebsstats.io._registry import Reader, text_parser
-from ebsstats.schema import Const, is_constant
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
@@ -166,7 +166,7 @@ def parse(text: str, source: str, *, format: str | None = None, **options) -> Pa
     Returns
     -------
     Parsed
-        ``records`` for :func:`ebsstats.schema.frame`; ``series`` holds the ``--status-interval``
+        ``records`` for :func:`ebsstats._columns.frame`; ``series`` holds the ``--status-interval``
         rates; ``notes`` the warnings fio printed.
 
     Raises

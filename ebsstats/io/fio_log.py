@@ -59,6 +59,7 @@ import pyarrow.csv as pacsv
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io import _columns
 from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
 from ebsstats.io._registry import Reader
 
@@ -344,7 +345,7 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         test = m.group("prefix") if m else os.path.basename(source)
     frames = [_series(rid, source, test, ddir, metric, t, v, unit, offset, bs, samp)
               for v, samp in parts]
-    ts = frames[0] if len(frames) == 1 else schema.concat(frames, series=True)
+    ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
     return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
 
 
@@ -514,7 +515,7 @@ def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
         run_id=(run or {}).get("run_id"), test=(run or {}).get("test"))
     ts = parsed.series[0]
     if meta:
-        ts = schema.series_frame(ts.assign(**meta))
+        ts = _columns.series_frame(ts.assign(**meta))
     return ts
 
 
@@ -585,7 +586,7 @@ def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     res["t"] = (res.pop("_w") + 1.0) * window
     res["sampling"] = "window_mean"
     res = res.sort_values(["run_id", "t", "op", "metric"], kind="stable", ignore_index=True)
-    return schema.series_frame(res)
+    return _columns.series_frame(res)
 
 
 # --------------------------------------------------------------------------------------------

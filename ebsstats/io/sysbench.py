@@ -820,7 +820,7 @@ def parse(text: str, source: str, **options) -> Parsed:
     Returns
     -------
     Parsed
-        ``records`` for :func:`ebsstats.schema.frame`; ``series`` (report-interval lines);
+        ``records`` for :func:`ebsstats._columns.frame`; ``series`` (report-interval lines);
         ``notes`` (the tool's WARNING lines and anything skipped). A cleanup output gives an
         empty ``records`` list.
 
