@@ -207,6 +207,27 @@ def _context(reader, path: Path, job: _Job) -> dict:
     return ctx
 
 
+_HEAD_FIRST = 1024**2  # files above this are sniffed from their head before being read
+
+
+def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
+    """Whether a large file's reader waits for the final pass, judged from its first 64 KiB
+    (so that a long fio log is read once, not once per pass). Files whose head needs more
+    care (UTF-16, binary) are left to the full read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return False  # the full read reports it
+    if head[:2] in UTF16_BOMS or b"\x00" in head[:4096]:
+        return False
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    if sniffed is None or "folder_version" not in sniffed.reader.needs:
+        return False
+    out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+    return True
+
+
 def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     out = _Outcome(rel)
     try:
@@ -226,6 +247,10 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
                                     kind="companion")
         return out
     try:
+        if not job.final and st.st_size > _HEAD_FIRST:  # a large file: sniff before reading it
+            deferred = _defer_by_head(path, rel, out)
+            if deferred:
+                return out
         data = load_bytes(path, job.max_bytes)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
