@@ -52,7 +52,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.ioping": ("read_ioping",),
     "ebsstats.io.published": ("read_published",),
     "ebsstats.io.parquet": ("to_parquet", "read_parquet"),
-    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask"),
+    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),
+    "ebsstats.stats.dask": ("summarize_dask",),
     # the contract
     "ebsstats.schema": ("validate", "validate_series"),
     "ebsstats.stats.overview": ("select", "inventory"),
