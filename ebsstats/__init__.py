@@ -55,8 +55,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),
     "ebsstats.stats.dask": ("summarize_dask",),
     # the contract
-    "ebsstats.schema": ("validate", "validate_series"),
-    "ebsstats.stats.overview": ("select", "inventory"),
+    "ebsstats.schema": ("validate", "validate_series", "select"),
+    "ebsstats.stats.overview": ("inventory",),
     # variance and comparison
     "ebsstats.stats.summary": ("summarize", "median_ci"),
     "ebsstats.stats.comparison": ("compare",),

@@ -79,7 +79,7 @@ from ebsstats.errors import SchemaError
 __all__ = ["TOOLS", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "frame", "empty", "series_frame", "empty_series", "concat", "conform", "validate",
            "validate_series", "columns_of", "frame_of_columns", "series_of_columns",
-           "is_constant"]
+           "is_constant", "select", "SUMMARY_FLAGS"]
 
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
 WORKLOADS = ["seqread", "seqwrite", "randread", "randwrite", "randrw", "rewrite", "seeks",
@@ -715,3 +715,46 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative series {ts['metric'].iloc[row]} in row {row}")
     return ts
+
+
+# --------------------------------------------------------------------------------------------
+# selecting rows of a tidy frame
+# --------------------------------------------------------------------------------------------
+
+#: Flags of rows that summarise other rows (left out by :func:`select` unless asked for).
+SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
+
+
+def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,
+           dropna: bool = False, **equals) -> pd.DataFrame:
+    """Rows whose columns equal the given values (a list means any of them).
+
+    By default rows that summarise other rows are left out — PTS's reported mean beside its raw
+    runs (``reported_mean``), a published ± figure (``spread``) and fio's "All clients" line
+    (``aggregate``) — so statistics see each run once. Columns that are not in the frame match
+    nothing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"metric": ["iops", "iops", "bandwidth"], "op": ["read", "write", "read"],
+    ...                    "flag": [None, "reported_mean", None], "value": [1.0, 2.0, 3.0]})
+    >>> select(df, metric="iops")["value"].tolist()
+    [1.0]
+    >>> select(df, op=["read", "write"], exclude_flags=None)["value"].tolist()
+    [1.0, 2.0, 3.0]
+    """
+    keep = pd.Series(True, index=data.index)
+    for col, wanted in equals.items():
+        if wanted is None:
+            continue
+        if col not in data:
+            return data.iloc[0:0]
+        values = list(wanted) if isinstance(wanted, (list, tuple, set)) else [wanted]
+        keep &= data[col].astype("string").isin([str(v) for v in values]).fillna(False)
+    if exclude_flags and "flag" in data:
+        keep &= ~data["flag"].isin(list(exclude_flags)).fillna(False)
+    out = data[keep]
+    if dropna:
+        out = out[out["value"].notna()]
+    return out
