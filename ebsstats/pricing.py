@@ -70,7 +70,6 @@ COMPONENTS = {
     "snapshot_gb_month": ("GB", "not in volume cost"),
     "snapshot_restore_gb": ("GB", "not in volume cost"),
 }
-BANDED = {"iops_month", "throughput_mbps_month", "disk_month"}
 ALIASES = {"magnetic": "standard", "aurora": "aurora-standard", "io2be": "io2-block-express",
            "io2-be": "io2-block-express"}
 

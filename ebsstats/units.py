@@ -29,12 +29,11 @@ local fio profile store fio's decimal figure (``BW=3999KiB/s (4095kB/s)`` stored
 PTS reader checks each MB/s entry against the same run's IOPS × block size and records the basis
 it used in an ``mb_basis`` column (see :mod:`ebsstats.io.pts`).
 
-Formatting for people (MB/s, ms) happens only in plots and reports: see :func:`human`.
+Formatting for people (MB/s, ms) happens only in plots and reports: see :func:`display`.
 """
 
 from __future__ import annotations
 
-import math
 import re
 
 KiB = 1024
@@ -97,31 +96,6 @@ def scaled(text: str, binary: bool = False) -> float:
         raise ValueError(f"not a number: {text!r}")
     table = _BIN if binary else _DEC
     return float(m.group(1)) * table[m.group(2).lower()]
-
-
-def human(value: float, unit: str) -> str:
-    """Format a canonical value for people: B/s as MB/s (10^6), seconds as ms or µs.
-
-    >>> human(104857600.0, "B/s"), human(0.00123, "s"), human(3000.0, "IO/s")
-    ('104.9 MB/s', '1.23 ms', '3,000 IO/s')
-    """
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if unit == "B/s":
-        return f"{value / MB:,.1f} MB/s"
-    if unit == "B":
-        return f"{value / MB:,.1f} MB"
-    if unit == "s":
-        if abs(value) >= 1:
-            return f"{value:,.3g} s"
-        if abs(value) >= 1e-3:
-            return f"{value * 1e3:.3g} ms"
-        return f"{value * 1e6:.3g} µs"
-    if unit in ("IO/s", "ops/s"):
-        return f"{value:,.0f} {unit}" if abs(value) >= 100 else f"{value:.3g} {unit}"
-    if unit == "%":
-        return f"{value:.1f} %"
-    return f"{value:.4g} {unit}"
 
 
 # display helpers for plots: factor and label to turn canonical units into the conventional ones

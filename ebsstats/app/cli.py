@@ -183,12 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
-    try:
-        from ebsstats.simulate import cli as simcli
+    from ebsstats.simulate import cli as simcli
 
-        simcli.add_arguments(s)
-    except ImportError:
-        pass
+    simcli.add_arguments(s)
     s.set_defaults(func=cmd_simulate)
     return p
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,13 +118,3 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
     m = _compile(pattern).search(relpath.replace(os.sep, "/"))
     return dict(m.groupdict()) if m else {}
 
-
-def overlay(records: list[dict], *layers: Mapping | None) -> list[dict]:
-    """Apply metadata layers in increasing precedence to every record."""
-    merged: dict = {}
-    for layer in layers:
-        if layer:
-            merged.update(layer)
-    if not merged:
-        return records
-    return [{**r, **merged} for r in records]
