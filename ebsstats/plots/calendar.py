@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
 from ebsstats.units import display
 
@@ -67,12 +68,13 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     return ax
 
 
-def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
+@renamed(drift_frame="data")
+def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
     """Weekday and hour effects (ratios) with their CIs, one panel per factor.
 
     Parameters
     ----------
-    drift_frame : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.stats.calendar.drift`.
     hue : str, optional
         Group column to distinguish (offset and colour); default the first ``by`` column if any.
@@ -90,16 +92,16 @@ def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
     >>> len(effect_plot(eff).axes)
     1
     """
-    factors = [f for f in ("weekday", "hour") if f in set(drift_frame["factor"])]
+    factors = [f for f in ("weekday", "hour") if f in set(data["factor"])]
     known = {"factor", "level", "level_index", "ratio", "ratio_ci_low", "ratio_ci_high",
              "p_value", "n", "confidence", "coding", "method"}
     if hue is None:
-        extra = [c for c in drift_frame.columns if c not in known]
+        extra = [c for c in data.columns if c not in known]
         hue = extra[0] if extra else None
     if fig is None:
         fig = plt.figure(figsize=(5 + 5 * (len(factors) > 1), 3.5))
     axes = fig.subplots(1, len(factors), squeeze=False)[0]
-    groups = list(drift_frame.groupby(hue, sort=True)) if hue else [(None, drift_frame)]
+    groups = list(data.groupby(hue, sort=True)) if hue else [(None, data)]
     for ax, f in zip(axes, factors, strict=True):
         for i, (g, sub) in enumerate(groups):
             s = sub[sub["factor"] == f].sort_values("level_index")

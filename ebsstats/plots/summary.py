@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from ebsstats._docs import renamed
 from ebsstats.stats.summary import first_value, median_ci_array
 from ebsstats.units import display
 
@@ -97,14 +98,15 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
     return ax
 
 
-def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, ax=None,
+@renamed(comparison="data")
+def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=None,
                 log: bool = True):
     """Forest plot of a :func:`ebsstats.stats.comparison` result: ratio of medians with its CI per row,
     a line at 1 (no change), colour by verdict.
 
     Parameters
     ----------
-    comparison : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.stats.comparison`.
     label : str or list of str, optional
         Columns that name a row; default every text column before ``baseline``.
@@ -117,7 +119,7 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
     matplotlib.axes.Axes
     """
     ax = _ax(ax)
-    c = comparison.reset_index(drop=True)
+    c = data.reset_index(drop=True)
     if label is None:
         label = list(c.columns[: list(c.columns).index("baseline")])
     label = [label] if isinstance(label, str) else list(label)
@@ -141,13 +143,14 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
     return ax
 
 
-def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float | None = None,
+@renamed(curve="data")
+def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float | None = None,
                   ax=None):
     """CONFIRM-style curve: relative CI half-width of the median against the number of runs.
 
     Parameters
     ----------
-    curve : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.repetitions_needed` (the default, long form).
     hue : str, optional
         Column distinguishing curves (e.g. ``"config"``).
@@ -160,7 +163,7 @@ def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float 
     matplotlib.axes.Axes
     """
     ax = _ax(ax)
-    groups = [(None, curve)] if hue is None else list(curve.groupby(hue, sort=True))
+    groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
     for i, (name, g) in enumerate(groups):
         g = g.sort_values("n")
         col = f"C{i % 10}"
@@ -171,8 +174,8 @@ def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float 
         needed = g["n_needed"].dropna()
         if len(needed):
             ax.axvline(float(needed.iloc[0]), color=col, ls=":", lw=1)
-    if precision is None and "precision" in curve and len(curve):
-        precision = float(curve["precision"].iloc[0])
+    if precision is None and "precision" in data and len(data):
+        precision = float(data["precision"].iloc[0])
     if precision is not None:
         ax.axhline(100 * precision, color="k", ls="--", lw=0.8)
     ax.set_xlabel("runs (n)")
