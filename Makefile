@@ -7,7 +7,7 @@ DATA ?= data
 OUT ?= reports
 JOBS ?= 2
 
-.PHONY: report test lint fuzz bench validate clean lock
+.PHONY: report test lint fuzz bench validate clean lock docs
 
 # The environment is installed from uv.lock, exactly: a fresh machine gets the versions CI tested.
 # uv itself comes from PyPI into .uv/ when it is not on PATH.
@@ -47,6 +47,10 @@ bench: $(STAMP)
 
 validate: $(STAMP)
 	$(BIN)/python benchmarks/validate_statistics.py
+
+# The documentation site, offline, warnings as errors; the `docs` dependency group is added to .venv.
+docs: $(STAMP)
+	$(UV) run --locked --group docs sphinx-build -b html -W --keep-going -q docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) .uv $(OUT) .pytest_cache

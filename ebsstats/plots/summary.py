@@ -11,7 +11,7 @@ import pandas as pd
 import seaborn as sns
 
 from ebsstats._docs import renamed
-from ebsstats.stats.summary import first_value, median_ci_array
+from ebsstats.stats._core import first_value, median_ci_array
 from ebsstats.units import display
 
 

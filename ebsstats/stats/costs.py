@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ebsstats import pricing
 from ebsstats._docs import column_keywords, shared_docs
@@ -33,12 +32,13 @@ from ebsstats.pricing import (
     entitled_throughput,
     volume_cost,
 )
+from ebsstats.stats._core import SUMMARY_FLAGS, median_ci_array
 from ebsstats.units import MB, MiB
 
 __all__ = ["cost", "pareto_front", "volume_spec", "VolumeSpec", "COMPONENT_COLUMNS"]
 
 DATA_OPS = ("read", "write", "trim")
-EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast", "range_low", "range_high")
+EXCLUDED_FLAGS = (*SUMMARY_FLAGS, "too_fast", "range_low", "range_high")
 #: component -> wide column of :func:`cost` (the monthly USD of that component)
 COMPONENT_COLUMNS = {
     "storage_gb_month": "storage_usd",
@@ -52,23 +52,10 @@ RATIO_RULE_TYPES = ("io1", "io2", "io2-block-express", "gp3")
 
 
 def _median_ci(x: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """Median with a distribution-free order-statistic CI (binomial; Le Boudec 2010, §2.2).
-
-    The interval is ``[x_(k+1), x_(n-k)]`` (order statistics) with the largest ``k`` such that
-    ``2·P(B <= k) <= 1 − confidence``, ``B ~ Binomial(n, 1/2)``: exactly what
-    ``scipy.stats.quantile_test(x, p=0.5).confidence_interval(confidence)`` returns, which is
-    used here. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
-
-    Private so that this module does not depend on ``ebsstats.stats.summary`` (built in parallel);
-    ``ebsstats.median_ci`` should agree with it.
-    """
-    x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
-    if x.size == 0:
-        return math.nan, math.nan, math.nan
-    med = float(np.median(x))
-    ci = stats.quantile_test(x, q=med, p=0.5).confidence_interval(confidence)
-    return med, float(ci.low), float(ci.high)
+    """Median with the order-statistic CI of :func:`ebsstats.median_ci` (one implementation, in
+    :mod:`ebsstats.stats._core`): ``[min, max]`` at small ``n``, as :func:`ebsstats.summarize`."""
+    med, lo, hi, _ = median_ci_array(x, confidence)
+    return med, lo, hi
 
 
 def pareto_front(cost_usd: Sequence[float], performance: Sequence[float]) -> np.ndarray:
