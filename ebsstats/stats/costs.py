@@ -239,11 +239,6 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         member: they are divided by ``raid_members`` before pricing. Single volumes are
         unaffected.
 
-    The former column-name keywords (``metric``, ``op``, ``run``, ``volume_type``, ``size``,
-    ``provisioned_iops``, ``provisioned_throughput``, ``members``, ``raid_level``,
-    ``instance_type``, ``block_size``, ``timestamp``) still work for one release, with a
-    :class:`DeprecationWarning`: the named column is used as the schema's.
-
     Returns
     -------
     DataFrame
@@ -277,6 +272,11 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     bandwidth, which the entitlement here does not model. The IOPS:size rule checks
     ``provisioned_iops ≤ max_iops_per_gib(as_of) × size`` (io1 10:1 from 2012-07, 30:1 from
     2013, 50:1 from 2016-12; io2 500:1; gp3 500:1).
+
+    The former column-name keywords (``metric``, ``op``, ``run``, ``volume_type``, ``size``,
+    ``provisioned_iops``, ``provisioned_throughput``, ``members``, ``raid_level``,
+    ``instance_type``, ``block_size``, ``timestamp``) still work for one release, with a
+    :class:`DeprecationWarning`: the named column is used as the schema's.
 
     Examples
     --------
