@@ -227,10 +227,15 @@ DEFAULT_MEMORY_FACTOR = 60
 
 
 def memory_budget() -> int:
-    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes) or 4 GiB."""
+    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes), else half of the
+    machine's memory (at least 1 GiB; 4 GiB where it cannot be known)."""
     try:
-        return int(os.environ.get(MEMORY_BUDGET_ENV, MEMORY_BUDGET))
-    except ValueError:
+        return int(os.environ[MEMORY_BUDGET_ENV])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return max(1024**3, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2)
+    except (ValueError, OSError, AttributeError):
         return MEMORY_BUDGET
 
 
