@@ -26,7 +26,8 @@ from pathlib import Path
 
 from ebsstats.errors import ParseError
 
-__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "overlay",
+__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "check_ingest",
+           "escape_controls", "overlay",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -325,6 +326,18 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
 def clear_cache() -> None:
     """Forget cached folder sidecars (call after editing ``meta.yaml`` files in a session)."""
     _folder_meta.cache_clear()
+
+
+def check_ingest(outputs, pattern: str | None = None) -> None:
+    """Operational errors of an ingest, found before any file is parsed: each output in
+    ``outputs`` (``None`` entries ignored) must be writable (:func:`ebsstats.atomic.check_output`:
+    not read-only, not a folder, disk not full) and ``pattern`` valid (:func:`check_pattern`).
+    Raises :class:`ebsstats.atomic.OutputError` or ``ValueError`` with one line."""
+    from ebsstats.atomic import check_output
+
+    for out in outputs:
+        check_output(out)
+    check_pattern(pattern)
 
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*")
