@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 
@@ -30,7 +31,7 @@ def members_plot(result: pd.DataFrame, member: str = "volume", group: str | None
     ax.set_xlabel("window start (UTC)")
     ax.set_ylabel(label)
     ax.legend(loc="best", fontsize="small", ncols=2)
-    return ax
+    return plain_text(ax)
 
 
 def slowest_timeline_plot(result: pd.DataFrame, member: str = "volume",
@@ -51,7 +52,7 @@ def slowest_timeline_plot(result: pd.DataFrame, member: str = "volume",
     ax.set_xlabel("window start (UTC)")
     ax.set_title("slowest member per window")
     ax.legend(fontsize="small", loc="upper right")
-    return ax
+    return plain_text(ax)
 
 
 def array_plot(check: pd.DataFrame, unit: str | None = None, ax=None):
@@ -68,4 +69,4 @@ def array_plot(check: pd.DataFrame, unit: str | None = None, ax=None):
     ax.set_ylabel(label)
     ax.set_xlabel("window start (UTC)")
     ax.legend(fontsize="small")
-    return ax
+    return plain_text(ax)

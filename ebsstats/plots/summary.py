@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from ebsstats.plots._text import plain_text
 from ebsstats.stats._core import first_value, median_ci_array
 from ebsstats.units import display
 
@@ -94,7 +95,7 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
         ax.tick_params(axis="x", labelrotation=35)
         for t in ax.get_xticklabels():
             t.set_horizontalalignment("right")
-    return ax
+    return plain_text(ax)
 
 
 def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, ax=None,
@@ -138,7 +139,7 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
     base = c["baseline"].iloc[0] if len(c) else ""
     conf = c["confidence"].iloc[0] if len(c) else 0.95
     ax.set_xlabel(f"ratio of medians to {base} ({conf:.0%} CI)")
-    return ax
+    return plain_text(ax)
 
 
 def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float | None = None,
@@ -179,4 +180,4 @@ def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float 
     ax.set_ylabel("CI half-width of the median [% of median]")
     if hue is not None:
         ax.legend(title=hue, fontsize=8)
-    return ax
+    return plain_text(ax)
