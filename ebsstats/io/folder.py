@@ -200,10 +200,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         options = _parse_options(sniffed, path, job.fio_versions, job.root)
         parsed = _guarded_parse(module, data, rel, options)
         del data
-        layers = [metamod.pattern_meta(rel, job.pattern)]
-        if job.root is not None:
-            layers.append(metamod.sidecar_meta(path, job.root))
-        out.meta = {k: v for layer in layers for k, v in layer.items()}
+        out.meta = _file_meta(path, rel, job)
     except ParseError as exc:
         out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
         out.error = exc
@@ -218,6 +215,18 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     parsed.records, parsed.series = [], []
     out.parsed = parsed
     return out
+
+
+def _file_meta(path: Path, rel: str, job: _Job) -> dict:
+    """Pattern and sidecar metadata of one file; a bad sidecar fails this file, naming both."""
+    layers = [metamod.pattern_meta(rel, job.pattern)]
+    if job.root is not None:
+        try:
+            layers.append(metamod.sidecar_meta(path, job.root))
+        except ParseError as exc:
+            where = f"sidecar {exc.source}" + (f", {exc.position}" if exc.position else "")
+            raise ParseError(rel, where, exc.expected, found=exc.found) from exc
+    return {k: v for layer in layers for k, v in layer.items()}
 
 
 # --- hostile input: one guard around every reader ------------------------------------------

@@ -232,7 +232,11 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
         raise ParseError(shown, pos, "a YAML mapping of metadata keys",
                          found=str(getattr(exc, "problem", None) or exc)) from exc
     except (RecursionError, MemoryError) as exc:
-        raise ParseError(shown, None, "a YAML mapping of scalar metadata",
+        try:
+            pos = f"line {loader.get_mark().line + 1}"
+        except Exception:  # noqa: BLE001 - the position is a courtesy
+            pos = None
+        raise ParseError(shown, pos, "a YAML mapping of scalar metadata",
                          found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
     finally:
         loader.dispose()
