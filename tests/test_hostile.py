@@ -8,7 +8,6 @@ output, and no traceback is printed.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -393,7 +392,7 @@ def test_9_concurrent_directory_swaps_never_fail(tmp_path):
             try:
                 with atomic.atomic_dir(target) as d:
                     (d / "who").write_text(f"{k}-{i}")
-            except BaseException as exc:  # noqa: BLE001 - counted
+            except BaseException as exc:
                 errors.append(exc)
 
     threads = [threading.Thread(target=writer, args=(k,)) for k in range(8)]

@@ -234,7 +234,7 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
     except (RecursionError, MemoryError) as exc:
         try:
             pos = f"line {loader.get_mark().line + 1}"
-        except Exception:  # noqa: BLE001 - the position is a courtesy
+        except Exception:
             pos = None
         raise ParseError(shown, pos, "a YAML mapping of scalar metadata",
                          found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
