@@ -78,10 +78,12 @@ def _value(text: str):
 
 def cmd_ingest(args) -> int:
     from ebsstats.io.folder import read
+    from ebsstats.io.meta import check_ingest
     from ebsstats.io.parquet import to_parquet
 
     if not Path(args.path).exists():
         raise CliError(f"{args.path}: no such file or folder")
+    check_ingest([args.output, args.series], args.pattern)  # one line, before the parse
     res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
                progress=None if not args.quiet else False, with_failures=True,
                errors="collect")

@@ -62,6 +62,11 @@ from ebsstats.io._common import Parsed, read_one
 __all__ = ["read_bonnie", "sniff", "parse"]
 
 TOOL = "bonnie++"
+
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured 73 (a 4 MB CSV of 214,272 rows))
+MEMORY_FACTOR = 120
+
 DEFAULT_CHUNK = 8192  # bonnie.h DefaultChunkSize (1 << 13), every version
 FILES_UNIT = 1024  # -n counts files in units of 1024 (bonnie.h DirectoryUnit)
 TOO_FAST = "too_fast"

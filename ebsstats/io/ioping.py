@@ -57,6 +57,11 @@ from ebsstats.io._common import Parsed, read_one
 __all__ = ["sniff", "parse", "read_ioping"]
 
 TOOL = "ioping"
+
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured 10 (4.75 MB of JSON))
+MEMORY_FACTOR = 30
+
 TEST = "ioping"
 
 _TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "hour": 3600.0}

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from ebsstats.errors import ParseError
 
-__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta",
+__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "check_ingest",
+           "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -230,7 +231,11 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
         raise ParseError(shown, pos, "a YAML mapping of metadata keys",
                          found=str(getattr(exc, "problem", None) or exc)) from exc
     except (RecursionError, MemoryError) as exc:
-        raise ParseError(shown, None, "a YAML mapping of scalar metadata",
+        try:
+            pos = f"line {loader.get_mark().line + 1}"
+        except Exception:
+            pos = None
+        raise ParseError(shown, pos, "a YAML mapping of scalar metadata",
                          found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
     finally:
         loader.dispose()
@@ -324,6 +329,18 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
 def clear_cache() -> None:
     """Forget cached folder sidecars (call after editing ``meta.yaml`` files in a session)."""
     _folder_meta.cache_clear()
+
+
+def check_ingest(outputs, pattern: str | None = None) -> None:
+    """Operational errors of an ingest, found before any file is parsed: each output in
+    ``outputs`` (``None`` entries ignored) must be writable (:func:`ebsstats.atomic.check_output`:
+    not read-only, not a folder, disk not full) and ``pattern`` valid (:func:`check_pattern`).
+    Raises :class:`ebsstats.atomic.OutputError` or ``ValueError`` with one line."""
+    from ebsstats.atomic import check_output
+
+    for out in outputs:
+        check_output(out)
+    check_pattern(pattern)
 
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*")

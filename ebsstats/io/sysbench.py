@@ -78,6 +78,11 @@ __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 
 TOOL = "sysbench"
 
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: text reports are small; not measured at scale)
+MEMORY_FACTOR = 100
+
+
 #: sysbench fileio mode -> (description printed in "Doing <description> test", workload)
 MODES: dict[str, tuple[str, str]] = {
     "seqwr": ("sequential write (creation)", "seqwrite"),

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ebsstats._docs import renamed
+from ebsstats.plots._text import plain_text
 from ebsstats.stats._core import direction
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
 from ebsstats.units import display
@@ -63,7 +64,7 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
                 fmt=".2f", cbar_kws={"label": "median / " + ("group" if by else "overall") + " median"})
     ax.set_xlabel(f"hour of day ({cal['tz'].iloc[0] if len(cal) else 'UTC'})")
     ax.set_ylabel("weekday")
-    return ax
+    return plain_text(ax)
 
 
 @renamed(drift_frame="data")
@@ -113,8 +114,8 @@ def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
         ax.set_ylabel("ratio to typical level")
         if hue and len(groups) > 1:
             ax.legend(title=hue, fontsize="small")
-    fig.tight_layout()
-    return fig
+    plain_text(fig).tight_layout()
+    return plain_text(fig)
 
 
 def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,
@@ -177,4 +178,4 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
     ax.set_xlabel("time (UTC)")
     ax.set_ylabel(f"{value} ({label})" if label else value)
     ax.legend(fontsize="small")
-    return ax
+    return plain_text(ax)

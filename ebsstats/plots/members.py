@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ebsstats._docs import renamed
+from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 
@@ -32,7 +33,7 @@ def members_plot(data: pd.DataFrame, member: str = "volume", group: str | None =
     ax.set_xlabel("window start (UTC)")
     ax.set_ylabel(label)
     ax.legend(loc="best", fontsize="small", ncols=2)
-    return ax
+    return plain_text(ax)
 
 
 @renamed(result="data")
@@ -54,7 +55,7 @@ def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
     ax.set_xlabel("window start (UTC)")
     ax.set_title("slowest member per window")
     ax.legend(fontsize="small", loc="upper right")
-    return ax
+    return plain_text(ax)
 
 
 @renamed(check="data")
@@ -72,4 +73,4 @@ def array_plot(data: pd.DataFrame, unit: str | None = None, ax=None):
     ax.set_ylabel(label)
     ax.set_xlabel("window start (UTC)")
     ax.legend(fontsize="small")
-    return ax
+    return plain_text(ax)

@@ -11,6 +11,7 @@ import pandas as pd
 import seaborn as sns
 
 from ebsstats._docs import renamed
+from ebsstats.plots._text import plain_text
 from ebsstats.stats._core import first_value, median_ci_array
 from ebsstats.units import display
 
@@ -95,7 +96,7 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
         ax.tick_params(axis="x", labelrotation=35)
         for t in ax.get_xticklabels():
             t.set_horizontalalignment("right")
-    return ax
+    return plain_text(ax)
 
 
 @renamed(comparison="data")
@@ -140,7 +141,7 @@ def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=Non
     base = c["baseline"].iloc[0] if len(c) else ""
     conf = c["confidence"].iloc[0] if len(c) else 0.95
     ax.set_xlabel(f"ratio of medians to {base} ({conf:.0%} CI)")
-    return ax
+    return plain_text(ax)
 
 
 @renamed(curve="data")
@@ -182,4 +183,4 @@ def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float |
     ax.set_ylabel("CI half-width of the median [% of median]")
     if hue is not None:
         ax.legend(title=hue, fontsize=8)
-    return ax
+    return plain_text(ax)

@@ -32,6 +32,7 @@ from ebsstats.pricing import (
     entitled_throughput,
     volume_cost,
 )
+from ebsstats.stats._checks import refuse_impossible
 from ebsstats.stats._core import SUMMARY_FLAGS, median_ci_array
 from ebsstats.units import MB, MiB
 
@@ -289,6 +290,8 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     >>> r[["config", "monthly_usd", "ratio_rule_ok", "on_frontier"]].values.tolist()
     [['gp2', 50.0, <NA>, True], ['io1', 77.5, True, False]]
     """
+    refuse_impossible(data, value, "cost", metrics=("iops", "bandwidth"),
+                      columns=("size_gib", "provisioned_iops", "provisioned_throughput_mibps"))
     by = [by] if isinstance(by, str) else list(by)
     _check_arguments(data, value, by, confidence, duty_cycle, frontier_on)
     df = _rate_rows(data, value, exclude_flags)

@@ -53,6 +53,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ebsstats.stats._checks import refuse_impossible
+
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
            "fleet_outliers", "raid_rows"]
 
@@ -174,6 +176,7 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     >>> sorted(res.loc[res.flag, "volume"].unique())
     ['v2']
     """
+    refuse_impossible(data, value, "slow_volumes", metrics=None if metric is None else [metric])
     d = _one_metric(data, metric)
     hib = _direction(d, higher_is_better)
     _refuse_infinite(d, value, "slow_volumes")
