@@ -26,6 +26,11 @@ __all__ = ["burst_model", "burst_check", "label_burst", "BURST_STATES"]
 
 BURST_STATES = ("inside_burst", "depleted", "baseline", "no_bucket", "unknown")
 _IO_UNIT = 256 * 1024  # gp2 counts I/Os of up to 256 KiB as one credit
+#: A series sampled more sparsely than this (s) is a series of runs, not a log of one run.
+SPARSE_SPACING_S = 60.0
+#: label_burst: a run at or below the baseline while more than this share of credits remains
+#: contradicts the bucket model.
+CONTRADICTION_CREDITS = 0.05
 
 
 def _units(block_size) -> int:
@@ -151,7 +156,8 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
                 volume_type: str = "volume_type", size: str = "size_gib",
                 block_size: int | None = None, credits: float | None = None, as_of=None,
                 drop: float = 0.2, at_cap: float = 0.25,
-                penalty: str | float = "mbic") -> pd.DataFrame:
+                penalty: str | float = "mbic", duty_cycle: float | None = None,
+                phase: str | None = None) -> pd.DataFrame:
     """Observed burst depletion (time and plateau) against :func:`burst_model`, per series.
 
     Parameters
@@ -183,6 +189,15 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
         and the prediction uses the observed level. Both are reported.
     penalty : str or float
         PELT penalty (:func:`ebsstats.stats.warmup.segments`).
+    duty_cycle : float, optional
+        Share of the time the volume saw the measured demand (a 60 s IOPS phase every 384 s:
+        0.156). The volume earns credits the rest of the time, so the prediction is fed the
+        average demand ``level × duty_cycle``.
+    phase : str, optional
+        Column with each sample's active seconds (the runs' own phases); the duty cycle is then
+        the total phase time over the span between the first and the last sample. Without
+        either, a series sampled more sparsely than every 60 s has an unknown demand between
+        samples: ``depletion_rel_error`` is NaN and ``note`` says why.
 
     Returns
     -------
@@ -194,7 +209,15 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
         ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
         the observed burst level as the demand), ``depletion_rel_error``,
         ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
-        ``method``.
+        ``duty_cycle`` (used for the prediction), ``note``, ``method``.
+
+    Notes
+    -----
+    The depletion edge is found at the series' own resolution: the first sample below
+    ``(1 - drop) ×`` the burst level with at most one of the next two samples above it (so a
+    single intermediate sample at the edge, a run that ran dry half-way, is allowed), placed
+    half-way between that sample and the one before (the local spacing, not the series'
+    median). Burst level and plateau are the medians before and after the edge.
 
     Examples
     --------
@@ -229,33 +252,50 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
                        higher_is_better=True)
         if seg.empty:
             continue
-        dt = float(np.median(np.diff(g[time].to_numpy(dtype=float)))) if len(g) > 1 else 0.0
+        tt = g[time].to_numpy(dtype=float)
+        vv = g[value].to_numpy(dtype=float)
+        spacing = float(np.median(np.diff(tt))) if len(g) > 1 else 0.0
         burst_lv = float(seg["level"].iloc[0])
         plateau = float(seg["level"].iloc[-1])
-        low = seg.index[(seg["level"] < burst_lv * (1 - drop))]
-        depleted = len(low) > 0
-        t_obs = float(seg.loc[low[0], "start_time"]) - dt / 2 if depleted else math.nan
+        edge = _edge(vv, burst_lv * (1 - drop))
+        depleted = edge is not None
+        t_obs = math.nan
+        if depleted:
+            t_obs = float(tt[edge] - (tt[edge] - tt[edge - 1]) / 2) if edge else float(tt[0])
+            burst_lv = float(np.median(vv[:edge])) if edge else burst_lv
+            plateau = float(np.median(vv[edge + 1:] if len(vv) > edge + 1 else vv[edge:]))
+        duty, note = _duty(g, tt, spacing, duty_cycle, phase)
         bs = block_size if block_size is not None else _first(g, "block_size")
         bs = None if bs is None or pd.isna(bs) else int(bs)
         day = as_of
         if day is None and "timestamp" in g.columns:
             day = pd.to_datetime(_first(g, "timestamp"), utc=True)
             day = None if pd.isna(day) else day.tz_localize(None)
-        kw = {"iops": burst_lv} if m == "iops" else {"throughput": burst_lv}
+        dmd = burst_lv * (duty if math.isfinite(duty) else 1.0)
+        kw = {"iops": dmd} if m == "iops" else {"throughput": dmd}
         po = burst_model(vt, S, block_size=bs, credits=credits, as_of=day, **kw).iloc[0]
         rated = burst_model(vt, S, block_size=bs, credits=credits, as_of=day).iloc[0]
+        if math.isfinite(duty) and duty < 1:
+            r_dmd = (rated["burst_iops"] if m == "iops" else rated["burst_throughput"])
+            if not math.isfinite(r_dmd):
+                r_dmd = rated["burst"]
+            kw = {"iops": r_dmd * duty} if m == "iops" else {"throughput": r_dmd * duty}
+            rated = burst_model(vt, S, block_size=bs, credits=credits, as_of=day, **kw).iloc[0]
         r_level = rated["burst_iops"] if m == "iops" else rated["burst_throughput"]
         if not math.isfinite(r_level) and vt == "gp2" and m == "iops":
             r_level = rated["burst"]
         use_rated = math.isfinite(r_level) and burst_lv >= (1 - at_cap) * r_level
         pm = rated if use_rated else po
+        scale = duty if math.isfinite(duty) and duty > 0 else 1.0
         if m == "iops":
             p_level, p_plat = pm["burst_iops"], pm["plateau_iops"]
             if not math.isfinite(p_level) and vt == "gp2":
                 p_level, p_plat = pm["burst_level"], pm["plateau"]
         else:
             p_level, p_plat = pm["burst_throughput"], pm["plateau_throughput"]
-        p_dep = float(pm["depletion_s"])
+        p_level = p_level / scale  # the level while the phase runs, as observed
+        p_plat = max(p_plat, _baseline(rated, m)) if scale < 1 else p_plat
+        p_dep = float(pm["depletion_s"]) if math.isfinite(duty) else math.nan
         rows.append({**kd, "volume_type": vt, "size_gib": S, "metric": m,
                      "observed_burst_level": burst_lv, "observed_plateau": plateau,
                      "observed_depletion_s": t_obs, "predicted_burst_level": p_level,
@@ -264,7 +304,7 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
                      "depletion_rel_error": (t_obs / p_dep - 1.0) if math.isfinite(p_dep)
                      and depleted else math.nan,
                      "plateau_rel_error": plateau / p_plat - 1.0 if p_plat else math.nan,
-                     "depleted": depleted,
+                     "depleted": depleted, "duty_cycle": duty, "note": note,
                      "method": "PELT regimes of the series; predicted from the "
                                + ("rated burst (run at the cap); " if use_rated else
                                   "observed burst level; ") + str(pm["method"])})
@@ -272,8 +312,40 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
             "observed_plateau", "observed_depletion_s", "predicted_burst_level",
             "predicted_plateau", "predicted_depletion_s", "predicted_depletion_observed_s",
             "depletion_rel_error",
-            "plateau_rel_error", "depleted", "method"]
+            "plateau_rel_error", "depleted", "duty_cycle", "note", "method"]
     return pd.DataFrame(rows, columns=list(dict.fromkeys(cols)))
+
+
+def _edge(v: np.ndarray, threshold: float) -> int | None:
+    """First index below ``threshold`` that the series stays below (at most one of the next two
+    samples above it): the depletion edge at the series' own resolution."""
+    below = v < threshold
+    for i in np.flatnonzero(below):
+        nxt = below[i + 1:i + 3]
+        if len(nxt) == 0 or nxt.sum() >= len(nxt) - (1 if len(nxt) == 2 else 0):
+            return int(i)
+    return None
+
+
+def _duty(g: pd.DataFrame, t: np.ndarray, spacing: float, duty_cycle, phase) -> tuple[float,
+                                                                                       str]:
+    """Share of time under the measured demand, and a note when it is unknown."""
+    if duty_cycle is not None:
+        return float(duty_cycle), f"duty cycle {float(duty_cycle):.3g} (given)"
+    if phase is not None and phase in g.columns and len(t) > 1:
+        ph = pd.to_numeric(g[phase], errors="coerce").to_numpy(dtype=float)
+        span = float(t[-1] - t[0]) + float(np.nanmedian(np.diff(t)))
+        d = float(np.nansum(ph) / span) if span > 0 else math.nan
+        return min(d, 1.0), f"duty cycle {d:.3g} from the runs' phases ({phase!r})"
+    if spacing > SPARSE_SPACING_S:
+        return math.nan, (f"samples every {spacing:.0f} s: the demand between them is unknown, "
+                          "so no depletion error is reported; pass duty_cycle= or phase=")
+    return 1.0, ""
+
+
+def _baseline(model_row, metric: str) -> float:
+    b = model_row["baseline"]
+    return float(b) if metric == "iops" or model_row["unit"] == "B/s" else math.nan
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,7 +434,11 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
         ``baseline``: the run used no more than the baseline earns, or ran on an empty bucket;
         ``no_bucket``: gp3, io1/io2, magnetic, instance store; ``unknown``: type, size, time or
         duration missing), ``credits_start`` (share of the bucket at the run's start) and
-        ``burst_depletion_s`` (predicted seconds into the run at which the bucket ran dry).
+        ``burst_depletion_s`` (predicted seconds into the run at which the bucket ran dry) and
+        ``burst_contradiction`` (True: the run delivered no more than the baseline rate while
+        the model says more than 5 % of the credits remained — the model, the metadata or the
+        run's demand is wrong; such a run is never counted as ``inside_burst``, it is
+        ``baseline``).
 
     Notes
     -----
@@ -387,11 +463,13 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     out["burst_state"] = "unknown"
     out["credits_start"] = math.nan
     out["burst_depletion_s"] = math.nan
+    out["burst_contradiction"] = False
     if "run_id" not in df.columns or time not in df.columns:
         return out
     runs = _run_table(df, vol_cols, time, value)
     runs["t_start"] = pd.to_datetime(runs["_time"], utc=True, errors="coerce")
     labels = {}
+    contradictions: set = set()
     groups = runs.groupby(vol_cols, sort=False, dropna=False) if vol_cols else [((), runs)]
     for _, g in groups:
         g = g.sort_values(["t_start", "_pos"], kind="stable")
@@ -436,6 +514,16 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                 clock = start
                 continue
             drain = use - earn
+            delivered = io if pd.notna(io) else (bw / _IO_UNIT if pd.notna(bw) else math.nan)
+            if p["unit"] != "IO/s":
+                delivered = bw
+            if (pd.notna(delivered) and delivered <= earn * (1 + sustain_tol)
+                    and frac > CONTRADICTION_CREDITS):
+                contradictions.add(rid)
+                credits = max(0.0, min(bucket, credits - drain * dur))
+                labels[rid] = ("baseline", frac, math.nan)
+                clock = start + pd.Timedelta(seconds=float(dur))
+                continue
             if use <= earn * (1 + sustain_tol):
                 state, td = "baseline", math.nan
                 credits = max(0.0, min(bucket, credits - drain * dur))
@@ -458,4 +546,5 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     out["burst_state"] = pd.Series([g[0] for g in got], index=out.index, dtype=object)
     out["credits_start"] = np.array([g[1] for g in got], dtype=float)
     out["burst_depletion_s"] = np.array([g[2] for g in got], dtype=float)
+    out["burst_contradiction"] = out["run_id"].isin(contradictions).to_numpy()
     return out
