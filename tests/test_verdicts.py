@@ -10,12 +10,13 @@ from scipy import stats
 
 import ebsstats as es
 from ebsstats.app.cli import main
-from ebsstats.stats import _core
 from ebsstats.stats.comparison import compare
 from tests.conftest import ROOT
 
 
 def test_core_median_ci_is_the_one_every_statistic_uses():
+    from ebsstats.stats import _core
+
     x = np.array([3.0, 1.0, 4.0, 1.5, 5.0])
     med, lo, hi, level = _core.median_ci_array(x)
     assert (med, lo, hi) == (3.0, 1.0, 5.0)
@@ -25,6 +26,8 @@ def test_core_median_ci_is_the_one_every_statistic_uses():
 
 
 def test_core_holm_and_floor():
+    from ebsstats.stats import _core
+
     from statsmodels.stats.multitest import multipletests
 
     p = np.array([0.01, np.nan, 0.04, 0.03])
