@@ -26,9 +26,9 @@ def test_core_median_ci_is_the_one_every_statistic_uses():
 
 
 def test_core_holm_and_floor():
-    from ebsstats.stats import _core
-
     from statsmodels.stats.multitest import multipletests
+
+    from ebsstats.stats import _core
 
     p = np.array([0.01, np.nan, 0.04, 0.03])
     adj = _core.adjust_pvalues(p)

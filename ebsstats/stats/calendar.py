@@ -673,35 +673,45 @@ def _fit_cluster(y, factors, blocks, clusters, confidence) -> list[_Est] | None:
     for f in within:
         out.append(_estimates(res1, f, starts[f.name], confidence, m1, hotelling_g=g))
     if between:
-        means = np.asarray(res1.params[:g])
-        cl_codes = {f.name: np.zeros(g, dtype=int) for f in between}
-        for f in between:
-            cl_codes[f.name][clusters] = f.codes
-        cols2 = [np.ones((g, 1))]
-        starts2 = {}
-        pos = 1
-        for f in between:
-            starts2[f.name] = pos
-            cols2.append(_sum_code(cl_codes[f.name], f.k))
-            pos += f.k - 1
-        for _, codes, k in bblocks:
-            bc = np.zeros(g, dtype=int)
-            bc[clusters] = codes
-            cols2.append(_sum_code(bc, k))
-        X2 = np.hstack(cols2)
-        if g - np.linalg.matrix_rank(X2) < 2:
+        more = _between_stage(res1, between, bblocks, clusters, g, confidence)
+        if more is None:
             return None
-        res2, weighted = _between_fit(means, X2, np.bincount(clusters), float(res1.scale))
-        m2 = (f"{'WLS' if weighted else 'OLS'} on the G={g} clusters' adjusted mean log(value) ~ "
-              f"{' + '.join(f.name for f in between)}; classical covariance (between-cluster "
-              "stratum" + ("; clusters weighted 1/(s_b² + s_w²/n_cluster)" if weighted else "")
-              + ")")
-        for f in between:
-            e = _estimates(res2, f, starts2[f.name], confidence, m2)
-            e.n_clusters = g
-            out.append(e)
+        out += more
     order = {f.name: i for i, f in enumerate(factors)}
     return sorted(out, key=lambda e: order[e.factor.name])
+
+
+def _between_stage(res1, between, bblocks, clusters, g, confidence) -> list[_Est] | None:
+    """Stratum 2: the clusters' adjusted means on the factors constant within clusters."""
+    out = []
+    means = np.asarray(res1.params[:g])
+    cl_codes = {f.name: np.zeros(g, dtype=int) for f in between}
+    for f in between:
+        cl_codes[f.name][clusters] = f.codes
+    cols2 = [np.ones((g, 1))]
+    starts2 = {}
+    pos = 1
+    for f in between:
+        starts2[f.name] = pos
+        cols2.append(_sum_code(cl_codes[f.name], f.k))
+        pos += f.k - 1
+    for _, codes, k in bblocks:
+        bc = np.zeros(g, dtype=int)
+        bc[clusters] = codes
+        cols2.append(_sum_code(bc, k))
+    X2 = np.hstack(cols2)
+    if g - np.linalg.matrix_rank(X2) < 2:
+        return None
+    res2, weighted = _between_fit(means, X2, np.bincount(clusters), float(res1.scale))
+    m2 = (f"{'WLS' if weighted else 'OLS'} on the G={g} clusters' adjusted mean log(value) ~ "
+          f"{' + '.join(f.name for f in between)}; classical covariance (between-cluster "
+          "stratum" + ("; clusters weighted 1/(s_b² + s_w²/n_cluster)" if weighted else "")
+          + ")")
+    for f in between:
+        e = _estimates(res2, f, starts2[f.name], confidence, m2)
+        e.n_clusters = g
+        out.append(e)
+    return out
 
 
 def _between_fit(means, X2, sizes, sw2):
@@ -789,25 +799,8 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
         tzs = ",".join(sorted(pd.unique(g["_tz"].astype(str)))) if len(g) else ""
         first = len(test_rows)
         for e in ests:
-            f = e.factor
-            ratio = np.exp(e.effect)
-            for j in range(f.k):
-                eff_rows.append({**gk, "factor": f.name, "level": f.labels[j],
-                                 "level_index": f.index[j], "ratio": ratio[j],
-                                 "ratio_ci_low": np.exp(e.ci[j, 0]),
-                                 "ratio_ci_high": np.exp(e.ci[j, 1]),
-                                 "p_value": e.p_level[j], "n": int(f.counts[j]),
-                                 "confidence": confidence, "coding": CODING,
-                                 "method": e.method})
-            kw, kwp = _kruskal(g, f, blocks)
-            row = {**gk, "factor": f.name, "levels": f.k, "statistic": e.stat, "df": e.df_num,
-                   "df_denom": e.df_denom, "p_value": e.p_value, "p_adjusted": np.nan,
-                   "kw_statistic": kw, "kw_p_value": kwp,
-                   "spread_pct": float(np.expm1(e.effect.max() - e.effect.min()) * 100),
-                   "mde_pct": np.nan, "power": power, "alpha": alpha, "verdict": "",
-                   "n": int(len(g)), "n_excluded": n_excl, "n_clusters": e.n_clusters,
-                   "tz": tzs, "method": e.method + "; omnibus Wald F"}
-            test_rows.append(row)
+            eff_rows += _level_rows(gk, e, confidence)
+            test_rows.append(_test_row(gk, e, g, blocks, power, alpha, n_excl, tzs))
             pending.append(e)
         for name, k, why in skipped:
             test_rows.append(_nan_row(gk, name, k, why, power, alpha, len(g), n_excl, tzs))
@@ -823,8 +816,45 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
                               "n": int(len(g)), "n_excluded": n_excl, "n_clusters": np.nan,
                               "tz": tzs, "method": ""})
             pending.append(None)
-    # multiplicity: Holm across every test of the call; MDE at the Bonferroni level alpha / m
+    _verdicts(test_rows, pending, adjust, alpha, power)
+    eff_cols = [*by_cols, "factor", "level", "level_index", "ratio", "ratio_ci_low",
+                "ratio_ci_high", "p_value", "p_adjusted", "n", "confidence", "coding", "method"]
+    lp = np.array([r["p_value"] for r in eff_rows], dtype=float)
+    ladj = lp if adjust in (None, "none") else adjust_pvalues(lp, adjust)
+    for r, pa in zip(eff_rows, ladj, strict=True):
+        r["p_adjusted"] = pa
+    test_cols = [*by_cols, "factor", "levels", "statistic", "df", "df_denom", "p_value",
+                 "p_adjusted", "kw_statistic", "kw_p_value", "spread_pct", "mde_pct", "power",
+                 "alpha", "verdict", "n", "n_excluded", "n_clusters", "tz", "method"]
+    return (pd.DataFrame(eff_rows, columns=eff_cols), pd.DataFrame(test_rows, columns=test_cols))
+
+
+def _level_rows(gk: dict, e: _Est, confidence: float) -> list[dict]:
+    f = e.factor
+    ratio = np.exp(e.effect)
+    return [{**gk, "factor": f.name, "level": f.labels[j], "level_index": f.index[j],
+             "ratio": ratio[j], "ratio_ci_low": np.exp(e.ci[j, 0]),
+             "ratio_ci_high": np.exp(e.ci[j, 1]), "p_value": e.p_level[j],
+             "n": int(f.counts[j]), "confidence": confidence, "coding": CODING,
+             "method": e.method} for j in range(f.k)]
+
+
+def _test_row(gk, e: _Est, g, blocks, power, alpha, n_excl, tzs) -> dict:
+    kw, kwp = _kruskal(g, e.factor, blocks)
+    return {**gk, "factor": e.factor.name, "levels": e.factor.k, "statistic": e.stat,
+            "df": e.df_num, "df_denom": e.df_denom, "p_value": e.p_value, "p_adjusted": np.nan,
+            "kw_statistic": kw, "kw_p_value": kwp,
+            "spread_pct": float(np.expm1(e.effect.max() - e.effect.min()) * 100),
+            "mde_pct": np.nan, "power": power, "alpha": alpha, "verdict": "",
+            "n": int(len(g)), "n_excluded": n_excl, "n_clusters": e.n_clusters,
+            "tz": tzs, "method": e.method + "; omnibus Wald F"}
+
+
+def _verdicts(test_rows: list, pending: list, adjust, alpha: float, power: float) -> None:
+    """Multiplicity (``adjust`` across every test of the call), MDE at the Bonferroni level
+    alpha / m, and the verdicts."""
     pvals = np.array([np.nan if e is None else e.p_value for e in pending])
+
     valid = np.isfinite(pvals)
     m = int(valid.sum())
     if m:
@@ -850,16 +880,6 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
         if pending[i] is not None:
             why = "; ".join(pending[i].notes) or "not testable (too few clusters or residual df)"
             test_rows[i]["verdict"] = why
-    eff_cols = [*by_cols, "factor", "level", "level_index", "ratio", "ratio_ci_low",
-                "ratio_ci_high", "p_value", "p_adjusted", "n", "confidence", "coding", "method"]
-    lp = np.array([r["p_value"] for r in eff_rows], dtype=float)
-    ladj = lp if adjust in (None, "none") else adjust_pvalues(lp, adjust)
-    for r, pa in zip(eff_rows, ladj, strict=True):
-        r["p_adjusted"] = pa
-    test_cols = [*by_cols, "factor", "levels", "statistic", "df", "df_denom", "p_value",
-                 "p_adjusted", "kw_statistic", "kw_p_value", "spread_pct", "mde_pct", "power",
-                 "alpha", "verdict", "n", "n_excluded", "n_clusters", "tz", "method"]
-    return (pd.DataFrame(eff_rows, columns=eff_cols), pd.DataFrame(test_rows, columns=test_cols))
 
 
 def _order_factors(rows: list, pending: list, first: int) -> None:

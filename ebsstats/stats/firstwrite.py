@@ -146,6 +146,35 @@ def _row(keys: dict, **kw) -> dict:
 # evidence: passes, bonnie, sysbench (results frame)
 
 
+def _one_volume_only(d: pd.DataFrame, by_cols: list[str], why: list[str]) -> pd.DataFrame:
+    """Drop the groups that hold several volumes (passes of different volumes), saying so."""
+    if "volume" not in d.columns or "volume" in by_cols:
+        return d
+    nvol = (d.groupby(by_cols, dropna=False, observed=True)["volume"].nunique()
+            if by_cols else pd.Series([d["volume"].nunique()]))
+    mixed = nvol[nvol > 1]
+    if not len(mixed):
+        return d
+    why.append(f"passes: {len(mixed)} group(s) of {by_cols or 'the frame'} hold several "
+               "volumes; passes of different volumes are not compared (a slow fresh "
+               "volume is not a first-write penalty): use by='volume'")
+    if not by_cols:
+        return d.iloc[0:0]
+    return d[~d.set_index(by_cols).index.isin(mixed.index)]
+
+
+def _clear_cost(df, g, p0, lo) -> tuple[float, float]:
+    """Bytes and seconds of the first pass (upper bound of what clears the penalty)."""
+    if "source" not in g.columns or "metric" not in df.columns:
+        return math.nan, math.nan
+    srcs = set(g.loc[g["_pass"] == p0, "source"].astype(str))
+    sub = df[df["source"].astype(str).isin(srcs)]
+    io = sub.loc[sub["metric"].astype(str) == "io_bytes", "value"]
+    rt = sub.loc[sub["metric"].astype(str) == "runtime", "value"]
+    return (float(io.sum()) if len(io) and lo > 1.0 else math.nan,
+            float(rt.sum()) if len(rt) and lo > 1.0 else math.nan)
+
+
 def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     why = [] if why is None else why
     d = df[df["metric"].astype(str).isin(metrics)].copy() if "metric" in df else df.copy()
@@ -158,18 +187,7 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
         why.append("passes: no 'pass', 'repetition' or 'timestamp' column to order the passes")
         return []
     d["_pass"] = order
-    d = d[d["_pass"].notna()]
-    if "volume" in d.columns and "volume" not in by_cols:
-        nvol = (d.groupby(by_cols, dropna=False, observed=True)["volume"].nunique()
-                if by_cols else pd.Series([d["volume"].nunique()]))
-        mixed = nvol[nvol > 1]
-        if len(mixed):
-            why.append(f"passes: {len(mixed)} group(s) of {by_cols or 'the frame'} hold several "
-                       "volumes; passes of different volumes are not compared (a slow fresh "
-                       "volume is not a first-write penalty): use by='volume'")
-            keep = ~(d.set_index(by_cols).index.isin(mixed.index)) if by_cols else \
-                np.zeros(len(d), bool)
-            d = d[keep]
+    d = _one_volume_only(d[d["_pass"].notna()], by_cols, why)
     vol_first = d.groupby(by_cols, dropna=False, observed=True)["_pass"].transform("min") \
         if by_cols else pd.Series(d["_pass"].min(), index=d.index)
     d["_volfirst"] = vol_first
@@ -191,15 +209,7 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
         lower = _lower_is_better(kd.get("metric", ""), unit)
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
-        btc = ttc = math.nan
-        if "source" in g.columns and "metric" in df.columns:
-            # the first pass is the upper bound of what it takes to clear the penalty
-            srcs = set(g.loc[g["_pass"] == p0, "source"].astype(str))
-            sub = df[df["source"].astype(str).isin(srcs)]
-            io = sub.loc[sub["metric"].astype(str) == "io_bytes", "value"]
-            rt = sub.loc[sub["metric"].astype(str) == "runtime", "value"]
-            btc = float(io.sum()) if len(io) and lo > 1.0 else math.nan
-            ttc = float(rt.sum()) if len(rt) and lo > 1.0 else math.nan
+        btc, ttc = _clear_cost(df, g, p0, lo)
         rows.append(_row({k: v for k, v in kd.items() if k in by_cols},
                          evidence="passes", test=kd.get("test"), op=kd.get("op"),
                          metric=kd.get("metric"), penalty=r, penalty_ci_low=lo,
@@ -512,6 +522,25 @@ def _offsets(ts, by_cols, value, metric, bucket, confidence, penalty, tol, min_e
 # the dispatcher
 
 
+def _split(data, series):
+    """(results frame, series frame) of ``data``."""
+    if isinstance(data, tuple):
+        return data[0], data[1] if series is None else series
+    if isinstance(data, pd.DataFrame) and "t" in data.columns and "offset" in data.columns:
+        return None, data
+    return data, series
+
+
+def _kinds(evidence) -> list[str]:
+    kinds = [evidence] if isinstance(evidence, str) else list(evidence)
+    if kinds == ["auto"]:
+        kinds = list(EVIDENCE)
+    bad = set(kinds) - set(EVIDENCE)
+    if bad:
+        raise ValueError(f"evidence must be 'auto' or among {EVIDENCE}, got {sorted(bad)}")
+    return kinds
+
+
 def first_write(data, evidence: str | Sequence[str] = "auto",
                 by: str | Sequence[str] | None = None, *, series: pd.DataFrame | None = None,
                 value: str = "value", metrics: Sequence[str] = RATE_METRICS,
@@ -592,19 +621,8 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
     >>> r["attribution"].iloc[0]
     'first_touch'
     """
-    results, ser = None, series
-    if isinstance(data, tuple):
-        results, ser = data[0], data[1] if series is None else series
-    elif isinstance(data, pd.DataFrame) and "t" in data.columns and "offset" in data.columns:
-        ser = data
-    else:
-        results = data
-    kinds = [evidence] if isinstance(evidence, str) else list(evidence)
-    if kinds == ["auto"]:
-        kinds = list(EVIDENCE)
-    bad = set(kinds) - set(EVIDENCE)
-    if bad:
-        raise ValueError(f"evidence must be 'auto' or among {EVIDENCE}, got {sorted(bad)}")
+    results, ser = _split(data, series)
+    kinds = _kinds(evidence)
     rows: list[dict] = []
     why: list[str] = []
     by_cols = _by_cols(results if results is not None else ser, by) if (
