@@ -64,3 +64,21 @@ def test_run_at_baseline_with_credits_left_is_a_contradiction():
     assert r1["credits_start"] > 0.5
     assert r1["burst_contradiction"] and r1["burst_state"] != "inside_burst"
     assert not out.loc[out.run_id == "r0", "burst_contradiction"].any()
+
+
+def test_simulator_messiness_options():
+    from ebsstats.simulate.model import campaign_frame
+
+    f = campaign_frame(1, weeks=2, volume_types=["gp2"], tools=("fio",),
+                       fio_jobs=("randread-4k",), offset_logs=0, day_runs=(1, 23),
+                       fresh_volume_per_run=True, burst=True, burst_duty=(60, 384))
+    runs = f[(f.stage == "run") & (f.metric == "iops")]
+    per_day = runs.groupby(runs.timestamp.dt.floor("D")).size()
+    assert per_day.min() >= 1 and per_day.max() <= 23 and per_day.max() > 2 * per_day.min()
+    assert runs["volume"].nunique() == len(runs)  # one fresh volume per run
+    duty = f[(f.stage == "burst_duty") & (f.metric == "iops")].sort_values("start")
+    assert len(duty) > 20
+    gaps = duty["start"].diff().dt.total_seconds().dropna()
+    assert (gaps == 384).all()
+    # the bucket ran dry: after it, a phase gets only what 324 s of idle earned (~1,900 IOPS)
+    assert duty["value"].iloc[0] > 1.3 * duty["value"].iloc[-1]
