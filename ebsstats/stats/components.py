@@ -310,16 +310,7 @@ def variance_components(data: pd.DataFrame, value: str = "value",
         n_excl = int((~ok).sum())
         y = np.log(y[ok]) if log else y[ok]
         lab = _nested_labels(sub.loc[ok], levels).reset_index(drop=True)
-        notes = []
-        used = []
-        prev_units = 1
-        for lvl in levels:
-            k = lab[lvl].nunique()
-            if k <= prev_units:
-                notes.append(f"{lvl} dropped ({k} unit(s) for {prev_units} parent unit(s))")
-                continue
-            used.append(lvl)
-            prev_units = k
+        used, notes, prev_units = _usable_levels(lab, levels)
         est, fitted = {}, None
         if len(used) and len(lab) > prev_units:
             est, fitted, note = _fit_chain(y, lab, used, method)
@@ -328,38 +319,63 @@ def variance_components(data: pd.DataFrame, value: str = "value",
             notes.append("too few units or runs to separate levels")
         share_ci = (_share_ci(y, lab, used, est, fitted, n_boot, confidence, seed + gi)
                     if est and n_boot else {})
-        var = {lvl: est.get(lvl, np.nan) for lvl in used}
-        var[residual] = est.get("__residual__", np.nan)
-        all_lv = [*used, residual]
-        total = float(np.nansum([var[lv] for lv in all_lv])) if est else np.nan
-        adv = _advice(all_lv, var, costs)
-        cum = 0.0
-        meth = {"reml": "REML mixed model (statsmodels MixedLM)",
-                "anova": "ANOVA expected mean squares",
-                None: "no fit"}[fitted if fitted in ("reml", "anova") else None]
-        if est.get("__optimizer__"):
-            meth += f", optimizer {est['__optimizer__']}"
-        if fitted == "anova" and method == "reml":
-            meth += " (fallback: REML failed)"
-        meth += " on log(value)" if log else ""
-        for lv in [*levels, residual]:
-            v = var.get(lv, np.nan)
-            if lv in var and np.isfinite(v):
-                cum += v
-            share = v / total if total and np.isfinite(v) else np.nan
-            r, text = adv.get(lv, (np.nan, None))
-            ci = share_ci.get("__residual__" if lv == residual else lv, (np.nan, np.nan))
-            if lv == (used[0] if used else None) and np.isfinite(v):
-                text = (f"{lv}: {share:.0%} of the variance; only more {lv}s reduce it")
-            rows.append({**key, "level": lv,
-                         "n_units": int(lab[lv].nunique()) if lv in lab else len(lab),
-                         "variance": v, "sd": math.sqrt(v) if np.isfinite(v) and v >= 0 else np.nan,
-                         "share": share,
-                         "icc": cum / total if lv != residual and lv in var and total else np.nan,
-                         "cv": math.sqrt(math.expm1(v)) if log and np.isfinite(v) and v >= 0
-                         else np.nan,
-                         "share_ci_low": ci[0], "share_ci_high": ci[1],
-                         "optimal_per_parent": r, "advice": text, "n": len(y),
-                         "n_excluded": n_excl, "log": log, "method": meth,
-                         "note": "; ".join(notes) or None})
+        ctx = {"key": key, "lab": lab, "n": len(y), "n_excluded": n_excl, "log": log,
+               "method": _method_text(est, fitted, method, log),
+               "note": "; ".join(notes) or None}
+        rows.extend(_rows(levels, used, residual, est, share_ci, costs, ctx))
     return pd.DataFrame(rows)
+
+
+def _usable_levels(lab: pd.DataFrame, levels: list[str]) -> tuple[list[str], list[str], int]:
+    """Levels with more units than their parent (others are dropped with a note)."""
+    used, notes, prev_units = [], [], 1
+    for lvl in levels:
+        k = lab[lvl].nunique()
+        if k <= prev_units:
+            notes.append(f"{lvl} dropped ({k} unit(s) for {prev_units} parent unit(s))")
+            continue
+        used.append(lvl)
+        prev_units = k
+    return used, notes, prev_units
+
+
+def _method_text(est: dict, fitted: str | None, method: str, log: bool) -> str:
+    meth = {"reml": "REML mixed model (statsmodels MixedLM)",
+            "anova": "ANOVA expected mean squares"}.get(fitted or "", "no fit")
+    if est.get("__optimizer__"):
+        meth += f", optimizer {est['__optimizer__']}"
+    if fitted == "anova" and method == "reml":
+        meth += " (fallback: REML failed)"
+    return meth + (" on log(value)" if log else "")
+
+
+def _rows(levels, used, residual, est, share_ci, costs, ctx) -> list[dict]:
+    """One output row per level (top to bottom, then the residual)."""
+    var = {lvl: est.get(lvl, np.nan) for lvl in used}
+    var[residual] = est.get("__residual__", np.nan)
+    all_lv = [*used, residual]
+    total = float(np.nansum([var[lv] for lv in all_lv])) if est else np.nan
+    adv = _advice(all_lv, var, costs)
+    lab, log = ctx["lab"], ctx["log"]
+    cum, rows = 0.0, []
+    for lv in [*levels, residual]:
+        v = var.get(lv, np.nan)
+        fin = bool(np.isfinite(v))
+        if lv in var and fin:
+            cum += v
+        share = v / total if total and fin else np.nan
+        r, text = adv.get(lv, (np.nan, None))
+        ci = share_ci.get("__residual__" if lv == residual else lv, (np.nan, np.nan))
+        if used and lv == used[0] and fin:
+            text = f"{lv}: {share:.0%} of the variance; only more {lv}s reduce it"
+        pos = fin and v >= 0
+        rows.append({**ctx["key"], "level": lv,
+                     "n_units": int(lab[lv].nunique()) if lv in lab else len(lab),
+                     "variance": v, "sd": math.sqrt(v) if pos else np.nan, "share": share,
+                     "icc": cum / total if lv != residual and lv in var and total else np.nan,
+                     "cv": math.sqrt(math.expm1(v)) if log and pos else np.nan,
+                     "share_ci_low": ci[0], "share_ci_high": ci[1],
+                     "optimal_per_parent": r, "advice": text, "n": ctx["n"],
+                     "n_excluded": ctx["n_excluded"], "log": log, "method": ctx["method"],
+                     "note": ctx["note"]})
+    return rows
