@@ -30,7 +30,6 @@ PENDING: dict[str, int] = {
     "ebsstats/stats/firstwrite.py:_offsets": 33,
     "ebsstats/stats/burst.py:label_burst": 41,
     "ebsstats/stats/burst.py:burst_check": 36,
-    "ebsstats/stats/warmup.py:_analyse": 28,
     "ebsstats/app/tables.py:summary_table": 27,
     "ebsstats/app/tables.py:compare_table": 27,
 }
