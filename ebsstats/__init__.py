@@ -66,6 +66,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.stats.planning": ("repetitions_needed",),
     "ebsstats.stats.components": ("variance_components",),
     "ebsstats.stats.flags": ("flag_outliers", "bimodality"),
+    "ebsstats.stats.independence": ("autocorrelation",),
     # drift
     "ebsstats.stats.calendar": ("drift", "drift_test"),
     "ebsstats.stats.trends": ("trend",),

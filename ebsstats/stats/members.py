@@ -458,15 +458,7 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
         flagged = int(g["flag"].sum())
         share = flagged / len(g) if len(g) else np.nan
         pair = bool("pairwise" in g and g["pairwise"].fillna(False).astype(bool).all())
-        note = None
-        if pair:
-            status = "slower" if by_ci else "ok"
-            note = ("2 members: says which member is slower, not whether it is an outlier "
-                    "(no third member to tell which one is normal)")
-        elif share >= persistent_share or by_ci:
-            status = "persistent"
-        else:
-            status = "transient" if flagged else "ok"
+        status, note = _status(pair, by_ci, share, flagged, persistent_share)
         if not reached and n:
             note = (note + "; " if note else "") + (
                 f"{n} window(s): no interval reaches {confidence:.0%}")
@@ -477,6 +469,17 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
                    confidence=confidence, persistent_by_ci=by_ci, floor=floor, note=note)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _status(pair: bool, by_ci: bool, share: float, flagged: int,
+            persistent_share: float) -> tuple[str, str | None]:
+    if pair:
+        return ("slower" if by_ci else "ok"), (
+            "2 members: says which member is slower, not whether it is an outlier "
+            "(no third member to tell which one is normal)")
+    if share >= persistent_share or by_ci:
+        return "persistent", None
+    return ("transient" if flagged else "ok"), None
 
 
 def slow_transitions(result: pd.DataFrame, member: str = "volume",
