@@ -121,12 +121,8 @@ def cmd_check(args) -> int:
     if args.pattern:
         from ebsstats.io.meta import pattern_meta
 
-        root = Path(args.path)
-        found = [pattern_meta(Path(f).relative_to(root).as_posix()
-                              if Path(f).is_absolute() else str(f), args.pattern)
-                 for f in c["file"]]
-        c["metadata"] = [", ".join(f"{k}={v}" for k, v in m.items()) or "(pattern does not match)"
-                         for m in found]
+        c["metadata"] = [", ".join(f"{k}={v}" for k, v in pattern_meta(str(f), args.pattern)
+                                   .items()) or "(pattern does not match)" for f in c["source"]]
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))
