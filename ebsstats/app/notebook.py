@@ -289,11 +289,15 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
         df = df[~empty_rows]
     extra = len(df) - max_rows
     shown = df.head(max_rows) if extra > 0 else df
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    right = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c])
+             for c in shown.columns]
+    head = "".join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(str(c))}</th>'
+                   for c, r in zip(shown.columns, right, strict=True))
     rows = "".join("<tr>" + "".join(
-        f'<td style="text-align:{"right" if isinstance(v, (int, float)) else "left"}">'
-        f"{html.escape(_cell(v))}</td>" for v in r) + "</tr>"
-        for r in shown.itertuples(index=False))
+        f'<td style="text-align:right;white-space:nowrap">{html.escape(_cell(v))}</td>' if r
+        else f'<td style="text-align:left">{html.escape(_cell(v))}</td>'
+        for v, r in zip(row, right, strict=True)) + "</tr>"
+        for row in shown.itertuples(index=False))
     notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
         ([f"{n_empty} row(s) without any value left out"] if n_empty and len(df) else [])
     foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
