@@ -50,9 +50,13 @@ def _filter(df, args):
             have = sorted(str(v) for v in df[col].dropna().unique())
             missing = [v for v in values if v not in have]
             if missing:
-                raise CliError(f"unknown {col} {', '.join(missing)}; this data has: "
-                               f"{', '.join(have[:30]) or 'none'}"
-                               + (" …" if len(have) > 30 else ""))
+                import difflib
+
+                close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
+                raise CliError(f"unknown {col} {', '.join(missing)}"
+                               + (f"; did you mean {', '.join(close)}?" if close else "")
+                               + f" (this data has {len(have)}: {', '.join(have[:20]) or 'none'}"
+                               + (" …)" if len(have) > 20 else ")"))
             df = df[df[col].astype(str).isin(values)]
     return df
 

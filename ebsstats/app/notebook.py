@@ -112,7 +112,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
     """
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
-    from ebsstats.schema import SERIES_COLUMNS, series_frame
+    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
 
     p = str(data)
     if p.endswith(".parquet"):
@@ -125,7 +125,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
             return df
         if series and os.path.exists(series):
             return df, read_parquet(series)
-        return df, series_frame(pd.DataFrame(columns=list(SERIES_COLUMNS)))
+        return df, series_frame(pd.DataFrame(columns=[*SERIES_COLUMNS, *META_COLUMNS]))
     if with_series:
         return read(p, series=True)
     return read(p)

@@ -248,7 +248,7 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
             df, ts, fails = read(data, pattern=pattern, series=True, with_failures=True,
                                  errors="collect", progress=False)
     to_parquet(df, results)
-    if len(ts):
+    if len(ts.columns):  # an empty series frame still has the schema's columns
         to_parquet(ts, series)
     if fails is not None:
         fails.to_parquet(where / "failures.parquet")
