@@ -137,9 +137,10 @@ def cmd_check(args) -> int:
 
 def cmd_summary(args) -> int:
     from ebsstats.app.tables import summary_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.summary import summarize
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))  # as es.select: runs only
     by = [b for b in args.by.split(",") if b]
     bad = [b for b in by if b not in df.columns]
     if bad:
@@ -154,9 +155,10 @@ def cmd_summary(args) -> int:
 
 def cmd_compare(args) -> int:
     from ebsstats.app.tables import compare_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.comparison import compare
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))
     if args.by not in df.columns:
         raise CliError(f"--by {args.by}: no such column")
     groups = sorted(str(v) for v in df[args.by].dropna().unique())
