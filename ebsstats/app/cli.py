@@ -50,9 +50,13 @@ def _filter(df, args):
             have = sorted(str(v) for v in df[col].dropna().unique())
             missing = [v for v in values if v not in have]
             if missing:
-                raise CliError(f"unknown {col} {', '.join(missing)}; this data has: "
-                               f"{', '.join(have[:30]) or 'none'}"
-                               + (" …" if len(have) > 30 else ""))
+                import difflib
+
+                close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
+                raise CliError(f"unknown {col} {', '.join(missing)}"
+                               + (f"; did you mean {', '.join(close)}?" if close else "")
+                               + f" (this data has {len(have)}: {', '.join(have[:20]) or 'none'}"
+                               + (" …)" if len(have) > 20 else ")"))
             df = df[df[col].astype(str).isin(values)]
     return df
 
@@ -123,12 +127,8 @@ def cmd_check(args) -> int:
     if args.pattern:
         from ebsstats.io.meta import pattern_meta
 
-        root = Path(args.path)
-        found = [pattern_meta(Path(f).relative_to(root).as_posix()
-                              if Path(f).is_absolute() else str(f), args.pattern)
-                 for f in c["file"]]
-        c["metadata"] = [", ".join(f"{k}={v}" for k, v in m.items()) or "(pattern does not match)"
-                         for m in found]
+        c["metadata"] = [", ".join(f"{k}={v}" for k, v in pattern_meta(str(f), args.pattern)
+                                   .items()) or "(pattern does not match)" for f in c["source"]]
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))

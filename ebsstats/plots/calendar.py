@@ -112,10 +112,11 @@ def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")
         ax.set_title(f"{f} effect")
         ax.set_ylabel("ratio to typical level")
-        if hue and len(groups) > 1:
-            ax.legend(title=hue, fontsize="small")
+    if hue and len(groups) > 1:  # outside the last panel: a legend never covers an interval
+        axes[-1].legend(title=hue, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1),
+                        ncols=1 + len(groups) // 16)
     plain_text(fig).tight_layout()
-    return plain_text(fig)
+    return fig
 
 
 def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,
@@ -177,5 +178,11 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
                 ax.axvline(seg["start_time"], color="C3", ls=":", lw=1)
     ax.set_xlabel("time (UTC)")
     ax.set_ylabel(f"{value} ({label})" if label else value)
-    ax.legend(fontsize="small")
+    import matplotlib.dates as mdates
+
+    locator = mdates.AutoDateLocator(maxticks=8)  # date labels that never collide
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.figure.tight_layout()
     return plain_text(ax)

@@ -119,8 +119,9 @@ def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=Non
     -------
     matplotlib.axes.Axes
     """
-    ax = _ax(ax)
     c = data.reset_index(drop=True)
+    if ax is None:  # one row per comparison: the figure grows with them (24 configs stay legible)
+        _, ax = plt.subplots(figsize=(7, max(2.2, 0.9 + 0.32 * len(c))))
     if label is None:
         label = list(c.columns[: list(c.columns).index("baseline")])
     label = [label] if isinstance(label, str) else list(label)
@@ -135,7 +136,12 @@ def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=Non
         ax.plot(r["ratio"], yi, "o", color=col)
     ax.axvline(1.0, color="k", lw=0.8, ls="--")
     if log:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
         ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yticks(y)
     ax.set_yticklabels(list(names))
     base = c["baseline"].iloc[0] if len(c) else ""
@@ -182,5 +188,7 @@ def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float |
     ax.set_xlabel("runs (n)")
     ax.set_ylabel("CI half-width of the median [% of median]")
     if hue is not None:
-        ax.legend(title=hue, fontsize=8)
+        ax.legend(title=hue, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
+                  ncols=1 + len(groups) // 16)
+        ax.figure.tight_layout()
     return plain_text(ax)
