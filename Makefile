@@ -7,7 +7,7 @@ DATA ?= data
 OUT ?= reports
 JOBS ?= 2
 
-.PHONY: report test lint fuzz bench validate clean lock
+.PHONY: report test lint fuzz bench validate clean lock docs
 
 # The environment is installed from uv.lock, exactly: a fresh machine gets the versions CI tested.
 # uv itself comes from PyPI into .uv/ when it is not on PATH.
@@ -32,8 +32,12 @@ report: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
 
+# ruff; the layer contracts of pyproject's [tool.importlinter]; cyclomatic complexity <= 25 in
+# stats/ and app/ (tools/complexity.py, radon).
 lint: $(STAMP)
-	$(BIN)/ruff check ebsstats tests benchmarks
+	$(BIN)/ruff check ebsstats tests benchmarks tools
+	$(BIN)/lint-imports
+	$(BIN)/python tools/complexity.py
 
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/fuzz_readers.py
@@ -43,6 +47,10 @@ bench: $(STAMP)
 
 validate: $(STAMP)
 	$(BIN)/python benchmarks/validate_statistics.py
+
+# The documentation site, offline, warnings as errors; the `docs` dependency group is added to .venv.
+docs: $(STAMP)
+	$(UV) run --locked --group docs sphinx-build -b html -W --keep-going -q docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) .uv $(OUT) .pytest_cache
