@@ -32,8 +32,12 @@ report: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
 
+# ruff; the layer contracts of pyproject's [tool.importlinter]; cyclomatic complexity <= 25 in
+# stats/ and app/ (tools/complexity.py, radon).
 lint: $(STAMP)
-	$(BIN)/ruff check ebsstats tests benchmarks
+	$(BIN)/ruff check ebsstats tests benchmarks tools
+	$(BIN)/lint-imports
+	$(BIN)/python tools/complexity.py
 
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/fuzz_readers.py

@@ -59,6 +59,8 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     # variance and comparison
     "ebsstats.stats.summary": ("summarize", "median_ci"),
     "ebsstats.stats.comparison": ("compare",),
+    "ebsstats.stats.percentiles": ("pooled_percentiles", "percentiles_over_time",
+                                   "compare_percentiles", "merge_histograms"),
     "ebsstats.stats.reported": ("compare_reported",),
     "ebsstats.stats.planning": ("repetitions_needed",),
     "ebsstats.stats.components": ("variance_components",),

@@ -99,11 +99,15 @@ def test_bandwidth_units_mb_and_mib():
     assert math.isnan(r["iops"]) and r["n_iops"] == 0
 
 
-def test_small_sample_has_no_ci_but_has_estimate():
+def test_small_sample_ci_is_the_one_summarize_gives():
+    # one median CI for the whole library: at n = 3 the widest order-statistic pair [min, max]
+    # (75 % exact level), as summarize reports it (cost used to give NaN here)
     df = tidy(records("gp2", [1500.0, 1490.0, 1510.0], volume_type="gp2", size_gib=500))
     r = es.cost(df, as_of="2017-06-01").iloc[0]
+    s = es.summarize(df, bootstrap=0).iloc[0]
     assert r["iops"] == 1500.0
-    assert math.isnan(r["iops_ci_low"]) and math.isnan(r["usd_per_iops_month_ci_low"])
+    assert (r["iops_ci_low"], r["iops_ci_high"]) == (1490.0, 1510.0)
+    assert (s["median_ci_low"], s["median_ci_high"]) == (r["iops_ci_low"], r["iops_ci_high"])
 
 
 def test_read_and_write_rows_of_one_run_are_summed():

@@ -67,7 +67,12 @@ def test_baseline_keeps_a_healthy_member_with_a_lasting_offset_unflagged():
     assert len(flagged) == 7
     base = res.groupby("volume")["baseline"].first()
     assert base["v1"] == pytest.approx(0.88, rel=0.03)
-    assert out.slow_summary(res).set_index("volume").loc["v1", "status"] == "ok"
+    # never flagged in a window, but its interval over 28 windows lies below 1 - floor (0.9):
+    # a lasting 12 % deficit is persistent slowness by the practical floor; 3 % is not
+    summ = out.slow_summary(res).set_index("volume")
+    assert summ.loc["v1", "flagged"] == 0 and summ.loc["v1", "persistent_by_ci"]
+    assert summ.loc["v1", "status"] == "persistent"
+    assert summ.loc["v3", "status"] == "ok"
 
 
 def test_score_counts_are_consistent():

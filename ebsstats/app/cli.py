@@ -15,19 +15,31 @@ from pathlib import Path
 from ebsstats import __version__
 
 
+class CliError(Exception):
+    """A one-line error for the user: what is wrong and how to fix it (no traceback)."""
+
+
 def _load(path: str, pattern: str | None = None):
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
 
     p = Path(path)
+    if not p.exists():
+        raise CliError(f"{path}: no such file or folder (give a folder of benchmark outputs or "
+                       "a Parquet file from `ebsstats ingest`)")
     if p.suffix == ".parquet" or (p.is_dir() and any(p.glob("*.parquet")) and not any(
             q for q in p.rglob("*") if q.is_file() and q.suffix != ".parquet")):
         return read_parquet(p)
     import warnings
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return read(p, pattern=pattern)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = read(p, pattern=pattern, progress=None)
+    for w in {str(w.message) for w in caught}:
+        print(f"note: {w}", file=sys.stderr)
+    if not len(df):
+        raise CliError(f"{path}: no benchmark results found (see `ebsstats check {path}`)")
+    return df
 
 
 def _filter(df, args):
@@ -35,8 +47,24 @@ def _filter(df, args):
         wanted = getattr(args, col, None)
         if wanted:
             values = [v.strip() for v in wanted.split(",")]
+            have = sorted(str(v) for v in df[col].dropna().unique())
+            missing = [v for v in values if v not in have]
+            if missing:
+                raise CliError(f"unknown {col} {', '.join(missing)}; this data has: "
+                               f"{', '.join(have[:30]) or 'none'}"
+                               + (" …" if len(have) > 30 else ""))
             df = df[df[col].astype(str).isin(values)]
     return df
+
+
+def _emit(frame, text: str, fmt: str) -> None:
+    """Print a result as the text table, CSV or JSON records."""
+    if fmt == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        print(frame.to_json(orient="records", date_format="iso", indent=1))
+    else:
+        print(text)
 
 
 def _value(text: str):
@@ -52,6 +80,8 @@ def cmd_ingest(args) -> int:
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import to_parquet
 
+    if not Path(args.path).exists():
+        raise CliError(f"{args.path}: no such file or folder")
     res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
                progress=None if not args.quiet else False, with_failures=True,
                errors="collect")
@@ -73,6 +103,10 @@ def cmd_ingest(args) -> int:
         print(f"FAILED {len(bad)} file(s):")
         for _, f in bad.iterrows():
             print(f"  {f['reason']}")
+    if not len(df):
+        print(f"ebsstats ingest: 0 rows from {args.path}: nothing benchmark-like was found "
+              f"(see `ebsstats check {args.path}`)", file=sys.stderr)
+        return 1
     return 1 if (len(bad) and args.strict) else 0
 
 
@@ -81,7 +115,18 @@ def cmd_check(args) -> int:
 
     from ebsstats.io.folder import check
 
+    if not Path(args.path).exists():
+        raise CliError(f"{args.path}: no such file or folder")
     c = check(args.path)
+    if args.pattern:
+        from ebsstats.io.meta import pattern_meta
+
+        root = Path(args.path)
+        found = [pattern_meta(Path(f).relative_to(root).as_posix()
+                              if Path(f).is_absolute() else str(f), args.pattern)
+                 for f in c["file"]]
+        c["metadata"] = [", ".join(f"{k}={v}" for k, v in m.items()) or "(pattern does not match)"
+                         for m in found]
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))
@@ -92,23 +137,39 @@ def cmd_check(args) -> int:
 
 def cmd_summary(args) -> int:
     from ebsstats.app.tables import summary_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.summary import summarize
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))  # as es.select: runs only
     by = [b for b in args.by.split(",") if b]
+    bad = [b for b in by if b not in df.columns]
+    if bad:
+        raise CliError(f"--by {', '.join(bad)}: no such column; columns: "
+                       + ", ".join(c for c in df.columns if c not in ("value", "position")))
+    print(f"summarising {len(df):,} values in {df.groupby(by, observed=True).ngroups} groups …",
+          file=sys.stderr)
     s = summarize(df, by=by, confidence=args.confidence)
-    print(summary_table(s, width=args.width))
+    _emit(s, summary_table(s, width=args.width) if args.format == "table" else "", args.format)
     return 0
 
 
 def cmd_compare(args) -> int:
     from ebsstats.app.tables import compare_table
+    from ebsstats.stats._core import runs_only
     from ebsstats.stats.comparison import compare
 
-    df = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(_filter(_load(args.data, args.pattern), args))
+    if args.by not in df.columns:
+        raise CliError(f"--by {args.by}: no such column")
+    groups = sorted(str(v) for v in df[args.by].dropna().unique())
+    if args.baseline not in groups:
+        raise CliError(f"--baseline {args.baseline!r} is not a {args.by} of this data; valid: "
+                       + ", ".join(groups[:30]) + (" …" if len(groups) > 30 else ""))
+    print(f"comparing {len(groups) - 1} {args.by} value(s) with {args.baseline!r} "
+          f"({len(df):,} values) …", file=sys.stderr)
     c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
                 correction=args.correction)
-    print(compare_table(c, width=args.width))
+    _emit(c, compare_table(c, width=args.width) if args.format == "table" else "", args.format)
     return 0
 
 
@@ -118,10 +179,13 @@ def cmd_report(args) -> int:
     params = {k: _value(v) for k, v in (args.param or [])}
     try:
         index = report(args.data, args.output, notebooks=args.notebooks, parameters=params,
-                       only=args.only, show_code=args.show_code,
+                       only=args.only, pattern=args.pattern, show_code=args.show_code,
                        log=lambda m: print(m, file=sys.stderr))
     except ReportError as exc:
         print(f"ebsstats report: {exc}", file=sys.stderr)
+        out = Path(args.output) / "index.html"
+        if out.exists():
+            print(f"the other pages were written: {out}", file=sys.stderr)
         return 1
     print(index)
     return 0
@@ -130,7 +194,33 @@ def cmd_report(args) -> int:
 def cmd_simulate(args) -> int:
     from ebsstats.simulate import cli as simcli
 
+    out = Path(args.output)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"-o {out} exists and is not empty; simulate writes only into a new or "
+                       "empty folder (nothing was written)")
     return simcli.run(args)
+
+
+def _report_epilog() -> str:
+    """The parameters of the bundled notebooks, per notebook, for ``report --help``."""
+    try:
+        from ebsstats.app.reports import (
+            RESERVED,
+            default_notebooks,
+            notebook_list,
+            notebook_parameters,
+        )
+
+        lines = ["notebook parameters (-p NAME VALUE; lists as a,b; None = chosen from the "
+                 "data):"]
+        for book in notebook_list(default_notebooks()):
+            params = {k: v for k, v in notebook_parameters(book).items() if k not in RESERVED}
+            lines.append(f"  {book.stem}:" + ("" if params else " (none)"))
+            for k, v in params.items():
+                lines.append(f"    {k:<12} default {v['default']!r}: {v['help']}")
+        return "\n".join(lines)
+    except (OSError, ValueError):
+        return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,45 +228,61 @@ def build_parser() -> argparse.ArgumentParser:
                                 "benchmarks (fio, bonnie++, sysbench, PTS).")
     p.add_argument("--version", action="version", version=f"ebsstats {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
+    pattern_help = ('path pattern giving metadata from file names, e.g. '
+                    '"{instance_type}/{filesystem}-{volume}-{timestamp}.txt" ({name} matches '
+                    'within one folder/file name, greedily; {timestamp} may be epoch seconds)')
 
     s = sub.add_parser("ingest", help="read a folder into a tidy Parquet file")
-    s.add_argument("path")
+    s.add_argument("path", help="folder (read recursively) or file of benchmark outputs")
     s.add_argument("-o", "--output", required=True, help="Parquet file to write (atomically)")
     s.add_argument("--series", metavar="PARQUET", help="also write the time-series frame")
-    s.add_argument("--pattern", help='path pattern, e.g. "{config}/{volume}/run-{repetition}.json"')
-    s.add_argument("--jobs", type=int, default=1, help="parsing processes")
+    s.add_argument("--pattern", help=pattern_help)
+    s.add_argument("--jobs", type=int, default=1, help="parsing processes (default 1)")
     s.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_ingest)
 
     s = sub.add_parser("check", help="list what would be read, skipped or refused, and why")
-    s.add_argument("path")
+    s.add_argument("path", help="folder or file of benchmark outputs")
+    s.add_argument("--pattern", help=pattern_help + "; shows the metadata each file gets")
     s.set_defaults(func=cmd_check)
 
     for name, func, helptext in (("summary", cmd_summary, "median ± CI per group"),
                                  ("compare", cmd_compare, "groups against a baseline")):
         s = sub.add_parser(name, help=helptext)
         s.add_argument("data", help="folder of outputs, or a Parquet file from ingest")
-        s.add_argument("--by", default="config,test,op,metric" if name == "summary" else "config")
+        s.add_argument("--by", default="config,test,op,metric" if name == "summary" else "config",
+                       help="grouping column(s), comma-separated" if name == "summary" else
+                       "column whose values are compared (default config)")
         s.add_argument("--metric", help="comma-separated metrics to keep (e.g. iops,bandwidth)")
-        s.add_argument("--test", help="comma-separated tests to keep")
-        s.add_argument("--op", help="comma-separated ops to keep")
-        s.add_argument("--tool", help="comma-separated tools to keep")
-        s.add_argument("--pattern", help="path pattern for metadata")
-        s.add_argument("--confidence", type=float, default=0.95)
-        s.add_argument("--width", type=int, default=100)
+        s.add_argument("--test", help="comma-separated tests to keep (fio job names, …)")
+        s.add_argument("--op", help="comma-separated ops to keep (read, write, total, …)")
+        s.add_argument("--tool", help="comma-separated tools to keep (fio, sysbench, …)")
+        s.add_argument("--pattern", help=pattern_help)
+        s.add_argument("--confidence", type=float, default=0.95,
+                       help="confidence level of the intervals (default 0.95)")
+        s.add_argument("--width", type=int, default=100, help="table width in characters")
+        s.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                       help="table (default, display units) or the full frame as csv/json "
+                            "(canonical units)")
         if name == "compare":
-            s.add_argument("--baseline", required=True)
-            s.add_argument("--correction", default="holm", choices=["holm", "fdr_bh"])
+            s.add_argument("--baseline", required=True, help="the value of --by compared with")
+            s.add_argument("--correction", default="holm", choices=["holm", "fdr_bh"],
+                           help="multiplicity correction (default holm)")
         else:
             s.add_argument("--config", help="comma-separated configs to keep")
         s.set_defaults(func=func)
 
-    s = sub.add_parser("report", help="run the notebooks with papermill and write HTML")
-    s.add_argument("data")
-    s.add_argument("-o", "--output", default="reports")
+    s = sub.add_parser("report", help="run the notebooks with papermill and write HTML",
+                       epilog=_report_epilog(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("data", help="folder of benchmark outputs, or a Parquet file from ingest")
+    s.add_argument("-o", "--output", default="reports",
+                   help="report folder (default reports); must be new, empty or an earlier "
+                        "report, and outside the data")
     s.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="notebook parameter (a value, never code); repeatable")
+                   help="notebook parameter (a value, never code); repeatable; see below")
+    s.add_argument("--pattern", help=pattern_help)
     s.add_argument("--notebooks", help="folder of notebooks (default: the project's)")
     s.add_argument("--only", action="append", help="run only notebooks whose name has this")
     s.add_argument("--show-code", action="store_true", help="keep code cells in the HTML")
@@ -194,9 +300,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ebsstats.errors import EbsstatsError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except (CliError, EbsstatsError, FileNotFoundError, ValueError, KeyError) as exc:
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"ebsstats {args.command}: {msg}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

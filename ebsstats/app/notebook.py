@@ -1,16 +1,32 @@
-"""Display defaults for the notebooks: readable numbers in tables, consistent figures.
+"""Helpers for the report notebooks: read the data, choose defaults from it, say what a section
+needs when the data cannot support it, show tables in display units, and show library warnings
+in a "caveats" box instead of hiding them.
 
 Every notebook calls :func:`setup` once; scripts never need it.
 """
 
 from __future__ import annotations
 
+import html
 import math
+import os
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ebsstats import units
+
+__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note"]
+
+#: The metrics a default analysis prefers, in order, when a test reports several.
+PREFERRED_METRICS = ("iops", "bandwidth", "ops", "tps", "score", "lat_mean", "clat_mean")
 
 
 def _format(x: float) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "NaN"
+        return "—"
     a = abs(x)
     if a >= 1000:
         return f"{x:,.0f}"
@@ -19,9 +35,43 @@ def _format(x: float) -> str:
     return f"{x:.3g}"
 
 
+class _Caveats:
+    """Collect warnings raised while a cell runs; show them under the cell in a small box."""
+
+    def __init__(self):
+        self.seen: Counter = Counter()
+        self.pending: list[str] = []
+
+    def showwarning(self, message, category, filename, lineno, file=None, line=None):
+        text = f"{category.__name__}: {message}"
+        if category is DeprecationWarning or category is PendingDeprecationWarning:
+            return  # library internals, not about the data
+        self.seen[text] += 1
+        if self.seen[text] == 1:
+            self.pending.append(text)
+
+    def flush(self, *_):
+        if not self.pending:
+            return
+        from IPython.display import HTML, display
+
+        items = "".join(f"<li>{html.escape(t)}</li>" for t in self.pending[:8])
+        more = len(self.pending) - 8
+        if more > 0:
+            items += f"<li>… and {more} more</li>"
+        self.pending = []
+        display(HTML('<div style="border-left:4px solid #e0a000;background:#fff8e1;'
+                     'padding:.3em .8em;margin:.4em 0;font-size:90%"><b>Caveats</b> '
+                     f'(warnings from the analysis)<ul style="margin:.2em 0">{items}</ul></div>'))
+
+
+_CAVEATS = _Caveats()
+
+
 def setup(max_columns: int = 40, dpi: int = 100) -> None:
     """Pandas shows floats with 3–4 significant digits (thousands separated, never ``9.6e+04``
-    for a rate), more columns before eliding, and matplotlib draws at ``dpi`` with a light grid.
+    for a rate; a missing value as "—"), matplotlib draws at ``dpi`` with a light grid, and
+    warnings are collected and shown after each cell in a "caveats" box.
 
     Examples
     --------
@@ -31,10 +81,205 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
     '96,269'
     """
     import matplotlib as mpl
-    import pandas as pd
 
     pd.set_option("display.float_format", _format)
     pd.set_option("display.max_columns", max_columns)
+    pd.set_option("display.max_colwidth", 200)
     pd.set_option("display.width", 160)
     mpl.rcParams.update({"figure.dpi": dpi, "axes.grid": True, "grid.alpha": 0.3,
-                         "axes.spines.top": False, "axes.spines.right": False})
+                         "axes.spines.top": False, "axes.spines.right": False,
+                         "legend.fontsize": "small", "figure.autolayout": False})
+    try:
+        ip = get_ipython()  # type: ignore[name-defined]  # noqa: F821
+    except NameError:
+        return
+    warnings.simplefilter("default")
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.showwarning = _CAVEATS.showwarning
+    if _CAVEATS.flush not in ip.events.callbacks["post_run_cell"]:
+        ip.events.register("post_run_cell", _CAVEATS.flush)
+
+
+def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
+         with_series: bool = False):
+    """The results frame of a report's ``data`` (a Parquet file written by ``ebsstats report``
+    or ``ingest``, or a folder/file of outputs), and with ``with_series=True`` also the series
+    frame (from ``series``, or read from the folder).
+
+    Examples
+    --------
+    >>> df = load("data/samples/fio")                      # doctest: +SKIP
+    """
+    from ebsstats.io.folder import read
+    from ebsstats.io.parquet import read_parquet
+    from ebsstats.schema import SERIES_COLUMNS, series_frame
+
+    p = str(data)
+    if p.endswith(".parquet"):
+        df = read_parquet(p)
+        fails = os.path.join(os.path.dirname(p), "failures.parquet")
+        if os.path.exists(fails):  # written beside the results by ``ebsstats report``
+            f = pd.read_parquet(fails)
+            df.attrs["failures"] = f.astype(object).where(f.notna(), None).to_dict("records")
+        if not with_series:
+            return df
+        if series and os.path.exists(series):
+            return df, read_parquet(series)
+        return df, series_frame(pd.DataFrame(columns=list(SERIES_COLUMNS)))
+    if with_series:
+        return read(p, series=True)
+    return read(p)
+
+
+def note(text: str) -> None:
+    """Show one sentence in a grey box (a section the data cannot support, and why)."""
+    try:
+        from IPython.display import Markdown, display
+    except ImportError:  # pragma: no cover
+        print(text)
+        return
+    display(Markdown(f"> **Not shown:** {text}"))
+
+
+def needs(ok: bool, text: str) -> bool:
+    """``ok``, and when it is false show ``text`` (what the section would need) as a note.
+
+    >>> needs(True, "no time series")
+    True
+    """
+    if not ok:
+        note(text)
+    return bool(ok)
+
+
+def most_common(values: pd.Series, default=None):
+    """The most frequent value (ties: the first in sorted order), or ``default`` when empty.
+
+    >>> most_common(pd.Series(["b", "a", "b", "a", "c"]))
+    'a'
+    """
+    counts = values.dropna().astype(str).value_counts()
+    if not len(counts):
+        return default
+    top = counts.max()
+    return sorted(counts[counts == top].index)[0]
+
+
+def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
+    """The measurement runs: rows whose ``stage`` is ``run`` when the data label stages (the
+    first-write passes and burst runs are not), else every row."""
+    if "stage" in data and data["stage"].astype("string").eq("run").any():
+        return data[data["stage"].astype("string").eq("run").fillna(False)]
+    return data
+
+
+def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = None,
+           op: str | None = None, by: Sequence[str] = ("config",),
+           metrics: Sequence[str] = PREFERRED_METRICS) -> dict:
+    """Defaults from the data: the test with the most runs (among those with a preferred
+    metric), its most common op and its first preferred metric; given values are kept.
+
+    Returns ``{"metric", "test", "op", "runs"}`` (``runs``: the selected rows, values present).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"run_id": ["1", "1", "2", "3"], "test": ["a", "a", "a", "b"],
+    ...                    "op": ["read"] * 4, "metric": ["iops", "bandwidth", "iops", "iops"],
+    ...                    "value": [1.0, 2.0, 3.0, 4.0], "flag": [None] * 4})
+    >>> {k: v for k, v in choose(df).items() if k != "runs"}
+    {'metric': 'iops', 'test': 'a', 'op': 'read'}
+    """
+    from ebsstats.stats.overview import select
+
+    pool = select(data, dropna=True)
+    pool = pool[pool["metric"].astype(str).isin(list(metrics))] if metric is None else \
+        pool[pool["metric"].astype(str) == metric]
+    if test is not None:
+        pool = pool[pool["test"].astype(str) == test]
+    if op is not None:
+        pool = pool[pool["op"].astype(str) == op]
+    if not len(pool):
+        return {"metric": metric, "test": test, "op": op, "runs": pool}
+    if test is None:
+        per_test = pool.groupby(pool["test"].astype(str))["run_id"].nunique()
+        test = sorted(per_test[per_test == per_test.max()].index)[0]
+        pool = pool[pool["test"].astype(str) == test]
+    if op is None:
+        op = most_common(pool["op"])
+        pool = pool[pool["op"].astype(str) == op]
+    if metric is None:
+        have = set(pool["metric"].astype(str))
+        metric = next(m for m in metrics if m in have)
+        pool = pool[pool["metric"].astype(str) == metric]
+    return {"metric": metric, "test": test, "op": op, "runs": pool}
+
+
+_VALUE_COLUMNS = ("value", "median", "mean", "average", "mad", "sd", "min", "max", "shift",
+                  "steady_level", "first_level", "p5", "p95", "iqr")
+
+
+def _value_column(name: str) -> bool:
+    base = name
+    for suffix in ("_ci_low", "_ci_high", "_low", "_high"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+            break
+    return base in _VALUE_COLUMNS
+
+
+def _cell(v) -> str:
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    if isinstance(v, (bool,)):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return _format(v)
+    if isinstance(v, pd.Timestamp):
+        return v.strftime("%Y-%m-%d %H:%M")
+    return str(v)
+
+
+def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
+          columns: Sequence[str] | None = None, max_rows: int = 40, index: bool = False,
+          drop_empty: bool = True):
+    """A frame as an HTML table a storage engineer reads: value columns converted from the
+    canonical ``unit`` to display units with the unit in the header (``B/s`` → MB/s, ``s`` →
+    ms, ``IO/s`` → IOPS), 3–4 significant digits, missing values as "—", all-empty columns
+    left out, at most ``max_rows`` rows (the rest counted), horizontally scrollable.
+
+    Examples
+    --------
+    >>> t = table(pd.DataFrame({"config": ["a"], "median": [2.5e8], "cv": [float("nan")]}),
+    ...           unit="B/s")
+    >>> "median (MB/s)" in t.data and "250" in t.data and "cv" not in t.data
+    True
+    """
+    from IPython.display import HTML
+
+    df = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
+    if index:
+        df = df.reset_index()
+    if columns is not None:
+        df = df[[c for c in columns if c in df.columns]]
+    if drop_empty and len(df):
+        df = df[[c for c in df.columns if not df[c].isna().all()]]
+    factor, label = units.display(unit) if unit else (1.0, None)
+    names = {}
+    for c in df.columns:
+        if label and _value_column(str(c)) and pd.api.types.is_numeric_dtype(df[c]):
+            df[c] = df[c].astype("float64") * factor
+            names[c] = f"{c} ({label})"
+    df = df.rename(columns=names)
+    extra = len(df) - max_rows
+    shown = df.head(max_rows) if extra > 0 else df
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    rows = "".join("<tr>" + "".join(
+        f'<td style="text-align:{"right" if isinstance(v, (int, float)) else "left"}">'
+        f"{html.escape(_cell(v))}</td>" for v in r) + "</tr>"
+        for r in shown.itertuples(index=False))
+    foot = (f'<p style="font-size:85%;color:#555">… {extra} more row(s) not shown</p>'
+            if extra > 0 else "")
+    if not len(df):
+        return HTML("<p><i>(no rows)</i></p>")
+    return HTML('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
+                f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>{foot}")

@@ -1,13 +1,22 @@
 """Batch reports: run every notebook with papermill on a data folder, render HTML, write an index.
 
-The report is built in a temporary folder beside ``out`` and swapped in only when every notebook
-ran: a failing notebook names itself and its cell, exits non-zero, and leaves the previous report
-intact. Parameters reach the notebooks as values (papermill writes them as Python literals), never
-as code.
+The data are read once (``pattern`` gives metadata from file names, as for ``ebsstats ingest``)
+into Parquet files that every notebook reads through its ``data`` and ``series`` parameters, so a
+corpus is parsed once per report. The report is built in a temporary folder beside ``out``; a
+notebook that fails does not stop the others: its page shows the error (notebook, cell,
+message), the index marks it, and :func:`report` raises :class:`ReportError` after the complete
+report was swapped in. If the report cannot be completed at all (no notebooks, unreadable data),
+the previous report stays untouched.
+
+``out`` is never allowed to destroy data: it may not be the data folder, lie inside it or contain
+it, and an existing non-empty folder is replaced only when it holds the marker file
+(:data:`MARKER`) that every ebsstats report has. Parameters reach the notebooks as values
+(papermill writes them as Python literals), never as code.
 """
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import html
 import json
@@ -19,25 +28,43 @@ from pathlib import Path
 from ebsstats import __version__
 from ebsstats.atomic import atomic_dir
 from ebsstats.errors import EbsstatsError
-from ebsstats.io.folder import CACHE_ENV
 
-__all__ = ["report", "default_notebooks", "notebook_list"]
+__all__ = ["report", "default_notebooks", "notebook_list", "notebook_parameters",
+           "check_output", "MARKER"]
+
+#: Marker file written into every report folder: only such a folder is ever replaced.
+MARKER = ".ebsstats-report"
+
+#: Parameters the report sets itself (never from ``-p``).
+RESERVED = ("data", "series", "output")
 
 
 class ReportError(EbsstatsError):
-    """A notebook failed while building a report."""
+    """A notebook failed while building a report (the report was written; its page shows why),
+    or the report could not be built at all."""
 
-    def __init__(self, notebook: str, cell: int | None, error: str):
+    def __init__(self, notebook: str, cell: int | None, error: str,
+                 failed: list[tuple[str, int | None, str]] | None = None):
         self.notebook, self.cell, self.error = notebook, cell, error
+        self.failed = failed or [(notebook, cell, error)]
         where = f"{notebook}, cell {cell}" if cell is not None else notebook
-        super().__init__(f"report failed in {where}: {error}")
+        msg = f"report failed in {where}: {error}"
+        if len(self.failed) > 1:
+            msg += f" (and {len(self.failed) - 1} more page(s): " + ", ".join(
+                f[0] for f in self.failed[1:]) + ")"
+        super().__init__(msg)
+
+
+class OutputRefused(EbsstatsError):
+    """The output folder would overwrite or delete data that is not an ebsstats report."""
 
 
 def default_notebooks() -> Path:
-    """The project's ``notebooks/`` folder (beside the package in a source checkout)."""
-    here = Path(__file__).resolve().parent
+    """The project's ``notebooks/`` folder: beside the package in a source checkout, inside it
+    (``ebsstats/notebooks``) in an installed wheel."""
+    here = Path(__file__).resolve().parents[1]
     for candidate in (here.parent / "notebooks", here / "notebooks"):
-        if candidate.is_dir():
+        if candidate.is_dir() and any(candidate.glob("*.ipynb")):
             return candidate
     raise FileNotFoundError("no notebooks/ folder found; pass notebooks=")
 
@@ -45,6 +72,68 @@ def default_notebooks() -> Path:
 def notebook_list(folder: str | os.PathLike) -> list[Path]:
     """Notebooks of a report, in name order (``00-overview.ipynb``, ``01-variance.ipynb``, …)."""
     return sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
+
+
+def notebook_parameters(book: str | os.PathLike) -> dict[str, dict]:
+    """The parameters a notebook declares: ``{name: {"default": value, "help": comment}}``.
+
+    Every line of the cell tagged ``parameters`` must be ``name = literal  # help``; a line that
+    papermill cannot parse raises ``ValueError`` instead of being silently dropped.
+    """
+    nb = json.loads(Path(book).read_text(encoding="utf-8"))
+    out: dict[str, dict] = {}
+    for cell in nb.get("cells", []):
+        if "parameters" not in cell.get("metadata", {}).get("tags", []):
+            continue
+        for line in "".join(cell.get("source", "")).splitlines():
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            if line.count("=") != 1:  # papermill drops such a line (an "=" in the comment)
+                raise ValueError(f"{Path(book).name}: parameter line {line!r} must have exactly "
+                                 "one '=' (papermill cannot parse it otherwise)")
+            code, _, comment = line.partition("#")
+            name, eq, value = code.partition("=")
+            try:
+                default = ast.literal_eval(value.strip())
+            except (ValueError, SyntaxError):
+                default = None
+                eq = ""
+            if not eq or not name.strip().isidentifier():
+                raise ValueError(f"{Path(book).name}: parameter line {line!r} is not "
+                                 "`name = literal  # help`")
+            out[name.strip()] = {"default": default, "help": comment.strip()}
+    return out
+
+
+def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
+    """Refuse an output folder that would overwrite or delete anything but an old report.
+
+    Raises :class:`OutputRefused` when ``out`` is the data folder, lies inside it or contains it,
+    is a file, or is a non-empty folder without the report marker file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> check_output(d, d / "reports")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ebsstats.app.reports.OutputRefused: -o ... lies inside the data folder ...; choose a folder outside it
+    """
+    d, o = Path(data).resolve(), Path(out).resolve()
+    if o == d:
+        raise OutputRefused(f"-o {o} is the data folder; choose another folder")
+    if o.is_relative_to(d):
+        raise OutputRefused(f"-o {o} lies inside the data folder {d}; choose a folder "
+                            "outside it")
+    if d.is_relative_to(o):
+        raise OutputRefused(f"-o {o} contains the data {d}; replacing it would delete the data: "
+                            "choose an empty or new folder")
+    if o.exists() and not o.is_dir():
+        raise OutputRefused(f"-o {o} is a file; choose a folder")
+    if o.is_dir() and any(o.iterdir()) and not (o / MARKER).exists():
+        raise OutputRefused(f"-o {o} is not empty and is not an ebsstats report (no {MARKER}); "
+                            "choose an empty or new folder")
 
 
 def _title(nb_path: Path) -> str:
@@ -76,22 +165,41 @@ def _failing_cell(executed: Path) -> tuple[int | None, str | None]:
     return None, None
 
 
-def _render_html(executed: Path, target: Path, show_code: bool) -> None:
+_ERROR_BANNER = """<div style="border:2px solid #c62828;background:#fdecea;padding:.8em 1em;
+margin:1em 0;font-family:system-ui,sans-serif"><b>This page failed</b> in cell {cell}:
+<code>{error}</code><br>The other pages of the report are complete. The cell's output below
+shows where.</div>"""
+
+
+def _render_html(executed: Path, target: Path, show_code: bool,
+                 error: tuple[int | None, str] | None = None) -> None:
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(executed, as_version=4)
+    # papermill's own red "An Exception was encountered" cell is code-styled noise in a report
+    nb.cells = [c for c in nb.cells
+                if "papermill-error-cell-tag" not in c.get("metadata", {}).get("tags", [])]
     exporter = HTMLExporter(exclude_input=not show_code, exclude_input_prompt=True,
                             exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
+    if error is not None:
+        banner = _ERROR_BANNER.format(cell=error[0] if error[0] is not None else "?",
+                                      error=html.escape(error[1]))
+        body = body.replace("<main>", "<main>" + banner, 1) if "<main>" in body else \
+            body.replace("<body", banner + "<body", 1)
     target.write_text(body, encoding="utf-8")
 
 
-def _index(pages: list[tuple[str, str]], data: str, params: Mapping) -> str:
-    items = "\n".join(f'    <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>'
-                      for href, title in pages)
+def _index(pages: list[tuple[str, str, str | None]], data: str, params: Mapping,
+           summary: str) -> str:
+    items = "\n".join(
+        f'    <li><a href="{html.escape(href)}">{html.escape(title)}</a>'
+        + (f' <b style="color:#c62828">failed: {html.escape(err)}</b>' if err else "")
+        + "</li>" for href, title, err in pages)
     shown = "".join(f"<li><code>{html.escape(str(k))}</code> = <code>"
-                    f"{html.escape(repr(v))}</code></li>" for k, v in params.items())
+                    f"{html.escape(repr(v))}</code></li>" for k, v in params.items()) \
+        or "<li>none (every page chose its defaults from the data)</li>"
     stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>ebsstats report</title>
@@ -100,6 +208,7 @@ code{{background:#f3f3f3;padding:0 .2em}}</style></head>
 <body>
 <h1>ebsstats report</h1>
 <p>Data: <code>{html.escape(data)}</code> · ebsstats {__version__} · built {stamp}</p>
+<p>{html.escape(summary)}</p>
 <ol>
 {items}
 </ol>
@@ -108,25 +217,70 @@ code{{background:#f3f3f3;padding:0 .2em}}</style></head>
 """
 
 
+def _split_lists(params: Mapping, declared: Mapping[str, dict]) -> dict:
+    """``"a,b"`` → ``["a", "b"]`` for parameters whose default is a list."""
+    out = {}
+    for k, v in params.items():
+        if isinstance(v, str) and isinstance(declared.get(k, {}).get("default"), list):
+            v = [s.strip() for s in v.split(",") if s.strip()]
+        out[k] = v
+    return out
+
+
+def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Path, str]:
+    """Read ``data`` once into Parquet files the notebooks read."""
+    import warnings
+
+    from ebsstats.io.folder import read
+    from ebsstats.io.parquet import read_parquet, to_parquet
+
+    results, series = where / "results.parquet", where / "series.parquet"
+    if data.is_file() and data.suffix == ".parquet":
+        df = read_parquet(data)
+        import pandas as pd
+
+        ts = pd.DataFrame()
+        fails = None
+    else:
+        log(f"reading {data}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the failures are shown on page 00
+            df, ts, fails = read(data, pattern=pattern, series=True, with_failures=True,
+                                 errors="collect", progress=False)
+    to_parquet(df, results)
+    if len(ts):
+        to_parquet(ts, series)
+    if fails is not None:
+        fails.to_parquet(where / "failures.parquet")
+    n_runs = df["run_id"].nunique() if len(df) else 0
+    return results, series, f"{len(df):,} values from {n_runs:,} runs"
+
+
 def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
            notebooks: str | os.PathLike | None = None, parameters: Mapping | None = None,
-           only: list[str] | None = None, show_code: bool = False, timeout: int = 900,
-           kernel_name: str | None = None, log: Callable[[str], None] | None = None) -> Path:
+           only: list[str] | None = None, pattern: str | None = None, show_code: bool = False,
+           timeout: int = 900, kernel_name: str | None = None,
+           log: Callable[[str], None] | None = None) -> Path:
     """Run every notebook on ``data`` with papermill and write an HTML report to ``out``.
 
     Parameters
     ----------
     data : path
-        Folder (or file) of benchmark outputs; passed to each notebook's ``data`` parameter.
+        Folder (or file) of benchmark outputs, or a Parquet file from ``ebsstats ingest``.
     out : path
         Report folder; it gets one HTML page per notebook, the executed notebooks and
-        ``index.html``. Replaced atomically when every notebook succeeded.
+        ``index.html``. Refused when it is, contains or lies inside ``data``, or is a non-empty
+        folder that is not an earlier report (:func:`check_output`).
     notebooks : path, optional
         Folder of notebooks (default: the project's ``notebooks/``).
     parameters : mapping, optional
-        Extra parameters; each notebook receives those its ``parameters`` cell defines.
+        Notebook parameters; each notebook receives those its ``parameters`` cell defines. A
+        name no notebook defines raises ``ValueError`` listing the valid ones; ``"a,b"`` becomes
+        a list for parameters whose default is a list.
     only : list of str, optional
         Run only notebooks whose file name contains one of these strings.
+    pattern : str, optional
+        Path pattern giving metadata from file names (as ``ebsstats ingest --pattern``).
     show_code : bool
         Keep code cells in the HTML (hidden by default).
 
@@ -138,7 +292,15 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     Raises
     ------
     ReportError
-        naming the notebook and the cell that failed.
+        naming the notebook(s) and cell that failed; the report with the other pages was
+        written, the failed pages show the error.
+    OutputRefused
+        ``out`` would destroy data.
+
+    Examples
+    --------
+    >>> report("data/samples", "/tmp/ebsstats-report")   # doctest: +SKIP
+    PosixPath('/tmp/ebsstats-report/index.html')
     """
     import papermill as pm
 
@@ -149,49 +311,83 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
         books = [b for b in books if any(o in b.name for o in only)]
     if not books:
         raise ReportError(str(nb_dir), None, "no notebooks to run")
-    out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    data_abs = str(Path(data).resolve())
+    declared = {b: notebook_parameters(b) for b in books}
     params = dict(parameters or {})
-    pages: list[tuple[str, str]] = []
-    previous = os.environ.get(CACHE_ENV)
-    with tempfile.TemporaryDirectory(prefix="ebsstats-read-cache-") as cache, \
+    valid = sorted({k for d in declared.values() for k in d} - set(RESERVED))
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; valid: "
+                         f"{', '.join(valid) or 'none'}")
+    if not Path(data).exists():
+        raise FileNotFoundError(f"{data}: no such file or folder")
+    check_output(data, out)
+    out = Path(out).resolve()
+    data_abs = Path(data).resolve()
+    pages: list[tuple[str, str, str | None]] = []
+    failed: list[tuple[str, int | None, str]] = []
+    with tempfile.TemporaryDirectory(prefix="ebsstats-report-data-") as work, \
             atomic_dir(out, tag="building") as tmp:
-        # the notebooks' kernels inherit this: a corpus is parsed once for the whole report
-        os.environ[CACHE_ENV] = cache
-        try:
-            _run_all(pm, books, tmp, data_abs, params, kernel_name, timeout, show_code, log,
-                     pages)
-        finally:
-            if previous is None:
-                os.environ.pop(CACHE_ENV, None)
-            else:
-                os.environ[CACHE_ENV] = previous
+        results, series, summary = _ingest(data_abs, pattern, Path(work), log)
+        (tmp / "notebooks").mkdir()
+        for book in books:
+            given = {**_split_lists(params, declared[book]), "data": str(results),
+                     "series": str(series) if series.exists() else None, "output": str(tmp)}
+            use = {k: v for k, v in given.items() if k in declared[book]}
+            err = _run_one(pm, book, tmp, use, kernel_name, timeout, show_code, log)
+            page = book.with_suffix(".html").name
+            pages.append((page, _title(book), None if err is None else
+                          f"cell {err[0]}: {err[1]}" if err[0] else err[1]))
+            if err is not None:
+                failed.append((book.name, err[0], err[1]))
+        (tmp / "index.html").write_text(_index(pages, str(data_abs), params, summary),
+                                        encoding="utf-8")
+        (tmp / MARKER).write_text(f"ebsstats {__version__} report of {data_abs}\n",
+                                  encoding="utf-8")
+        _permissions(tmp)
+    if failed:
+        raise ReportError(*failed[0], failed=failed)
     return out / "index.html"
 
 
-def _run_all(pm, books, tmp, data_abs, params, kernel_name, timeout, show_code, log, pages):
-    (tmp / "notebooks").mkdir()
-    for book in books:
-        declared = pm.inspect_notebook(str(book))
-        given = {"data": data_abs, "output": str(tmp), **params}
-        use = {k: v for k, v in given.items() if k in declared}
-        executed = tmp / "notebooks" / book.name
-        log(f"running {book.name}")
+def _permissions(root: Path) -> None:
+    """Folders 0777 and files 0666 minus the umask (mkdtemp creates 0700)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    root.chmod(0o777 & ~mask)
+    for p in root.rglob("*"):
+        p.chmod((0o777 if p.is_dir() else 0o666) & ~mask)
+
+
+def _run_one(pm, book: Path, tmp: Path, use: dict, kernel_name, timeout, show_code, log
+             ) -> tuple[int | None, str] | None:
+    """Run one notebook and render its page; the error (cell, message) if it failed."""
+    executed = tmp / "notebooks" / book.name
+    page = tmp / book.with_suffix(".html").name
+    log(f"running {book.name}")
+    err: tuple[int | None, str] | None = None
+    try:
+        pm.execute_notebook(str(book), str(executed), parameters=use, cwd=str(book.parent),
+                            kernel_name=kernel_name, progress_bar=False,
+                            execution_timeout=timeout, report_mode=not show_code,
+                            # the kernel's "running over TCP without encryption" log line is
+                            # noise on a local machine: kernel warnings are not the report's
+                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
+    except pm.PapermillExecutionError as exc:
+        cell, first_line = _failing_cell(executed)
+        detail = f"{exc.ename}: {exc.evalue}"
+        if first_line:
+            detail += f" (cell starts: {first_line!r})"
+        err = (cell, detail)
+    except Exception as exc:  # kernel died, timeout, bad notebook JSON
+        err = (None, f"{type(exc).__name__}: {exc}")
+    if executed.exists():
         try:
-            pm.execute_notebook(str(book), str(executed), parameters=use,
-                                cwd=str(book.parent), kernel_name=kernel_name,
-                                progress_bar=False, execution_timeout=timeout,
-                                report_mode=not show_code)
-        except pm.PapermillExecutionError as exc:
-            cell, first_line = _failing_cell(executed)
-            detail = f"{exc.ename}: {exc.evalue}"
-            if first_line:
-                detail += f" (cell starts: {first_line!r})"
-            raise ReportError(book.name, cell, detail) from None
-        except Exception as exc:  # kernel died, timeout, bad notebook JSON
-            raise ReportError(book.name, None, f"{type(exc).__name__}: {exc}") from None
-        page = book.with_suffix(".html").name
-        _render_html(executed, tmp / page, show_code)
-        pages.append((page, _title(book)))
-    (tmp / "index.html").write_text(_index(pages, data_abs, params), encoding="utf-8")
+            _render_html(executed, page, show_code, err)
+            return err
+        except Exception as exc:
+            err = err or (None, f"rendering failed: {type(exc).__name__}: {exc}")
+    err = err or (None, "papermill wrote no notebook")
+    page.write_text(f"<!DOCTYPE html><html><body><h1>{html.escape(_title(book))}</h1>"
+                    f"<p><b>This page failed:</b> <code>{html.escape(err[1])}</code></p>"
+                    "</body></html>", encoding="utf-8")
+    return err

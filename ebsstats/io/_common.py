@@ -55,7 +55,12 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
             raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size "
                              "limit; max_bytes= raises it)", found=f"{size:,} bytes")
         with open(p, "rb") as fh:
-            return fh.read(max_bytes + 1)
+            data = fh.read(max_bytes + 1)
+        if len(data) > max_bytes:  # grew while being read: refuse, never parse a truncated copy
+            raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size limit; "
+                             "max_bytes= raises it)", found="a file that grew past the limit "
+                             "while it was read")
+        return data
     except OSError as exc:
         raise ParseError(p, None, "a readable file", found=f"{type(exc).__name__}: {exc.strerror}"
                          ) from exc

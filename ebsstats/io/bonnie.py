@@ -732,6 +732,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
     notes: list[str] = []
     csv_runs: list[_Run] = []
     pending_break = False
+    stray: list[int] = []  # comma lines that are no bonnie++ row
     for i, line in enumerate(lines):
         if "," not in line:
             continue
@@ -743,6 +744,8 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
             continue
         got = _csv_row(line, source, i + 1)
         if got is None:
+            if line.count(",") >= 3:
+                stray.append(i)
             continue
         try:
             run = _run_from_csv(got[0], got[1], i + 1)
@@ -761,6 +764,10 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
     except ValueError as exc:  # a size or number the table should not hold
         text_error = _TextError(0, "a bonnie++ text table", str(exc))
 
+    if csv_runs and stray:  # a corrupted line among CSV rows: refused, never skipped
+        k = stray[0]
+        raise ParseError(source, k + 1, "a bonnie++ CSV row (the other lines of this CSV "
+                         "output are rows; this one is corrupted)", found=lines[k][:120])
     if csv_runs:
         runs = csv_runs
         if text_runs or text_error:

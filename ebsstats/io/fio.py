@@ -176,9 +176,10 @@ def parse(text: str, source: str, *, format: str | None = None, **options) -> Pa
 
     Examples
     --------
-    >>> p = parse('{"fio version": "fio-3.33", "jobs": []}', "x.json")
-    >>> p.format, p.version, p.records
-    ('json', 'fio-3.33', [])
+    >>> parse('{"fio version": "fio-3.33", "jobs": []}', "x.json")
+    Traceback (most recent call last):
+    ...
+    ebsstats.errors.ParseError: x.json, $.jobs: expected at least one job (fio reports none when every job failed to start: see its error messages); found 'an empty list'
     """
     if options:
         raise TypeError(f"unexpected options {sorted(options)}")
@@ -419,6 +420,9 @@ def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str
         except RecursionError as exc:
             raise ParseError(source, line_of(text, start), "a fio JSON document",
                              found="nesting too deep") from exc
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise ParseError(source, line_of(text, start), "a fio JSON document with numbers "
+                             "Python can convert", found=str(exc)) from exc
         between.append(text[pos:start])
         docs.append((obj, line_of(text, start)))
         pos = end
@@ -491,6 +495,9 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[list[dict], bool
         raise _Bad("$.global options", "an object", type(gopts).__name__)
     end = _end_time(doc)
     key, jobs = _job_list(doc)
+    if not jobs:  # 0 rows must say why
+        raise _Bad(f"$.{key}", "at least one job (fio reports none when every job failed "
+                   "to start: see its error messages)", "an empty list")
     records: list[dict] = []
     plus = False
     for i, job in enumerate(jobs):

@@ -78,12 +78,14 @@ def display_name(name: str) -> str:
     'caf\\\\xe9.json'
     >>> display_name("gp3/run-1.json")
     'gp3/run-1.json'
+    >>> display_name("evil\\x1b[2Jname.json")   # terminal escapes are shown, not sent
+    'evil\\\\x1b[2Jname.json'
     """
     try:
         name.encode("utf-8")
-        return name
     except UnicodeEncodeError:
-        return os.fsencode(name).decode("utf-8", errors="backslashreplace")
+        name = os.fsencode(name).decode("utf-8", errors="backslashreplace")
+    return metamod.escape_controls(name)
 
 
 def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
@@ -196,16 +198,8 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
             return out
         module = importlib.import_module(sniffed.module)
         options = _parse_options(sniffed, path, job.fio_versions, job.root)
-        if sniffed.module == "ebsstats.io.fio_log":
-            # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
-            if b"\x00" in data:
-                decode(data, rel)  # raises, naming the line of the NUL byte
-            parsed = module._parse_bytes(data, rel, **options)
-        else:
-            text = decode(data, rel)
-            del data
-            parsed = module.parse(text, rel, **options)
-            del text
+        parsed = _guarded_parse(module, data, rel, options)
+        del data
         layers = [metamod.pattern_meta(rel, job.pattern)]
         if job.root is not None:
             layers.append(metamod.sidecar_meta(path, job.root))
@@ -224,6 +218,57 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     parsed.records, parsed.series = [], []
     out.parsed = parsed
     return out
+
+
+# --- hostile input: one guard around every reader ------------------------------------------
+MEMORY_BUDGET_ENV = "EBSSTATS_MEMORY_BUDGET"
+MEMORY_BUDGET = 4 * 1024**3  # bytes one file's parse may need (estimate: size × reader factor)
+DEFAULT_MEMORY_FACTOR = 60
+
+
+def memory_budget() -> int:
+    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes) or 4 GiB."""
+    try:
+        return int(os.environ.get(MEMORY_BUDGET_ENV, MEMORY_BUDGET))
+    except ValueError:
+        return MEMORY_BUDGET
+
+
+def _guarded_parse(module, data: bytes, rel: str, options: dict) -> Parsed:
+    """Parse one file with its reader, refusing before the parse a file whose estimated peak
+    memory (size × the reader's ``MEMORY_FACTOR``, measured by benchmarks/reader_memory.py)
+    exceeds :func:`memory_budget`; deep nesting, integers too long to convert, memory exhaustion
+    and arithmetic overflow become a ParseError for this file, never the folder's end."""
+    factor = getattr(module, "MEMORY_FACTOR", DEFAULT_MEMORY_FACTOR)
+    need, budget = len(data) * factor, memory_budget()
+    if need > budget:
+        raise ParseError(rel, None, f"a file this reader can parse within the memory budget "
+                         f"({budget / 1024**2:,.0f} MiB; ${MEMORY_BUDGET_ENV} raises it)",
+                         found=f"{len(data) / 1024**2:,.1f} MiB, needing about "
+                         f"{need / 1024**2:,.0f} MiB")
+    try:
+        if module.__name__ == "ebsstats.io.fio_log":
+            # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
+            if b"\x00" in data:
+                decode(data, rel)  # raises, naming the line of the NUL byte
+            return module._parse_bytes(data, rel, **options)
+        text = decode(data, rel)
+        return module.parse(text, rel, **options)
+    except ParseError:
+        raise
+    except RecursionError as exc:
+        raise ParseError(rel, None, "nesting the reader can follow",
+                         found="nesting too deep (RecursionError)") from exc
+    except MemoryError as exc:
+        raise ParseError(rel, None, "a file that fits in memory", found="MemoryError") from exc
+    except (ValueError, OverflowError, ArithmeticError) as exc:  # e.g. > 4300-digit integers
+        raise ParseError(rel, None, "values the reader can convert",
+                         found=f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:  # pyarrow's ArrowMemoryError, ArrowInvalid, …
+        if type(exc).__module__.startswith("pyarrow"):
+            raise ParseError(rel, None, "a file the reader can parse",
+                             found=f"{type(exc).__name__}: {exc}") from exc
+        raise
 
 
 def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
@@ -289,6 +334,9 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
+    metamod.check_pattern(pattern)  # before any file is read
+    for key, value in (meta or {}).items():
+        metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
     if p.is_dir():
         root = p
@@ -377,10 +425,13 @@ def _typed(outcomes: list[_Outcome], chunks_of, build):
 
 
 def _assemble(outcomes: list[_Outcome], series: bool):
-    df = _typed(outcomes, lambda o: [o.records] if o.records else [], results_of)
+    # validated here, so that no caller (ingest) ever gets or writes a frame validate() rejects;
+    # a file whose rows break the contract is listed and the others kept
+    df = _typed(outcomes, lambda o: [o.records] if o.records else [],
+                lambda c: schema.validate(results_of(c)))
     if not series:
         return df
-    ts = _typed(outcomes, lambda o: o.series, series_of)
+    ts = _typed(outcomes, lambda o: o.series, lambda c: schema.validate_series(series_of(c)))
     return df, ts
 
 

@@ -360,6 +360,12 @@ def _parse_json(text: str, source: str) -> Parsed:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, "an ioping -J JSON array", found=exc.msg) from exc
+    except RecursionError as exc:
+        raise ParseError(source, "$", "an ioping -J JSON array",
+                         found="nesting too deep") from exc
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise ParseError(source, "$", "an ioping -J JSON array with numbers Python can "
+                         "convert", found=str(exc)) from exc
     if not isinstance(doc, list) or not doc:
         raise ParseError(source, "$", "a non-empty JSON array of ioping objects",
                          found=type(doc).__name__)

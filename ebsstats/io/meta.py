@@ -3,68 +3,304 @@
 Precedence (highest first): explicit arguments > ``<file>.meta.yaml`` > ``meta.yaml`` files in the
 file's folder and its parents up to the ingest root (deeper wins) > a path pattern the user gives
 (e.g. ``"{config}/{volume}/run-{repetition}.json"``) > what the output itself says.
+
+Sidecars are untrusted input, read with limits (:data:`MAX_SIDECAR_BYTES`, :data:`MAX_KEYS`,
+:data:`MAX_VALUE_CHARS`, :data:`MAX_NODES` after alias and merge-key expansion, :data:`MAX_DEPTH`):
+a YAML mapping of scalar values only. Every YAML or construction error becomes a
+:class:`~ebsstats.ParseError` naming the sidecar and its line, which fails the files under it and
+nothing else. Metadata never replaces what a file measured or who it is (:data:`PROTECTED`), typed
+keys (:data:`TYPED`) must hold valid values, and a sidecar is read only from inside the folder
+being read (a link that leaves it is refused).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
 import re
+import stat
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from ebsstats.errors import ParseError
 
+__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "overlay",
+           "clear_cache", "PROTECTED", "TYPED"]
+
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
+MAX_SIDECAR_BYTES = 1024**2
+MAX_KEYS = 1000
+MAX_KEY_CHARS = 100
+MAX_VALUE_CHARS = 4096
+MAX_NODES = 20_000  # YAML nodes after every alias and merge key is expanded
+MAX_DEPTH = 32
+NAME_MAX = 255
+
+#: Columns a file's own content decides: metadata (sidecar, pattern or argument) never sets them.
+PROTECTED = frozenset({"run_id", "source", "position", "tool", "tool_version", "workload", "op",
+                       "metric", "value", "unit", "higher_is_better", "flag", "t", "offset"})
+#: Typed metadata keys: (kind, smallest allowed value).
+TYPED: dict[str, tuple[str, float]] = {
+    "size_gib": ("float", 0), "provisioned_iops": ("int", 0), "raid_members": ("int", 1),
+    "threads": ("int", 1), "iodepth": ("int", 1), "block_size": ("int", 1),
+    "repetition": ("int", 0), "timestamp": ("timestamp", 0),
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-def _load_yaml(path: Path) -> dict:
+def escape_controls(text: str) -> str:
+    """``text`` with control characters (C0, DEL, C1) as ``\\xNN`` escapes: safe to print to a
+    terminal and to store.
+
+    >>> escape_controls("run\\x1b[31m.json")
+    'run\\\\x1b[31m.json'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def check_meta(key: str, value):
+    """Check one metadata key and value; return the value, or raise ``ValueError`` saying why.
+
+    Keys in :data:`PROTECTED` are refused; keys in :data:`TYPED` must be finite numbers (integers
+    for integer columns) at least the smallest allowed value, or a valid timestamp.
+
+    >>> check_meta("raid_members", 4)
+    4
+    >>> check_meta("value", 12345)
+    Traceback (most recent call last):
+    ...
+    ValueError: metadata may not set 'value' (a column the file itself decides)
+    >>> check_meta("size_gib", "-5")
+    Traceback (most recent call last):
+    ...
+    ValueError: metadata 'size_gib' must be a finite number >= 0, not '-5'
+    """
+    key = str(key)
+    if key in PROTECTED:
+        raise ValueError(f"metadata may not set {key!r} (a column the file itself decides)")
+    if not key or len(key) > MAX_KEY_CHARS or _CONTROL.search(key):
+        raise ValueError(f"metadata key {key[:40]!r} is empty, longer than {MAX_KEY_CHARS} "
+                         "characters or holds control characters")
+    if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+        raise ValueError(f"metadata {key!r} is longer than {MAX_VALUE_CHARS:,} characters")
+    if value is None or key not in TYPED:
+        return value
+    kind, low = TYPED[key]
+    if kind == "timestamp":
+        import pandas as pd
+
+        try:
+            pd.Timestamp(value)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise ValueError(f"metadata 'timestamp' must be a date and time, not {value!r}"
+                             ) from exc
+        return value
+    what = "an integer" if kind == "int" else "a finite number"
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = float(value) if not isinstance(value, int) else value
+        ok = math.isfinite(number) and number >= low
+        if kind == "int" and ok:
+            ok = float(number).is_integer()
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ValueError(f"metadata {key!r} must be {what} >= {low:g}, not {value!r}")
+    return value
+
+
+def _scalar(loader, node, path: str):
+    """Construct one scalar node of a sidecar, positioned errors for everything."""
     import yaml
 
+    where = f"line {node.start_mark.line + 1}"
+    if not isinstance(node, yaml.ScalarNode):
+        raise ParseError(path, where, "a scalar metadata value (no lists or mappings)",
+                         found=node.id)
+    if len(node.value) > MAX_VALUE_CHARS:
+        raise ParseError(path, where, f"a value of at most {MAX_VALUE_CHARS:,} characters",
+                         found=f"{len(node.value):,} characters")
     try:
-        text = path.read_text(encoding="utf-8")
-        # libyaml's parser when present (same SafeConstructor, ~10x faster on many sidecars)
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        value = loader.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, ArithmeticError) as exc:
+        raise ParseError(path, where, f"a valid {node.tag.rsplit(':', 1)[-1]} value",
+                         found=f"{node.value[:60]}: {str(exc)[:80]}") from exc
+    if isinstance(value, dt.datetime | dt.date):
+        value = value.isoformat()
+    if not isinstance(value, str | int | float | bool | type(None)):
+        raise ParseError(path, where, "a string, number, boolean or date",
+                         found=type(value).__name__)
+    return value
+
+
+def _expanded(node, memo: dict, stack: set, depth: int, path: str) -> int:
+    """Nodes of ``node`` once every alias is expanded (what a merge-key bomb multiplies),
+    computed once per distinct node; refuses cycles, depth and totals over the limits."""
+    import yaml
+
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    where = f"line {node.start_mark.line + 1}"
+    if key in stack:
+        raise ParseError(path, where, "metadata without recursive aliases", found="an alias "
+                         "to its own parent")
+    if depth > MAX_DEPTH:
+        raise ParseError(path, where, f"nesting at most {MAX_DEPTH} levels deep",
+                         found="deeper nesting")
+    if isinstance(node, yaml.MappingNode):
+        kids = [n for pair in node.value for n in pair]
+    elif isinstance(node, yaml.SequenceNode):
+        kids = node.value
+    else:
+        kids = ()
+    stack.add(key)
+    total = 1
+    for kid in kids:
+        total += _expanded(kid, memo, stack, depth + 1, path)
+        if total > MAX_NODES:
+            raise ParseError(path, where, f"at most {MAX_NODES:,} YAML nodes once aliases and "
+                             "merge keys (<<) are expanded", found="more (an alias bomb?)")
+    stack.discard(key)
+    memo[key] = total
+    return total
+
+
+def _read_sidecar(path: Path, shown: str) -> str:
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise ParseError(shown, None, "a sidecar that is a regular file",
+                             found="a FIFO, socket, device or folder")
+        if st.st_size > MAX_SIDECAR_BYTES:
+            raise ParseError(shown, None, f"a sidecar of at most {MAX_SIDECAR_BYTES:,} bytes",
+                             found=f"{st.st_size:,} bytes")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_SIDECAR_BYTES + 1)
+        if len(data) > MAX_SIDECAR_BYTES:
+            raise ParseError(shown, None, f"a sidecar of at most {MAX_SIDECAR_BYTES:,} bytes",
+                             found="a file that grew past the limit while read")
+        return data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError(path, None, "a readable UTF-8 YAML sidecar", found=str(exc)) from exc
+        raise ParseError(shown, None, "a readable UTF-8 YAML sidecar",
+                         found=type(exc).__name__) from exc
+
+
+def _load_yaml(path: Path, shown: str | None = None) -> dict:
+    """A sidecar as ``{key: scalar}``, within the limits; ParseError (with the line) else.
+
+    Pure-Python SafeLoader: libyaml's composer recurses in C and crashes the interpreter on
+    deeply nested input, and the merge-key flattening is Python either way.
+    """
+    import yaml
+
+    shown = shown or str(path)
+    text = _read_sidecar(path, shown)
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return {}
+        _expanded(node, {}, set(), 0, shown)
+        if isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null"):
+            return {}
+        if not isinstance(node, yaml.MappingNode):
+            raise ParseError(shown, f"line {node.start_mark.line + 1}",
+                             "a YAML mapping of metadata keys", found=node.id)
+        loader.flatten_mapping(node)  # merge keys (<<), bounded by the check above
+        if len(node.value) > MAX_KEYS:
+            raise ParseError(shown, None, f"at most {MAX_KEYS:,} metadata keys",
+                             found=f"{len(node.value):,}")
+        out = {}
+        for knode, vnode in node.value:
+            key = str(_scalar(loader, knode, shown))
+            value = _scalar(loader, vnode, shown)
+            try:
+                out[key] = check_meta(key, value)
+            except ValueError as exc:
+                raise ParseError(shown, f"line {knode.start_mark.line + 1}",
+                                 "a metadata key and value ebsstats accepts", found=str(exc)
+                                 ) from exc
+        return out
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         pos = f"line {mark.line + 1}" if mark is not None else None
-        raise ParseError(path, pos, "a YAML mapping of metadata keys",
-                         found=str(getattr(exc, "problem", exc))) from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ParseError(path, "line 1", "a YAML mapping of metadata keys",
-                         found=type(data).__name__)
-    out = {}
-    for key, value in data.items():
-        if isinstance(value, (dict, list)):
-            raise ParseError(path, f"key {key!r}", "a scalar metadata value",
-                             found=type(value).__name__)
-        if isinstance(value, dt.datetime):
-            value = value.isoformat()
-        elif isinstance(value, dt.date):
-            value = value.isoformat()
-        out[str(key)] = value
-    return out
+        raise ParseError(shown, pos, "a YAML mapping of metadata keys",
+                         found=str(getattr(exc, "problem", None) or exc)) from exc
+    except (RecursionError, MemoryError) as exc:
+        raise ParseError(shown, None, "a YAML mapping of scalar metadata",
+                         found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
+    finally:
+        loader.dispose()
+
+
+def _inside(candidate: Path, root: Path) -> bool:
+    try:
+        real = Path(os.path.realpath(candidate))
+    except (OSError, ValueError):
+        return False
+    return real == root or root in real.parents
+
+
+def _exists(p: Path) -> bool:
+    """Whether a sidecar candidate exists; never raises (a name too long for the file system
+    simply has no sidecar)."""
+    if len(os.fsencode(p.name)) > NAME_MAX:
+        return False
+    try:
+        os.lstat(p)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _shown(p: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return p.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return str(p)
+
+
+def _sidecar(p: Path, root: Path, real_root: Path) -> dict:
+    shown = _shown(p, root)
+    if not _inside(p, real_root):
+        raise ParseError(shown, None, "a sidecar inside the folder being read",
+                         found="a link that leaves the folder (refused, not read)")
+    return _load_yaml(p, shown)
 
 
 @lru_cache(maxsize=4096)
-def _folder_meta(folder: str) -> tuple[tuple[str, object], ...]:
+def _folder_meta(folder: str, root: str) -> tuple[tuple[str, object], ...] | ParseError:
+    top = Path(root)
+    real_root = Path(os.path.realpath(top))
     for name in SIDECAR_NAMES:
         p = Path(folder, name)
-        if p.is_file():
-            return tuple(_load_yaml(p).items())
+        if _exists(p):
+            try:
+                return tuple(_sidecar(p, top, real_root).items())
+            except ParseError as exc:  # cached too: a bad sidecar is read once per read
+                return exc
     return ()
 
 
 def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None) -> dict:
     """Metadata from sidecars for one file: folder ``meta.yaml`` files from ``root`` down, then
-    ``<file>.meta.yaml``."""
-    p = Path(path).resolve()
-    top = Path(root).resolve() if root is not None else p.parent
+    ``<file>.meta.yaml``. Only sidecars inside ``root`` (after resolving links) are read.
+
+    Raises
+    ------
+    ebsstats.ParseError
+        naming the sidecar (relative to ``root``) and its line, for any sidecar that is too
+        large, not YAML, not a mapping of scalars, sets a protected or badly typed key, or is a
+        link leaving ``root``.
+    """
+    p = Path(os.path.abspath(path))
+    top = Path(os.path.abspath(root)) if root is not None else p.parent
     folders = []
     cur = p.parent
     while True:
@@ -74,11 +310,14 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
         cur = cur.parent
     meta: dict = {}
     for folder in reversed(folders):
-        meta.update(dict(_folder_meta(str(folder))))
+        got = _folder_meta(str(folder), str(top))
+        if isinstance(got, ParseError):
+            raise got
+        meta.update(dict(got))
     for suffix in (".meta.yaml", ".meta.yml"):
         own = p.with_name(p.name + suffix)
-        if own.is_file():
-            meta.update(_load_yaml(own))
+        if _exists(own):
+            meta.update(_sidecar(own, top, Path(os.path.realpath(top))))
             break
     return meta
 
@@ -88,10 +327,44 @@ def clear_cache() -> None:
     _folder_meta.cache_clear()
 
 
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*")
+
+
+def check_pattern(pattern: str | None) -> None:
+    """Refuse a path pattern that cannot work, before any file is read: a placeholder used
+    twice, a protected column, or two placeholders (or ``*``) with nothing between them (which
+    would be ambiguous and make matching backtrack over long names).
+
+    >>> check_pattern("{config}/{volume}/run-{repetition}.json")
+    >>> check_pattern("{config}{volume}.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: pattern '{config}{volume}.json': '{config}{volume}' has no text between two placeholders
+    """
+    if not pattern:
+        return
+    seen: set[str] = set()
+    prev_start, prev_end = 0, None
+    for m in _PLACEHOLDER.finditer(pattern):
+        name = m.group(1)
+        if m.start() == prev_end and m.group(0) != "**/":
+            raise ValueError(f"pattern {pattern!r}: {pattern[prev_start:m.end()]!r} has no text "
+                             "between two placeholders")
+        if name:
+            if name in seen:
+                raise ValueError(f"pattern {pattern!r}: placeholder {{{name}}} appears twice")
+            if name in PROTECTED:
+                raise ValueError(f"pattern {pattern!r}: {{{name}}} is a column the file itself "
+                                 "decides; metadata may not set it")
+            seen.add(name)
+        prev_start, prev_end = m.start(), m.end()
+
+
 @lru_cache(maxsize=64)
 def _compile(pattern: str) -> re.Pattern[str]:
+    check_pattern(pattern)
     out, pos = [], 0
-    for m in re.finditer(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*", pattern):
+    for m in _PLACEHOLDER.finditer(pattern):
         out.append(re.escape(pattern[pos:m.start()]))
         if m.group(1):
             out.append(f"(?P<{m.group(1)}>[^/]+?)")
@@ -117,7 +390,16 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
     if not pattern:
         return {}
     m = _compile(pattern).search(relpath.replace(os.sep, "/"))
-    return dict(m.groupdict()) if m else {}
+    if not m:
+        return {}
+    out = dict(m.groupdict())
+    for key, value in out.items():
+        try:
+            check_meta(key, value)
+        except ValueError as exc:
+            raise ParseError(relpath, None, f"a path whose {{{key}}} suits the pattern {pattern!r}",
+                             found=str(exc)) from exc
+    return out
 
 
 def overlay(records: list[dict], *layers: Mapping | None) -> list[dict]:

@@ -345,8 +345,9 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             if js:
                 try:
                     meta = json.loads(js)
-                except ValueError as exc:
-                    raise ParseError(source, f"{epos}/JSON", "a JSON object", found=js) from exc
+                except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
+                    raise ParseError(source, f"{epos}/JSON", "a JSON object",
+                                     found=f"{type(exc).__name__}: {str(exc)[:60]}") from exc
                 rt = meta.get("test-run-times") if isinstance(meta, dict) else None
                 if isinstance(rt, str) and rt.strip():
                     times = rt.strip().split(":")
@@ -419,9 +420,9 @@ def _parse_pre3(root: ET.Element, source: str) -> tuple[list[_System], list[_Res
 def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
     try:
         doc = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
         raise ParseError(source, getattr(exc, "lineno", None), "PTS result-file-to-json output",
-                         found=str(exc)) from exc
+                         found=f"{type(exc).__name__}: {exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("systems"), dict) or not isinstance(
             doc.get("results"), dict):
         raise ParseError(source, "$", "an object with 'systems' and 'results' objects",

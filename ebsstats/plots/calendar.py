@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ebsstats.stats._core import direction
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
 from ebsstats.units import display
 
@@ -17,10 +18,7 @@ __all__ = ["weekday_hour_heatmap", "effect_plot", "series_plot"]
 
 
 def _lower_is_better(data: pd.DataFrame) -> bool:
-    if "higher_is_better" in data.columns:
-        h = data["higher_is_better"].dropna()
-        return bool(len(h)) and not bool(h.astype(bool).any())
-    return False
+    return direction(data) is False
 
 
 def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ebsstats.stats.summary import first_value, median_ci_array
+from ebsstats.stats._core import first_value, median_ci_array
 from ebsstats.units import display
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from ebsstats.stats.multiplicity import adjust_pvalues
+from ebsstats.stats._core import adjust_pvalues
 
 __all__ = ["drift", "drift_test", "local_calendar", "REGION_TZ", "WEEKDAYS", "region_tz"]
 

@@ -19,21 +19,29 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats.multiplicity import adjust_pvalues
-from ebsstats.stats.summary import (
+from ebsstats.stats._core import (
+    adjust_pvalues,
     as_list,
+    best_adjusted_p,
     check_columns,
     clean_values,
-    first_value,
+    direction,
+    direction_word,
     group_keys,
     iter_groups,
+    min_p,
     order_stat_ranks,
+    runs_needed,
 )
 
 __all__ = ["compare", "ratio_ci", "hodges_lehmann", "hodges_lehmann_paired", "cliffs_delta",
            "min_p", "u_null_cdf", "signed_rank_null_cdf"]
 
 TESTS = ("mannwhitney", "permutation")
+#: Columns checked for unbalanced composition between the compared groups.
+STRATA = ("instance_type", "volume_type", "size_gib", "provisioned_iops", "filesystem",
+          "raid_level", "region", "az", "host", "instance", "volume")
+IMBALANCE_TVD = 0.2
 CORRECTIONS = ("holm", "fdr_bh", "bonferroni", "none")
 EXACT_MAX = 2500  # exact null distributions when m*n (or n(n+1)/2) is at most this
 
@@ -250,6 +258,7 @@ def _unpaired(x, y, test, confidence, n_boot, ratio_method, n_permutations, rng)
                                              n_resamples=n_permutations,
                                              alternative="two-sided", rng=rng).pvalue)
     out["p_value"] = p
+    out["test_sign"] = float(np.sign(shift)) if shift == shift else np.nan
     return out
 
 
@@ -277,39 +286,50 @@ def _paired(xb: pd.Series, yb: pd.Series, test, confidence, n_permutations, rng)
     delta = float((np.sum(d > 0) - np.sum(d < 0)) / n) if n else np.nan
     out.update(cliffs_delta=delta, cliffs_delta_ci_low=np.nan, cliffs_delta_ci_high=np.nan,
                cles=(delta + 1) / 2)
+    # the test is made on the paired log ratios (scale-free, the estimand's own scale) when all
+    # values are positive: a big volume's absolute difference must not outvote many small ones
+    pos = bool(n) and np.all(x > 0) and np.all(y > 0)
+    ty, tx = (np.log(y), np.log(x)) if pos else (y, x)
     p = np.nan
+    out["test_sign"] = float(np.sign(hodges_lehmann_paired(ty - tx)[0])) if n else np.nan
     if n >= 2:
         if np.all(d == 0):
             p = 1.0
         elif test == "mannwhitney":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                p = float(stats.wilcoxon(y, x, alternative="two-sided").pvalue)
+                p = float(stats.wilcoxon(ty, tx, alternative="two-sided").pvalue)
         else:
-            p = float(stats.permutation_test((y, x), _median_diff, vectorized=True,
+            p = float(stats.permutation_test((ty, tx), _median_diff, vectorized=True,
                                              permutation_type="samples",
                                              n_resamples=n_permutations,
                                              alternative="two-sided", rng=rng).pvalue)
     out["p_value"] = p
+    out["median_pairs"] = float(np.median(y)) if n else np.nan
+    out["median_pairs_baseline"] = float(np.median(x)) if n else np.nan
     return out
 
 
-def _verdict(p_adj: float, alpha: float, shift: float, ratio: float, hib) -> str:
-    if not (p_adj < alpha):  # NaN → "~" too
+def _verdict(p_adj: float, alpha: float, ratio: float, median: float, median_base: float,
+             test_sign: float, hib) -> str:
+    """One effect: the direction is the ratio's (the estimand); a better/worse verdict is given
+    only when the adjusted p is below ``alpha`` *and* the printed medians and the rank test's own
+    location estimate move the same way, so the row can never contradict itself."""
+    if not (p_adj < alpha) or not (ratio == ratio):
         return "~"
-    direction = np.sign(shift) if shift == shift and shift != 0 else np.sign(ratio - 1)
-    if direction == 0 or direction != direction:
+    sign = float(np.sign(np.log(ratio))) if ratio > 0 else np.nan
+    signs = {sign, float(np.sign(median - median_base)), test_sign}
+    if len(signs) != 1:
         return "~"
-    if hib is None or hib is pd.NA:
-        return "higher" if direction > 0 else "lower"
-    return "better" if (direction > 0) == bool(hib) else "worse"
+    return direction_word(sign, hib)
 
 
-def _hib(sub: pd.DataFrame, override):
-    if override is not None:
-        return bool(override)
-    v = first_value(sub, "higher_is_better")
-    return None if v is None or v == "mixed" else bool(v)
+def _direction_note(r) -> str | None:
+    """Why a significant row got ``~``: its ratio, medians and rank-test estimate disagree."""
+    if not (r.p_adjusted < r.alpha_level) or r.verdict != "~" or not (r.ratio == r.ratio):
+        return None
+    return ("ratio of medians, printed medians and the rank test's location estimate disagree "
+            "in direction (skewed or mixed blocks): no verdict; look at the distributions")
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,7 +340,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
             confidence: float = 0.95, paired: str | Sequence[str] | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05, seed: int = 0,
             within: str | Sequence[str] | None = "auto", n_boot: int = 1999,
-            ratio_method: str = "percentile", n_permutations: int = 9999) -> pd.DataFrame:
+            ratio_method: str = "percentile", n_permutations: int = 9999,
+            strata: str | Sequence[str] | None = None) -> pd.DataFrame:
     """Compare every group with a baseline: ratio of medians, shift, effect size, adjusted p.
 
     Parameters
@@ -364,6 +385,12 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         Bootstrap interval of the ratio of medians.
     n_permutations : int
         Resamples of the permutation test.
+    strata : str or list of str, optional
+        Columns (e.g. ``"instance_type"``) within whose levels the groups are compared: each
+        stratum gets its own rows (and counts in the multiplicity adjustment). Without it, a row
+        warns when a column of :data:`STRATA` is distributed differently in the group and in the
+        baseline (total-variation distance ≥ 0.2), because the difference may then be one of
+        composition, not of the compared factor.
 
     Returns
     -------
@@ -380,9 +407,18 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
 
     Notes
     -----
-    The verdict follows benchstat: ``~`` unless the adjusted p-value is below ``alpha``; the
-    direction is the sign of the Hodges–Lehmann shift (the estimate that goes with the rank
-    test). Holm (1979) controls the family-wise error under any dependence (the comparisons
+    **Estimand.** One effect per comparison: unpaired, the ratio of medians
+    ``median(group) / median(baseline)``; paired, the median of the paired log ratios
+    ``exp(median(log y_b - log x_b))`` over blocks ``b`` (the rank test is then made on those log
+    ratios). The verdict follows benchstat — ``~`` unless the adjusted p-value is below
+    ``alpha`` — and its direction is the ratio's; it is ``better``/``worse`` only when the
+    ratio, the printed medians (paired: of the paired blocks) and the rank test's own location
+    estimate (Hodges–Lehmann) move the same way, otherwise ``~`` with a warning, so a row never
+    contradicts itself. A row warns when :data:`STRATA` columns are unbalanced between the groups
+    (Simpson's paradox; pass ``strata=``) and when ``correction`` over the call's comparisons
+    makes a significant verdict unattainable for its sample sizes (the exact floor
+    ``2 / C(m+n, m)`` times the number of comparisons for Holm), with the runs per side that
+    would make it attainable. Holm (1979) controls the family-wise error under any dependence (the comparisons
     share a baseline); Benjamini–Hochberg (1995) controls the false discovery rate. Shift
     interval: Moses (1953) / Hollander & Wolfe, by inverting Mann–Whitney; paired: Tukey's
     Walsh-average interval. Ratio of medians: bootstrap of the log ratio (Kalibera & Jones,
@@ -413,7 +449,11 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     if not by_cols:
         raise ValueError("compare needs at least one 'by' column")
     block_cols = as_list(paired)
+    strata_cols = [c for c in as_list(strata) if c not in by_cols]
     cells = [c for c in group_keys(data, None, within) if c not in by_cols]
+    cells += [c for c in strata_cols if c not in cells]
+    watch = [c for c in STRATA if c in data.columns and c not in (*by_cols, *cells, *block_cols)]
+    strata_notes: dict[int, str] = {}
     check_columns(data, [value, *by_cols, *cells, *block_cols])
     if baseline is None:
         first = data[by_cols].iloc[0] if len(data) else None
@@ -436,7 +476,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         found_baseline = True
         base_sub = base[0]
         xb, xb_excl = clean_values(base_sub, value)
-        hib = _hib(cell, higher_is_better)
+        hib = direction(cell, higher_is_better)
         for key, sub in groups:
             if tuple(str(key[c]) for c in by_cols) == base_str:
                 continue
@@ -456,6 +496,9 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
                 row.update(_unpaired(xb, y, test, confidence, n_boot, ratio_method,
                                      n_permutations, rng))
             row["higher_is_better"] = hib
+            note = _imbalance(base_sub, sub, watch)
+            if note:
+                strata_notes[len(rows)] = note
             rows.append(row)
     if not found_baseline:
         raise ValueError(f"baseline {baseline!r} not found in column(s) {by_cols}")
@@ -473,8 +516,15 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     paired_name = "wilcoxon signed-rank" if test == "mannwhitney" else "paired permutation"
     out["test_method"] = paired_name if block_cols else test
     out["correction"] = correction
-    out["verdict"] = [_verdict(pa, alpha, s, r, h) for pa, s, r, h in zip(
-        out["p_adjusted"], out["shift"], out["ratio"], out["higher_is_better"], strict=True)]
+    if block_cols:  # paired: the medians the ratio is about are those of the paired blocks
+        med = out.pop("median_pairs").to_numpy(float)
+        med_b = out.pop("median_pairs_baseline").to_numpy(float)
+    else:
+        med, med_b = out["median"].to_numpy(float), out["median_baseline"].to_numpy(float)
+    out["verdict"] = [_verdict(pa, alpha, r, m1, m0, ts, h) for pa, r, m1, m0, ts, h in zip(
+        out["p_adjusted"], out["ratio"], med, med_b, out["test_sign"], out["higher_is_better"],
+        strict=True)]
+    out["alpha_level"] = alpha
     out["confidence"] = confidence
     if block_cols:
         out["method"] = (f"paired by {'+'.join(block_cols)} (median per block); ratio: exp median "
@@ -483,7 +533,9 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     else:
         out["method"] = (f"ratio of medians, {ratio_method} bootstrap CI ({n_boot} resamples); "
                          "shift: Hodges-Lehmann, Moses CI")
-    out["warning"] = [_warn(r, block_cols, alpha) for r in out.itertuples(index=False)]
+    m_tests = int(ok.sum())
+    out["warning"] = [_warn(r, block_cols, alpha, m_tests, correction, strata_notes.get(i))
+                      for i, r in enumerate(out.itertuples(index=False))]
     out["warning"] = out["warning"].astype("string")
     out["higher_is_better"] = out["higher_is_better"].astype("boolean")
     first = [*cells, *by_cols, "baseline", "n", "n_baseline", "n_excluded"]
@@ -496,6 +548,28 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     return out[first].reset_index(drop=True)
 
 
+def _imbalance(base: pd.DataFrame, sub: pd.DataFrame, cols: list[str]) -> str | None:
+    """A warning naming the columns whose composition differs between the two groups."""
+    bad = []
+    for c in cols:
+        a = base[c].astype("string").dropna()
+        b = sub[c].astype("string").dropna()
+        if a.nunique() + b.nunique() < 2 or not len(a) or not len(b) \
+                or not 2 <= pd.concat([a, b]).nunique() <= (len(a) + len(b)) / 2:
+            continue  # one level, or (nearly) one level per run: not a stratum
+        pa, pb = a.value_counts(normalize=True), b.value_counts(normalize=True)
+        tvd = 0.5 * float(pa.sub(pb, fill_value=0).abs().sum())
+        if tvd >= IMBALANCE_TVD:
+            show = ", ".join(f"{k} {100 * pa.get(k, 0):.0f}/{100 * pb.get(k, 0):.0f} %"
+                             for k in sorted(set(pa.index) | set(pb.index))[:4])
+            bad.append((c, tvd, show))
+    if not bad:
+        return None
+    txt = "; ".join(f"{c} (baseline/group: {show})" for c, _, show in bad)
+    return (f"unbalanced strata: {txt}: the difference may be one of composition; compare "
+            f"within strata with strata={bad[0][0]!r}")
+
+
 def _block_medians(sub: pd.DataFrame, value: str, blocks: list[str]) -> pd.Series:
     s = sub[[*blocks, value]].copy()
     s[value] = pd.to_numeric(s[value], errors="coerce")
@@ -505,21 +579,25 @@ def _block_medians(sub: pd.DataFrame, value: str, blocks: list[str]) -> pd.Serie
     return s.groupby(blocks, observed=True)[value].median()
 
 
-def min_p(m: int, n: int | None = None) -> float:
-    """Smallest two-sided p-value an exact rank test can give: Mann–Whitney with sizes ``m, n``
-    (``2 / C(m+n, m)``), or the signed-rank test with ``m`` pairs (``n=None``: ``2 / 2^m``)."""
-    if n is None:
-        return min(1.0, 2.0 / 2.0**m)
-    return min(1.0, 2.0 / math.comb(m + n, m)) if m and n else 1.0
-
-
-def _warn(r, paired, alpha) -> str | None:
+def _warn(r, paired, alpha, m_tests=1, correction="holm", strata=None) -> str | None:
     msgs = []
-    if paired:
-        if min_p(r.n_pairs) >= alpha:
-            msgs.append(f"{r.n_pairs} pairs: a signed-rank p-value cannot go below {alpha:g}")
-    elif min_p(r.n, r.n_baseline) >= alpha:
-        msgs.append(f"n={r.n} vs {r.n_baseline}: a rank-test p-value cannot go below {alpha:g}")
+    floor = min_p(r.n_pairs) if paired else min_p(r.n, r.n_baseline)
+    size = f"{r.n_pairs} pairs" if paired else f"n={r.n} vs {r.n_baseline}"
+    need = runs_needed(alpha, m_tests, correction, paired=bool(paired))
+    more = (f"; {need} {'pairs' if paired else 'runs per side'} would make it attainable"
+            if need else "")
+    if floor >= alpha:
+        msgs.append(f"{size}: a {'signed-rank' if paired else 'rank-test'} p-value cannot go "
+                    f"below {alpha:g}{more}")
+    elif best_adjusted_p(floor, m_tests, correction) >= alpha:
+        msgs.append(f"{size}: with {m_tests} comparisons, {correction} cannot reach p_adj < "
+                    f"{alpha:g} (best attainable {best_adjusted_p(floor, m_tests, correction):.3g})"
+                    f"{more}")
+    note = _direction_note(r)
+    if note:
+        msgs.append(note)
+    if strata:
+        msgs.append(strata)
     if r.n_excluded:
         msgs.append(f"{r.n_excluded} NaN value(s) excluded")
     if not (r.ratio == r.ratio):

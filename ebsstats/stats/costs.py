@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ebsstats import pricing
+from ebsstats._docs import column_keywords, shared_docs
 from ebsstats.pricing import (
     SECONDS_PER_MONTH,
     _date,
@@ -31,12 +32,13 @@ from ebsstats.pricing import (
     entitled_throughput,
     volume_cost,
 )
+from ebsstats.stats._core import SUMMARY_FLAGS, median_ci_array
 from ebsstats.units import MB, MiB
 
-__all__ = ["cost", "pareto_front", "COMPONENT_COLUMNS"]
+__all__ = ["cost", "pareto_front", "volume_spec", "VolumeSpec", "COMPONENT_COLUMNS"]
 
 DATA_OPS = ("read", "write", "trim")
-EXCLUDED_FLAGS = ("reported_mean", "spread", "too_fast", "range_low", "range_high")
+EXCLUDED_FLAGS = (*SUMMARY_FLAGS, "too_fast", "range_low", "range_high")
 #: component -> wide column of :func:`cost` (the monthly USD of that component)
 COMPONENT_COLUMNS = {
     "storage_gb_month": "storage_usd",
@@ -50,23 +52,10 @@ RATIO_RULE_TYPES = ("io1", "io2", "io2-block-express", "gp3")
 
 
 def _median_ci(x: np.ndarray, confidence: float) -> tuple[float, float, float]:
-    """Median with a distribution-free order-statistic CI (binomial; Le Boudec 2010, §2.2).
-
-    The interval is ``[x_(k+1), x_(n-k)]`` (order statistics) with the largest ``k`` such that
-    ``2·P(B <= k) <= 1 − confidence``, ``B ~ Binomial(n, 1/2)``: exactly what
-    ``scipy.stats.quantile_test(x, p=0.5).confidence_interval(confidence)`` returns, which is
-    used here. When no such ``k`` exists (n < 6 at 95 %) the bounds are NaN.
-
-    Private so that this module does not depend on ``ebsstats.stats.summary`` (built in parallel);
-    ``ebsstats.median_ci`` should agree with it.
-    """
-    x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
-    if x.size == 0:
-        return math.nan, math.nan, math.nan
-    med = float(np.median(x))
-    ci = stats.quantile_test(x, q=med, p=0.5).confidence_interval(confidence)
-    return med, float(ci.low), float(ci.high)
+    """Median with the order-statistic CI of :func:`ebsstats.median_ci` (one implementation, in
+    :mod:`ebsstats.stats._core`): ``[min, max]`` at small ``n``, as :func:`ebsstats.summarize`."""
+    med, lo, hi, _ = median_ci_array(x, confidence)
+    return med, lo, hi
 
 
 def pareto_front(cost_usd: Sequence[float], performance: Sequence[float]) -> np.ndarray:
@@ -91,9 +80,66 @@ def pareto_front(cost_usd: Sequence[float], performance: Sequence[float]) -> np.
     return front
 
 
-def _one(grp: pd.DataFrame, col: str | None, key, default=None):
+#: Keywords that once named columns the schema fixes (accepted for one release, deprecated).
+LEGACY_COLUMN_KEYWORDS = {
+    "metric": "metric", "op": "op", "run": "run_id", "volume_type": "volume_type",
+    "size": "size_gib", "provisioned_iops": "provisioned_iops",
+    "provisioned_throughput": "provisioned_throughput_mibps", "members": "raid_members",
+    "raid_level": "raid_level", "instance_type": "instance_type", "block_size": "block_size",
+    "timestamp": "timestamp",
+}
+
+
+@dataclass(frozen=True)
+class VolumeSpec:
+    """What one configuration is billed and entitled as: per member volume, on one date."""
+
+    key: str  # "config=gp2-500, ..." for messages
+    volume_type: str
+    size_gib: float | None
+    provisioned_iops: float | None
+    provisioned_throughput: float | None  # MiB/s (gp3)
+    members: int
+    instance_type: str | None
+    write_factor: float  # billed writes per delivered write (RAID 1/10: 2)
+    day: pd.Timestamp
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A median rate with its order-statistic CI and the number of runs behind it."""
+
+    est: float
+    low: float
+    high: float
+    n: int
+
+    def scaled(self, factor: float) -> Rate:
+        return Rate(self.est / factor, self.low / factor, self.high / factor, self.n)
+
+
+@dataclass
+class _Terms:
+    """The pricing settings every group shares, and the price books selected so far by date."""
+
+    duty_cycle: float
+    requests_per_month: float | None
+    region: str | None
+    provider: str | None
+    hours_per_month: float
+    book: pd.DataFrame
+    allocation: str | float
+    books: dict = field(default_factory=dict)
+
+    def book_on(self, day: pd.Timestamp) -> pd.DataFrame:
+        if day not in self.books:
+            self.books[day] = pricing._book_for(self.book, day, self.region, self.provider)
+        return self.books[day]
+
+
+def _one(grp: pd.DataFrame, col: str, key, default=None):
     """The single value of a configuration column in a group (None if absent)."""
-    if col is None or col not in grp:
+    if col not in grp:
         return default
     vals = pd.unique(grp[col].dropna())
     if len(vals) == 0:
@@ -105,13 +151,17 @@ def _one(grp: pd.DataFrame, col: str | None, key, default=None):
     return v.item() if hasattr(v, "item") else v
 
 
-def _per_run(sub: pd.DataFrame, run: str, op: str, write_factor: float):
+def _float(v) -> float | None:
+    return None if v is None else float(v)
+
+
+def _per_run(sub: pd.DataFrame, write_factor: float):
     """Per-run delivered rate (read + write + trim, or total) and billed-request rate."""
     if sub.empty:
         return np.array([]), np.array([])
-    ops = sub[op].astype(str).to_numpy() if op in sub else np.full(len(sub), "total")
+    ops = sub["op"].astype(str).to_numpy() if "op" in sub else np.full(len(sub), "total")
     acc: dict[object, list] = {}  # run -> [read+trim, write, total, has per-op rows]
-    for r, o, v in zip(sub[run].tolist(), ops, sub["_v"].to_numpy(float), strict=True):
+    for r, o, v in zip(sub["run_id"].tolist(), ops, sub["_v"].to_numpy(float), strict=True):
         a = acc.setdefault(r, [0.0, 0.0, 0.0, False])
         if o in DATA_OPS:
             a[1 if o == "write" else 0] += v
@@ -134,16 +184,11 @@ def _raid_write_factor(level) -> float:
     return 2.0 if text in ("1", "10", "1+0") else 1.0
 
 
+@column_keywords(**LEGACY_COLUMN_KEYWORDS)
+@shared_docs
 def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("config",), *,
-         metric: str = "metric", op: str = "op", run: str = "run_id",
-         volume_type: str = "volume_type", size: str = "size_gib",
-         provisioned_iops: str = "provisioned_iops",
-         provisioned_throughput: str = "provisioned_throughput_mibps",
-         members: str = "raid_members", raid_level: str = "raid_level",
-         instance_type: str = "instance_type", block_size: str = "block_size",
-         as_of=None, timestamp: str = "timestamp", duty_cycle: float = 1.0,
-         requests_per_month: float | None = None, confidence: float = 0.95,
-         region: str | None = "us-east-1", provider: str | None = "aws",
+         as_of=None, duty_cycle: float = 1.0, requests_per_month: float | None = None,
+         confidence: float = 0.95, region: str | None = "us-east-1", provider: str | None = "aws",
          hours_per_month: float = pricing.HOURS_PER_MONTH, book=None,
          allocation: str | float = "all", frontier_on: str = "iops",
          exclude_flags: Sequence[str] = EXCLUDED_FLAGS, set_totals: bool = False) -> pd.DataFrame:
@@ -154,20 +199,19 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     data : DataFrame
         Tidy results frame (rows with metric ``iops`` and/or ``bandwidth`` are used). For a RAID
         set these must be the **array-level** measurements (the md device), since the set's
-        total cost is divided by them.
-    value, metric, op, run : str
-        Column names. A run's delivered rate is the sum over its ``read``/``write``/``trim`` rows
-        (or its ``total`` row when it has no per-op rows); ``sync`` rows are ignored.
+        total cost is divided by them. A run's delivered rate is the sum over its
+        ``read``/``write``/``trim`` rows (or its ``total`` row when it has no per-op rows);
+        ``sync`` rows are ignored. The configuration is read from the schema's columns
+        ``volume_type``, ``size_gib`` and ``provisioned_iops`` (**per member volume**),
+        ``raid_members`` (default 1; multiplies the per-volume charges and entitlements),
+        ``raid_level``, ``instance_type``, ``block_size``, ``timestamp`` and, optionally,
+        ``provisioned_throughput_mibps`` (gp3, MiB/s).
+    {value}
     by : str or list of str
         Columns defining a configuration (default ``["config"]``). Each group must have one
         volume type, size, provisioned IOPS, member count: otherwise add the column to ``by``.
         Include ``workload``/``test`` when one configuration ran several workloads, or the median
         mixes them.
-    volume_type, size, provisioned_iops, provisioned_throughput, members, raid_level,
-    instance_type, block_size, timestamp : str
-        Configuration columns. ``size_gib`` and ``provisioned_iops`` are **per member volume**;
-        ``raid_members`` (default 1) multiplies the per-volume charges and entitlements;
-        ``provisioned_throughput_mibps`` (gp3, MiB/s) is optional.
     as_of : date-like, ``"timestamp"`` or None
         Date of the prices and limits: a fixed date; ``"timestamp"`` = each group's first run
         timestamp (required); ``None`` (default) = the first timestamp when there is one, else
@@ -179,8 +223,7 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     requests_per_month : float, optional
         Billed requests per month of each set, overriding the estimate from the measured IOPS
         (e.g. CloudWatch VolumeReadOps + VolumeWriteOps).
-    confidence : float
-        Level of the order-statistic CIs of the median.
+    {confidence}
     region, provider, hours_per_month, book, allocation
         As in :func:`ebsstats.volume_cost`.
     frontier_on : ``"iops"`` or ``"bandwidth"``
@@ -195,6 +238,11 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         sidecar: 4 × 50 GiB gp3 → ``size_gib: 200``, ``provisioned_iops: 12000``), not per
         member: they are divided by ``raid_members`` before pricing. Single volumes are
         unaffected.
+
+    The former column-name keywords (``metric``, ``op``, ``run``, ``volume_type``, ``size``,
+    ``provisioned_iops``, ``provisioned_throughput``, ``members``, ``raid_level``,
+    ``instance_type``, ``block_size``, ``timestamp``) still work for one release, with a
+    :class:`DeprecationWarning`: the named column is used as the schema's.
 
     Returns
     -------
@@ -242,39 +290,17 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     [['gp2', 50.0, <NA>, True], ['io1', 77.5, True, False]]
     """
     by = [by] if isinstance(by, str) else list(by)
-    for col in [value, metric, *by]:
-        if col not in data:
-            raise KeyError(f"cost: column {col!r} not in data")
-    if not 0 < confidence < 1:
-        raise ValueError("confidence must be in (0, 1)")
-    if not 0 <= duty_cycle <= 1:
-        raise ValueError("duty_cycle must be in [0, 1]")
-    if frontier_on not in ("iops", "bandwidth"):
-        raise ValueError("frontier_on must be 'iops' or 'bandwidth'")
-    df = data.loc[data[metric].astype(str).isin(["iops", "bandwidth"])]
-    df = df.loc[np.isfinite(pd.to_numeric(df[value], errors="coerce").astype(float))]
-    if "flag" in df and len(exclude_flags):
-        df = df.loc[~df["flag"].astype(str).isin(list(exclude_flags))]
-    if df.empty:
-        raise ValueError("cost: no finite 'iops' or 'bandwidth' rows in data")
-    df = df.assign(_v=pd.to_numeric(df[value]).astype(float).to_numpy())
-    if run not in df:
-        df = df.assign(**{run: np.arange(len(df))})
-    full_book = _full_book(book)
-    books: dict = {}  # date -> rows in force (selected once per date)
-
+    _check_arguments(data, value, by, confidence, duty_cycle, frontier_on)
+    df = _rate_rows(data, value, exclude_flags)
+    terms = _Terms(duty_cycle=duty_cycle, requests_per_month=requests_per_month, region=region,
+                   provider=provider, hours_per_month=hours_per_month, book=_full_book(book),
+                   allocation=allocation)
     rows = []
     for key, grp in df.groupby(by, sort=True, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         label = dict(zip(by, key, strict=True))
-        rows.append(_group_cost(
-            grp, label, run=run, op=op, metric=metric, volume_type=volume_type, size=size,
-            provisioned_iops=provisioned_iops, provisioned_throughput=provisioned_throughput,
-            members=members, raid_level=raid_level, instance_type=instance_type,
-            block_size=block_size, as_of=as_of, timestamp=timestamp, duty_cycle=duty_cycle,
-            requests_per_month=requests_per_month, confidence=confidence, region=region,
-            provider=provider, hours_per_month=hours_per_month, book=full_book,
-            allocation=allocation, books=books, set_totals=set_totals))
+        rows.append(_group_cost(grp, label, terms, as_of=as_of, confidence=confidence,
+                                set_totals=set_totals))
     out = pd.DataFrame(rows)
     perf = out["iops"] if frontier_on == "iops" else out["bandwidth_mbps"]
     out["on_frontier"] = pareto_front(out["monthly_usd"], perf)
@@ -285,6 +311,33 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     return out[[*cols, "confidence", "method"]]
 
 
+
+def _check_arguments(data, value, by, confidence, duty_cycle, frontier_on) -> None:
+    for col in [value, "metric", *by]:
+        if col not in data:
+            raise KeyError(f"cost: column {col!r} not in data")
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be in (0, 1)")
+    if not 0 <= duty_cycle <= 1:
+        raise ValueError("duty_cycle must be in [0, 1]")
+    if frontier_on not in ("iops", "bandwidth"):
+        raise ValueError("frontier_on must be 'iops' or 'bandwidth'")
+
+
+def _rate_rows(data: pd.DataFrame, value: str, exclude_flags) -> pd.DataFrame:
+    """The finite ``iops``/``bandwidth`` rows, unflagged, their value as float ``_v``."""
+    df = data.loc[data["metric"].astype(str).isin(["iops", "bandwidth"])]
+    df = df.loc[np.isfinite(pd.to_numeric(df[value], errors="coerce").astype(float))]
+    if "flag" in df and len(exclude_flags):
+        df = df.loc[~df["flag"].astype(str).isin(list(exclude_flags))]
+    if df.empty:
+        raise ValueError("cost: no finite 'iops' or 'bandwidth' rows in data")
+    df = df.assign(_v=pd.to_numeric(df[value]).astype(float).to_numpy())
+    if "run_id" not in df:
+        df = df.assign(run_id=np.arange(len(df)))
+    return df
+
+
 def _full_book(book):
     if book is None:
         return pricing.price_book("all", region=None, provider=None)
@@ -293,140 +346,203 @@ def _full_book(book):
     return pricing.price_book("all", region=None, path=book, provider=None)
 
 
-def _group_cost(grp, label, *, run, op, metric, volume_type, size, provisioned_iops,
-                provisioned_throughput, members, raid_level, instance_type, block_size, as_of,
-                timestamp, duty_cycle, requests_per_month, confidence, region, provider,
-                hours_per_month, book, allocation, books, set_totals=False) -> dict:
-    key = ", ".join(f"{k}={v}" for k, v in label.items())
-    vt = _one(grp, volume_type, key)
-    if vt is None:
-        raise ValueError(f"group {key}: no {volume_type!r}; the price needs the volume type")
-    vt = str(vt)
-    S = _one(grp, size, key)
-    S = None if S is None else float(S)
-    piops = _one(grp, provisioned_iops, key)
-    piops = None if piops is None else float(piops)
-    ptp = _one(grp, provisioned_throughput, key)
-    ptp = None if ptp is None else float(ptp)
-    m = int(_one(grp, members, key, default=1))
-    if set_totals and m > 1:  # the set's totals -> per member volume
-        S, piops, ptp = (None if v is None else v / m for v in (S, piops, ptp))
-    itype = _one(grp, instance_type, key)
-    wf = _raid_write_factor(_one(grp, raid_level, key))
-    day = _group_date(grp, as_of, timestamp, key)
-    if day not in books:
-        books[day] = pricing._book_for(book, day, region, provider)
-    book = books[day]
+def volume_spec(grp: pd.DataFrame, key: str, as_of=None, set_totals: bool = False) -> VolumeSpec:
+    """The :class:`VolumeSpec` of one configuration group (one value per column, or an error).
 
-    is_iops = grp[metric].astype(str) == "iops"
-    x_run, billed_run = _per_run(grp.loc[is_iops], run, op, wf)
-    b_run, _ = _per_run(grp.loc[~is_iops], run, op, 1.0)
-    x, x_lo, x_hi = _median_ci(x_run, confidence)
-    b, b_lo, b_hi = _median_ci(b_run, confidence)
-    r, r_lo, r_hi = _median_ci(billed_run, confidence)
+    >>> import pandas as pd
+    >>> g = pd.DataFrame({"volume_type": ["gp3"] * 2, "size_gib": [200.0] * 2,
+    ...                   "raid_members": [4] * 2, "raid_level": ["raid10"] * 2})
+    >>> s = volume_spec(g, "config=r10", as_of="2024-01-01", set_totals=True)
+    >>> s.volume_type, s.size_gib, s.members, s.write_factor
+    ('gp3', 50.0, 4, 2.0)
+    """
+    vt = _one(grp, "volume_type", key)
+    if vt is None:
+        raise ValueError(f"group {key}: no 'volume_type'; the price needs the volume type")
+    size = _float(_one(grp, "size_gib", key))
+    piops = _float(_one(grp, "provisioned_iops", key))
+    ptp = _float(_one(grp, "provisioned_throughput_mibps", key))
+    m = int(_one(grp, "raid_members", key, default=1))
+    if set_totals and m > 1:  # the set's totals -> per member volume
+        size, piops, ptp = (None if v is None else v / m for v in (size, piops, ptp))
+    itype = _one(grp, "instance_type", key)
+    wf = _raid_write_factor(_one(grp, "raid_level", key))
+    return VolumeSpec(key=key, volume_type=str(vt), size_gib=size, provisioned_iops=piops,
+                      provisioned_throughput=ptp, members=m, instance_type=itype,
+                      write_factor=wf, day=_group_date(grp, as_of, key))
+
+
+def _rate(runs: np.ndarray, confidence: float) -> Rate:
+    """The one CI of every rate: median of per-run rates, order-statistic interval."""
+    est, low, high = _median_ci(runs, confidence)
+    return Rate(est, low, high, int(len(runs)))
+
+
+def _rates(grp: pd.DataFrame, spec: VolumeSpec, confidence: float) -> tuple[Rate, Rate, Rate]:
+    """Delivered IOPS, delivered bandwidth (B/s) and billed requests/s of a group."""
+    is_iops = grp["metric"].astype(str) == "iops"
+    x_run, billed_run = _per_run(grp.loc[is_iops], spec.write_factor)
+    b_run, _ = _per_run(grp.loc[~is_iops], 1.0)
+    iops, bw, billed = (_rate(r, confidence) for r in (x_run, b_run, billed_run))
     if not len(billed_run) and len(b_run):
         # no IOPS measured: requests from bandwidth / block size when the block size is known
-        bs = _one(grp.loc[~is_iops], block_size, key)
+        bs = _one(grp.loc[~is_iops], "block_size", spec.key)
         if bs is not None and float(bs) > 0:
-            r, r_lo, r_hi = (v / float(bs) for v in (b, b_lo, b_hi))
+            billed = bw.scaled(float(bs))
+    return iops, bw, billed
 
-    def monthly(rate, duty):
-        req = requests_per_month
-        if req is None and not math.isnan(rate):
-            req = rate * duty * SECONDS_PER_MONTH
-        try:
-            return volume_cost(vt, S, iops=piops, throughput_mibps=ptp, requests_per_month=req,
-                               members=m, as_of=day, region=region, provider=provider,
-                               hours_per_month=hours_per_month, book=book,
-                               instance_type=itype, allocation=allocation)
-        except ValueError as exc:
-            raise ValueError(f"group {key}: {exc}") from None
 
-    breakdown = monthly(r, duty_cycle)
-    c = float(breakdown["monthly_usd"].sum())
+def _monthly(spec: VolumeSpec, terms: _Terms, rate: float, duty: float) -> pd.DataFrame:
+    """:func:`ebsstats.volume_cost` breakdown of one set at a billed request rate."""
+    req = terms.requests_per_month
+    if req is None and not math.isnan(rate):
+        req = rate * duty * SECONDS_PER_MONTH
+    try:
+        return volume_cost(spec.volume_type, spec.size_gib, iops=spec.provisioned_iops,
+                           throughput_mibps=spec.provisioned_throughput, requests_per_month=req,
+                           members=spec.members, as_of=spec.day, region=terms.region,
+                           provider=terms.provider, hours_per_month=terms.hours_per_month,
+                           book=terms.book_on(spec.day), instance_type=spec.instance_type,
+                           allocation=terms.allocation)
+    except ValueError as exc:
+        raise ValueError(f"group {spec.key}: {exc}") from None
+
+
+def _total(breakdown: pd.DataFrame) -> float:
+    return float(breakdown["monthly_usd"].sum())
+
+
+def _price(spec: VolumeSpec, terms: _Terms, billed: Rate) -> dict:
+    """Monthly cost with its CI (per-request billing) and the per-component columns."""
+    breakdown = _monthly(spec, terms, billed.est, terms.duty_cycle)
+    c = _total(breakdown)
     per_request = bool((breakdown["component"] == "io_requests_million").any()
-                       and requests_per_month is None and (breakdown["unit_price"] > 0).any())
-    if per_request and not math.isnan(r_lo):
-        c_lo = float(monthly(r_lo, duty_cycle)["monthly_usd"].sum())
-        c_hi = float(monthly(r_hi, duty_cycle)["monthly_usd"].sum())
-    elif per_request:
+                       and terms.requests_per_month is None
+                       and (breakdown["unit_price"] > 0).any())
+    c_lo = c_hi = c_full = c
+    if per_request:
         c_lo = c_hi = math.nan
-    else:
-        c_lo = c_hi = c
-    c_full = float(monthly(r, 1.0)["monthly_usd"].sum()) if per_request else c
-
-    out = dict(label)
-    out.update(volume_type=vt, size_gib=math.nan if S is None else S, members=m,
-               provisioned_iops=math.nan if piops is None else piops,
-               as_of=str(day.date()), n=int(grp[run].nunique()),
-               n_iops=int(len(x_run)), iops=x, iops_ci_low=x_lo, iops_ci_high=x_hi,
-               n_bandwidth=int(len(b_run)),
-               bandwidth_mbps=b / MB, bandwidth_mbps_ci_low=b_lo / MB,
-               bandwidth_mbps_ci_high=b_hi / MB,
-               bandwidth_mibps=b / MiB, bandwidth_mibps_ci_low=b_lo / MiB,
-               bandwidth_mibps_ci_high=b_hi / MiB,
-               duty_cycle=float(duty_cycle),
-               requests_per_month=(requests_per_month if requests_per_month is not None
-                                   else (r * duty_cycle * SECONDS_PER_MONTH
-                                         if per_request else math.nan)),
-               monthly_usd=c, monthly_usd_ci_low=c_lo, monthly_usd_ci_high=c_hi,
-               monthly_usd_full_duty=c_full)
+        if not math.isnan(billed.low):
+            c_lo = _total(_monthly(spec, terms, billed.low, terms.duty_cycle))
+            c_hi = _total(_monthly(spec, terms, billed.high, terms.duty_cycle))
+        c_full = _total(_monthly(spec, terms, billed.est, 1.0))
+    requests = terms.requests_per_month
+    if requests is None:
+        requests = billed.est * terms.duty_cycle * SECONDS_PER_MONTH if per_request else math.nan
+    out = dict(duty_cycle=float(terms.duty_cycle), requests_per_month=requests, monthly_usd=c,
+               monthly_usd_ci_low=c_lo, monthly_usd_ci_high=c_hi, monthly_usd_full_duty=c_full)
     for comp, col in COMPONENT_COLUMNS.items():
         out[col] = float(breakdown.loc[breakdown["component"] == comp, "monthly_usd"].sum())
+    out["_per_request"] = per_request
+    return out
 
-    # cost per measured unit: C/X decreasing in X, so the CI maps bound to opposite bound
-    out["usd_per_iops_month"] = _div(c, x)
-    out["usd_per_iops_month_ci_low"] = _div(c_hi if per_request else c, x_hi)
-    out["usd_per_iops_month_ci_high"] = _div(c_lo if per_request else c, x_lo)
+
+def _rate_columns(iops: Rate, bw: Rate) -> dict:
+    out = dict(n_iops=iops.n, iops=iops.est, iops_ci_low=iops.low, iops_ci_high=iops.high,
+               n_bandwidth=bw.n)
     for unit, scale in (("mbps", MB), ("mibps", MiB)):
-        out[f"usd_per_{unit}_month"] = _div(c, b / scale)
-        out[f"usd_per_{unit}_month_ci_low"] = _div(c, b_hi / scale)
-        out[f"usd_per_{unit}_month_ci_high"] = _div(c, b_lo / scale)
+        b = bw.scaled(scale)
+        out.update({f"bandwidth_{unit}": b.est, f"bandwidth_{unit}_ci_low": b.low,
+                    f"bandwidth_{unit}_ci_high": b.high})
+    return out
 
-    # entitlement
+
+def _per_unit(price: dict, iops: Rate, bw: Rate) -> dict:
+    """$/unit-month: C/X is decreasing in X, so the CI maps bound to opposite bound."""
+    c = price["monthly_usd"]
+    c_lo, c_hi = ((price["monthly_usd_ci_low"], price["monthly_usd_ci_high"])
+                  if price["_per_request"] else (c, c))
+    out = {"usd_per_iops_month": _div(c, iops.est),
+           "usd_per_iops_month_ci_low": _div(c_hi, iops.high),
+           "usd_per_iops_month_ci_high": _div(c_lo, iops.low)}
+    for unit, scale in (("mbps", MB), ("mibps", MiB)):
+        b = bw.scaled(scale)
+        out[f"usd_per_{unit}_month"] = _div(c, b.est)
+        out[f"usd_per_{unit}_month_ci_low"] = _div(c, b.high)
+        out[f"usd_per_{unit}_month_ci_high"] = _div(c, b.low)
+    return out
+
+
+def _entitlement(spec: VolumeSpec, c: float) -> dict:
+    """What the set is entitled to (RAID: × members) and the $ per entitled unit."""
+    size = spec.size_gib if spec.size_gib is not None else math.nan
     try:
-        e_iops = entitled_iops(vt, S if S is not None else math.nan, piops, as_of=day) * m
-        e_tp = entitled_throughput(vt, S if S is not None else math.nan, ptp, as_of=day,
-                                   provisioned_iops=piops) * m
+        e_iops = entitled_iops(spec.volume_type, size, spec.provisioned_iops,
+                               as_of=spec.day) * spec.members
+        e_tp = entitled_throughput(spec.volume_type, size, spec.provisioned_throughput,
+                                   as_of=spec.day,
+                                   provisioned_iops=spec.provisioned_iops) * spec.members
     except ValueError as exc:
-        raise ValueError(f"group {key}: {exc}") from None
-    out["entitled_iops"] = e_iops
-    out["entitled_throughput_mibps"] = e_tp / MiB
-    out["usd_per_entitled_iops_month"] = _div(c, e_iops)
-    out["usd_per_entitled_mibps_month"] = _div(c, e_tp / MiB)
-    for name, (est, lo, hi), ent in (("iops", (x, x_lo, x_hi), e_iops),
-                                     ("throughput", (b, b_lo, b_hi), e_tp)):
-        out[f"delivered_ratio_{name}"] = _div(est, ent)
-        out[f"delivered_ratio_{name}_ci_low"] = _div(lo, ent)
-        out[f"delivered_ratio_{name}_ci_high"] = _div(hi, ent)
-    basis = "throughput" if vt in ("st1", "sc1") else "iops"
-    if math.isnan(out[f"delivered_ratio_{basis}"]):
-        other = "iops" if basis == "throughput" else "throughput"
-        if not math.isnan(out[f"delivered_ratio_{other}"]):
-            basis = other
-    out["delivered_ratio"] = out[f"delivered_ratio_{basis}"]
-    out["delivered_ratio_ci_low"] = out[f"delivered_ratio_{basis}_ci_low"]
-    out["delivered_ratio_ci_high"] = out[f"delivered_ratio_{basis}_ci_high"]
-    out["delivered_basis"] = basis if not math.isnan(out["delivered_ratio"]) else None
+        raise ValueError(f"group {spec.key}: {exc}") from None
+    return {"entitled_iops": e_iops, "entitled_throughput_mibps": e_tp / MiB,
+            "usd_per_entitled_iops_month": _div(c, e_iops),
+            "usd_per_entitled_mibps_month": _div(c, e_tp / MiB)}
 
-    # historical IOPS:size rules
-    if vt in RATIO_RULE_TYPES and piops is not None and S:
-        limit = pricing.max_iops_per_gib(vt, day)
-        out["iops_per_gib"] = piops / S
-        out["max_iops_per_gib"] = limit
-        out["ratio_rule_ok"] = None if math.isnan(limit) else bool(piops <= limit * S)
-    else:
-        out["iops_per_gib"] = math.nan
-        out["max_iops_per_gib"] = math.nan
-        out["ratio_rule_ok"] = None
-    out["confidence"] = confidence
+
+def _delivered(spec: VolumeSpec, iops: Rate, bw: Rate, entitled: dict) -> dict:
+    """Delivered / entitled on each dimension, and on the one the type is sold by."""
+    out = {}
+    e_tp = entitled["entitled_throughput_mibps"] * MiB
+    for name, rate, ent in (("iops", iops, entitled["entitled_iops"]), ("throughput", bw, e_tp)):
+        out[f"delivered_ratio_{name}"] = _div(rate.est, ent)
+        out[f"delivered_ratio_{name}_ci_low"] = _div(rate.low, ent)
+        out[f"delivered_ratio_{name}_ci_high"] = _div(rate.high, ent)
+    basis = "throughput" if spec.volume_type in ("st1", "sc1") else "iops"
+    other = "iops" if basis == "throughput" else "throughput"
+    if math.isnan(out[f"delivered_ratio_{basis}"]) and not math.isnan(
+            out[f"delivered_ratio_{other}"]):
+        basis = other
+    for suffix in ("", "_ci_low", "_ci_high"):
+        out[f"delivered_ratio{suffix}"] = out[f"delivered_ratio_{basis}{suffix}"]
+    out["delivered_basis"] = basis if not math.isnan(out["delivered_ratio"]) else None
+    return out
+
+
+def _ratio_rule(spec: VolumeSpec) -> dict:
+    """The historical IOPS:size rule of provisioned-IOPS types."""
+    piops, size = spec.provisioned_iops, spec.size_gib
+    if spec.volume_type not in RATIO_RULE_TYPES or piops is None or not size:
+        return {"iops_per_gib": math.nan, "max_iops_per_gib": math.nan, "ratio_rule_ok": None}
+    limit = pricing.max_iops_per_gib(spec.volume_type, spec.day)
+    return {"iops_per_gib": piops / size, "max_iops_per_gib": limit,
+            "ratio_rule_ok": None if math.isnan(limit) else bool(piops <= limit * size)}
+
+
+def _method(spec: VolumeSpec, terms: _Terms, instance_usd: float) -> str:
     method = (f"median of per-run rates with order-statistic CI (binomial); "
-              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {day.date()}; "
-              f"month = {hours_per_month:g} h; duty cycle {duty_cycle:g}")
-    if out["instance_usd"] > 0:
+              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {spec.day.date()}; "
+              f"month = {terms.hours_per_month:g} h; duty cycle {terms.duty_cycle:g}")
+    if instance_usd > 0:
         method += ("; instance-hour charged to storage: "
-                   + ("all (upper bound)" if allocation == "all" else f"share {allocation}"))
-    out["method"] = method
+                   + ("all (upper bound)" if terms.allocation == "all"
+                      else f"share {terms.allocation}"))
+    return method
+
+
+def _group_cost(grp: pd.DataFrame, label: dict, terms: _Terms, *, as_of, confidence: float,
+                set_totals: bool = False) -> dict:
+    """One output row: spec -> rates -> price -> $/unit, entitlement, delivered ratio."""
+    key = ", ".join(f"{k}={v}" for k, v in label.items())
+    spec = volume_spec(grp, key, as_of, set_totals)
+    iops, bw, billed = _rates(grp, spec, confidence)
+    price = _price(spec, terms, billed)
+    entitled = _entitlement(spec, price["monthly_usd"])
+    out = dict(label)
+    out.update(volume_type=spec.volume_type,
+               size_gib=math.nan if spec.size_gib is None else spec.size_gib,
+               members=spec.members,
+               provisioned_iops=(math.nan if spec.provisioned_iops is None
+                                 else spec.provisioned_iops),
+               as_of=str(spec.day.date()), n=int(grp["run_id"].nunique()))
+    out.update(_rate_columns(iops, bw))
+    out.update(price)
+    out.update(_per_unit(price, iops, bw))
+    del out["_per_request"]
+    out.update(entitled)
+    out.update(_delivered(spec, iops, bw, entitled))
+    out.update(_ratio_rule(spec))
+    out["confidence"] = confidence
+    out["method"] = _method(spec, terms, out["instance_usd"])
     return out
 
 
@@ -436,10 +552,10 @@ def _div(a: float, b: float) -> float:
     return float(a) / float(b)
 
 
-def _group_date(grp, as_of, timestamp, key) -> pd.Timestamp:
+def _group_date(grp, as_of, key) -> pd.Timestamp:
     if as_of is not None and not (isinstance(as_of, str) and as_of == "timestamp"):
         return _date(as_of)
-    ts = grp[timestamp].dropna() if timestamp in grp else pd.Series([], dtype=object)
+    ts = grp["timestamp"].dropna() if "timestamp" in grp else pd.Series([], dtype=object)
     if len(ts):
         return _date(pd.to_datetime(ts, utc=True).min())
     if as_of == "timestamp":

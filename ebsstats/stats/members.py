@@ -94,7 +94,8 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
                  value: str = "value", metric: str | None = None, threshold: float = 3.5,
                  higher_is_better: bool | None = None, hampel_window: int = 7,
                  hampel_k: float = 3.0, min_members: int = 3,
-                 reweight: bool = True, baseline: bool = True) -> pd.DataFrame:
+                 reweight: bool = True, baseline: bool = True, floor: float = 0.10,
+                 heavy_tails: bool = True) -> pd.DataFrame:
     """Flag slow members of each set in each time window (robust z-scores against the others).
 
     Parameters
@@ -129,6 +130,17 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         turns slow, nor count as noise (default). A member flagged in most of its windows keeps
         the baseline 1 (it has no healthy level to learn). Lasting differences are what
         :func:`fleet_outliers` estimates.
+    floor : float
+        Practical floor: a member-window is flagged only when it is also at least this much
+        slower than its usual level (default 10 %), so that a tiny MAD does not turn a 4 %
+        difference into an "outlier".
+    heavy_tails : bool
+        Calibrate ``z`` for heavy-tailed noise (default): a Student t is fitted by maximum
+        likelihood to the pooled standardised log ratios of all sets (unflagged windows), and
+        ``z_cal`` is the normal score of each log ratio's t tail probability, so that
+        ``threshold`` keeps its normal meaning (3.5 → 2.3e-4 per member-window) when the noise
+        is t-like. With normal noise the fitted degrees of freedom are large and
+        ``z_cal`` ≈ ``z``.
 
     Returns
     -------
@@ -137,7 +149,17 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         (to the median of the other members), ``baseline`` (the member's usual ratio, 1 without
         ``baseline``), ``z`` (of ``log(ratio / baseline)``), ``flag``, ``slowest`` (worst member of the
         window), ``rank`` (1 = worst), ``hampel_flag``, ``scale`` (pooled log-scale noise),
-        ``threshold``, ``method``.
+        ``threshold``, ``method``, ``z_cal`` (heavy-tail calibrated score that ``flag`` uses),
+        ``tail_df`` (degrees of freedom of the fitted t; inf without ``heavy_tails``),
+        ``pairwise`` (the window has two members: ``ratio`` is to the other one, ``z`` is NaN:
+        two members say which one is slower, never which one is abnormal), ``floor``,
+        ``higher_is_better``.
+
+    Raises
+    ------
+    ValueError
+        For infinite values (a division by a zero runtime upstream): they would silently
+        become the "slowest" member.
 
     Examples
     --------
@@ -154,6 +176,7 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     """
     d = _one_metric(data, metric)
     hib = _direction(d, higher_is_better)
+    _refuse_infinite(d, value, "slow_volumes")
     d = d[d[value].notna() & (d[value] > 0)]
     keys = [group] if group else []
     win = _windows(d[time], window) if time else pd.Series(pd.Timestamp(0, tz="UTC"),
@@ -164,38 +187,107 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     cells = (work.groupby(["_group", "window", "_member"], sort=True)["_log"]
              .agg(["median", "size"]).reset_index())
     cells = cells.rename(columns={"median": "_lm", "size": "n"})
-    out = []
+    fits = []
     for _, g in cells.groupby("_group", sort=True):
         g = g.copy()
+        others, offset, scale, ok = _reference_and_scale(g, hib, threshold, min_members,
+                                                         reweight, baseline)
+        fits.append((g, others, offset, scale, ok))
+    df_t = _tail_df(fits) if heavy_tails and fits else np.inf
+    sign = -1.0 if hib else 1.0
+    out = []
+    for g, others, offset, scale, _ in fits:
         members_in_window = g.groupby("window")["_member"].transform("size").to_numpy()
-        others, offset, scale = _reference_and_scale(g, hib, threshold, min_members, reweight,
-                                                     baseline)
+        pair = (members_in_window == 2) & (min_members > 2)
+        others = np.where(pair, _pair_other(g), others)
+        offset = np.where(pair, 0.0, offset)
         g["_others"] = others
         g["ratio"] = np.exp(g["_lm"] - g["_others"])
         g["baseline"] = np.exp(offset)
-        g["z"] = (g["_lm"] - g["_others"] - offset) / scale
-        bad = -g["z"] if hib else g["z"]
-        g["flag"] = (bad > threshold) & (members_in_window >= min_members)
-        g["rank"] = (bad.groupby(g["window"]).rank(ascending=False, method="min")
-                     .astype("Int64"))
-        g["slowest"] = (g["rank"] == 1) & (members_in_window >= min_members)
+        e = (g["_lm"] - g["_others"] - offset).to_numpy(float)
+        z = np.where(pair, np.nan, e / scale)
+        g["z"] = z
+        g["z_cal"] = _calibrated(z, df_t)
+        bad = sign * g["z_cal"]
+        practical = sign * e > -np.log1p(-floor) if floor > 0 else np.ones(len(g), bool)
+        g["flag"] = (bad > threshold) & practical & (members_in_window >= min_members)
+        g["rank"] = ((sign * (g["_lm"] - g["_others"] - offset)).groupby(g["window"])
+                     .rank(ascending=False, method="min").astype("Int64"))
+        g["slowest"] = (g["rank"] == 1) & ((members_in_window >= min_members) | pair)
         g["scale"] = scale
+        g["pairwise"] = pair
         g["hampel_flag"] = _hampel(g, hib, hampel_window, hampel_k)
         out.append(g)
+    cols = [*keys, "window", member, "n", "value", "ratio", "baseline", "z", "flag", "slowest",
+            "rank", "hampel_flag", "scale"]
     if not out:
-        return pd.DataFrame(columns=[*keys, "window", member, "n", "value", "ratio", "baseline",
-                                     "z", "flag", "slowest", "rank", "hampel_flag", "scale"])
+        return pd.DataFrame(columns=[*cols, "threshold", "method", "z_cal", "tail_df",
+                                     "pairwise", "floor", "higher_is_better"])
     res = pd.concat(out, ignore_index=True)
     res["value"] = np.exp(res["_lm"])
     res = res.rename(columns={"_member": member})
     if group:
         res = res.rename(columns={"_group": group})
-    cols = [*keys, "window", member, "n", "value", "ratio", "baseline", "z", "flag", "slowest",
-            "rank", "hampel_flag", "scale"]
-    res = res[cols].copy()
+    res = res[[*cols, "z_cal", "pairwise"]].copy()
     res["threshold"] = threshold
-    res["method"] = "robust z vs other members (pooled MAD, log scale)"
-    return res
+    res["method"] = ("robust z vs other members (pooled MAD, log scale"
+                     + (", t-calibrated" if np.isfinite(df_t) else "")
+                     + f"; floor {floor:.0%})")
+    res["tail_df"] = df_t
+    res["floor"] = floor
+    res["higher_is_better"] = hib
+    first = [*cols, "threshold", "method"]
+    return res[[*first, *[c for c in res.columns if c not in first]]]
+
+
+def _refuse_infinite(d: pd.DataFrame, value: str, who: str) -> None:
+    v = pd.to_numeric(d[value], errors="coerce")
+    bad = np.isinf(v.to_numpy(float, na_value=np.nan))
+    if bad.any():
+        where = list(d.index[bad][:5])
+        raise ValueError(f"{who}: {int(bad.sum())} infinite value(s) in column {value!r} "
+                         f"(rows {where}); a rate of inf usually means a zero runtime upstream: "
+                         "drop or fix these rows first")
+
+
+def _pair_other(g: pd.DataFrame) -> np.ndarray:
+    """The other member's log value in windows with exactly two members (NaN elsewhere)."""
+    other = np.full(len(g), np.nan)
+    lm = g["_lm"].to_numpy(float)
+    for idx in g.groupby("window").indices.values():
+        if len(idx) == 2:
+            other[idx[0]], other[idx[1]] = lm[idx[1]], lm[idx[0]]
+    return other
+
+
+def _tail_df(fits: list) -> float:
+    """Degrees of freedom of a Student t fitted (ML, location 0) to the pooled standardised,
+    unflagged log ratios of all sets; inf when too few values or the fit says normal."""
+    from scipy import stats
+
+    u = np.concatenate([((g["_lm"].to_numpy(float) - others - offset) / scale)[ok]
+                        for g, others, offset, scale, ok in fits])
+    u = u[np.isfinite(u)]
+    if len(u) < 30 or not np.any(u):
+        return np.inf
+    df, _, _ = stats.t.fit(u, floc=0)
+    return float(df) if 0 < df < 60 else np.inf
+
+
+def _calibrated(z: np.ndarray, df: float) -> np.ndarray:
+    """Normal score of the t tail probability of a MAD-standardised value.
+
+    ``z`` is standardised by 1.4826 × MAD; for a t with ``df`` the MAD is
+    ``t.ppf(0.75, df)`` × its scale, so ``z`` maps to the t variate
+    ``z × t.ppf(0.75, df) / 0.6745`` whose tail probability is then read on the normal scale.
+    """
+    from scipy import stats
+
+    if not np.isfinite(df):
+        return z
+    tv = z * stats.t.ppf(0.75, df) / stats.norm.ppf(0.75)
+    with np.errstate(invalid="ignore"):
+        return np.sign(tv) * stats.norm.isf(stats.t.sf(np.abs(tv), df))
 
 
 def _window_median_scale(g: pd.DataFrame) -> float:
@@ -226,7 +318,7 @@ def _leave_one_out(lm: np.ndarray, windows: list[np.ndarray], excluded: np.ndarr
 
 def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_members: int,
                          reweight: bool, baseline: bool,
-                         max_iter: int = 20) -> tuple[np.ndarray, np.ndarray, float]:
+                         max_iter: int = 20) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     """Reference (median of the other members), member baseline and scale of a set.
 
     Returns ``others`` (log reference of each member-window), ``offset`` (each member's usual
@@ -246,11 +338,9 @@ def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_membe
     codes = pd.factorize(g["_member"])[0]
     offset = np.zeros(len(lm))
     others = _leave_one_out(lm, windows, np.zeros(len(lm), dtype=bool), min_members)
-    if not reweight:
-        return others, offset, _window_median_scale(g)
     scored = np.isfinite(others)
-    if not scored.any():
-        return others, offset, _window_median_scale(g)
+    if not reweight or not scored.any():
+        return others, offset, _window_median_scale(g), scored
     sign = -1.0 if hib else 1.0
     # start from the window-median scale: a slow member inflates it less than it inflates the
     # leave-one-out ratios (which it enters twice: as itself and in the others' reference)
@@ -275,7 +365,7 @@ def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_membe
         if np.array_equal(new, flagged):
             break
         flagged = new
-    return others, offset, scale
+    return others, offset, scale, scored & ~flagged
 
 
 def _hampel(g: pd.DataFrame, hib: bool, window: int, k: float) -> pd.Series:
@@ -293,17 +383,60 @@ def _hampel(g: pd.DataFrame, hib: bool, window: int, k: float) -> pd.Series:
 
 
 def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
-                 persistent_share: float = 0.5, confidence: float = 0.95) -> pd.DataFrame:
+                 persistent_share: float = 0.5, confidence: float = 0.95,
+                 floor: float | None = None) -> pd.DataFrame:
     """Per member: how often it was flagged, and whether its slowness is persistent or transient.
 
-    Returns one row per (group, member): ``windows``, ``flagged``, ``share_flagged``,
-    ``slowest_share`` (share of windows where it was the worst member), ``ratio`` (median of its
-    window ratios) with a distribution-free order-statistic CI (``ratio_ci_low``/``_high``) and
-    ``status`` (``persistent``, ``transient`` or ``ok``).
+    Parameters
+    ----------
+    result : DataFrame
+        Output of :func:`slow_volumes`.
+    member, group : str
+        As in :func:`slow_volumes`.
+    persistent_share : float
+        Share of flagged windows from which a member is persistently slow.
+    confidence : float
+        Level of the order-statistic interval of the member's median ratio over windows.
+    floor : float, optional
+        Practical floor (default: the one :func:`slow_volumes` used, else 10 %). A member whose
+        ratio interval lies entirely beyond ``1 - floor`` (below it for rates, above
+        ``1 / (1 - floor)`` for latencies) is persistently slow whether or not single windows
+        were flagged: under heavy-tailed noise a lasting 30 % deficit rarely clears a
+        single-window threshold, but its interval over 14 windows excludes "within 10 %".
+
+    Returns
+    -------
+    DataFrame
+        One row per (group, member): ``windows``, ``flagged``, ``share_flagged``,
+        ``slowest_share`` (share of windows where it was the worst member), ``ratio`` (median of
+        its window ratios) with a distribution-free order-statistic CI
+        (``ratio_ci_low``/``_high``), ``status`` (``persistent``, ``transient``, ``ok``; in
+        two-member sets ``slower`` or ``ok``), ``confidence``, ``persistent_by_ci``, ``floor``
+        and ``note``.
+
+    Notes
+    -----
+    Two members cannot tell an outlier from its partner: ``slower`` says which member is
+    slower beyond the floor, not that it is abnormal (the other could be the unusually fast
+    one). The interval is the order-statistic CI of a median (Le Boudec, *Performance
+    Evaluation of Computer and Communication Systems*, 2010, Thm 2.1); windows are treated as
+    independent.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> res = pd.DataFrame({"volume": ["a"] * 8 + ["b"] * 8, "flag": False, "slowest": False,
+    ...                     "ratio": [0.7] * 8 + [1.0] * 8})
+    >>> slow_summary(res, group=None)["status"].tolist()
+    ['persistent', 'ok']
     """
     from scipy import stats
 
     keys = [group] if group and group in result else []
+    if floor is None:
+        floor = float(result["floor"].iloc[0]) if "floor" in result and len(result) else 0.10
+    hib = (bool(result["higher_is_better"].iloc[0])
+           if "higher_is_better" in result and len(result) else True)
     rows = []
     for key, g in result.groupby([*keys, member], sort=True):
         r = np.sort(g["ratio"].dropna().to_numpy())
@@ -317,15 +450,28 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
             while j + 1 <= n // 2 and 1 - 2 * stats.binom.cdf(j, n, 0.5) >= confidence:
                 j += 1
             lo, hi = r[j - 1], r[n - j]
+        reached = n >= 2 and 1 - 2 * stats.binom.cdf(0, n, 0.5) >= confidence
+        by_ci = bool(reached and (hi < 1 - floor if hib else lo > 1 / (1 - floor)))
         flagged = int(g["flag"].sum())
         share = flagged / len(g) if len(g) else np.nan
-        status = "persistent" if share >= persistent_share else ("transient" if flagged
-                                                                 else "ok")
+        pair = bool("pairwise" in g and g["pairwise"].fillna(False).astype(bool).all())
+        note = None
+        if pair:
+            status = "slower" if by_ci else "ok"
+            note = ("2 members: says which member is slower, not whether it is an outlier "
+                    "(no third member to tell which one is normal)")
+        elif share >= persistent_share or by_ci:
+            status = "persistent"
+        else:
+            status = "transient" if flagged else "ok"
+        if not reached and n:
+            note = (note + "; " if note else "") + (
+                f"{n} window(s): no interval reaches {confidence:.0%}")
         row = dict(zip([*keys, member], key if isinstance(key, tuple) else (key,), strict=True))
         row.update(windows=len(g), flagged=flagged, share_flagged=share,
                    slowest_share=float(g["slowest"].mean()), ratio=float(np.median(r)) if n else
                    np.nan, ratio_ci_low=lo, ratio_ci_high=hi, status=status,
-                   confidence=confidence)
+                   confidence=confidence, persistent_by_ci=by_ci, floor=floor, note=note)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -459,7 +605,8 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
     ``fast`` symmetrically, ``~`` otherwise. A user sees which volume to replace, with the
     uncertainty of that call. A fixed effect with one member per level (e.g. ``config`` when
     each RAID member has its own config) leaves the member effects unidentifiable and raises
-    ``ValueError``.
+    ``ValueError``; so does one run per member (between- and within-member variance are then
+    not identified: REML returns an arbitrary split, icc ≈ 0.5, and flags noise).
 
     References: Robinson, G. K. (1991). That BLUP is a good thing. Statistical Science 6(1).
     """
@@ -468,6 +615,7 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
 
     d = _one_metric(data, metric)
     hib = _direction(d, higher_is_better)
+    _refuse_infinite(d, value, "fleet_outliers")
     d = d[d[value].notna() & (d[value] > 0)].copy()
     fixed = [f for f in fixed if f in d and d[f].nunique() > 1]
     d["_y"] = np.log(d[value].astype(float))
@@ -479,6 +627,12 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
             raise ValueError(f"fleet_outliers: every {f!r} level has a single {member!r}, so a "
                              f"{member}'s effect cannot be told from its {f}'s; pass fixed= "
                              f"without {f!r} (e.g. the RAID set or volume type)")
+    runs = d.groupby("_m").size()
+    if len(runs) and int(runs.max()) < 2:
+        raise ValueError(f"fleet_outliers: one run per {member!r}: a {member}'s lasting effect "
+                         "cannot be told from run-to-run noise (the between/within split is not "
+                         f"identified); repeat runs on the same {member}s (>= 2 each, 3+ "
+                         "advised) or compare them with slow_volumes against their peers")
     formula = "_y ~ 1" + "".join(f" + C(_f_{f})" for f in fixed)
     import warnings
 

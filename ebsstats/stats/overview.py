@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ebsstats.stats._core import SUMMARY_FLAGS
+
 __all__ = ["inventory", "select", "SUMMARY_FLAGS"]
 
 
@@ -28,7 +30,6 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
     return out.reset_index()
 
 
-SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
 
 
 def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,

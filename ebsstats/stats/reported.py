@@ -21,6 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ebsstats.stats._core import direction_word, min_p
+
 __all__ = ["compare_reported", "best_possible_p"]
 
 
@@ -31,10 +33,7 @@ def best_possible_p(n_a: int, n_b: int | None = None) -> float:
     >>> round(best_possible_p(3), 3), round(best_possible_p(5), 4)
     (0.1, 0.0079)
     """
-    from math import comb
-
-    n_b = n_a if n_b is None else n_b
-    return min(1.0, 2.0 / comb(n_a + n_b, n_a))
+    return min_p(n_a, n_a if n_b is None else n_b)
 
 
 def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | None = None, *,
@@ -99,12 +98,9 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
             overlap = not (s - e > sb + eb or s + e < sb - eb)
             k = key if isinstance(key, tuple) else (key,)
             direction = hib.get((*k, r[by])) if hib is not None else None
-            if overlap:
-                verdict = "overlapping"
-            elif direction is None or pd.isna(direction):
-                verdict = "separated, " + ("higher" if s > sb else "lower")
-            else:
-                verdict = "separated, " + ("better" if (s > sb) == bool(direction) else "worse")
+            up = None if direction is None or pd.isna(direction) else bool(direction)
+            verdict = ("overlapping" if overlap else
+                       "separated, " + direction_word(float(np.sign(s - sb)), up))
             row = dict(zip(within, k, strict=True))
             row.update({by: r[by], "baseline": base, "score": s, "deviation": e,
                         "score_baseline": sb, "deviation_baseline": eb, "ratio": s / sb,

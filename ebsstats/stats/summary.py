@@ -10,140 +10,32 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["summarize", "median_ci", "median_ci_array", "order_stat_ranks", "median_warning"]
+# grouping, the never-pool policy and the median CI live in the one statistical core; the names
+# stay importable from here for the modules that import them from summary.
+from ebsstats.stats._core import (  # noqa: F401
+    WITHIN,
+    as_list,
+    check_columns,
+    clean_values,
+    first_value,
+    group_keys,
+    iter_groups,
+    median_ci_array,
+    median_warning,
+    order_stat_ranks,
+    pct,
+)
 
-#: Columns that identify *what* was measured; statistics never pool across them unless told to.
-WITHIN = ("test", "op", "metric")
+__all__ = ["summarize", "median_ci", "median_ci_array", "order_stat_ranks", "median_warning"]
 
 RATE_UNITS = frozenset({"B/s", "IO/s", "ops/s"})
 AVERAGES = ("auto", "arithmetic", "harmonic", "geometric")
-
-
-# --------------------------------------------------------------------------------------------
-# shared helpers (used by compare, repetitions, components and flags as well)
-# --------------------------------------------------------------------------------------------
-def as_list(cols: str | Sequence[str] | None) -> list[str]:
-    """``None`` → ``[]``, ``"a"`` → ``["a"]``, ``"a,b"`` → ``["a", "b"]``, lists unchanged."""
-    if cols is None:
-        return []
-    if isinstance(cols, str):
-        return [c.strip() for c in cols.split(",") if c.strip()]
-    return list(cols)
-
-
-def check_columns(data: pd.DataFrame, cols: Sequence[str]) -> None:
-    """Raise ``KeyError`` naming every column of ``cols`` that ``data`` lacks."""
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(data).__name__}")
-    missing = [c for c in cols if c not in data.columns]
-    if missing:
-        raise KeyError(f"data has no column(s) {missing}; columns are {list(data.columns)}")
-
-
-def group_keys(data: pd.DataFrame, by: str | Sequence[str] | None,
-               within: str | Sequence[str] | None = "auto") -> list[str]:
-    """The grouping columns: ``by`` then the ``within`` columns (default: test/op/metric present)."""
-    keys = as_list(by)
-    extra = [c for c in WITHIN if c in data.columns] if within == "auto" else as_list(within)
-    return keys + [c for c in extra if c not in keys]
-
-
-def iter_groups(data: pd.DataFrame, keys: list[str]) -> Iterator[tuple[dict, pd.DataFrame]]:
-    """Yield ``({key: value}, sub-frame)`` per group, NA keys kept as their own group."""
-    if not keys:
-        yield {}, data
-        return
-    grouped = data.groupby(keys, dropna=False, observed=True, sort=True)
-    for key, sub in grouped:
-        key = key if isinstance(key, tuple) else (key,)
-        yield {k: _scalar(v) for k, v in zip(keys, key, strict=True)}, sub
-
-
-def _scalar(v):
-    return None if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else v
-
-
-def clean_values(sub: pd.DataFrame, value: str) -> tuple[np.ndarray, int]:
-    """Finite float values of a group and the number of rows left out (NaN / ±inf)."""
-    x = pd.to_numeric(sub[value], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-    ok = np.isfinite(x)
-    return x[ok], int((~ok).sum())
-
-
-def first_value(sub: pd.DataFrame, col: str):
-    """The column's value if it is the same on every row of ``sub``, ``"mixed"`` if not."""
-    if col not in sub.columns:
-        return None
-    vals = pd.unique(sub[col].dropna().astype(object))
-    if len(vals) == 0:
-        return None
-    return vals[0] if len(vals) == 1 else "mixed"
-
-
-def pct(x: float) -> str:
-    """``0.95`` → ``'95 %'``, ``0.9375`` → ``'93.75 %'`` (SI style, as in the warnings)."""
-    return f"{100 * x:.4g} %"
-
-
-# --------------------------------------------------------------------------------------------
-# order-statistic interval of the median
-# --------------------------------------------------------------------------------------------
-def order_stat_ranks(n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                            np.ndarray]:
-    """Ranks of the order-statistic CI of the median, vectorised over sample sizes.
-
-    For each ``n`` returns the 1-based ranks ``(j, k = n + 1 - j)`` of the shortest symmetric
-    pair :math:`[X_{(j)}, X_{(k)}]` whose exact coverage
-    :math:`1 - 2\\,F_{\\mathrm{Bin}(n, 1/2)}(j - 1)` is at least ``confidence``, that coverage,
-    and whether it was reached. When no pair reaches it (``n`` ≤ 5 at 95 %), the widest pair
-    ``(1, n)`` is returned with its lower coverage and ``reached = False``.
-
-    >>> j, k, level, ok = order_stat_ranks([5, 10, 30])
-    >>> j.tolist(), k.tolist(), np.round(level, 4).tolist(), ok.tolist()
-    ([1, 2, 10], [5, 9, 21], [0.9375, 0.9785, 0.9572], [False, True, True])
-    """
-    n_arr = np.atleast_1d(np.asarray(n, dtype=int))
-    alpha_half = (1.0 - confidence) / 2.0
-    j = np.ones_like(n_arr)
-    for size in np.unique(n_arr):
-        if size < 1:
-            continue
-        cdf = stats.binom.cdf(np.arange(size // 2 + 1), size, 0.5)
-        count = int(np.searchsorted(cdf, alpha_half * (1 + 1e-12), side="right"))
-        j[n_arr == size] = max(count, 1)
-    level = 1.0 - 2.0 * stats.binom.cdf(j - 1, n_arr, 0.5)
-    level = np.where(n_arr >= 1, level, np.nan)
-    return j, n_arr + 1 - j, level, level >= confidence - 1e-12
-
-
-def median_ci_array(x: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """``(median, low, high, exact level)`` of one sample's order-statistic interval."""
-    x = np.sort(np.asarray(x, dtype=float))
-    n = len(x)
-    if n == 0:
-        return (np.nan,) * 4
-    med = float(np.median(x))
-    if n < 2:
-        return med, np.nan, np.nan, np.nan
-    j, k, level, _ = order_stat_ranks(n, confidence)
-    return med, float(x[j[0] - 1]), float(x[k[0] - 1]), float(level[0])
-
-
-def median_warning(n: int, confidence: float) -> str | None:
-    """The warning text for a group of ``n`` values, or ``None``."""
-    if n < 2:
-        return f"n={n}: too few values for a confidence interval"
-    _, _, level, ok = order_stat_ranks(n, confidence)
-    if not ok[0]:
-        return (f"n={n}: no order-statistic interval reaches {pct(confidence)}; "
-                f"widest covers {pct(level[0])}")
-    return None
 
 
 def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,

@@ -124,7 +124,7 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     if len(out):
         valid = out["p_value"].notna().to_numpy()
         if valid.sum() > 1 and adjust not in (None, "none"):
-            from ebsstats.stats.multiplicity import adjust_pvalues
+            from ebsstats.stats._core import adjust_pvalues
 
             out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], adjust)
         else:
