@@ -119,6 +119,13 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
+def _prune(api: Path, keep: set[str]) -> None:
+    """Remove pages of modules or functions that no longer exist (incremental builds)."""
+    for p in [*api.glob("*.rst"), *api.glob("generated/*.rst")]:
+        if p.relative_to(api).as_posix() not in keep:
+            p.unlink()
+
+
 def generate_api(srcdir: Path) -> None:
     api = srcdir / "api"
     toc = [_title("API reference"),
@@ -126,15 +133,20 @@ def generate_api(srcdir: Path) -> None:
            "runnable example (the examples run as doctests in the test suite).\n",
            ".. toctree::", "   :maxdepth: 2", "", "   namespace"]
     _write(api / "namespace.rst", _namespace_page())
+    written = {"index.rst", "namespace.rst"}
     for page, title, intro, roots in AREAS:
         mods = _modules(roots)
         toc.append(f"   {page}")
         body = [_title(title), intro + "\n", ".. toctree::", "   :maxdepth: 1", ""]
         body += [f"   {m}" for m in mods]
         _write(api / f"{page}.rst", "\n".join(body) + "\n")
+        written.add(f"{page}.rst")
         for m in mods:
             _write(api / f"{m}.rst", _module_page(m))
+            written.add(f"{m}.rst")
+            written.update(f"generated/{m}.{n}.rst" for n in public_names(m))
     _write(api / "index.rst", "\n".join(toc) + "\n")
+    _prune(api, written)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,6 +267,10 @@ def _on_init(app: Sphinx, config=None) -> None:
     src = Path(app.srcdir)
     generate_schema(src)
     generate_api(src)
+    # the pages autosummary writes stubs for: the ones just generated (an explicit list, so a
+    # module added since the last incremental build gets its function pages too)
+    app.config.autosummary_generate = sorted(
+        p.relative_to(src).as_posix() for p in (src / "api").glob("*.rst"))
     if app.config.ebsstats_require_examples:
         check_examples(app)
 
