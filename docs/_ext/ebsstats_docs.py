@@ -275,7 +275,23 @@ def _on_init(app: Sphinx, config=None) -> None:
         check_examples(app)
 
 
+def _resolve_alias(app: Sphinx, env, node, contnode):
+    """Link ``ebsstats.<name>`` (how people call it: ``es.summarize``) to the page of the
+    function's defining module (``ebsstats.stats.summary.summarize``)."""
+    import ebsstats
+
+    target = node.get("reftarget", "")
+    name = target.removeprefix("ebsstats.")
+    if node.get("refdomain") != "py" or not target.startswith("ebsstats.") \
+            or name not in ebsstats._LAZY:
+        return None
+    return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder,
+                                              node["reftype"], f"{ebsstats._LAZY[name]}.{name}",
+                                              node, contnode)
+
+
 def setup(app: Sphinx) -> dict:
     app.add_config_value("ebsstats_require_examples", True, "env")
     app.connect("config-inited", _on_init)
+    app.connect("missing-reference", _resolve_alias)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
