@@ -15,7 +15,8 @@ source              string                     file it came from (as given, or r
 position            string                     where in the file: ``line 12``, ``$.jobs[0].read``,
                                                ``/PhoronixTestSuite/Result[3]/Data/Entry[1]``
 tool                category                   ``fio``, ``bonnie++``, ``sysbench``, ``pts``,
-                                               ``ioping`` or ``table`` (published tables)
+                                               ``ioping``, ``table`` (published tables) or
+                                               ``sim`` (simulated)
 tool_version        string                     as printed by the tool (``fio-3.33``, ``1.96``,
                                                ``1.0.20``), or ``<NA>``
 timestamp           datetime64[ns, UTC]        when the run started, if the output or metadata
@@ -53,8 +54,8 @@ or user keys from ``meta.yaml``) follows as a string column, sorted by name.
 ``t`` (seconds since the run started, float64), ``value`` (canonical units), ``unit``, ``offset``
 (Int64 bytes, fio ``log_offset=1``), ``block_size`` (Int64), then metadata columns as above.
 
-Deviations from ARCHITECTURE.md, and why: ``position`` and ``flag`` are core columns (the readers
-issue asks for position on every row and an explicit too-fast flag); ``op`` has ``sync`` because
+Design notes: ``position`` and ``flag`` are core columns (every row says where in its file it came
+from, and a value too fast to measure is flagged, never zero); ``op`` has ``sync`` because
 fio ≥ 3.4 and sysbench report fsync rates and latencies that are neither reads nor writes; ``tool``
 has ``ioping``.
 """
@@ -691,7 +692,14 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
     """Check the series-frame contract (columns, dtypes, finite ``t``, values never ±inf and
-    never negative in rate, latency or count units); return it or raise."""
+    never negative in rate, latency or count units); return it or raise.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> len(es.validate_series(es.schema.empty_series()))
+    0
+    """
     for name, dtype in SERIES_COLUMNS.items():
         if name not in ts:
             raise SchemaError(f"series frame lacks column {name!r}")

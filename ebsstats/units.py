@@ -11,20 +11,20 @@ tool / field           source unit                              factor to canoni
 fio ``bw``             KiB/s                                    × 1024 → B/s
 fio ``bw_bytes``       B/s                                      × 1
 fio 3.x ``*_ns``       ns                                       × 1e-9 → s
-fio 2.x ``clat`` etc.  µs (also terse output of every version)  × 1e-6 → s
+fio 2.x ``clat`` etc.  µs (and terse output, every version)     × 1e-6 → s
 fio 2.x ``io_bytes``   KiB (despite the name; fixed in 2.21)    × 1024 → B
 fio logs bw            KiB/s                                    × 1024 → B/s
 bonnie++ ``K/sec``     KiB/s                                    × 1024 → B/s
 bonnie++ latency       ``us``/``ms``/``s`` suffix               by suffix → s
 sysbench 1.0 MiB/s     MiB/s                                    × 2**20 → B/s
-sysbench 0.4/0.5 Mb    MiB (the "b" is bytes, binary multiples) × 2**20 → B
+sysbench 0.4/0.5 Mb    MiB (the "b" is bytes, binary units)     × 2**20 → B
 sysbench latency       ms                                       × 1e-3 → s
-PTS fio "MB/s"         MiB/s for upstream ``pts/fio`` (it keeps  × 2**20 → B/s, or × 1e6
+PTS fio "MB/s"         MiB/s for upstream ``pts/fio`` (keeps    × 2**20 → B/s, or × 1e6
                        fio's ``BW=…MiB/s``); decimal MB/s for   when the reader finds the
-                       profiles that keep fio's ``(…MB/s)``      entry decimal (``mb_basis``)
+                       profiles keeping fio's ``(…MB/s)``       entry decimal (``mb_basis``)
 =====================  =======================================  =======================
 
-The PTS row corrects FORMATS.md §4.1 ("PTS's fio MB/s is MiB/s"): the genuine 10.8.6 samples of a
+The PTS row is not simply "PTS's fio MB/s is MiB/s": the genuine 10.8.6 samples of a
 local fio profile store fio's decimal figure (``BW=3999KiB/s (4095kB/s)`` stored as 4.095), so the
 PTS reader checks each MB/s entry against the same run's IOPS × block size and records the basis
 it used in an ``mb_basis`` column (see :mod:`ebsstats.io.pts`).

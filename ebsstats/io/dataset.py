@@ -255,6 +255,16 @@ def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str
     ``filters`` (pyarrow/pandas syntax, e.g. ``[("config", "==", "gp3")]``) read only the
     matching partitions. With ``dask=True`` a Dask DataFrame (schema columns plus ``extra``).
     The ``date`` partition column is dropped unless ``keep_date``.
+
+    Examples
+    --------
+    >>> import ebsstats as es, tempfile
+    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    ...                        "metric": "iops", "value": v, "config": c, "run_key": i}
+    ...                       for i, (c, v) in enumerate([("gp2", 2900.0), ("gp3", 3010.0)])])
+    >>> root = es.to_parquet_dataset(df, tempfile.mkdtemp())
+    >>> es.read_dataset(root, filters=[("config", "==", "gp3")])["value"].tolist()
+    [3010.0]
     """
     if dask:
         import dask.dataframe as dd
