@@ -858,7 +858,8 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
     --------
     >>> import ebsstats as es
     >>> df = es.read_sysbench("tests/fixtures/sysbench/sb_fileio_rndrd_t1_run.txt")
-    >>> print(df.loc[df.metric == "iops", ["test", "workload", "op", "value"]].to_string(index=False))
+    >>> rows = df.loc[df.metric == "iops", ["test", "workload", "op", "value"]]
+    >>> print(rows.to_string(index=False, float_format="{:.2f}".format))
      test workload   op     value
     rndrd randread read 418207.11
     """
