@@ -18,7 +18,8 @@ Context a reader may declare in ``needs`` (the folder read provides it in ``cont
     can take the version, and the options, of the JSON report beside it.
 
 Tests and plugins add a reader with :func:`register` (and take it away with
-:func:`unregister`); nobody patches modules.
+:func:`unregister`); nobody patches modules. The built-in readers are added by
+:mod:`ebsstats.io._builtin` (on the first sniff), so that this module imports no reader.
 
 Examples
 --------
@@ -42,7 +43,7 @@ from typing import NamedTuple
 from ebsstats.io._common import Parsed, decode
 
 __all__ = ["Reader", "Match", "register", "unregister", "readers", "sniff", "text_parser",
-           "CONTEXT_KEYS"]
+           "add_builtin", "CONTEXT_KEYS"]
 
 CONTEXT_KEYS = frozenset({"path", "source_of", "folder_version"})
 
@@ -111,27 +112,18 @@ def text_parser(parse: Callable[..., Parsed]) -> Callable[[bytes, str, Mapping],
 
 
 _REGISTRY: list[Reader] = []
-_BUILTIN_LOADED = False
 
 
-def _load_builtin() -> None:
-    """Register the readers that ship with ebsstats (on first use: importing them costs)."""
-    global _BUILTIN_LOADED
-    if _BUILTIN_LOADED:
-        return
-    _BUILTIN_LOADED = True
-    from ebsstats.io import bonnie, fio, fio_log, ioping, pts, published, sysbench
-
-    # most specific first: a published table before the tools, a fio log before fio
-    for module in (published, fio_log, fio, bonnie, sysbench, pts, ioping):
-        if all(r.name != module.READER.name for r in _REGISTRY):
-            _REGISTRY.append(module.READER)
+def add_builtin(reader: Reader) -> None:
+    """Append a reader that ships with ebsstats, unless one of its name is registered
+    (:mod:`ebsstats.io._builtin` calls this; the registry imports no reader itself)."""
+    if all(r.name != reader.name for r in _REGISTRY):
+        _REGISTRY.append(reader)
 
 
 def register(reader: Reader, *, first: bool = False) -> None:
     """Add a reader (replacing one of the same name); ``first=True`` asks it before the others
     when confidences tie."""
-    _load_builtin()
     unregister(reader.name)
     if first:
         _REGISTRY.insert(0, reader)
@@ -146,13 +138,11 @@ def unregister(name: str) -> None:
 
 def readers() -> list[Reader]:
     """The registered readers, in the order ties are decided."""
-    _load_builtin()
     return list(_REGISTRY)
 
 
 def sniff(head: str, name: str = "") -> Match | None:
     """The most confident reader's verdict on a file's head, or ``None`` if no reader knows it."""
-    _load_builtin()
     best: Match | None = None
     for reader in _REGISTRY:
         m = reader.sniff(head, name)

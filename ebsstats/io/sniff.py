@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ebsstats.io import _registry
+from ebsstats.io import _builtin, _registry
 from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS
 
 # files that travel with benchmark outputs but are not outputs themselves
@@ -39,6 +39,7 @@ def is_companion(path: str | os.PathLike) -> bool:
 
 def sniff_text(head: str, name: str) -> Sniffed | None:
     """Ask every registered reader about the first bytes of a file (already decoded)."""
+    _builtin.load()
     match = _registry.sniff(head, name)
     if match is None:
         return None
