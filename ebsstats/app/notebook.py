@@ -110,9 +110,10 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
     --------
     >>> df = load("data/samples/fio")                      # doctest: +SKIP
     """
+    from ebsstats.io import series_frame
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
-    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
+    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS
 
     p = str(data)
     if p.endswith(".parquet"):

@@ -260,7 +260,7 @@ def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str
     Examples
     --------
     >>> import ebsstats as es, tempfile
-    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    >>> df = es.io.frame([{"source": "a.json", "tool": "fio", "test": "randread",
     ...                        "metric": "iops", "value": v, "config": c, "run_key": i}
     ...                       for i, (c, v) in enumerate([("gp2", 2900.0), ("gp3", 3010.0)])])
     >>> root = es.to_parquet_dataset(df, tempfile.mkdtemp())

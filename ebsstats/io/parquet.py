@@ -46,7 +46,7 @@ def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     Examples
     --------
     >>> import ebsstats as es, tempfile
-    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    >>> df = es.io.frame([{"source": "a.json", "tool": "fio", "test": "randread",
     ...                        "metric": "iops", "value": 3000.0}])
     >>> path = es.to_parquet(df, tempfile.mkdtemp() + "/tidy.parquet")
     >>> es.read_parquet(path).equals(df)
