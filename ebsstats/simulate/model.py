@@ -57,7 +57,7 @@ Default magnitudes and their sources:
   PVLDB 3(1), 2010): with ``two_bands`` a run (or instance) falls in the slow band with probability
   ``p`` and is multiplied by ``ratio``.
 * slow RAID member: "performance of the stripe is limited to the worst performing volume" (AWS
-  raid-config doc, ANCHORS §D); seed 001: "we were ending up with a slow volume, and which volume
+  raid-config doc); seed 001: "we were ending up with a slow volume, and which volume
   was slow might change over time". Default factor 0.7 (30 % slower), the slow member changes
   every 7 days.
 

@@ -549,7 +549,7 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     -----
     The signature of a result measured inside a burst: a gp2 volume below 1 TiB delivering more
     than 3 IOPS/GiB. Separate such rows (``df[df.burst_state != "inside_burst"]``) before
-    comparing volume types on sustained performance (ANCHORS §D).
+    comparing volume types on sustained performance (see :doc:`/questions/firstwrite`).
 
     Examples
     --------

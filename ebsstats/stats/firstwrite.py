@@ -15,8 +15,8 @@
 ``offsets``
     Offset-resolved fio logs (``log_offset=1``): every I/O is a first or a repeat touch of its
     LBA bucket; the log latency is regressed on the touched-before indicator *and* on the time
-    regimes of the repeat touches, so a burst bucket running dry (keyed on time, ANCHORS §D) is
-    not mistaken for a first-touch penalty (keyed on offsets).
+    regimes of the repeat touches, so a burst bucket running dry (keyed on time) is not
+    mistaken for a first-touch penalty (keyed on offsets; see :doc:`/questions/firstwrite`).
 
 The penalty is always in the "slower by" sense: ``penalty = later rate / first rate`` (for a
 latency, ``first latency / later latency``); 1.0 means no penalty, 5.0 means the first touch
@@ -604,13 +604,13 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
     Notes
     -----
     The first-touch penalty on EC2 was "about x5 for a first write" (2009 comment on the
-    Percona EBS benchmark; ANCHORS §D lists 5–50 % of IOPS in AWS's own old text). Passes,
+    Percona EBS benchmark; AWS's own old EBS documentation put it at 5–50 % of IOPS). Passes,
     bonnie and sysbench use the ratio of geometric means with a pooled t interval on the log
     scale: with one first run, it is the prediction interval of one value (Kalibera & Jones
     2013 argue for ratio CIs). Offsets use OLS on log latency with HAC (Newey–West) standard
     errors because neighbouring I/Os are correlated; the touched-before indicator identifies
     first touch (keyed on LBA), the time-regime terms (PELT on repeat touches only) absorb
-    burst-bucket depletion (keyed on cumulative I/O, ANCHORS §D "telling the effects apart").
+    burst-bucket depletion (keyed on cumulative I/O; see :doc:`/questions/firstwrite`).
 
     Examples
     --------
