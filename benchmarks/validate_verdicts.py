@@ -81,26 +81,26 @@ def rate(hits: list[bool]) -> str:
 # drift
 
 
+def _record(res: dict, tests: pd.DataFrame, factor: str, key: str) -> None:
+    """Append whether ``factor`` was flagged, or count it as not testable."""
+    row = tests[tests.factor == factor]
+    if len(row) and np.isfinite(row.p_value.iloc[0]):
+        res[key].append(bool(row.p_adjusted.iloc[0] < ALPHA))
+    else:
+        res[key + "_nt"].append(True)
+
+
 def drift_rates(frames, reps, rng, n_perm) -> dict[str, list]:
-    res = {"weekday": [], "hour": [], "weekday_nt": [], "hour_nt": [], "hour_asym": []}
+    res = {k: [] for k in ("weekday", "hour", "hour_asym", "weekday_nt", "hour_nt",
+                           "hour_asym_nt")}
     for d in frames:
         for _ in range(reps):
-            h = drift_test(shuffle_within_day(d, rng), tz="UTC", n_permutations=n_perm)
-            row = h[h.factor == "hour"]
-            if len(row) and np.isfinite(row.p_value.iloc[0]):
-                res["hour"].append(bool(row.p_adjusted.iloc[0] < ALPHA))
-            else:
-                res["hour_nt"].append(True)
-            a = drift_test(shuffle_within_day(d, rng), tz="UTC", n_permutations=0)
-            ra = a[a.factor == "hour"]
-            if len(ra) and np.isfinite(ra.p_value.iloc[0]):
-                res["hour_asym"].append(bool(ra.p_adjusted.iloc[0] < ALPHA))
-            w = drift_test(move_days(d, rng), tz="UTC", n_permutations=n_perm)
-            roww = w[w.factor == "weekday"]
-            if len(roww) and np.isfinite(roww.p_value.iloc[0]):
-                res["weekday"].append(bool(roww.p_adjusted.iloc[0] < ALPHA))
-            else:
-                res["weekday_nt"].append(True)
+            _record(res, drift_test(shuffle_within_day(d, rng), tz="UTC",
+                                    n_permutations=n_perm), "hour", "hour")
+            _record(res, drift_test(shuffle_within_day(d, rng), tz="UTC", n_permutations=0),
+                    "hour", "hour_asym")
+            _record(res, drift_test(move_days(d, rng), tz="UTC", n_permutations=n_perm),
+                    "weekday", "weekday")
     return res
 
 
