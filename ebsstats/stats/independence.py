@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats.summary import check_columns, group_keys, iter_groups
+from ebsstats.stats._core import check_columns, group_keys, iter_groups
 
 __all__ = ["autocorrelation", "lag1", "median_ci_dependent", "block_bootstrap_ci"]
 
