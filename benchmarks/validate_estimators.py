@@ -236,10 +236,45 @@ def bimodal(groups: int) -> None:
           f"{_pct(hits / (groups // 4))}")
 
 
+def real(path: str) -> None:
+    """Repeated IO benchmarks per instance type (CSV: Benchmark Start Time, ..., Value), e.g. the
+    public "bursting cloud instances" campaign; one group per file, runs in start-time order."""
+    from pathlib import Path
+
+    frames = []
+    for f in sorted(Path(path).glob("*_io.csv")):
+        d = pd.read_csv(f)
+        d = d.assign(config=f.stem, timestamp=pd.to_datetime(d["Benchmark Start Time"], utc=True),
+                     value=pd.to_numeric(d["Value"], errors="coerce"))
+        frames.append(d[["config", "timestamp", "value"]])
+    if not frames:
+        print(f"  no *_io.csv under {path}")
+        return
+    df = pd.concat(frames, ignore_index=True)
+    s = es.summarize(df, by="config", bootstrap=999)
+    cols = [c for c in ("config", "n", "median", "cv", "cv_ci_low", "cv_ci_high",
+                        "lag1_autocorr", "bimodality") if c in s]
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        print(s[cols].round(3).to_string(index=False))
+    b = es.bimodality(df, by="config", log=True)
+    print("  bimodality(log=True):", dict(zip(b["config"], b["verdict"], strict=True)))
+    r = es.repetitions_needed(df, by="config", precision=0.10, n_max=500, summary=True)
+    cols = [c for c in ("config", "n_obs", "n_needed", "n_needed_low", "n_needed_high")
+            if c in r]
+    print(r[cols].to_string(index=False))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=float, default=1.0, help="scale every section")
+    ap.add_argument("--realdata", help="folder of *_io.csv repeated-benchmark files (optional)")
+    ap.add_argument("--only-real", action="store_true", help="run only the real-data section")
     a = ap.parse_args()
+    if a.realdata:
+        print(f"real data {a.realdata}:")
+        real(a.realdata)
+        if a.only_real:
+            return
     k = a.reps
     print(f"ebsstats from {es.__file__}")
     for title, fn, n in (("slow members", slow_members, 40), ("steady state", steady, 40),
