@@ -52,13 +52,15 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.ioping": ("read_ioping",),
     "ebsstats.io.published": ("read_published",),
     "ebsstats.io.parquet": ("to_parquet", "read_parquet"),
-    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask"),
+    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),
+    "ebsstats.stats.dask": ("summarize_dask",),
     # the contract
-    "ebsstats.schema": ("validate", "validate_series"),
-    "ebsstats.stats.overview": ("select", "inventory"),
+    "ebsstats.schema": ("validate", "validate_series", "select"),
+    "ebsstats.stats.overview": ("inventory",),
     # variance and comparison
     "ebsstats.stats.summary": ("summarize", "median_ci"),
     "ebsstats.stats.comparison": ("compare",),
+    "ebsstats.stats.history": ("regressions",),
     "ebsstats.stats.percentiles": ("pooled_percentiles", "percentiles_over_time",
                                    "compare_percentiles", "merge_histograms"),
     "ebsstats.stats.reported": ("compare_reported",),
