@@ -130,12 +130,14 @@ def steady(reps: int) -> None:
 # ------------------------------------------------------------------------------ repetitions
 def repetitions(pilots: int, fresh: int = 200) -> None:
     rng = np.random.default_rng(18)
+    # the old code did not extrapolate by default; let it (by resampling) up to 300 runs
+    kw = {} if "assurance" in es.repetitions_needed.__code__.co_varnames else {"n_max": 300}
     for name, draw in (("t3 log-scale 0.05", lambda n: 1000 * np.exp(0.05 * rng.standard_t(3, n))),
                        ("lognormal sd 0.05", lambda n: 1000 * np.exp(rng.normal(0, 0.05, n)))):
         met, na, ns = [], 0, []
         for _ in range(pilots):
             pilot = pd.DataFrame({"value": draw(20)})
-            s = es.repetitions_needed(pilot, precision=0.05, n_max=300, summary=True).iloc[0]
+            s = es.repetitions_needed(pilot, precision=0.05, summary=True, **kw).iloc[0]
             if pd.isna(s["n_needed"]):
                 na += 1
                 continue
@@ -178,7 +180,8 @@ def coverage(reps: int) -> None:
     # the summarize hook on one frame with run order
     x = 1000 * np.exp(np.cumsum(rng.normal(0, 0.02, 40)) * 0.5)
     s = es.summarize(pd.DataFrame({"repetition": range(40), "value": x}), bootstrap=0).iloc[0]
-    print(f"  summarize on a 40-run random walk: warning = {s['warning']!r}")
+    print(f"  summarize on a 40-run random walk: lag1 {s.get('lag1_autocorr', 'n/a')}, "
+          f"warning = {s['warning']!r}")
 
 
 # ------------------------------------------------------------------------------ components
