@@ -90,8 +90,11 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
                          "axes.spines.top": False, "axes.spines.right": False,
                          "legend.fontsize": "small", "figure.autolayout": False})
     try:
-        ip = get_ipython()  # type: ignore[name-defined]  # noqa: F821
-    except NameError:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipykernel is a dependency
+        return
+    ip = get_ipython()
+    if ip is None:  # a script: warnings go to stderr as usual
         return
     warnings.simplefilter("default")
     warnings.filterwarnings("ignore", category=DeprecationWarning)
@@ -259,36 +262,52 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
 
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
     if index:
-        df = df.reset_index()
+        df = df.reset_index().rename(columns={"index": ""})
     if columns is not None:
         df = df[[c for c in columns if c in df.columns]]
     if drop_empty and len(df):
         df = df[[c for c in df.columns if not df[c].isna().all()]]
-    factor, label = units.display(unit) if unit else (1.0, None)
-    names = {}
+    df = _display_units(df, unit)
+    df, n_empty = _drop_valueless_rows(df)
+    if not len(df):
+        return HTML("<p><i>(no rows)</i></p>")
+    extra = len(df) - max_rows
+    notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
+        ([f"{n_empty} row(s) without any value left out"] if n_empty else [])
+    foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
+    return HTML(_html_table(df.head(max_rows)) + foot)
+
+
+def _display_units(df: pd.DataFrame, unit: str | None) -> pd.DataFrame:
+    """Value columns in display units: one ``unit`` for all (named in the headers), else
+    row by row from a ``unit`` column (which then shows the display unit)."""
     values = [c for c in df.columns
               if _value_column(str(c)) and pd.api.types.is_numeric_dtype(df[c])]
-    if label:
+    if unit:
+        factor, label = units.display(unit)
         for c in values:
             df[c] = df[c].astype("float64") * factor
-            names[c] = f"{c} ({label})"
-    elif "unit" in df.columns and values:  # one unit per row: convert row by row
-        shown = df["unit"].astype("string").map(lambda u: units.display(u)[0] if pd.notna(u)
-                                                else 1.0).astype("float64")
+        return df.rename(columns={c: f"{c} ({label})" for c in values})
+    if "unit" in df.columns and values:
+        u = df["unit"].astype("string")
+        factor = u.map(lambda x: units.display(x)[0] if pd.notna(x) else 1.0).astype("float64")
         for c in values:
-            df[c] = df[c].astype("float64") * shown.to_numpy()
-        df["unit"] = df["unit"].astype("string").map(
-            lambda u: units.display(u)[1] if pd.notna(u) else u)
-    df = df.rename(columns=names)
-    if index and "index" in df.columns:
-        df = df.rename(columns={"index": ""})
+            df[c] = df[c].astype("float64") * factor.to_numpy()
+        df["unit"] = u.map(lambda x: units.display(x)[1] if pd.notna(x) else x)
+    return df
+
+
+def _drop_valueless_rows(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """Rows whose every float column is missing are left out (counted), unless all are."""
     numeric = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
-    empty_rows = df[numeric].isna().all(axis=1) if numeric and len(numeric) >= 2 else None
-    n_empty = int(empty_rows.sum()) if empty_rows is not None else 0
-    if n_empty and n_empty < len(df):
-        df = df[~empty_rows]
-    extra = len(df) - max_rows
-    shown = df.head(max_rows) if extra > 0 else df
+    if len(numeric) < 2 or not len(df):
+        return df, 0
+    empty = df[numeric].isna().all(axis=1)
+    n = int(empty.sum())
+    return (df[~empty], n) if 0 < n < len(df) else (df, 0)
+
+
+def _html_table(shown: pd.DataFrame) -> str:
     right = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c])
              for c in shown.columns]
     head = "".join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(str(c))}</th>'
@@ -298,10 +317,5 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
         else f'<td style="text-align:left">{html.escape(_cell(v))}</td>'
         for v, r in zip(row, right, strict=True)) + "</tr>"
         for row in shown.itertuples(index=False))
-    notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
-        ([f"{n_empty} row(s) without any value left out"] if n_empty and len(df) else [])
-    foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
-    if not len(df):
-        return HTML("<p><i>(no rows)</i></p>")
-    return HTML('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
-                f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>{foot}")
+    return ('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
