@@ -113,6 +113,17 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
     --------
     >>> df = load("data/samples/fio")                      # doctest: +SKIP
     """
+    from ebsstats.schema import META_COLUMNS
+
+    if with_series:
+        df, ts = _load(data, series, True)
+        missing = {c: pd.Series(pd.NA, index=ts.index, dtype=dtype)
+                   for c, dtype in META_COLUMNS.items() if c not in ts.columns}
+        return df, ts.assign(**missing) if missing else ts  # a frame with no series at all
+    return _load(data, series, False)
+
+
+def _load(data, series, with_series):
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
     from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
