@@ -18,7 +18,11 @@ import pandas as pd
 
 from ebsstats import units
 
-__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note"]
+__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note",
+           "group_column"]
+
+#: Columns that can stand in for a missing ``config``, in order of preference.
+GROUP_FALLBACKS = ("volume_type", "instance_type", "filesystem", "volume", "host")
 
 #: The metrics a default analysis prefers, in order, when a test reports several.
 PREFERRED_METRICS = ("iops", "bandwidth", "ops", "tps", "score", "lat_mean", "clat_mean")
@@ -177,6 +181,22 @@ def most_common(values: pd.Series, default=None):
         return default
     top = counts.max()
     return sorted(counts[counts == top].index)[0]
+
+
+def group_column(data: pd.DataFrame, preferred: str = "config") -> str:
+    """``preferred`` when the data fill it, else the first of :data:`GROUP_FALLBACKS` with two
+    or more values (a folder of outputs named by ``--pattern '{instance_type}/…'`` has no
+    ``config`` but does compare instance types), else ``preferred``.
+
+    >>> group_column(pd.DataFrame({"config": [None, None], "instance_type": ["a", "b"]}))
+    'instance_type'
+    """
+    if preferred in data and data[preferred].notna().any():
+        return preferred
+    for col in GROUP_FALLBACKS:
+        if col in data and data[col].nunique() >= 2:
+            return col
+    return preferred
 
 
 def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
