@@ -263,7 +263,7 @@ def _value_column(name: str) -> bool:
 
 
 def _cell(v) -> str:
-    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
         return "—"
     if isinstance(v, (bool,)):
         return "yes" if v else "no"
