@@ -31,6 +31,8 @@ PREFERRED_METRICS = ("iops", "bandwidth", "ops", "tps", "score", "lat_mean", "cl
 def _format(x: float) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "−∞"
     a = abs(x)
     if a >= 1000:
         return f"{x:,.0f}"
