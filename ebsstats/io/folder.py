@@ -273,11 +273,11 @@ def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
 
 
 def _progress(total: int, progress: bool | None):
-    if progress is None:
-        progress = total >= 200 and sys.stderr.isatty()
+    if progress is None:  # a terminal, or a Jupyter kernel (where tqdm.auto draws a widget)
+        progress = total >= 200 and (sys.stderr.isatty() or "ipykernel" in sys.modules)
     if not progress:
         return None
-    from tqdm import tqdm
+    from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="file", desc="ebsstats.read", smoothing=0.1)
 
@@ -469,7 +469,8 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     series : bool
         Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
     progress : bool, optional
-        Show a progress bar (tqdm, on stderr; default: for 200 files or more on a terminal).
+        Show a progress bar (``tqdm.auto``: on stderr, or a widget in Jupyter; default: for 200
+        files or more on a terminal or in a notebook).
     jobs : int, optional
         Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
         process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
