@@ -252,7 +252,8 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
 
 _VALUE_COLUMNS = ("value", "median", "mean", "average", "mad", "sd", "min", "max", "shift",
                   "steady_level", "first_level", "p5", "p95", "iqr", "level_start", "level_end",
-                  "level", "baseline_median", "plateau", "observed", "predicted")
+                  "level", "baseline_median", "plateau", "observed", "predicted", "expected",
+                  "new", "pi")
 
 
 def _value_column(name: str) -> bool:

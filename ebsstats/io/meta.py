@@ -20,13 +20,13 @@ import math
 import os
 import re
 import stat
-from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from ebsstats.errors import ParseError
 
-__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "overlay",
+__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "check_ingest",
+           "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -231,7 +231,11 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
         raise ParseError(shown, pos, "a YAML mapping of metadata keys",
                          found=str(getattr(exc, "problem", None) or exc)) from exc
     except (RecursionError, MemoryError) as exc:
-        raise ParseError(shown, None, "a YAML mapping of scalar metadata",
+        try:
+            pos = f"line {loader.get_mark().line + 1}"
+        except Exception:
+            pos = None
+        raise ParseError(shown, pos, "a YAML mapping of scalar metadata",
                          found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
     finally:
         loader.dispose()
@@ -327,6 +331,18 @@ def clear_cache() -> None:
     _folder_meta.cache_clear()
 
 
+def check_ingest(outputs, pattern: str | None = None) -> None:
+    """Operational errors of an ingest, found before any file is parsed: each output in
+    ``outputs`` (``None`` entries ignored) must be writable (:func:`ebsstats.atomic.check_output`:
+    not read-only, not a folder, disk not full) and ``pattern`` valid (:func:`check_pattern`).
+    Raises :class:`ebsstats.atomic.OutputError` or ``ValueError`` with one line."""
+    from ebsstats.atomic import check_output
+
+    for out in outputs:
+        check_output(out)
+    check_pattern(pattern)
+
+
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*")
 
 
@@ -412,13 +428,3 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
                              found=str(exc)) from exc
     return out
 
-
-def overlay(records: list[dict], *layers: Mapping | None) -> list[dict]:
-    """Apply metadata layers in increasing precedence to every record."""
-    merged: dict = {}
-    for layer in layers:
-        if layer:
-            merged.update(layer)
-    if not merged:
-        return records
-    return [{**r, **merged} for r in records]

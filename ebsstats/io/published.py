@@ -53,6 +53,11 @@ from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, frame_of, load_text
 
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: tables are small; not measured at scale)
+MEMORY_FACTOR = 60
+
+
 __all__ = ["sniff", "parse", "read_published", "published_dir", "MAGIC"]
 
 MAGIC = "# ebsstats published table"
