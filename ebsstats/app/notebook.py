@@ -14,6 +14,7 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from ebsstats import units
@@ -268,7 +269,7 @@ def _value_column(name: str) -> bool:
 def _cell(v) -> str:
     if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
         return "—"
-    if isinstance(v, (bool,)):
+    if isinstance(v, (bool, np.bool_)):
         return "yes" if v else "no"
     if isinstance(v, float):
         return _format(v)
