@@ -86,6 +86,7 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
     >>> import pandas as pd
     >>> pd.get_option("display.float_format")(96268.93)
     '96,269'
+    >>> pd.reset_option("^display")  # other doctests in this process print plain floats
     """
     import matplotlib as mpl
 
