@@ -40,7 +40,7 @@ test-lowest: $(filter .uv/bin/uv,$(UV))
 	rm -rf $(LOWEST)
 	$(UV) venv -q --python $(PY) $(LOWEST)
 	$(UV) pip install -q --python $(LOWEST)/bin/python --resolution lowest-direct -e .
-	$(UV) pip install -q --python $(LOWEST)/bin/python "pytest>=8" "hypothesis>=6.100" "pytest-xdist>=3"
+	$(UV) pip install -q --python $(LOWEST)/bin/python "pytest>=8" "hypothesis>=6.100" "pytest-xdist>=3" radon import-linter
 	$(UV) pip list --python $(LOWEST)/bin/python 2>/dev/null | grep -iE '^(pandas|numpy|scipy|statsmodels|matplotlib|seaborn|pyarrow|papermill|ipykernel) '
 	$(LOWEST)/bin/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider -m "not browser and not slow" tests
 
