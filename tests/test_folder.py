@@ -4,8 +4,6 @@ sniffing by content, metadata precedence, failures collected, duplicates, links,
 from __future__ import annotations
 
 import os
-import sys
-import types
 
 import pandas as pd
 import pytest
@@ -13,7 +11,7 @@ import pytest
 import ebsstats as es
 from ebsstats.errors import IngestError, ParseError
 from ebsstats.io import meta as metamod
-from ebsstats.io import sniff as sniffmod
+from ebsstats.io._registry import Reader, register, text_parser, unregister
 from tests.conftest import tree_digest
 
 pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
@@ -21,9 +19,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
 FAKE = "ebsstats.io._fake_tool"
 
 
-def _fake_module():
-    mod = types.ModuleType(FAKE)
-
+def _fake_reader() -> Reader:
     def sniff(head, name):
         return "fake v1" if head.startswith("FAKE ") else None
 
@@ -45,16 +41,15 @@ def _fake_module():
                          "metric": "iops", "value": v, "op": "read", "config": "from-file"})
         return Parsed(tool="sim", format="fake v1", version=lines[0][5:], records=recs)
 
-    mod.sniff, mod.parse = sniff, parse
-    return mod
+    return Reader(tool="sim", name=FAKE, detect=sniff, parse=text_parser(parse))
 
 
 @pytest.fixture(autouse=True)
-def fake_reader(monkeypatch):
-    monkeypatch.setitem(sys.modules, FAKE, _fake_module())
-    monkeypatch.setattr(sniffmod, "READERS", [(FAKE, "sim")])
+def fake_reader():
+    register(_fake_reader(), first=True)  # asked before the built-in readers
     metamod.clear_cache()
     yield
+    unregister(FAKE)
     metamod.clear_cache()
 
 

@@ -149,7 +149,7 @@ def _load(data, series, with_series):
             return df, read_parquet(series)
         return df, series_frame(pd.DataFrame(columns=[*SERIES_COLUMNS, *META_COLUMNS]))
     if with_series:
-        return read(p, series=True)
+        return read(p, series=True, full=True)[:2]
     return read(p)
 
 

@@ -28,10 +28,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, group_keys
 from ebsstats.stats.changepoint import changepoints
 from ebsstats.stats.comparison import _hib, _verdict, hodges_lehmann
-from ebsstats.stats.multiplicity import adjust_pvalues
-from ebsstats.stats.summary import as_list, check_columns, group_keys
 from ebsstats.stats.trends import trend
 
 __all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE"]

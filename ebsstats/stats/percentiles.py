@@ -34,9 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats.stats._core import adjust_pvalues, as_list, check_columns
 from ebsstats.stats.comparison import _verdict
-from ebsstats.stats.multiplicity import adjust_pvalues
-from ebsstats.stats.summary import as_list, check_columns
 
 __all__ = ["merge_histograms", "pooled_percentiles", "percentiles_over_time",
            "compare_percentiles", "histogram_percentile", "BIN_RELATIVE_ERROR"]
