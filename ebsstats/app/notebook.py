@@ -134,7 +134,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
 def _load(data, series, with_series):
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
-    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
+    from ebsstats.schema import empty_series
 
     p = str(data)
     if p.endswith(".parquet"):
@@ -147,7 +147,7 @@ def _load(data, series, with_series):
             return df
         if series and os.path.exists(series):
             return df, read_parquet(series)
-        return df, series_frame(pd.DataFrame(columns=[*SERIES_COLUMNS, *META_COLUMNS]))
+        return df, empty_series()  # load() adds the metadata columns
     if with_series:
         return read(p, series=True, full=True)[:2]
     return read(p)
