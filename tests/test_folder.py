@@ -181,22 +181,10 @@ def test_bad_sidecar_is_a_parse_error_naming_it(tmp_path):
     assert fails["reason"].str.contains("meta.yaml").any()
 
 
-def test_read_cache_hit_skips_parsing_and_misses_on_change(tmp_path, monkeypatch):
-    from ebsstats.io import folder
-
+def test_read_metadata_keywords_are_deprecated_in_favour_of_meta(tmp_path):
     root = _tree(tmp_path / "in")
-    monkeypatch.setenv(folder.CACHE_ENV, str(tmp_path / "cache"))
-    first, fails = es.read(root, with_failures=True)
-    real_ingest = folder._ingest
-
-    def boom(*a, **k):
-        raise AssertionError("parsed again")
-
-    monkeypatch.setattr(folder, "_ingest", boom)
-    again, fails2 = es.read(root, with_failures=True)
-    first.attrs, again.attrs = {}, {}
-    pd.testing.assert_frame_equal(first, again)
-    pd.testing.assert_frame_equal(fails, fails2)
-    (root / "gp2" / "vol-a" / "run-9.txt").write_text("FAKE 1.0\nrr=7\n")   # a new file: a miss
-    monkeypatch.setattr(folder, "_ingest", real_ingest)
-    assert 7.0 in set(es.read(root)["value"])
+    with pytest.warns(DeprecationWarning, match=r"meta=\{'serie': \.\.\.\}"):
+        old = es.read(root, serie=True)
+    new = es.read(root, meta={"serie": True})
+    old.attrs, new.attrs = {}, {}
+    pd.testing.assert_frame_equal(old, new)

@@ -28,7 +28,6 @@ PENDING: dict[str, int] = {
     "ebsstats/stats/firstwrite.py:_offsets": 33,
     "ebsstats/app/tables.py:summary_table": 27,
     "ebsstats/app/tables.py:compare_table": 27,
-    "ebsstats/app/notebook.py:table": 43,
 }
 
 

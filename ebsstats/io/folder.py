@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import os
 import stat
 import sys
@@ -31,7 +30,6 @@ from typing import NamedTuple
 import pandas as pd
 
 from ebsstats import schema
-from ebsstats.atomic import atomic_file
 from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
 from ebsstats.io._common import (
@@ -45,7 +43,6 @@ from ebsstats.io._common import (
     series_chunk,
     series_of,
 )
-from ebsstats.io.parquet import read_parquet, to_parquet
 from ebsstats.io.sniff import Sniffed, is_companion, sniff_text
 
 __all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
@@ -366,11 +363,11 @@ def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
 
 
 def _progress(total: int, progress: bool | None):
-    if progress is None:
-        progress = total >= 200 and sys.stderr.isatty()
+    if progress is None:  # a terminal, or a Jupyter kernel (where tqdm.auto draws a widget)
+        progress = total >= 200 and (sys.stderr.isatty() or "ipykernel" in sys.modules)
     if not progress:
         return None
-    from tqdm import tqdm
+    from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="file", desc="ebsstats.read", smoothing=0.1)
 
@@ -569,12 +566,14 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     pattern : str, optional
         Path pattern giving metadata, e.g. ``"{config}/{volume}/run-{repetition}.json"``.
     meta : mapping, optional
-        Metadata set on every row, overriding everything else; keyword arguments such as
-        ``config="gp3"`` do the same.
+        Metadata set on every row, overriding everything else, e.g. ``meta={"config": "gp3"}``
+        (keyword arguments such as ``config="gp3"`` still work but are deprecated: a typo
+        became a column).
     series : bool
         Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
     progress : bool, optional
-        Show a progress bar (tqdm, on stderr; default: for 200 files or more on a terminal).
+        Show a progress bar (``tqdm.auto``: on stderr, or a widget in Jupyter; default: for 200
+        files or more on a terminal or in a notebook).
     jobs : int, optional
         Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
         process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
@@ -604,6 +603,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     >>> df = es.read("tests/fixtures/fio/small_json.json")    # doctest: +SKIP
     >>> df = es.read("data/", pattern="{config}/**/*")          # doctest: +SKIP
     """
+    if meta_kwargs:  # a typo (serie=True) silently became a column: metadata goes in meta=
+        warnings.warn(f"es.read(..., {', '.join(f'{k}=' for k in meta_kwargs)}) as metadata is "
+                      f"deprecated; pass meta={{{', '.join(repr(k) + ': ...' for k in meta_kwargs)}}}",
+                      DeprecationWarning, stacklevel=2)
     meta = {**(meta or {}), **meta_kwargs} or None
     is_dir = Path(path).is_dir()
     if errors is None:
@@ -612,23 +615,13 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         raise ValueError("errors must be 'collect' or 'raise'")
     if max_bytes is None:
         max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
-    cache = (_cache_paths(path, pattern, meta, series, max_bytes, dedupe, errors) if is_dir
-             else None)
-    if cache is not None and cache[2].exists():
-        df = read_parquet(cache[0])
-        result = (df, read_parquet(cache[1])) if series else df
-        fails = pd.DataFrame(json.loads(cache[2].read_text()), columns=FAILURE_COLUMNS)
-        fails = fails.astype("string")
-    else:
-        outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
-                                 progress=progress, jobs=jobs, max_bytes=max_bytes,
-                                 dedupe=dedupe, series=series)
-        result = _assemble(outcomes, series)
-        if errors == "raise":
-            _raise_failures(outcomes, root, path)  # files whose values could not be typed
-        fails = failures_frame(outcomes)
-        if cache is not None:
-            _write_cache(cache, result, series, fails)
+    outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
+                             progress=progress, jobs=jobs, max_bytes=max_bytes,
+                             dedupe=dedupe, series=series)
+    result = _assemble(outcomes, series)
+    if errors == "raise":
+        _raise_failures(outcomes, root, path)  # files whose values could not be typed
+    fails = failures_frame(outcomes)
     df = result[0] if series else result
     df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
     if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
@@ -648,47 +641,6 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     if with_failures:
         return (*result, fails) if series else (result, fails)
     return result
-
-
-CACHE_ENV = "EBSSTATS_READ_CACHE"
-
-
-def _cache_paths(path, pattern, meta, series, max_bytes, dedupe, errors
-                 ) -> tuple[Path, Path, Path] | None:
-    """Cache files for a folder read when ``$EBSSTATS_READ_CACHE`` names a folder.
-
-    The key covers the folder, the read's options and every file's relative name, size and
-    modification time, so a changed, added or removed file is a miss. ``ebsstats report`` sets
-    the variable for its notebooks, which then parse a corpus once instead of once each.
-    """
-    where = os.environ.get(CACHE_ENV)
-    if not where:
-        return None
-    root = Path(path).resolve()
-    listing = []
-    for f in _walk(root):
-        try:
-            st = f.stat()
-        except OSError:
-            continue
-        listing.append((f.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns))
-    key = hashlib.sha1(json.dumps([str(root), pattern, repr(sorted((meta or {}).items())),
-                                   series, max_bytes, dedupe, errors, listing]).encode(),
-                       usedforsecurity=False).hexdigest()[:20]
-    base = Path(where)
-    base.mkdir(parents=True, exist_ok=True)
-    return (base / f"{key}.results.parquet", base / f"{key}.series.parquet",
-            base / f"{key}.failures.json")
-
-
-def _write_cache(cache, result, series: bool, fails: pd.DataFrame) -> None:
-    df = result[0] if series else result
-    to_parquet(df, cache[0])
-    if series:
-        to_parquet(result[1], cache[1])
-    records = fails.astype(object).where(fails.notna(), None).to_dict("records")
-    with atomic_file(cache[2]) as tmp:  # written last: its presence marks a complete entry
-        tmp.write_text(json.dumps(records))
 
 
 def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
