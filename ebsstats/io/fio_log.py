@@ -58,6 +58,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ebsstats import schema, units
+from ebsstats._docs import renamed
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
 from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
@@ -535,7 +536,8 @@ def _int(v) -> int | None:
 # aggregation of per-I/O rows
 # --------------------------------------------------------------------------------------------
 
-def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
+@renamed(ts="data")
+def aggregate_log(data: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     """Aggregate log rows into fixed windows of ``window`` seconds (stamped at the window's end).
 
     Per-I/O rows become: ``ios`` → ``iops`` (count / window, IO/s); per-I/O ``bandwidth`` →
@@ -552,9 +554,9 @@ def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     """
     if window <= 0:
         raise ValueError("window must be positive")
-    if ts.empty:
-        return ts
-    df = ts.copy()
+    if data.empty:
+        return data
+    df = data.copy()
     df["_w"] = np.floor(df["t"].to_numpy() / window)
     sampling = df["sampling"].astype(str) if "sampling" in df else pd.Series("per_io",
                                                                              index=df.index)

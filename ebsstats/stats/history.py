@@ -99,7 +99,7 @@ def _clip_outliers(y: np.ndarray) -> np.ndarray:
 
 def _theil_sen(x: np.ndarray, y: np.ndarray, times) -> tuple[float, float]:
     """Theil–Sen slope of log value per day and Mann–Kendall p (via :func:`trend`)."""
-    tr = trend(pd.DataFrame({"timestamp": times, "value": np.exp(y)}), freq=None, adjust=None)
+    tr = trend(pd.DataFrame({"timestamp": times, "value": np.exp(y)}), freq=None, padjust=None)
     return float(np.log(tr["ratio_per_day"].iloc[0])), float(tr["p_value"].iloc[0])
 
 
