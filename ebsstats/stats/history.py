@@ -28,10 +28,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats.stats._core import (
+    adjust_pvalues,
+    as_list,
+    check_columns,
+    direction,
+    direction_word,
+    group_keys,
+)
 from ebsstats.stats.changepoint import changepoints
-from ebsstats.stats.comparison import _hib, _verdict, hodges_lehmann
-from ebsstats.stats.multiplicity import adjust_pvalues
-from ebsstats.stats.summary import as_list, check_columns, group_keys
+from ebsstats.stats.comparison import hodges_lehmann
 from ebsstats.stats.trends import trend
 
 __all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE"]
@@ -311,7 +317,7 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         h = hist_groups.get(key, history.iloc[:0])
         row = {**dict(zip(keys, key, strict=True)),
                **_group(h, nw, value, tcol, regime, confidence, alpha, min_history)}
-        row["higher_is_better"] = _hib(pd.concat([h, nw]), higher_is_better)
+        row["higher_is_better"] = direction(pd.concat([h, nw]), higher_is_better)
         rows.append(row)
     return _finish(pd.DataFrame(rows), padjust, alpha, confidence)
 
@@ -336,8 +342,8 @@ def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) ->
     out["p_adjusted"] = padj
     out["padjust"] = padjust
     out["change_pct"] = 100 * (out["ratio"] - 1)
-    out["verdict"] = [_verdict(pa, alpha, s, r, hib) for pa, s, r, hib in
-                      zip(padj, out["shift"], out["ratio"], out["higher_is_better"], strict=True)]
+    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else "~" for pa, s, hib in
+                      zip(padj, out["shift"], out["higher_is_better"], strict=True)]
     out["out_of_line"] = out["verdict"].isin(OUT_OF_LINE)
     out["confidence"] = confidence
     keys = [c for c in out.columns if c not in _ORDER and c != "shift"]

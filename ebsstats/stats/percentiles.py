@@ -34,9 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats.comparison import _verdict
-from ebsstats.stats.multiplicity import adjust_pvalues
-from ebsstats.stats.summary import as_list, check_columns
+from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, direction_word
 
 __all__ = ["merge_histograms", "pooled_percentiles", "percentiles_over_time",
            "compare_percentiles", "histogram_percentile", "BIN_RELATIVE_ERROR"]
@@ -387,7 +385,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     out["correction"] = correction
     out["test_method"] = "permutation of runs"
     out["higher_is_better"] = higher_is_better
-    out["verdict"] = [_verdict(pa, alpha, np.log(r) if r == r else np.nan, r, higher_is_better)
+    out["verdict"] = [direction_word(np.sign(np.log(r)), higher_is_better) if pa < alpha else "~"
                       for pa, r in zip(out["p_adjusted"], out["ratio"], strict=True)]
     out["confidence"] = confidence
     out["warning"] = [_warn(n, nb, alpha) for n, nb in zip(out["n"], out["n_baseline"],
