@@ -17,6 +17,7 @@ from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS
 # reader modules in the order they are asked; fio logs before fio (a log is not a fio report)
 READERS: list[tuple[str, str]] = [
     ("ebsstats.io.published", "table"),
+    ("ebsstats.io.pkb", "pkb"),  # PerfKit Benchmarker JSON lines (fio/bonnie++/sysbench)
     ("ebsstats.io.fio_log", "fio"),
     ("ebsstats.io.fio", "fio"),
     ("ebsstats.io.bonnie", "bonnie++"),
