@@ -51,6 +51,7 @@ _QN_SMALL = {2: 0.399, 3: 0.994, 4: 0.512, 5: 0.844, 6: 0.611, 7: 0.857, 8: 0.66
 _QN_EFF_N = (5, 8, 10, 15, 20, 30, 40, 60, 100, 1000)
 _QN_EFF = (0.43, 0.55, 0.60, 0.63, 0.67, 0.71, 0.75, 0.77, 0.80, 0.82)
 TREND_ALPHA = 0.05
+TAIL_Z90 = 1.6448536269514722  # Gaussian 95 % quantile = 90 % quantile of |z|
 OUT_OF_LINE = ("worse", "higher", "lower")  # verdicts that fail a CI pipeline
 _DAY = pd.Timedelta(days=1)
 
@@ -142,6 +143,17 @@ def _model(y: np.ndarray, x: np.ndarray | None, times, regime: str) -> tuple[int
     return start, 0.0
 
 
+def _tail_factor(resid: np.ndarray, center: float, scale: float) -> float:
+    """How much heavier than Gaussian the regime's own tails are (>= 1): the 90 % quantile of
+    ``|r - centre| / Qn`` over its Gaussian value 1.645. Qn measures the core of the
+    distribution; a history with frequent spikes (a bimodal or heavy-tailed metric) must widen
+    its band by its own tail, or every spike is a false alarm."""
+    if not scale > 0 or resid.size < 8:
+        return 1.0
+    q = float(np.quantile(np.abs(resid - center) / scale, 0.9))
+    return max(1.0, q / TAIL_Z90)
+
+
 def _fit(h: pd.DataFrame, y: np.ndarray, x, time, regime: str, alpha: float) -> dict:
     order = np.argsort(x, kind="stable") if x is not None else np.arange(y.size)
     y, xs = y[order], (x[order] if x is not None else None)
@@ -150,9 +162,10 @@ def _fit(h: pd.DataFrame, y: np.ndarray, x, time, regime: str, alpha: float) -> 
     yr = y[start:]
     xr = xs[start:] if xs is not None else None
     resid = yr - slope * (xr if xr is not None else 0.0)
-    scale = qn(resid)
+    center, scale = float(np.median(resid)), qn(resid)
+    tails = _tail_factor(resid, center, scale)
     return {"y": yr, "x": xr, "resid": resid, "slope": slope, "start": start,
-            "center": float(np.median(resid)), "scale": scale, "n_regime": yr.size,
+            "center": center, "scale": scale * tails, "tail_factor": tails, "n_regime": yr.size,
             "regime_start": (h[time].iloc[order].iloc[start] if xs is not None else start),
             "df": qn_df(yr.size)}
 
@@ -221,7 +234,8 @@ def _group(h: pd.DataFrame, nw: pd.DataFrame, value: str, time: str | None, regi
     warn = (f"latest regime has only {fit['n_regime']} runs" if fit["n_regime"] < 10 else None)
     return {**base, "n_regime": fit["n_regime"], "regime_start": fit["regime_start"],
             "changepoint": fit["start"] > 0,
-            "trend_pct_per_day": 100 * np.expm1(fit["slope"]), **res, "warning": warn}
+            "trend_pct_per_day": 100 * np.expm1(fit["slope"]), "tail_factor": fit["tail_factor"],
+            **res, "warning": warn}
 
 
 def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str] | None = "config",
@@ -323,6 +337,7 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
 
 
 _ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per_day",
+          "tail_factor",
           "expected", "pi_low", "pi_high", "n_new", "new", "ratio", "ratio_ci_low",
           "ratio_ci_high", "change_pct", "z", "p_value", "p_adjusted", "padjust", "test_method",
           "higher_is_better", "verdict", "out_of_line", "confidence", "warning"]
@@ -331,7 +346,7 @@ _ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per
 def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) -> pd.DataFrame:
     if out.empty:
         return pd.DataFrame(columns=_ORDER)
-    for c in ("n_regime", "regime_start", "changepoint", "trend_pct_per_day"):
+    for c in ("n_regime", "regime_start", "changepoint", "trend_pct_per_day", "tail_factor"):
         if c not in out.columns:
             out[c] = np.nan
     p = out["p_value"].to_numpy(dtype=float)
