@@ -53,10 +53,11 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.pkb": ("read_pkb",),
     "ebsstats.io.published": ("read_published",),
     "ebsstats.io.parquet": ("to_parquet", "read_parquet"),
-    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask"),
+    "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),
+    "ebsstats.stats.dask": ("summarize_dask",),
     # the contract
-    "ebsstats.schema": ("validate", "validate_series"),
-    "ebsstats.stats.overview": ("select", "inventory"),
+    "ebsstats.schema": ("validate", "validate_series", "select"),
+    "ebsstats.stats.overview": ("inventory",),
     # variance and comparison
     "ebsstats.stats.summary": ("summarize", "median_ci"),
     "ebsstats.stats.comparison": ("compare",),
@@ -67,6 +68,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.stats.planning": ("repetitions_needed",),
     "ebsstats.stats.components": ("variance_components",),
     "ebsstats.stats.flags": ("flag_outliers", "bimodality"),
+    "ebsstats.stats.independence": ("autocorrelation",),
     # drift
     "ebsstats.stats.calendar": ("drift", "drift_test"),
     "ebsstats.stats.trends": ("trend",),

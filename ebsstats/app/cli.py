@@ -50,9 +50,13 @@ def _filter(df, args):
             have = sorted(str(v) for v in df[col].dropna().unique())
             missing = [v for v in values if v not in have]
             if missing:
-                raise CliError(f"unknown {col} {', '.join(missing)}; this data has: "
-                               f"{', '.join(have[:30]) or 'none'}"
-                               + (" …" if len(have) > 30 else ""))
+                import difflib
+
+                close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
+                raise CliError(f"unknown {col} {', '.join(missing)}"
+                               + (f"; did you mean {', '.join(close)}?" if close else "")
+                               + f" (this data has {len(have)}: {', '.join(have[:20]) or 'none'}"
+                               + (" …)" if len(have) > 20 else ")"))
             df = df[df[col].astype(str).isin(values)]
     return df
 
@@ -78,10 +82,12 @@ def _value(text: str):
 
 def cmd_ingest(args) -> int:
     from ebsstats.io.folder import read
+    from ebsstats.io.meta import check_ingest
     from ebsstats.io.parquet import to_parquet
 
     if not Path(args.path).exists():
         raise CliError(f"{args.path}: no such file or folder")
+    check_ingest([args.output, args.series], args.pattern)  # one line, before the parse
     res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
                progress=None if not args.quiet else False, with_failures=True,
                errors="collect")
@@ -121,12 +127,8 @@ def cmd_check(args) -> int:
     if args.pattern:
         from ebsstats.io.meta import pattern_meta
 
-        root = Path(args.path)
-        found = [pattern_meta(Path(f).relative_to(root).as_posix()
-                              if Path(f).is_absolute() else str(f), args.pattern)
-                 for f in c["file"]]
-        c["metadata"] = [", ".join(f"{k}={v}" for k, v in m.items()) or "(pattern does not match)"
-                         for m in found]
+        c["metadata"] = [", ".join(f"{k}={v}" for k, v in pattern_meta(str(f), args.pattern)
+                                   .items()) or "(pattern does not match)" for f in c["source"]]
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))
@@ -343,12 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_regress(sub)
 
     s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
-    try:
-        from ebsstats.simulate import cli as simcli
+    from ebsstats.simulate import cli as simcli
 
-        simcli.add_arguments(s)
-    except ImportError:
-        pass
+    simcli.add_arguments(s)
     s.set_defaults(func=cmd_simulate)
     return p
 

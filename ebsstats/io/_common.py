@@ -54,8 +54,10 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
         if size > max_bytes:
             raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size "
                              "limit; max_bytes= raises it)", found=f"{size:,} bytes")
-        with open(p, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+        with open(p, "rb") as fh:  # never a max_bytes buffer for a small file
+            data = fh.read(size + 1)
+            if len(data) > size:  # growing: read on, up to the limit
+                data += fh.read(max(0, max_bytes + 1 - len(data)))
         if len(data) > max_bytes:  # grew while being read: refuse, never parse a truncated copy
             raise ParseError(p, None, f"a file of at most {max_bytes:,} bytes (the size limit; "
                              "max_bytes= raises it)", found="a file that grew past the limit "
@@ -64,6 +66,8 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
     except OSError as exc:
         raise ParseError(p, None, "a readable file", found=f"{type(exc).__name__}: {exc.strerror}"
                          ) from exc
+    except MemoryError as exc:
+        raise ParseError(p, None, "a file that fits in memory", found="MemoryError") from exc
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -106,13 +110,6 @@ def load_text(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> str:
 def line_of(text: str, offset: int) -> int:
     """1-based line number of a character offset."""
     return text.count("\n", 0, offset) + 1
-
-
-def apply_meta(records: list[dict], meta: Mapping | None) -> list[dict]:
-    """Overlay explicit metadata (highest precedence) on every record."""
-    if not meta:
-        return records
-    return [{**r, **meta} for r in records]
 
 
 Chunk = tuple[dict, int]  # one file's columns ({name: list | Const | array}) and its row count

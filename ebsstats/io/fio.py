@@ -95,6 +95,11 @@ __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
 TOOL = "fio"
 
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured 18 (a 5.2 MB report of 94,864 rows))
+MEMORY_FACTOR = 40
+
+
 _JSON_SNIFF = re.compile(r'"fio version"\s*:')
 _TERSE_START = re.compile(r"^([2-5]);")
 _NORMAL_SNIFF = re.compile(r"\(groupid=\d+, jobs=\d+\): err=\s*-?\d+")

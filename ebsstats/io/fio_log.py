@@ -64,6 +64,11 @@ __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log
            "find_run"]
 
 TOOL = "fio"
+
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured ~10)
+MEMORY_FACTOR = 12
+
 KINDS = ("bw", "iops", "lat", "clat", "slat")
 _NAME = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|lat_hist)"
                    r"(?:\.(?P<index>\d+))?\.log$")

@@ -200,10 +200,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         options = _parse_options(sniffed, path, job.fio_versions, job.root)
         parsed = _guarded_parse(module, data, rel, options)
         del data
-        layers = [metamod.pattern_meta(rel, job.pattern)]
-        if job.root is not None:
-            layers.append(metamod.sidecar_meta(path, job.root))
-        out.meta = {k: v for layer in layers for k, v in layer.items()}
+        out.meta = _file_meta(path, rel, job)
     except ParseError as exc:
         out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
         out.error = exc
@@ -220,6 +217,18 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     return out
 
 
+def _file_meta(path: Path, rel: str, job: _Job) -> dict:
+    """Pattern and sidecar metadata of one file; a bad sidecar fails this file, naming both."""
+    layers = [metamod.pattern_meta(rel, job.pattern)]
+    if job.root is not None:
+        try:
+            layers.append(metamod.sidecar_meta(path, job.root))
+        except ParseError as exc:
+            where = f"sidecar {exc.source}" + (f", {exc.position}" if exc.position else "")
+            raise ParseError(rel, where, exc.expected, found=exc.found) from exc
+    return {k: v for layer in layers for k, v in layer.items()}
+
+
 # --- hostile input: one guard around every reader ------------------------------------------
 MEMORY_BUDGET_ENV = "EBSSTATS_MEMORY_BUDGET"
 MEMORY_BUDGET = 4 * 1024**3  # bytes one file's parse may need (estimate: size × reader factor)
@@ -227,10 +236,15 @@ DEFAULT_MEMORY_FACTOR = 60
 
 
 def memory_budget() -> int:
-    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes) or 4 GiB."""
+    """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes), else half of the
+    machine's memory (at least 1 GiB; 4 GiB where it cannot be known)."""
     try:
-        return int(os.environ.get(MEMORY_BUDGET_ENV, MEMORY_BUDGET))
-    except ValueError:
+        return int(os.environ[MEMORY_BUDGET_ENV])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return max(1024**3, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2)
+    except (ValueError, OSError, AttributeError):
         return MEMORY_BUDGET
 
 
@@ -578,6 +592,14 @@ def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     snapshots, sysbench ``--report-interval`` lines, PTS per-run values in order).
 
     Same options as :func:`read`. See :data:`ebsstats.schema.SERIES_COLUMNS`.
+
+    Examples
+    --------
+    >>> import ebsstats as es, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "randread_iops.1.log").write_text("1000, 3010, 0, 4096\\n2000, 2990, 0, 4096\\n")
+    >>> es.read_series(d)[["t", "op", "metric", "value"]].values.tolist()
+    [[1.0, 'read', 'ios', 3010.0], [2.0, 'read', 'ios', 2990.0]]
     """
     kwargs.pop("series", None)
     with_failures = kwargs.pop("with_failures", False)
@@ -593,6 +615,14 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     Returns one row per file: ``source``, ``action`` (``read``, ``skip``, ``refuse``,
     ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows`` (results it
     would give), ``position`` and ``reason``.
+
+    Examples
+    --------
+    >>> import ebsstats as es, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "randread_iops.1.log").write_text("1000, 3010, 0, 4096\\n2000, 2990, 0, 4096\\n")
+    >>> es.check(d)[["action", "tool", "format"]].values.tolist()
+    [['read', 'fio', 'iops']]
     """
     p = Path(path)
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)

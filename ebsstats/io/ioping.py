@@ -1,7 +1,7 @@
 """Reader of ioping 1.x outputs: per-request lines + summary, ``-B``/``-p`` raw lines, ``-J`` JSON.
 
 ioping (https://github.com/koct9i/ioping) measures the latency of single requests, like ``ping``
-for disks. Formats (ioping 1.3 ``ioping.c``; FORMATS.md §5):
+for disks. Formats (from ioping 1.3's ``ioping.c``):
 
 * default: one line per request,
   ``4 KiB <<< /mnt/x (ext4 /dev/vda 252.0 GiB): request=2 time=90.0 us`` (``>>>`` for writes,
@@ -57,6 +57,11 @@ from ebsstats.io._common import Parsed, read_one
 __all__ = ["sniff", "parse", "read_ioping"]
 
 TOOL = "ioping"
+
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured 10 (4.75 MB of JSON))
+MEMORY_FACTOR = 30
+
 TEST = "ioping"
 
 _TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "hour": 3600.0}

@@ -53,6 +53,11 @@ from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, frame_of, load_text
 
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: tables are small; not measured at scale)
+MEMORY_FACTOR = 60
+
+
 __all__ = ["sniff", "parse", "read_published", "published_dir", "MAGIC"]
 
 MAGIC = "# ebsstats published table"
@@ -68,8 +73,10 @@ _BONNIE = [  # column, test, workload, op, metric, factor
 
 
 def published_dir() -> Path:
-    """The repository's ``data/published`` folder (next to the ``ebsstats`` package)."""
-    return Path(__file__).resolve().parents[2] / "data" / "published"
+    """The published tables: ``ebsstats/data/published`` in an installed wheel, else the
+    repository's ``data/published`` folder (next to the ``ebsstats`` package)."""
+    inside = Path(__file__).resolve().parents[1] / "data" / "published"
+    return inside if inside.is_dir() else Path(__file__).resolve().parents[2] / "data" / "published"
 
 
 def sniff(head: str, name: str = "") -> str | None:

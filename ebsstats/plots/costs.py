@@ -12,6 +12,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ebsstats.plots._text import plain_text
+
 __all__ = ["cost_breakdown_plot", "cost_performance_plot"]
 
 LABELS = {
@@ -118,7 +120,7 @@ def cost_performance_plot(data: pd.DataFrame, x: str = "iops", y: str = "monthly
     ax.set_ylabel(LABELS.get(y, y))
     ax.set_title("Cost vs performance (lower right is better)")
     ax.legend(fontsize=8, loc="best")
-    return ax
+    return plain_text(ax)
 
 
 def cost_breakdown_plot(data: pd.DataFrame, x: str = "config", *,
@@ -191,4 +193,4 @@ def cost_breakdown_plot(data: pd.DataFrame, x: str = "config", *,
         ax.set_ylabel("USD per month")
     ax.set_title("Monthly cost by component")
     ax.legend(fontsize=8)
-    return ax
+    return plain_text(ax)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
@@ -40,7 +41,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         fig, ax = plt.subplots(figsize=(6, 2))
         ax.text(0.5, 0.5, "no bandwidth, IOPS or latency rows", ha="center", va="center")
         ax.set_axis_off()
-        return fig
+        return plain_text(fig)
     if y is None:
         y = "config" if "config" in data and data["config"].notna().mean() > 0.5 else "test"
     rows = data[data["metric"].isin(present) & data[value].notna()].copy()
@@ -60,5 +61,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
             ax.set_yticklabels([])
-    fig.tight_layout()
+    if axes[0][-1].get_legend() is not None:  # beside the panels, never over a box
+        sns.move_legend(axes[0][-1], "upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
+    plain_text(fig).tight_layout()
     return fig

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 
@@ -66,7 +67,7 @@ def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t",
     ax.set_ylabel(label)
     ax.set_title(title or f"{r['klass']}: {r['n_regimes']} regime(s)")
     ax.legend(fontsize="small", loc="best")
-    return ax
+    return plain_text(ax)
 
 
 def touch_plot(data: pd.DataFrame, value: str = "value", *, x: str = "elapsed",
@@ -94,7 +95,7 @@ def touch_plot(data: pd.DataFrame, value: str = "value", *, x: str = "elapsed",
     ax.set_xlabel("MiB written" if x == "cum_bytes" else "seconds of I/O (runs end to end)")
     ax.set_ylabel(label)
     ax.legend(fontsize="small", markerscale=4)
-    return ax
+    return plain_text(ax)
 
 
 def burst_plot(data: pd.DataFrame, check: pd.DataFrame, value: str = "value", time: str = "t",
@@ -126,4 +127,4 @@ def burst_plot(data: pd.DataFrame, check: pd.DataFrame, value: str = "value", ti
     ax.set_ylabel(label)
     ax.set_title(f"{c['volume_type']} {c['size_gib']:g} GiB")
     ax.legend(fontsize="small", loc="best")
-    return ax
+    return plain_text(ax)
