@@ -297,12 +297,12 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
     change point detection to identify software performance regressions") answer for MongoDB's
     CI; false-alarm rate and power at 10, 20 and 30 history runs, with drift and changepoints,
     are printed by ``benchmarks/validate_regressions.py``: 20 history runs are recommended.
-    Measured there (3 % run-to-run CV, 20 history runs, 200 simulated groups per cell): false
-    alarms per group 1-5 % on stable, changepoint and outlier-contaminated histories, up to 10 %
-    when a weak drift (-0.3 %/day) goes undetected; a 10 % drop is caught in 85 % of groups with
-    one new run and 99 % with three. Histories with frequent slow runs (10 % of runs 30 % low)
-    lower the single-run detection to about 50 %: their band is wider, by design. The scale is
-    multiplied by ``max(1, q90(|r - centre| / Qn) / 1.645)``, so Gaussian histories keep their
+    Measured there (3 % run-to-run CV, 20 history runs, 120 simulated groups per cell): false
+    alarms per group 1-4 % on stable, changepoint and outlier-contaminated histories (at most
+    5.8 % over all sizes), up to 8 % when a weak drift (-0.3 %/day) goes undetected; a 10 % drop
+    is caught in 90 % of groups with one new run and 100 % with three. Histories with frequent
+    slow runs (10 % of runs 30 % low) lower the single-run detection to about 40 % (70 % with
+    three): their band is wider, by design. The scale is multiplied by ``max(1, q90(|r - centre| / Qn) / 1.645)``, so Gaussian histories keep their
     band and heavy-tailed ones are not flagged at every spike (on Leitner & Scheuner's fresh-VM
     sysbench series, UCC 2016, the rolling out-of-line rate fell from 22 % to 10 %).
 
