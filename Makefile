@@ -33,15 +33,16 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
 
 # The unit tests at the LOWEST versions pyproject.toml declares (uv's lowest-direct resolution),
-# in a separate venv: proves the floors. Notebooks and the browser test run in `make test` only.
+# in a separate venv: proves the floors. Notebooks, the browser test and the slow simulations run
+# in `make test` only (they test statistics, not versions), which keeps this step a few minutes.
 LOWEST := .venv-lowest
 test-lowest: $(filter .uv/bin/uv,$(UV))
 	rm -rf $(LOWEST)
 	$(UV) venv -q --python $(PY) $(LOWEST)
 	$(UV) pip install -q --python $(LOWEST)/bin/python --resolution lowest-direct -e .
-	$(UV) pip install -q --python $(LOWEST)/bin/python "pytest>=8" "hypothesis>=6.100" "pytest-xdist>=3"
+	$(UV) pip install -q --python $(LOWEST)/bin/python "pytest>=8" "hypothesis>=6.100" "pytest-xdist>=3" radon import-linter
 	$(UV) pip list --python $(LOWEST)/bin/python 2>/dev/null | grep -iE '^(pandas|numpy|scipy|statsmodels|matplotlib|seaborn|pyarrow|papermill|ipykernel) '
-	$(LOWEST)/bin/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider -m "not browser" tests
+	$(LOWEST)/bin/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider -m "not browser and not slow" tests
 
 # Build the wheel and run `ebsstats report` from it in a clean venv (core install, no extras).
 wheel-check: $(filter .uv/bin/uv,$(UV))

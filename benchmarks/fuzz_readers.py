@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ebsstats.io.sniff import READERS  # noqa: E402
+from ebsstats.io import _builtin, _registry  # noqa: E402
 from ebsstats.simulate.fuzz import fuzz, genuine_samples  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -61,7 +61,8 @@ def main(argv=None) -> int:
     print(f"{'reader':<12} {'samples':>7} {'cases':>7} {'ok':>7} {'ParseError':>10} "
           f"{'defects':>8} {'s':>6} {'slowest':>8}")
     total_defects = 0
-    for module_name, _tool in READERS:
+    _builtin.load()
+    for module_name in [r.name for r in _registry.readers()]:
         short = module_name.rsplit(".", 1)[1]
         if wanted and short not in wanted:
             continue

@@ -22,6 +22,12 @@ Usage::
 
     python benchmarks/ingest_speed.py [--quick] [--files 10000] [--log-lines 2000000]
                                       [--skip-report] [--skip-many] [--workdir DIR]
+                                      [--fio-corpus DIR --pkb CHECKOUT --pkb-python PY
+                                       --fioplot-python PY] [--only peers,limits,...]
+
+The peers (PerfKit Benchmarker's fio parser, fio-plot) run in their own Pythons from paths given
+as arguments (a PKB checkout; a venv with ``pip install fio-plot``): nothing of theirs is in this
+repository or its dependencies.
 """
 
 from __future__ import annotations
@@ -136,15 +142,15 @@ def json_figures(d: Path, files: list[Path], c: float, name: str, loads, repeat:
     record("fio JSON ingest / parse-only", f"{ratio:.2f}x ({name.split()[0]})", "<= 2x",
            ratio <= 2)
     texts = [_common.decode(f.read_bytes(), str(f)) for f in files]
-    parsed = [fio.parse(t, str(f)) for t, f in zip(texts, files, strict=True)]
-    chunks = [_common.record_chunk(p.records) for p in parsed]
+    parsed = [fio._parse(t, str(f)) for t, f in zip(texts, files, strict=True)]
+    chunks = [p.chunk() for p in parsed]
     parts = {
         "read + decode": lambda: [_common.decode(f.read_bytes(), str(f)) for f in files],
         "sniff": lambda: [sniff.sniff_text(t[:65536], "x.json") for t in texts],
         "json.loads alone": lambda: [json.loads(t) for t in texts],
-        "fio.parse (incl. json.loads)": lambda: [fio.parse(t, str(f)) for t, f in
-                                                 zip(texts, files, strict=True)],
-        "records -> columns": lambda: [_common.record_chunk(p.records) for p in parsed],
+        "fio parse to columns (incl. json.loads)": lambda: [fio._parse(t, str(f)) for t, f in
+                                                            zip(texts, files, strict=True)],
+        "columns -> chunk": lambda: [p.chunk() for p in parsed],
         "typing (one pass)": lambda: _common.results_of(chunks),
         "walk": lambda: folder_mod._walk(d),
     }
@@ -158,6 +164,166 @@ def json_figures(d: Path, files: list[Path], c: float, name: str, loads, repeat:
 
 def suffix_of(label: str) -> str:
     return FORMATS[label]
+
+
+# ------------------------------------------------------------------------------------------
+# 1b. fio JSON: ebsstats against its peers on one corpus of genuine reports
+# ------------------------------------------------------------------------------------------
+
+def _child(cmd: list[str]) -> dict | None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode:
+        say(f"  ({cmd[0]} failed: {proc.stderr.strip().splitlines()[-1:]})")
+        return None
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def fio_json_peers(corpus: Path, pkb: str | None, pkb_python: str | None,
+                   fioplot_python: str | None, repeat: int) -> None:
+    """es.read of every report in ``corpus`` against read + json.loads, PerfKit Benchmarker's
+    ParseResults and fio-plot's JSON import. Each peer runs in its own Python (its own
+    dependencies) and measures its own read + json.loads on the same files in the same
+    process: the ratios to parse-only are what compare across processes."""
+    import ebsstats as es
+
+    files = sorted(corpus.glob("*.json"))
+    say(f"\n== 1b. fio JSON: {len(files):,} genuine reports in {corpus} "
+        f"(benchmarks/make_fio_corpus.py; best of {repeat}, wall) ==")
+    loads = json.loads
+
+    def parse_only():
+        return [loads(f.read_bytes()) for f in files]
+
+    parse_only()
+    es.read(corpus, jobs=1, progress=False)
+    rows = {}
+    for _ in range(2):  # interleaved: the load of a shared machine hits both alike
+        tp = best(parse_only, repeat)[0]
+        t1, _, df = best(lambda: es.read(corpus, jobs=1, progress=False), repeat)
+        ta = best(lambda: es.read(corpus, progress=False), repeat)[0]
+        rows.setdefault("parse", []).append(tp)
+        rows.setdefault("jobs1", []).append(t1)
+        rows.setdefault("auto", []).append(ta)
+    tp, t1, ta = (min(rows[k]) for k in ("parse", "jobs1", "auto"))
+    say(f"read + json.loads (stdlib)      {tp:7.3f} s  1.00x")
+    say(f"es.read, jobs=1                 {t1:7.3f} s  {t1 / tp:5.2f}x  ({len(df):,} typed rows, "
+        f"{len(df) / len(files):.0f} per file)")
+    say(f"es.read, default workers        {ta:7.3f} s  {ta / tp:5.2f}x")
+    record("fio JSON: es.read / read+json.loads", f"{t1 / tp:.2f}x jobs=1, {ta / tp:.2f}x "
+           "default", "<= 2x", min(t1, ta) / tp <= 2)
+    here = Path(__file__).resolve().parent
+    if pkb and pkb_python:
+        r = _child([pkb_python, str(here / "_peer_pkb.py"), pkb, str(corpus), str(repeat)])
+        if r:
+            say(f"PerfKit Benchmarker ParseResults {r['peer']:6.3f} s  {r['peer'] / r['parse']:5.2f}x"
+                f"  (its parse-only {r['parse']:.3f} s; {r['ok']} files, {r['failed']} failed, "
+                f"{r['samples'] / max(r['ok'], 1):.0f} samples per file)")
+            record("fio JSON: PKB ParseResults / read+json.loads",
+                   f"{r['peer'] / r['parse']:.2f}x ({r['failed']} failed)")
+    else:
+        say("PerfKit Benchmarker: not measured (--pkb CHECKOUT --pkb-python PYTHON)")
+    if fioplot_python:
+        r = _child([fioplot_python, str(here / "_peer_fioplot.py"), str(corpus), str(repeat)])
+        if r:
+            say(f"fio-plot JSON import            {r['peer']:7.3f} s  {r['peer'] / r['parse']:5.2f}x"
+                f"  (its parse-only {r['parse']:.3f} s; {r['ok']} files, {r['failed']} failed, "
+                f"{r['rows'] / max(r['ok'], 1):.0f} row per file)")
+            record("fio JSON: fio-plot import / read+json.loads",
+                   f"{r['peer'] / r['parse']:.2f}x ({r['failed']} failed)")
+    else:
+        say("fio-plot: not measured (--fioplot-python PYTHON of a venv with fio-plot)")
+
+
+# ------------------------------------------------------------------------------------------
+# 1c. bonnie++, sysbench, PTS against a split/regex-to-frame limit
+# ------------------------------------------------------------------------------------------
+
+def _limit_bonnie(files: list[Path]):
+    """The least a bonnie++ CSV reader does: split each line, numbers to a frame."""
+    import pandas as pd
+
+    rows = []
+    for f in files:
+        for line in f.read_text().splitlines():
+            rows.extend((f.name, k, float(x)) for k, x in enumerate(line.split(","))
+                        if x[:1].isdigit() and x.replace(".", "", 1).isdigit())
+    return pd.DataFrame(rows, columns=["source", "field", "value"])
+
+
+_SB_LINE = None
+
+
+def _limit_sysbench(files: list[Path]):
+    """The least a sysbench text reader does: one regex for every 'name: number' line."""
+    import re
+
+    import pandas as pd
+
+    global _SB_LINE
+    _SB_LINE = _SB_LINE or re.compile(r"^\s*([A-Za-z][\w ,/()]*?):\s+([0-9.]+)", re.M)
+    rows = [(f.name, m.group(1), float(m.group(2))) for f in files
+            for m in _SB_LINE.finditer(f.read_text())]
+    return pd.DataFrame(rows, columns=["source", "name", "value"])
+
+
+def _limit_pts(files: list[Path]):
+    """The least a PTS XML reader does: parse, every Entry's Value and RawString to a frame."""
+    import xml.etree.ElementTree as ET
+
+    import pandas as pd
+
+    rows = []
+    for f in files:
+        root = ET.fromstring(f.read_bytes())
+        for k, res in enumerate(root.iter("Result")):
+            for e in res.iter("Entry"):
+                for v in [e.findtext("Value") or ""] + (e.findtext("RawString") or "").split(":"):
+                    try:
+                        rows.append((f.name, k, float(v)))
+                    except ValueError:
+                        pass
+    return pd.DataFrame(rows, columns=["source", "result", "value"])
+
+
+LIMITS = {"bonnie++ CSV": _limit_bonnie, "sysbench text": _limit_sysbench,
+          "PTS XML": _limit_pts}
+
+
+def text_limits(work: Path, repeat: int) -> None:
+    import ebsstats as es
+
+    say(f"\n== 1c. bonnie++ / sysbench / PTS: es.read against split/regex-to-frame (jobs=1, "
+        f"best of {repeat}, wall) ==")
+    folders = format_folders(work)
+    for label, limit in LIMITS.items():
+        d = folders[label]
+        files = sorted(d.iterdir())
+        es.read(d, jobs=1, progress=False)
+        tl, _, lim = best(lambda files=files, limit=limit: limit(files), repeat)
+        te, _, df = best(lambda d=d: es.read(d, jobs=1, progress=False), repeat)
+        say(f"{label:14s} {len(files):4d} files: limit {tl:.3f} s ({len(lim):,} numbers), "
+            f"es.read {te:.3f} s ({len(df):,} rows) = {te / tl:.2f}x")
+        record(f"{label}: es.read / split-regex limit", f"{te / tl:.2f}x", "<= 2x",
+               te / tl <= 2)
+
+
+def first_read_time(repeat: int = 5) -> None:
+    """``import ebsstats`` + the first read of one fio report, against ``import pandas``."""
+    say("\n== 4b. import ebsstats + first read vs import pandas (fresh processes) ==")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    one = ROOT / "tests" / "fixtures" / "fio" / "small_json.json"
+
+    def run(code):
+        w = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/")
+        return time.perf_counter() - w
+
+    pd_t = min(run("import pandas") for _ in range(repeat))
+    es_t = min(run(f"import ebsstats as es; es.read({str(one)!r})") for _ in range(repeat))
+    say(f"python -c 'import pandas' {pd_t * 1e3:.0f} ms; 'import ebsstats; es.read(one fio "
+        f"report)' {es_t * 1e3:.0f} ms = {es_t / pd_t:.2f}x")
+    record("import ebsstats + first read / import pandas", f"{es_t / pd_t:.2f}x "
+           f"({es_t * 1e3:.0f} ms vs {pd_t * 1e3:.0f} ms)")
 
 
 # ------------------------------------------------------------------------------------------
@@ -344,6 +510,13 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-report", action="store_true")
     ap.add_argument("--skip-many", action="store_true")
     ap.add_argument("--workdir", help="keep generated inputs here (default: a temp folder)")
+    ap.add_argument("--fio-corpus", help="folder of genuine fio JSON reports "
+                    "(benchmarks/make_fio_corpus.py) for the peer comparison")
+    ap.add_argument("--pkb", help="a PerfKit Benchmarker checkout (its linux_packages/fio.py)")
+    ap.add_argument("--pkb-python", help="a Python with absl-py, pytz and numpy for PKB")
+    ap.add_argument("--fioplot-python", help="the Python of a venv with fio-plot installed")
+    ap.add_argument("--only", default="", help="comma list of sections: import,formats,peers,"
+                    "limits,logs,many,report")
     args = ap.parse_args(argv)
     if args.quick:
         args.files, args.log_lines = min(args.files, 1_000), min(args.log_lines, 200_000)
@@ -359,13 +532,27 @@ def main(argv=None) -> int:
         f"{pandas.__version__}, numpy {numpy.__version__}, pyarrow {pyarrow.__version__}; "
         f"JSON parser: {json_parser()[0]}; work dir {work}")
     repeat = 2 if args.quick else 3
+    only = set(filter(None, args.only.split(",")))
+
+    def want(name):
+        return not only or name in only
+
     try:
-        import_time()
-        per_format(work, repeat)
-        fio_logs(work, args.log_lines, repeat)
-        if not args.skip_many:
+        if want("import"):
+            import_time()
+            first_read_time()
+        if want("formats"):
+            per_format(work, repeat)
+        if want("peers") and args.fio_corpus:
+            fio_json_peers(Path(args.fio_corpus), args.pkb, args.pkb_python,
+                           args.fioplot_python, repeat)
+        if want("limits"):
+            text_limits(work, repeat)
+        if want("logs"):
+            fio_logs(work, args.log_lines, repeat)
+        if want("many") and not args.skip_many:
             many_files(work, args.files, args.jobs)
-        if not args.skip_report:
+        if want("report") and not args.skip_report:
             report_time(work)
     finally:
         if not args.workdir:

@@ -130,12 +130,14 @@ def steady(reps: int) -> None:
 # ------------------------------------------------------------------------------ repetitions
 def repetitions(pilots: int, fresh: int = 200) -> None:
     rng = np.random.default_rng(18)
+    # the old code did not extrapolate by default; let it (by resampling) up to 300 runs
+    kw = {} if "assurance" in es.repetitions_needed.__code__.co_varnames else {"n_max": 300}
     for name, draw in (("t3 log-scale 0.05", lambda n: 1000 * np.exp(0.05 * rng.standard_t(3, n))),
                        ("lognormal sd 0.05", lambda n: 1000 * np.exp(rng.normal(0, 0.05, n)))):
         met, na, ns = [], 0, []
         for _ in range(pilots):
             pilot = pd.DataFrame({"value": draw(20)})
-            s = es.repetitions_needed(pilot, precision=0.05, n_max=300, summary=True).iloc[0]
+            s = es.repetitions_needed(pilot, precision=0.05, summary=True, **kw).iloc[0]
             if pd.isna(s["n_needed"]):
                 na += 1
                 continue
@@ -178,7 +180,8 @@ def coverage(reps: int) -> None:
     # the summarize hook on one frame with run order
     x = 1000 * np.exp(np.cumsum(rng.normal(0, 0.02, 40)) * 0.5)
     s = es.summarize(pd.DataFrame({"repetition": range(40), "value": x}), bootstrap=0).iloc[0]
-    print(f"  summarize on a 40-run random walk: warning = {s['warning']!r}")
+    print(f"  summarize on a 40-run random walk: lag1 {s.get('lag1_autocorr', 'n/a')}, "
+          f"warning = {s['warning']!r}")
 
 
 # ------------------------------------------------------------------------------ components
@@ -236,10 +239,45 @@ def bimodal(groups: int) -> None:
           f"{_pct(hits / (groups // 4))}")
 
 
+def real(path: str) -> None:
+    """Repeated IO benchmarks per instance type (CSV: Benchmark Start Time, ..., Value), e.g. the
+    public "bursting cloud instances" campaign; one group per file, runs in start-time order."""
+    from pathlib import Path
+
+    frames = []
+    for f in sorted(Path(path).glob("*_io.csv")):
+        d = pd.read_csv(f)
+        d = d.assign(config=f.stem, timestamp=pd.to_datetime(d["Benchmark Start Time"], utc=True),
+                     value=pd.to_numeric(d["Value"], errors="coerce"))
+        frames.append(d[["config", "timestamp", "value"]])
+    if not frames:
+        print(f"  no *_io.csv under {path}")
+        return
+    df = pd.concat(frames, ignore_index=True)
+    s = es.summarize(df, by="config", bootstrap=999)
+    cols = [c for c in ("config", "n", "median", "cv", "cv_ci_low", "cv_ci_high",
+                        "lag1_autocorr", "bimodality") if c in s]
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        print(s[cols].round(3).to_string(index=False))
+    b = es.bimodality(df, by="config", log=True)
+    print("  bimodality(log=True):", dict(zip(b["config"], b["verdict"], strict=True)))
+    r = es.repetitions_needed(df, by="config", precision=0.10, n_max=500, summary=True)
+    cols = [c for c in ("config", "n_obs", "n_needed", "n_needed_low", "n_needed_high")
+            if c in r]
+    print(r[cols].to_string(index=False))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=float, default=1.0, help="scale every section")
+    ap.add_argument("--realdata", help="folder of *_io.csv repeated-benchmark files (optional)")
+    ap.add_argument("--only-real", action="store_true", help="run only the real-data section")
     a = ap.parse_args()
+    if a.realdata:
+        print(f"real data {a.realdata}:")
+        real(a.realdata)
+        if a.only_real:
+            return
     k = a.reps
     print(f"ebsstats from {es.__file__}")
     for title, fn, n in (("slow members", slow_members, 40), ("steady state", steady, 40),

@@ -14,8 +14,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.errors import ParseError
-from ebsstats.io import bonnie
-from ebsstats.schema import frame
+from ebsstats.io import bonnie, frame
 from tests.conftest import FIXTURES, fixture, tree_digest
 
 BON = FIXTURES / "bonnie"

@@ -110,6 +110,6 @@ def test_label_burst_other_types_and_missing():
 
 
 def test_label_burst_bundled_burst_run_is_depleted():
-    df = es.read("data/campaign/gp2-20g/burst", volume_type="gp2", size_gib=20.0)
+    df = es.read("data/campaign/gp2-20g/burst", meta={"volume_type": "gp2", "size_gib": 20.0})
     lab = label_burst(df)
     assert set(lab["burst_state"]) == {"depleted"}

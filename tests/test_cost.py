@@ -12,8 +12,9 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
+from ebsstats.io import frame
 from ebsstats.plots.costs import cost_breakdown_plot, cost_performance_plot
-from ebsstats.schema import frame, validate
+from ebsstats.schema import validate
 from ebsstats.stats.costs import pareto_front
 
 matplotlib.use("Agg")

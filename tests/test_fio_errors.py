@@ -69,7 +69,7 @@ def test_job_with_error_is_flagged_never_zero():
 def test_terse_job_with_error():
     p = fio.parse(fixture("fio", "gen", "error_job_terse.txt").read_text(), "t.txt")
     assert any(n.startswith("fio: pid=") for n in p.notes)
-    df = es.schema.frame(p.records)
+    df = es.io.frame(p.records)
     es.validate(df)
     assert set(df["flag"]) == {"error=22"}
     assert df[df["metric"].isin(["iops", "bandwidth"])]["value"].isna().all()

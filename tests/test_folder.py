@@ -4,8 +4,6 @@ sniffing by content, metadata precedence, failures collected, duplicates, links,
 from __future__ import annotations
 
 import os
-import sys
-import types
 
 import pandas as pd
 import pytest
@@ -13,7 +11,7 @@ import pytest
 import ebsstats as es
 from ebsstats.errors import IngestError, ParseError
 from ebsstats.io import meta as metamod
-from ebsstats.io import sniff as sniffmod
+from ebsstats.io._registry import Reader, register, text_parser, unregister
 from tests.conftest import tree_digest
 
 pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
@@ -21,9 +19,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
 FAKE = "ebsstats.io._fake_tool"
 
 
-def _fake_module():
-    mod = types.ModuleType(FAKE)
-
+def _fake_reader() -> Reader:
     def sniff(head, name):
         return "fake v1" if head.startswith("FAKE ") else None
 
@@ -45,16 +41,15 @@ def _fake_module():
                          "metric": "iops", "value": v, "op": "read", "config": "from-file"})
         return Parsed(tool="sim", format="fake v1", version=lines[0][5:], records=recs)
 
-    mod.sniff, mod.parse = sniff, parse
-    return mod
+    return Reader(tool="sim", name=FAKE, detect=sniff, parse=text_parser(parse))
 
 
 @pytest.fixture(autouse=True)
-def fake_reader(monkeypatch):
-    monkeypatch.setitem(sys.modules, FAKE, _fake_module())
-    monkeypatch.setattr(sniffmod, "READERS", [(FAKE, "sim")])
+def fake_reader():
+    register(_fake_reader(), first=True)  # asked before the built-in readers
     metamod.clear_cache()
     yield
+    unregister(FAKE)
     metamod.clear_cache()
 
 
@@ -186,22 +181,10 @@ def test_bad_sidecar_is_a_parse_error_naming_it(tmp_path):
     assert fails["reason"].str.contains("meta.yaml").any()
 
 
-def test_read_cache_hit_skips_parsing_and_misses_on_change(tmp_path, monkeypatch):
-    from ebsstats.io import folder
-
+def test_read_metadata_keywords_are_deprecated_in_favour_of_meta(tmp_path):
     root = _tree(tmp_path / "in")
-    monkeypatch.setenv(folder.CACHE_ENV, str(tmp_path / "cache"))
-    first, fails = es.read(root, with_failures=True)
-    real_ingest = folder._ingest
-
-    def boom(*a, **k):
-        raise AssertionError("parsed again")
-
-    monkeypatch.setattr(folder, "_ingest", boom)
-    again, fails2 = es.read(root, with_failures=True)
-    first.attrs, again.attrs = {}, {}
-    pd.testing.assert_frame_equal(first, again)
-    pd.testing.assert_frame_equal(fails, fails2)
-    (root / "gp2" / "vol-a" / "run-9.txt").write_text("FAKE 1.0\nrr=7\n")   # a new file: a miss
-    monkeypatch.setattr(folder, "_ingest", real_ingest)
-    assert 7.0 in set(es.read(root)["value"])
+    with pytest.warns(DeprecationWarning, match=r"meta=\{'serie': \.\.\.\}"):
+        old = es.read(root, serie=True)
+    new = es.read(root, meta={"serie": True})
+    old.attrs, new.attrs = {}, {}
+    pd.testing.assert_frame_equal(old, new)

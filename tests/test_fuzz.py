@@ -68,7 +68,7 @@ def _fake(parse):
     (lambda t, s: Parsed("x", "fake", records=[{
         "source": s, "run_key": "1", "tool": "fio", "test": "t", "metric": "iops",
         "value": -1.0, "op": "read"}]), "invalid_frame"),
-    (lambda t, s: Parsed("x", "fake", series=[es.schema.series_frame({
+    (lambda t, s: Parsed("x", "fake", series=[es.io.series_frame({
         "run_id": ["r"], "source": [s], "test": ["t"], "op": ["read"], "metric": ["iops"],
         "t": [0.0], "value": [math.inf], "unit": ["IO/s"]})]), "invalid_series"),
 ])
@@ -275,4 +275,4 @@ def test_found_pts_json_null_run_is_skipped_with_a_note():
     entry["raw_values"][0] = None
     p = pts.parse(json.dumps(doc), "pts.json")
     assert any("non-numeric RawString" in n for n in p.notes)
-    es.validate(es.schema.frame(p.records))
+    es.validate(es.io.frame(p.records))

@@ -34,7 +34,7 @@ def test_the_contracts_catch_statistics_importing_a_reader(tmp_path):
     for sub in ("app", "plots", "stats", "io", "simulate"):
         (pkg / sub).mkdir(parents=True)
         (pkg / sub / "__init__.py").write_text("")
-    for core in ("pricing", "schema", "atomic", "units", "errors", "_docs"):
+    for core in ("pricing", "schema", "atomic", "units", "errors", "_docs", "_lazy"):
         (pkg / f"{core}.py").write_text("")
     (pkg / "__init__.py").write_text("")
     (pkg / "stats" / "costs.py").write_text("import ebsstats.io.folder\n")

@@ -163,20 +163,29 @@ def test_two_systems_fio_sys_profile_is_decimal_mb(two):
     assert f["value"].tolist() == [4.065 * MiB, 4.095 * MiB, 4.095 * MiB]
 
 
-def test_two_systems_sysbench_scores_and_lib(two):
+def test_two_systems_sysbench_rates_and_latency_are_canonical(two):
+    # the sysbench file I/O profile's ms result is sysbench's "Latency (ms) avg:" (its test
+    # log: 0.06, 0.88, 2.96 for small-attached-ebs rndrd): lat_mean in seconds
     df, _ = two
     lat = rows(df, config="small-attached-ebs", arguments="seqwr 1M", scale="ms")
-    r = runs(lat, metric="score")
-    assert r["value"].tolist() == [5.77, 2.95, 690.39]  # RawString 5.77:2.95:690.39
-    assert set(r["unit"]) == {"ms"}
+    r = runs(lat, metric="lat_mean")
+    assert r["value"].tolist() == pytest.approx([5.77e-3, 2.95e-3, 690.39e-3], rel=1e-12)
+    assert set(r["unit"]) == {"s"} and set(r["basis"]) == {"ms -> s (the profile's mean latency)"}
     assert not r["higher_is_better"].any()  # Proportion LIB
     mean = rows(lat, flag="reported_mean")
-    assert mean["value"].tolist() == [233.04]
-    assert mean["value"].iloc[0] == pytest.approx(np.mean([5.77, 2.95, 690.39]), abs=0.01)
+    assert mean["value"].tolist() == pytest.approx([233.04e-3], rel=1e-12)
+    assert mean["value"].iloc[0] == pytest.approx(np.mean([5.77, 2.95, 690.39]) / 1e3, abs=1e-5)
     mbs = runs(df, config="piops1000", arguments="rndrd 4K", scale="MB/s")
-    assert set(mbs["metric"]) == {"score"} and set(mbs["unit"]) == {"MB/s"}
-    assert mbs["value"].tolist() == [4.01604608, 4.22576128, 4.28867584]
+    assert set(mbs["metric"]) == {"bandwidth"} and set(mbs["unit"]) == {"B/s"}
+    # MB/s 4.01604608 (= sysbench's 3.83 MiB/s x 1.048576) beside IOPS 981.38 x 4096 B =
+    # 4.0197e6 B/s: the profile's MB are decimal, found by the same check as for fio
+    assert mbs["value"].tolist() == pytest.approx([4.01604608e6, 4.22576128e6, 4.28867584e6],
+                                                  rel=1e-12)
+    assert set(mbs["mb_basis"]) == {"MB/s (checked: IOPS x block size)"}
+    iops = runs(df, config="piops1000", arguments="rndrd 4K", scale="IOPS")
+    assert set(iops["metric"]) == {"iops"} and set(iops["unit"]) == {"IO/s"}
     assert set(mbs["workload"]) == {"randread"}  # Test Mode: Random Read
+    es.validate(df)
 
 
 def test_test_log_times(two):
@@ -260,8 +269,10 @@ def test_pre3_schema_synthetic():
     # found; it is written from the element structure documented in FORMATS.md section 4.2.
     df = es.validate(es.read_pts(PRE3))
     r = runs(df, config="raid0-xfs")
-    assert r["value"].tolist() == [87.0, 89.0, 89.5]  # RawString 87.00:89.00:89.50
-    assert set(r["metric"]) == {"score"} and set(r["unit"]) == {"MB/s"}  # dbench: not fio
+    # RawString 87.00:89.00:89.50 MB/s: a rate, in B/s (no IOPS result: MiB/s assumed)
+    assert r["value"].tolist() == [87.0 * MiB, 89.0 * MiB, 89.5 * MiB]
+    assert set(r["metric"]) == {"bandwidth"} and set(r["unit"]) == {"B/s"}
+    assert set(r["mb_basis"]) == {"MiB/s assumed (no IOPS result to check)"}
     assert r["description"].iloc[0] == "12 Clients"  # Attributes
     assert r["arguments"].iloc[0] == "-c client.txt 12"  # TestArguments
     assert r["result_identifier"].iloc[0] == "dbench"  # TestName
@@ -314,7 +325,7 @@ def test_non_numeric_values_skipped_with_note():
     p = pts.parse(text, "x.xml")
     assert [r["config"] for r in p.records] == ["b", "b", "b"]
     assert any("non-numeric Value 'PASS'" in n for n in p.notes)
-    df = es.validate(es.schema.frame(p.records))
+    df = es.validate(es.io.frame(p.records))
     assert set(df["metric"]) == {"score"} and set(df["unit"]) == {"Seconds"}
 
 
@@ -329,7 +340,7 @@ def test_mb_basis_assumed_without_iops_sibling():
 def test_nib_proportion_is_na():
     text = _composite("<Entry><Identifier>a</Identifier><Value>5</Value></Entry>",
                       scale="Watts").replace("HIB", "NIB")
-    df = es.validate(es.schema.frame(pts.parse(text, "x.xml").records))
+    df = es.validate(es.io.frame(pts.parse(text, "x.xml").records))
     assert df["higher_is_better"].isna().all()
 
 

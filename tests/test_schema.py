@@ -5,6 +5,7 @@ import pytest
 import ebsstats as es
 from ebsstats import schema
 from ebsstats.errors import ParseError, SchemaError
+from ebsstats.io import _columns
 
 
 def _rec(**kw):
@@ -15,7 +16,7 @@ def _rec(**kw):
 
 
 def test_frame_has_contract_columns_and_dtypes():
-    df = schema.frame([_rec(), _rec(metric="bandwidth", value=4096.0, job="j", groupid=0)])
+    df = _columns.frame([_rec(), _rec(metric="bandwidth", value=4096.0, job="j", groupid=0)])
     es.validate(df)
     assert list(df.columns[:18]) == list(schema.COLUMNS)
     assert df["unit"].tolist() == ["IO/s", "B/s"]
@@ -25,10 +26,10 @@ def test_frame_has_contract_columns_and_dtypes():
 
 
 def test_run_id_is_stable():
-    a = schema.frame([_rec()])
-    b = schema.frame([_rec()])
+    a = _columns.frame([_rec()])
+    b = _columns.frame([_rec()])
     assert a["run_id"].equals(b["run_id"])
-    assert schema.frame([_rec(run_key="$.jobs[1]")])["run_id"][0] != a["run_id"][0]
+    assert _columns.frame([_rec(run_key="$.jobs[1]")])["run_id"][0] != a["run_id"][0]
 
 
 def test_metric_vocabulary():
@@ -40,7 +41,7 @@ def test_metric_vocabulary():
 
 
 def test_validate_rejects_broken_frames():
-    df = schema.frame([_rec()])
+    df = _columns.frame([_rec()])
     with pytest.raises(SchemaError, match="missing columns"):
         es.validate(df.drop(columns=["op"]))
     bad = df.copy()
@@ -58,20 +59,20 @@ def test_validate_rejects_broken_frames():
     with pytest.raises(SchemaError, match="negative"):
         es.validate(bad)
     with pytest.raises(SchemaError, match="unit"):
-        es.validate(schema.frame([_rec(unit="B/s")]))
+        es.validate(_columns.frame([_rec(unit="B/s")]))
 
 
 def test_concat_keeps_categories():
-    a = schema.frame([_rec()])
-    b = schema.frame([_rec(metric="lat_mean", value=0.001, source="y.json")])
-    df = schema.concat([a, b])
+    a = _columns.frame([_rec()])
+    b = _columns.frame([_rec(metric="lat_mean", value=0.001, source="y.json")])
+    df = _columns.concat([a, b])
     es.validate(df)
     assert isinstance(df["metric"].dtype, pd.CategoricalDtype)
     assert set(df["metric"]) == {"iops", "lat_mean"}
 
 
 def test_series_frame():
-    ts = schema.series_frame({"run_id": ["r"] * 2, "source": ["s"] * 2, "test": ["t"] * 2,
+    ts = _columns.series_frame({"run_id": ["r"] * 2, "source": ["s"] * 2, "test": ["t"] * 2,
                               "op": ["read", "write"], "metric": ["iops"] * 2, "t": [0.5, 1.0],
                               "value": [10.0, 11.0], "unit": ["IO/s"] * 2})
     es.validate_series(ts)
@@ -86,7 +87,7 @@ def test_parse_error_message_names_file_and_line():
 
 
 def test_validate_rejects_values_outside_the_vocabularies():
-    df = schema.frame([_rec(workload="randomread")])
+    df = _columns.frame([_rec(workload="randomread")])
     with pytest.raises(SchemaError, match="workload.*randomread"):
         es.validate(df)
-    es.validate(schema.frame([_rec(workload="randread", op="sync")]))
+    es.validate(_columns.frame([_rec(workload="randread", op="sync")]))

@@ -439,7 +439,7 @@ def test_constructed_0412_release_with_params():
     name = "sysbench-size-16G-mode-rndrw-threads-16"
     assert sb.sniff(RELEASE_0412, name) == "sysbench 0.4.12"
     p = sb.parse(RELEASE_0412, name)
-    df = es.schema.frame(p.records)
+    df = es.io.frame(p.records)
     es.validate(df)
     assert p.format == "sysbench 0.4.12" and not p.notes  # PARAMS agrees with the output
     assert set(df["format"]) == {"0.4.12"} and set(df["tool_version"]) == {"0.4.12"}
@@ -497,7 +497,7 @@ Latency (ms):
 def test_constructed_master_iops_format():
     assert sb.sniff(MASTER, "m.txt") == "sysbench 1.1"
     p = sb.parse(MASTER, "m.txt")
-    df = es.schema.frame(p.records)
+    df = es.io.frame(p.records)
     es.validate(df)
     assert set(df["format"]) == {"1.1"} and set(df["tool_version"]) == {"1.1.0-3ceba0b"}
     assert one(df, "iops", "read") == approx(33489.30)  # "read:  IOPS=33489.30"
@@ -506,7 +506,7 @@ def test_constructed_master_iops_format():
     assert one(df, "iops", "sync") == approx(2233.75)  # "fsync: IOPS=2233.75"
     assert one(df, "lat_max") == approx(4.69e-3)
     assert not {"runtime", "events"} & set(df["metric"])  # master fileio prints neither
-    ts = es.schema.concat(p.series, series=True)
+    ts = es.io.concat(p.series, series=True)
     assert one(ts, "bandwidth", "read") == approx(575.52 * MiB)
 
 
@@ -559,13 +559,13 @@ Threads fairness:
 
 def test_constructed_oltp():
     p = sb.parse(OLTP_10, "oltp.txt")
-    df = es.schema.frame(p.records)
+    df = es.io.frame(p.records)
     es.validate(df)
     assert one(df, "ops", test="oltp") == approx(531.42)  # transactions per sec
     assert one(df, "ops", test="oltp_queries") == approx(10628.40)  # queries per sec
     assert one(df, "lat_p95", test="oltp") == approx(41.10e-3)
     assert set(df["workload"].astype(str)) == {"mixed"}
-    ts = es.schema.concat(p.series, series=True)
+    ts = es.io.concat(p.series, series=True)
     assert one(ts, "ops", test="oltp") == approx(526.38)
     assert one(ts, "ops", test="oltp_queries") == approx(10560.11)
     line05 = ("[   2s] threads: 16, tps: 526.38, reads: 7446.79, writes: 2105.52, response time: "
@@ -574,7 +574,7 @@ def test_constructed_oltp():
                              "sysbench 0.5:  multi-threaded system evaluation benchmark")
     text05 = text05.replace(OLTP_10.splitlines()[11] + "\n" + OLTP_10.splitlines()[12],
                             line05)
-    ts05 = es.schema.concat(sb.parse(text05, "oltp05.txt").series, series=True)
+    ts05 = es.io.concat(sb.parse(text05, "oltp05.txt").series, series=True)
     assert one(ts05, "ops", test="oltp") == approx(526.38)
     assert one(ts05, "lat_p99", test="oltp") == approx(210.67e-3)
 
@@ -616,3 +616,38 @@ def test_metadata_overrides():
     df = read("sb_fileio_rndrd_t1_run.txt", config="gp3-3000", volume="vol-1")
     assert set(df["config"]) == {"gp3-3000"} and set(df["volume"]) == {"vol-1"}
     es.validate(df)
+
+
+# sysbench 0.4 and 0.5 print the prepare rate in "MB/sec" (2**20 bytes, as 1.0's MiB/sec)
+_OLD_PREPARE = """sysbench {v}:  multi-threaded system evaluation benchmark
+
+128 files, 512Kb each, 64Mb total
+Creating files for the test...
+67108864 bytes written in 0.11 seconds (574.12 MB/sec).
+"""
+
+
+@pytest.mark.parametrize("version", ["0.4.12", "0.5"])
+def test_old_prepare_in_mb_per_sec_gives_rows(version, tmp_path):
+    f = tmp_path / f"sb{version}_prepare.txt"
+    f.write_text(_OLD_PREPARE.format(v=version))
+    df = es.read(f)
+    es.validate(df)
+    assert one(df, "bandwidth", "write") == approx(574.12 * MiB)
+    assert one(df, "io_bytes", "write") == 67108864
+    assert one(df, "runtime", "write") == approx(0.11)
+    assert set(df["test"]) == {"prepare"} and set(df["tool_version"]) == {version}
+
+
+def test_a_recognised_file_without_rows_says_why(tmp_path):
+    text = _OLD_PREPARE.format(v="0.5").replace("67108864 bytes written in 0.11 seconds "
+                                                "(574.12 MB/sec).\n", "")
+    (tmp_path / "prep.txt").write_text(text)
+    with pytest.warns(UserWarning, match="no first-write rate"):
+        assert len(es.read(tmp_path / "prep.txt")) == 0
+    got = es.read(tmp_path, full=True).failures
+    assert got[["source", "kind", "tool"]].values.tolist() == [["prep.txt", "empty",
+                                                                "sysbench"]]
+    assert "prepare report without" in got["reason"].iloc[0]
+    checked = es.check(tmp_path)
+    assert checked["rows"].tolist() == [0] and "prepare" in checked["reason"].iloc[0]

@@ -1,17 +1,5 @@
 """The application layer: command line, report, notebook helpers and CLI tables."""
 
-import importlib as _importlib
+from ebsstats._lazy import lazy_submodules as _lazy_submodules
 
-_SUBMODULES = {"cli", "notebook", "reports", "tables"}
-
-
-def __getattr__(name: str):
-    if name in _SUBMODULES:
-        module = _importlib.import_module(f"ebsstats.app.{name}")
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'ebsstats.app' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(_SUBMODULES)
+__getattr__, __dir__ = _lazy_submodules(__name__, __path__)

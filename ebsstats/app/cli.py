@@ -89,13 +89,10 @@ def cmd_ingest(args) -> int:
         raise CliError(f"{args.path}: no such file or folder")
     check_ingest([args.output, args.series], args.pattern)  # one line, before the parse
     res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
-               progress=None if not args.quiet else False, with_failures=True,
-               errors="collect")
+               progress=None if not args.quiet else False, full=True, errors="collect")
+    df, ts, fails = res
     if args.series:
-        df, ts, fails = res
         to_parquet(ts, args.series)
-    else:
-        df, fails = res
     to_parquet(df, args.output)
     counts = df.groupby("tool", observed=True)["run_id"].agg(["nunique", "size"])
     print(f"wrote {args.output}: {len(df):,} rows")

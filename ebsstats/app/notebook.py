@@ -14,11 +14,16 @@ import warnings
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from ebsstats import units
 
-__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note"]
+__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note",
+           "group_column"]
+
+#: Columns that can stand in for a missing ``config``, in order of preference.
+GROUP_FALLBACKS = ("volume_type", "instance_type", "filesystem", "volume", "host")
 
 #: The metrics a default analysis prefers, in order, when a test reports several.
 PREFERRED_METRICS = ("iops", "bandwidth", "ops", "tps", "score", "lat_mean", "clat_mean")
@@ -27,6 +32,8 @@ PREFERRED_METRICS = ("iops", "bandwidth", "ops", "tps", "score", "lat_mean", "cl
 def _format(x: float) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
+    if isinstance(x, float) and math.isinf(x):
+        return "∞" if x > 0 else "−∞"
     a = abs(x)
     if a >= 1000:
         return f"{x:,.0f}"
@@ -79,6 +86,7 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
     >>> import pandas as pd
     >>> pd.get_option("display.float_format")(96268.93)
     '96,269'
+    >>> pd.reset_option("^display")  # other doctests in this process print plain floats
     """
     import matplotlib as mpl
 
@@ -90,8 +98,11 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
                          "axes.spines.top": False, "axes.spines.right": False,
                          "legend.fontsize": "small", "figure.autolayout": False})
     try:
-        ip = get_ipython()  # type: ignore[name-defined]
-    except NameError:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipykernel is a dependency
+        return
+    ip = get_ipython()
+    if ip is None:  # a script: warnings go to stderr as usual
         return
     warnings.simplefilter("default")
     warnings.filterwarnings("ignore", category=DeprecationWarning)
@@ -110,9 +121,20 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
     --------
     >>> df = load("data/samples/fio")                      # doctest: +SKIP
     """
+    from ebsstats.schema import META_COLUMNS
+
+    if with_series:
+        df, ts = _load(data, series, True)
+        missing = {c: pd.Series(pd.NA, index=ts.index, dtype=dtype)
+                   for c, dtype in META_COLUMNS.items() if c not in ts.columns}
+        return df, ts.assign(**missing) if missing else ts  # a frame with no series at all
+    return _load(data, series, False)
+
+
+def _load(data, series, with_series):
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
-    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
+    from ebsstats.schema import empty_series
 
     p = str(data)
     if p.endswith(".parquet"):
@@ -125,9 +147,9 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
             return df
         if series and os.path.exists(series):
             return df, read_parquet(series)
-        return df, series_frame(pd.DataFrame(columns=[*SERIES_COLUMNS, *META_COLUMNS]))
+        return df, empty_series()  # load() adds the metadata columns
     if with_series:
-        return read(p, series=True)
+        return read(p, series=True, full=True)[:2]
     return read(p)
 
 
@@ -163,6 +185,22 @@ def most_common(values: pd.Series, default=None):
         return default
     top = counts.max()
     return sorted(counts[counts == top].index)[0]
+
+
+def group_column(data: pd.DataFrame, preferred: str = "config") -> str:
+    """``preferred`` when the data fill it, else the first of :data:`GROUP_FALLBACKS` with two
+    or more values (a folder of outputs named by ``--pattern '{instance_type}/…'`` has no
+    ``config`` but does compare instance types), else ``preferred``.
+
+    >>> group_column(pd.DataFrame({"config": [None, None], "instance_type": ["a", "b"]}))
+    'instance_type'
+    """
+    if preferred in data and data[preferred].notna().any():
+        return preferred
+    for col in GROUP_FALLBACKS:
+        if col in data and data[col].nunique() >= 2:
+            return col
+    return preferred
 
 
 def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
@@ -216,7 +254,8 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
 
 _VALUE_COLUMNS = ("value", "median", "mean", "average", "mad", "sd", "min", "max", "shift",
                   "steady_level", "first_level", "p5", "p95", "iqr", "level_start", "level_end",
-                  "level", "baseline_median", "plateau", "observed", "predicted")
+                  "level", "baseline_median", "plateau", "observed", "predicted", "expected",
+                  "new", "pi")
 
 
 def _value_column(name: str) -> bool:
@@ -229,9 +268,9 @@ def _value_column(name: str) -> bool:
 
 
 def _cell(v) -> str:
-    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and math.isnan(v)):
         return "—"
-    if isinstance(v, (bool,)):
+    if isinstance(v, (bool, np.bool_)):
         return "yes" if v else "no"
     if isinstance(v, float):
         return _format(v)
@@ -259,36 +298,52 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
 
     df = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
     if index:
-        df = df.reset_index()
+        df = df.reset_index().rename(columns={"index": ""})
     if columns is not None:
         df = df[[c for c in columns if c in df.columns]]
     if drop_empty and len(df):
         df = df[[c for c in df.columns if not df[c].isna().all()]]
-    factor, label = units.display(unit) if unit else (1.0, None)
-    names = {}
+    df = _display_units(df, unit)
+    df, n_empty = _drop_valueless_rows(df)
+    if not len(df):
+        return HTML("<p><i>(no rows)</i></p>")
+    extra = len(df) - max_rows
+    notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
+        ([f"{n_empty} row(s) without any value left out"] if n_empty else [])
+    foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
+    return HTML(_html_table(df.head(max_rows)) + foot)
+
+
+def _display_units(df: pd.DataFrame, unit: str | None) -> pd.DataFrame:
+    """Value columns in display units: one ``unit`` for all (named in the headers), else
+    row by row from a ``unit`` column (which then shows the display unit)."""
     values = [c for c in df.columns
               if _value_column(str(c)) and pd.api.types.is_numeric_dtype(df[c])]
-    if label:
+    if unit:
+        factor, label = units.display(unit)
         for c in values:
             df[c] = df[c].astype("float64") * factor
-            names[c] = f"{c} ({label})"
-    elif "unit" in df.columns and values:  # one unit per row: convert row by row
-        shown = df["unit"].astype("string").map(lambda u: units.display(u)[0] if pd.notna(u)
-                                                else 1.0).astype("float64")
+        return df.rename(columns={c: f"{c} ({label})" for c in values})
+    if "unit" in df.columns and values:
+        u = df["unit"].astype("string")
+        factor = u.map(lambda x: units.display(x)[0] if pd.notna(x) else 1.0).astype("float64")
         for c in values:
-            df[c] = df[c].astype("float64") * shown.to_numpy()
-        df["unit"] = df["unit"].astype("string").map(
-            lambda u: units.display(u)[1] if pd.notna(u) else u)
-    df = df.rename(columns=names)
-    if index and "index" in df.columns:
-        df = df.rename(columns={"index": ""})
+            df[c] = df[c].astype("float64") * factor.to_numpy()
+        df["unit"] = u.map(lambda x: units.display(x)[1] if pd.notna(x) else x)
+    return df
+
+
+def _drop_valueless_rows(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """Rows whose every float column is missing are left out (counted), unless all are."""
     numeric = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
-    empty_rows = df[numeric].isna().all(axis=1) if numeric and len(numeric) >= 2 else None
-    n_empty = int(empty_rows.sum()) if empty_rows is not None else 0
-    if n_empty and n_empty < len(df):
-        df = df[~empty_rows]
-    extra = len(df) - max_rows
-    shown = df.head(max_rows) if extra > 0 else df
+    if len(numeric) < 2 or not len(df):
+        return df, 0
+    empty = df[numeric].isna().all(axis=1)
+    n = int(empty.sum())
+    return (df[~empty], n) if 0 < n < len(df) else (df, 0)
+
+
+def _html_table(shown: pd.DataFrame) -> str:
     right = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c])
              for c in shown.columns]
     head = "".join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(str(c))}</th>'
@@ -298,10 +353,5 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
         else f'<td style="text-align:left">{html.escape(_cell(v))}</td>'
         for v, r in zip(row, right, strict=True)) + "</tr>"
         for row in shown.itertuples(index=False))
-    notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
-        ([f"{n_empty} row(s) without any value left out"] if n_empty and len(df) else [])
-    foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
-    if not len(df):
-        return HTML("<p><i>(no rows)</i></p>")
-    return HTML('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
-                f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>{foot}")
+    return ('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")

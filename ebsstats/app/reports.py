@@ -245,7 +245,7 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
         log(f"reading {data}")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # the failures are shown on page 00
-            df, ts, fails = read(data, pattern=pattern, series=True, with_failures=True,
+            df, ts, fails = read(data, pattern=pattern, series=True, full=True,
                                  errors="collect", progress=False)
     to_parquet(df, results)
     if len(ts.columns):  # an empty series frame still has the schema's columns

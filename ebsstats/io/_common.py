@@ -6,7 +6,7 @@ A reader module (``fio.py``, ``bonnie.py``, …) provides
   the first 64 KiB of a file look like this tool's output, else ``None``. Content decides, never
   the extension alone;
 * ``parse(text: str, source: str, **options) -> Parsed`` — records (dicts for
-  :func:`ebsstats.schema.frame`) and optional series frames; raises :class:`ParseError`. Series
+  :func:`ebsstats._columns.frame`) and optional series frames; raises :class:`ParseError`. Series
   frames may be plain (untyped) DataFrames with the series columns: they are typed once, with
   every other file's, by :func:`frame_of` / the folder read (typing per file was the cost);
 * ``read_<tool>(path, **meta)`` — the public one-file reader, via :func:`read_one`.
@@ -26,6 +26,7 @@ import pandas as pd
 
 from ebsstats import schema
 from ebsstats.errors import ParseError
+from ebsstats.io import _columns
 
 MAX_BYTES = 2 * 1024**3  # a single file larger than this is refused (folder reads can lower it)
 HEAD_BYTES = 64 * 1024
@@ -33,14 +34,31 @@ HEAD_BYTES = 64 * 1024
 
 @dataclass
 class Parsed:
-    """What a reader got out of one file."""
+    """What a reader got out of one file: ``records`` (dicts), or the same rows as ``columns``
+    (``{name: list | Const}`` with ``nrows`` rows, what a fast reader builds directly)."""
 
     tool: str
     format: str
     version: str | None = None
     records: list[dict] = field(default_factory=list)
-    series: list[pd.DataFrame] = field(default_factory=list)
+    series: list[pd.DataFrame | Columns] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings the tool printed, kept for the user
+    columns: tuple[dict, int] | None = None
+    why_empty: str | None = None  # a recognised file without results says why
+
+    def nrows(self) -> int:
+        """How many result rows the file gave."""
+        return self.columns[1] if self.columns is not None else len(self.records)
+
+    def chunk(self, meta: Mapping | None = None) -> Chunk:
+        """The rows as one compact column chunk, ``meta`` set on every row."""
+        if self.columns is None:
+            return record_chunk(self.records, meta)
+        cols, n = self.columns
+        cols = dict(cols)
+        for k, v in (meta or {}).items():
+            cols[k] = _columns.Const(v, n)
+        return cols, n
 
 
 def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
@@ -117,31 +135,72 @@ Chunk = tuple[dict, int]  # one file's columns ({name: list | Const | array}) an
 
 def record_chunk(records: list[dict], meta: Mapping | None = None) -> Chunk:
     """A file's records as compact columns, ``meta`` set on every row (see
-    :func:`ebsstats.schema.columns_of`): what a folder worker sends back instead of dicts."""
-    return schema.columns_of(records, meta, compact=True), len(records)
+    :func:`ebsstats._columns.columns_of`): what a folder worker sends back instead of dicts."""
+    return _columns.columns_of(records, meta, compact=True), len(records)
 
 
-def series_chunk(ts: pd.DataFrame, meta: Mapping | None = None, small: int = 4096) -> Chunk:
+class Columns:
+    """Rows as columns without a DataFrame: ``cols`` maps a name to a list (one value per row)
+    or a :class:`~ebsstats._columns.Const`; ``len()`` is the row count. What a reader builds for
+    many small series (a DataFrame each cost more than the parse); typed with every other
+    file's.
+
+    >>> c = Columns({"t": [0.0, 1.0], "metric": "iops"}, 2)
+    >>> len(c), c.cols["metric"]
+    (2, Const(value='iops', n=2))
+    """
+
+    __slots__ = ("cols", "n")
+
+    def __init__(self, cols: Mapping, n: int):
+        self.n = n
+        self.cols = {k: v if isinstance(v, (list, _columns.Const)) else _columns.Const(v, n)
+                     for k, v in cols.items()}
+
+    def __len__(self) -> int:
+        return self.n
+
+    def frame(self) -> pd.DataFrame:
+        """The same rows as a plain (untyped, object) DataFrame."""
+        return pd.DataFrame({k: [v.value] * v.n if type(v) is _columns.Const else v
+                             for k, v in self.cols.items()}, dtype=object,
+                            index=pd.RangeIndex(self.n))
+
+
+def public_series(parsed: Parsed) -> Parsed:
+    """A reader's :class:`Parsed` with :class:`Columns` series as plain DataFrames (what the
+    public ``parse`` functions return; the folder read takes the columns as they are)."""
+    parsed.series = [s.frame() if isinstance(s, Columns) else s for s in parsed.series]
+    return parsed
+
+
+def series_chunk(ts: pd.DataFrame | Columns, meta: Mapping | None = None,
+                 small: int = 4096) -> Chunk:
     """One (plain or typed) series frame as columns, ``meta`` set on every row. Small frames
     become lists (typed later with every other file's); large ones (fio logs) keep their arrays."""
     n = len(ts)
+    if isinstance(ts, Columns):
+        cols = {k: v for k, v in ts.cols.items() if not (meta and k in meta)}
+        for k, v in (meta or {}).items():
+            cols[k] = _columns.Const(v, n)
+        return cols, n
     cols: dict = {}
     names = [c for c in ts.columns if not (meta and c in meta)]
     if n < small:
         for name, values in zip(names, ts[names].to_numpy(dtype=object).T.tolist(), strict=True):
-            cols[name] = schema.Const(values[0], n) if schema.is_constant(values) else values
+            cols[name] = _columns.Const(values[0], n) if _columns.is_constant(values) else values
     else:
         for name in names:
             cols[name] = ts[name]
     for k, v in (meta or {}).items():
-        cols[k] = schema.Const(v, n)
+        cols[k] = _columns.Const(v, n)
     return cols, n
 
 
 def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
     names = dict.fromkeys(k for cols, _ in chunks for k in cols)
-    nulls = {n: schema.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
+    nulls = {n: _columns.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
     pieces = {k: [cols[k] if k in cols else nulls[n] for cols, n in chunks] for k in names}
     return pieces, [n for _, n in chunks]
 
@@ -151,7 +210,7 @@ def results_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
     chunks = [c for c in chunks if c[1]]
     if not chunks:
         return schema.empty()
-    return schema.frame_of_columns(*pieces_of(chunks))
+    return _columns.frame_of_columns(*pieces_of(chunks))
 
 
 def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
@@ -159,7 +218,7 @@ def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
     if not chunks:
         return schema.empty_series()
     pieces, lengths = pieces_of(chunks)
-    return schema.series_of_columns(pieces, sum(lengths))
+    return _columns.series_of_columns(pieces, sum(lengths))
 
 
 def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mapping | None = None,
@@ -176,7 +235,7 @@ def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mappin
 
 def frame_of(parsed: Parsed, meta: Mapping | None = None, series: bool = False):
     """Turn a :class:`Parsed` into the results frame (and series frame)."""
-    df = results_of([record_chunk(parsed.records, meta)]) if parsed.records else schema.empty()
+    df = results_of([parsed.chunk(meta)]) if parsed.nrows() else schema.empty()
     if not series:
         return df
     if not parsed.series:

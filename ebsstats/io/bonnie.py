@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["read_bonnie", "sniff", "parse"]
 
@@ -858,3 +859,7 @@ def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None,
     ['put_block', 477901824.0]
     """
     return read_one(path, parse, meta, chunk_size=chunk_size)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="bonnie++", name=__name__, detect=sniff, parse=text_parser(parse))

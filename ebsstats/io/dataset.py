@@ -32,6 +32,7 @@ import pandas as pd
 from ebsstats import schema
 from ebsstats._docs import renamed
 from ebsstats.atomic import atomic_dir
+from ebsstats.io import _columns as engine
 
 __all__ = ["read_dask", "to_parquet_dataset", "read_dataset", "file_partitions", "dataset_date",
            "PARTITION_COLS"]
@@ -101,7 +102,7 @@ def _shape(df: pd.DataFrame, series: bool, extra: Sequence[str]) -> pd.DataFrame
             if dtype is schema.STRING and col.dtype != schema.STRING:
                 col = schema._as_string(col)
         else:
-            col = schema._column([schema.Const(None, n)], dtype)
+            col = engine._column([engine.Const(None, n)], dtype)
         out[name] = col
     return pd.DataFrame(out, index=pd.RangeIndex(n))
 
@@ -215,7 +216,7 @@ def to_parquet_dataset(data, path: str | os.PathLike, *,
     Examples
     --------
     >>> import ebsstats as es, ebsstats.io.dataset as sc, tempfile, os
-    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "t", "metric": "iops",
+    >>> df = es.io.frame([{"source": "a.json", "tool": "fio", "test": "t", "metric": "iops",
     ...                        "value": 1.0, "config": "gp3", "timestamp": "2024-03-04T10:00Z"}])
     >>> out = sc.to_parquet_dataset(df, os.path.join(tempfile.mkdtemp(), "tidy"))
     >>> sorted(p.relative_to(out).parent.as_posix() for p in out.rglob("*.parquet"))
@@ -245,7 +246,7 @@ def _restore(df: pd.DataFrame, series: bool, keep: Sequence[str]) -> pd.DataFram
             df[c] = df[c].where(df[c] != "unknown", None)
     if "date" in df and "date" not in keep:
         df = df.drop(columns="date")
-    return schema.series_frame(df) if series else schema.conform(df)
+    return engine.series_frame(df) if series else engine.conform(df)
 
 
 def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str] | None = None,
@@ -259,7 +260,7 @@ def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str
     Examples
     --------
     >>> import ebsstats as es, tempfile
-    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    >>> df = es.io.frame([{"source": "a.json", "tool": "fio", "test": "randread",
     ...                        "metric": "iops", "value": v, "config": c, "run_key": i}
     ...                       for i, (c, v) in enumerate([("gp2", 2900.0), ("gp3", 3010.0)])])
     >>> root = es.to_parquet_dataset(df, tempfile.mkdtemp())

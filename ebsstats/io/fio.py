@@ -89,7 +89,9 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import Const, is_constant
 from ebsstats.io._common import Parsed, line_of, load_text, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
@@ -169,7 +171,7 @@ def parse(text: str, source: str, *, format: str | None = None, **options) -> Pa
     Returns
     -------
     Parsed
-        ``records`` for :func:`ebsstats.schema.frame`; ``series`` holds the ``--status-interval``
+        ``records`` for :func:`ebsstats._columns.frame`; ``series`` holds the ``--status-interval``
         rates; ``notes`` the warnings fio printed.
 
     Raises
@@ -188,6 +190,14 @@ def parse(text: str, source: str, *, format: str | None = None, **options) -> Pa
     """
     if options:
         raise TypeError(f"unexpected options {sorted(options)}")
+    parsed = _parse(text, source, format)
+    if parsed.columns is not None:  # rows as dicts for whoever looks at them
+        parsed.records = records_of(parsed.columns)
+    return parsed
+
+
+def _parse(text: str, source: str, format: str | None = None) -> Parsed:
+    """:func:`parse`, with the rows of a JSON report left as columns (the folder read's path)."""
     fmt = format or _detect(text)
     if fmt is None:
         raise _no_report(text, source)
@@ -391,6 +401,11 @@ def _num(obj: Mapping, key: str, path: str) -> float:
         v = obj[key]
     except (KeyError, TypeError):
         raise _Bad(f"{path}.{key}", "a number", "nothing") from None
+    t = type(v)
+    if t is float and 0.0 <= v < math.inf:  # the usual cases, checked inline
+        return v
+    if t is int and 0 <= v < 2**53:
+        return float(v)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise _Bad(f"{path}.{key}", "a number", repr(v))
     return _sane(v, f"{path}.{key}")
@@ -408,8 +423,11 @@ def _sane(v, path: str) -> float:
     return f
 
 
+_DECODER = json.JSONDecoder()
+
+
 def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     docs: list[tuple[dict, int]] = []
     between: list[str] = []
     pos = 0
@@ -464,7 +482,7 @@ def _parse_json(text: str, source: str) -> Parsed:
         raise ParseError(source, prefix + bad.path, bad.expected, found=bad.found) from None
     version = final.get("fio version")
     return Parsed(tool=TOOL, format="json+" if plus else "json",
-                  version=None if version is None else str(version), records=records,
+                  version=None if version is None else str(version), columns=records,
                   series=series, notes=notes)
 
 
@@ -490,7 +508,7 @@ def _end_time(doc: dict) -> float | None:
     return None
 
 
-def _json_records(doc: dict, source: str, prefix: str) -> tuple[list[dict], bool]:
+def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int], bool]:
     version = doc.get("fio version")
     version = None if version is None else str(version)
     vt = _version_tuple(version)
@@ -503,7 +521,7 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[list[dict], bool
     if not jobs:  # 0 rows must say why
         raise _Bad(f"$.{key}", "at least one job (fio reports none when every job failed "
                    "to start: see its error messages)", "an empty list")
-    records: list[dict] = []
+    jobs_rows: list[tuple[dict, list, dict]] = []
     plus = False
     for i, job in enumerate(jobs):
         path = f"$.{key}[{i}]"
@@ -569,17 +587,51 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[list[dict], bool
         else:
             start = end - max(runtimes) / 1000.0
         base["timestamp"] = _timestamp(start)
-        for op, pos, metric, value in rows:
-            if error and metric not in _COUNT_METRICS and value == 0.0:
-                value = math.nan
-            rec = dict(base)
-            rec["op"] = op
-            rec["block_size"] = bsizes.get(op)
-            rec["position"] = prefix + pos
-            rec["metric"] = metric
-            rec["value"] = value
-            records.append(rec)
-    return records, plus
+        if error:
+            rows = [(op, pos, metric, math.nan if metric not in _COUNT_METRICS and value == 0.0
+                     else value) for op, pos, metric, value in rows]
+        jobs_rows.append((base, rows, bsizes))
+    return _job_columns(jobs_rows, prefix), plus
+
+
+def _job_columns(jobs_rows: list[tuple[dict, list, dict]], prefix: str) -> tuple[dict, int]:
+    """The rows of every job of a report as columns (what :func:`columns_of` makes of the
+    records, without a dict per row): a job's constants repeated, the per-row values listed."""
+    n = sum(len(rows) for _, rows, _ in jobs_rows)
+    cols: dict = {}
+    keys = dict.fromkeys(k for base, _, _ in jobs_rows for k in base)
+    for k in keys:
+        if len(jobs_rows) == 1:
+            cols[k] = Const(jobs_rows[0][0][k], n)
+            continue
+        vals: list = []
+        for base, rows, _ in jobs_rows:
+            vals += [base.get(k)] * len(rows)
+        cols[k] = Const(vals[0], n) if is_constant(vals) else vals
+    ops: list = []
+    pos: list = []
+    metrics: list = []
+    values: list = []
+    bss: list = []
+    for _, rows, bsizes in jobs_rows:
+        if not rows:
+            continue
+        o, p, m, v = zip(*rows, strict=True)
+        ops += o
+        pos += [prefix + x for x in p] if prefix else p
+        metrics += m
+        values += v
+        bss += map(bsizes.get, o)
+    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    return cols, n
+
+
+def records_of(columns: tuple[dict, int]) -> list[dict]:
+    """Columns ``({name: list | Const}, n)`` as a list of row dicts."""
+    cols, n = columns
+    names = sorted(cols, key=str)
+    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
 def _direction(d: dict, path: str, is_sync: bool):
@@ -631,6 +683,12 @@ def _direction(d: dict, path: str, is_sync: bool):
         pct = st.get("percentile")
         if isinstance(pct, dict):
             for k, v in pct.items():
+                name = _PCT_NAMES.get((fam, k))
+                tv = type(v)
+                if name and ((tv is float and 0.0 <= v < math.inf) or
+                             (tv is int and 0 <= v < 2**53)):  # the usual case, checked inline
+                    add((f'{fpath}.percentile["{k}"]', name, v * scale))
+                    continue
                 try:
                     p = float(k)
                 except ValueError:
@@ -642,7 +700,10 @@ def _direction(d: dict, path: str, is_sync: bool):
                     continue  # 2.x pads the list with "0.00": 0
                 if isinstance(v, bool) or not isinstance(v, (int, float)):
                     raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
-                add((f'{fpath}.percentile["{k}"]', _pct_name(fam, k),
+                name = _pct_name(fam, k)
+                if len(_PCT_NAMES) < 4096:
+                    _PCT_NAMES[fam, k] = name
+                add((f'{fpath}.percentile["{k}"]', name,
                      _sane(v, f'{fpath}.percentile["{k}"]') * scale))
     if not is_sync:
         samples = d.get("bw_samples")
@@ -663,6 +724,10 @@ def _direction(d: dict, path: str, is_sync: bool):
         if math.isinf(value):  # finite as printed, but not once in B/s or s (1e308 KiB/s)
             raise _Bad(pos, "a number that stays finite in canonical units", "overflow")
     return out, has_bins
+
+
+# (family, percentile key) -> metric name, for keys already seen valid (0 < p <= 100)
+_PCT_NAMES: dict[tuple[str, str], str] = {}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1221,3 +1286,7 @@ def _normal_line(line: str, n: int, job: dict, op: str | None,
                 rows.append((o, n, "total_ios", float(value)))
         if counts.get("sync") and int(counts["sync"]) > 0:
             rows.append(("sync", n, "total_ios", float(counts["sync"])))
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(_parse))

@@ -49,6 +49,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +59,9 @@ import pyarrow.csv as pacsv
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io import _columns
 from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
+from ebsstats.io._registry import Reader
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
            "find_run"]
@@ -102,6 +105,8 @@ def sniff(head: str, name: str) -> str | None:
     >>> sniff("3;fio-3.33;x;0;0", "a.txt") is None
     True
     """
+    if not head[:1].isdigit() and not head.lstrip()[:1].isdigit():
+        return None  # a log line starts with its time in ms: anything else is not a log
     lines = head.splitlines()
     if len(head) >= HEAD_BYTES and len(lines) > 1:
         lines = lines[:-1]  # the last line of a full head may be cut
@@ -345,7 +350,7 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         test = m.group("prefix") if m else os.path.basename(source)
     frames = [_series(rid, source, test, ddir, metric, t, v, unit, offset, bs, samp)
               for v, samp in parts]
-    ts = frames[0] if len(frames) == 1 else schema.concat(frames, series=True)
+    ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
     return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
 
 
@@ -515,7 +520,7 @@ def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
         run_id=(run or {}).get("run_id"), test=(run or {}).get("test"))
     ts = parsed.series[0]
     if meta:
-        ts = schema.series_frame(ts.assign(**meta))
+        ts = _columns.series_frame(ts.assign(**meta))
     return ts
 
 
@@ -586,7 +591,7 @@ def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     res["t"] = (res.pop("_w") + 1.0) * window
     res["sampling"] = "window_mean"
     res = res.sort_values(["run_id", "t", "op", "metric"], kind="stable", ignore_index=True)
-    return schema.series_frame(res)
+    return _columns.series_frame(res)
 
 
 # --------------------------------------------------------------------------------------------
@@ -663,3 +668,32 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
         "lat": lat,
         "count": counts[rows, bins].astype(np.int64),
     })
+
+
+def _parse_in_folder(data: bytes, source: str, context: Mapping) -> Parsed:
+    """The reader protocol's parse: the run's JSON report beside the log gives the fio version,
+    the job's log options and the job's ``run_id`` (computed from the report's source name as
+    this read names it, so series and results rows share run ids); else the version other
+    fio reports in the folder print."""
+    if b"\x00" in data:
+        decode(data, source)  # raises, naming the line of the NUL byte
+    path = context.get("path")
+    run = find_run(path) if path is not None else None
+    if run is None:
+        version = context.get("folder_version")
+        return _parse_bytes(data, source, **({"fio_version": version} if version else {}))
+    opts = run.get("options") or {}
+    out = {"fio_version": run.get("version") or context.get("folder_version"),
+           "log_offset": _flag(opts.get("log_offset")),
+           "log_avg_msec": _int(opts.get("log_avg_msec")),
+           "log_max_value": opts.get("log_max_value", "0"), "test": run.get("test")}
+    if run.get("run_key"):
+        source_of = context.get("source_of") or str
+        out["run_id"] = schema.run_id(source_of(Path(run["report"])), run["run_key"])
+    return _parse_bytes(data, source, **{k: v for k, v in out.items() if v is not None})
+
+
+# the reader this module registers (ebsstats.io._registry): bytes straight to pyarrow's CSV
+# reader (no decode + re-encode of a large file); needs the report beside the log
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=_parse_in_folder,
+                needs=frozenset({"path", "source_of", "folder_version"}))

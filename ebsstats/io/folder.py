@@ -15,9 +15,8 @@ shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printabl
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import importlib
-import json
 import os
 import stat
 import sys
@@ -26,11 +25,11 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 
 from ebsstats import schema
-from ebsstats.atomic import atomic_file
 from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
 from ebsstats.io._common import (
@@ -40,18 +39,35 @@ from ebsstats.io._common import (
     Parsed,
     decode,
     load_bytes,
-    record_chunk,
     results_of,
     series_chunk,
     series_of,
 )
-from ebsstats.io.parquet import read_parquet, to_parquet
 from ebsstats.io.sniff import Sniffed, is_companion, sniff_text
 
-__all__ = ["read", "read_series", "check", "failures_frame", "display_name"]
+__all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
 
 FOLDER_MAX_BYTES = 512 * 1024**2
 FAILURE_COLUMNS = ["source", "kind", "tool", "format", "position", "reason"]
+
+
+class ReadResult(NamedTuple):
+    """What :func:`read` returns when asked for more than the results frame (``full=True``).
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The tidy results frame.
+    series : pandas.DataFrame or None
+        The time-series frame (``series=True``), else ``None``.
+    failures : pandas.DataFrame
+        Every skipped or refused file: ``source``, ``kind``, ``tool``, ``format``,
+        ``position``, ``reason``.
+    """
+
+    frame: pd.DataFrame
+    series: pd.DataFrame | None
+    failures: pd.DataFrame
 
 
 @dataclass
@@ -66,6 +82,7 @@ class _Outcome:
     records: Chunk | None = None  # the file's records as compact columns, metadata applied
     series: list[Chunk] = field(default_factory=list)
     nrows: int = 0
+    why_empty: str | None = None  # a recognised file that gave no results, and why
 
 
 def display_name(name: str) -> str:
@@ -90,9 +107,11 @@ def display_name(name: str) -> str:
 
 def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
-    that cannot be listed are appended to ``errors``."""
+    that cannot be listed are appended to ``errors``. The same file under two names (a link)
+    is listed once, by its real name: identity is the (device, inode) pair of one ``stat``,
+    not a ``realpath`` per file."""
     files: list[Path] = []
-    seen_real: dict[str, int] = {}
+    seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
@@ -102,47 +121,46 @@ def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
                 continue
             p = Path(dirpath, name)
             try:
-                real = os.path.realpath(p)
+                st = os.stat(p)
+                key: object = (st.st_dev, st.st_ino)
             except OSError:
-                real = str(p)
-            if real in seen_real:  # the same file twice: keep its real name over a link
-                k = seen_real[real]
+                key = str(p)
+            if key in seen:  # the same file twice: keep its real name over a link
+                k = seen[key]
                 if os.path.islink(files[k]) and not os.path.islink(p):
                     files[k] = p
                 continue
-            seen_real[real] = len(files)
+            seen[key] = len(files)
             files.append(p)
     return files
 
 
-def _parse_options(sniffed: Sniffed, path: Path, fio_versions: Mapping[str, str],
-                   root: Path | None = None) -> dict:
-    """Options a reader needs from outside the file: for a fio log, the run's JSON report beside
-    it gives the fio version, the job's log options and the job's ``run_id`` (computed from the
-    report's source name as this read names it, so series and results rows share run ids)."""
-    if sniffed.module != "ebsstats.io.fio_log":
-        return {}
-    from ebsstats.io.fio_log import _flag, _int, find_run
+@functools.lru_cache(maxsize=4096)
+def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...]:
+    """The folder ``meta.yaml`` files from ``root`` (absolute) down to ``root/rel_dir`` (deeper
+    wins), merged: computed once per folder of a read, not once per file. A bad sidecar raises
+    (its ParseError is cached by :mod:`ebsstats.io.meta`)."""
+    meta: dict = {}
+    cur = Path(root)
+    meta.update(metamod.folder_sidecar(cur, root))
+    for part in (rel_dir.split("/") if rel_dir else []):
+        cur = cur / part
+        meta.update(metamod.folder_sidecar(cur, root))
+    return tuple(meta.items())
 
-    run = find_run(path)
-    if run is None:
-        version = fio_versions.get(str(path.parent))
-        return {"fio_version": version} if version else {}
-    opts = run.get("options") or {}
-    out = {"fio_version": run.get("version") or fio_versions.get(str(path.parent)),
-           "log_offset": _flag(opts.get("log_offset")),
-           "log_avg_msec": _int(opts.get("log_avg_msec")),
-           "log_max_value": opts.get("log_max_value", "0"), "test": run.get("test")}
-    if run.get("run_key"):
-        report = Path(run["report"])
-        source = str(report)
-        if root is not None:
-            try:
-                source = report.resolve().relative_to(root.resolve()).as_posix()
-            except ValueError:
-                pass
-        out["run_id"] = schema.run_id(source, run["run_key"])
-    return {k: v for k, v in out.items() if v is not None}
+
+def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
+    """Sidecar metadata of ``path`` under ``root``: its folders' then its own (``own``: whether
+    ``<file>.meta.yaml`` exists, if the listing knows; else it is looked up)."""
+    try:
+        rel_dir = path.parent.relative_to(root).as_posix()
+    except ValueError:
+        return metamod.sidecar_meta(path, root)
+    top = os.path.abspath(root)
+    meta = dict(_folder_chain_meta(top, "" if rel_dir == "." else rel_dir))
+    if own is None or own:
+        meta.update(metamod.file_sidecar(Path(top, rel_dir, path.name), top))
+    return meta
 
 
 @dataclass(frozen=True)
@@ -152,10 +170,59 @@ class _Job:
     root: Path | None
     pattern: str | None
     max_bytes: int
-    fio_versions: Mapping[str, str]
+    versions: Mapping[tuple[str, str], str]  # (folder, tool) -> version its reports print
     want_digest: bool
     meta: Mapping | None
     series: bool
+    final: bool = False  # the pass for readers that need what other files said
+    sidecar_names: frozenset = frozenset()  # "<folder>/<name>" of every <file>.meta.y*ml
+
+
+def _source_of(job: _Job):
+    """The ``source`` name this read gives any path (relative to the folder read)."""
+    if job.root is None:
+        return str
+
+    def source_of(path: Path) -> str:
+        try:
+            return display_name(Path(path).relative_to(job.root).as_posix())
+        except ValueError:
+            return str(path)
+
+    return source_of
+
+
+def _context(reader, path: Path, job: _Job) -> dict:
+    """The context a reader declared it needs (see :mod:`ebsstats.io._registry`)."""
+    ctx: dict = {}
+    if "path" in reader.needs:
+        ctx["path"] = path
+    if "source_of" in reader.needs:
+        ctx["source_of"] = _source_of(job)
+    if "folder_version" in reader.needs:
+        ctx["folder_version"] = job.versions.get((str(path.parent), reader.tool))
+    return ctx
+
+
+_HEAD_FIRST = 1024**2  # files above this are sniffed from their head before being read
+
+
+def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
+    """Whether a large file's reader waits for the final pass, judged from its first 64 KiB
+    (so that a long fio log is read once, not once per pass). Files whose head needs more
+    care (UTF-16, binary) are left to the full read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536)
+    except OSError:
+        return False  # the full read reports it
+    if head[:2] in UTF16_BOMS or b"\x00" in head[:4096]:
+        return False
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    if sniffed is None or "folder_version" not in sniffed.reader.needs:
+        return False
+    out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+    return True
 
 
 def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
@@ -177,9 +244,11 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
                                     kind="companion")
         return out
     try:
+        if not job.final and st.st_size > _HEAD_FIRST:  # a large file: sniff before reading it
+            deferred = _defer_by_head(path, rel, out)
+            if deferred:
+                return out
         data = load_bytes(path, job.max_bytes)
-        if job.want_digest:
-            out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
         if not data.strip():
@@ -191,14 +260,17 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
                                         kind="skipped")
             return out
         sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
-        out.sniffed = sniffed
         if sniffed is None:
             out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
                                         kind="skipped")
             return out
-        module = importlib.import_module(sniffed.module)
-        options = _parse_options(sniffed, path, job.fio_versions, job.root)
-        parsed = _guarded_parse(module, data, rel, options)
+        reader = sniffed.reader  # kept here: the outcome travels between processes by name
+        out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+        if "folder_version" in reader.needs and not job.final:
+            return out  # parsed in the final pass, once the other reports have been read
+        if job.want_digest:
+            out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+        parsed = _guarded_parse(reader, data, rel, _context(reader, path, job))
         del data
         out.meta = _file_meta(path, rel, job)
     except ParseError as exc:
@@ -207,26 +279,33 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         return out
     # columns, not dicts: compact to send back from a worker, and typed once for all files
     merged = {**out.meta, **(job.meta or {})} or None
-    out.nrows = len(parsed.records)
-    out.records = record_chunk(parsed.records, merged)
+    out.nrows = parsed.nrows()
+    if not out.nrows and not any(len(ts) for ts in parsed.series):
+        out.why_empty = parsed.why_empty or (f"recognised as {sniffed.tool} "
+                                             f"({sniffed.format}) but it holds no results")
+    out.records = parsed.chunk(merged)
     if job.series:
         rows = any(len(ts) for ts in parsed.series)
         out.series = [series_chunk(ts, merged if rows else None) for ts in parsed.series]
-    parsed.records, parsed.series = [], []
+    parsed.records, parsed.series, parsed.columns = [], [], None
     out.parsed = parsed
     return out
 
 
 def _file_meta(path: Path, rel: str, job: _Job) -> dict:
-    """Pattern and sidecar metadata of one file; a bad sidecar fails this file, naming both."""
-    layers = [metamod.pattern_meta(rel, job.pattern)]
+    """Pattern and sidecar metadata of one file (folder sidecars merged once per folder); a bad
+    sidecar fails this file, naming both."""
+    meta = metamod.pattern_meta(rel, job.pattern)
     if job.root is not None:
+        own = None
+        if job.sidecar_names is not None:
+            own = any(f"{path}{s}" in job.sidecar_names for s in (".meta.yaml", ".meta.yml"))
         try:
-            layers.append(metamod.sidecar_meta(path, job.root))
+            meta.update(_sidecars(path, job.root, own))
         except ParseError as exc:
             where = f"sidecar {exc.source}" + (f", {exc.position}" if exc.position else "")
             raise ParseError(rel, where, exc.expected, found=exc.found) from exc
-    return {k: v for layer in layers for k, v in layer.items()}
+    return meta
 
 
 # --- hostile input: one guard around every reader ------------------------------------------
@@ -248,12 +327,12 @@ def memory_budget() -> int:
         return MEMORY_BUDGET
 
 
-def _guarded_parse(module, data: bytes, rel: str, options: dict) -> Parsed:
+def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
     """Parse one file with its reader, refusing before the parse a file whose estimated peak
-    memory (size × the reader's ``MEMORY_FACTOR``, measured by benchmarks/reader_memory.py)
+    memory (size × the reader's ``memory_factor``, measured by benchmarks/reader_memory.py)
     exceeds :func:`memory_budget`; deep nesting, integers too long to convert, memory exhaustion
     and arithmetic overflow become a ParseError for this file, never the folder's end."""
-    factor = getattr(module, "MEMORY_FACTOR", DEFAULT_MEMORY_FACTOR)
+    factor = reader.memory_factor or DEFAULT_MEMORY_FACTOR
     need, budget = len(data) * factor, memory_budget()
     if need > budget:
         raise ParseError(rel, None, f"a file this reader can parse within the memory budget "
@@ -261,13 +340,7 @@ def _guarded_parse(module, data: bytes, rel: str, options: dict) -> Parsed:
                          found=f"{len(data) / 1024**2:,.1f} MiB, needing about "
                          f"{need / 1024**2:,.0f} MiB")
     try:
-        if module.__name__ == "ebsstats.io.fio_log":
-            # logs go to pyarrow's CSV reader as bytes: no decode + re-encode of a large file
-            if b"\x00" in data:
-                decode(data, rel)  # raises, naming the line of the NUL byte
-            return module._parse_bytes(data, rel, **options)
-        text = decode(data, rel)
-        return module.parse(text, rel, **options)
+        return reader.parse(data, rel, context)
     except ParseError:
         raise
     except RecursionError as exc:
@@ -290,11 +363,11 @@ def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
 
 
 def _progress(total: int, progress: bool | None):
-    if progress is None:
-        progress = total >= 200 and sys.stderr.isatty()
+    if progress is None:  # a terminal, or a Jupyter kernel (where tqdm.auto draws a widget)
+        progress = total >= 200 and (sys.stderr.isatty() or "ipykernel" in sys.modules)
     if not progress:
         return None
-    from tqdm import tqdm
+    from tqdm.auto import tqdm
 
     return tqdm(total=total, unit="file", desc="ebsstats.read", smoothing=0.1)
 
@@ -322,7 +395,7 @@ def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outco
         for i, o in zip(idxs, res, strict=True):
             outcomes[i] = o
         if bar is not None:
-            bar.update(len(idxs))
+            bar.update(sum(not _deferred(o) for o in res))
 
     local = batch
     if jobs > 1 and len(batch) > 20:
@@ -342,9 +415,15 @@ def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outco
         done([i], [_read_path(files[i], rels[i], job)])
 
 
+def _deferred(o: _Outcome) -> bool:
+    """A file whose reader waits for the final pass (it needs what the other files said)."""
+    return o.sniffed is not None and o.parsed is None and o.failure is None
+
+
 def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, series=False,
             files: list[Path] | None = None):
     """Read every file under ``path`` (or the given ``files`` under the folder ``path``)."""
+    given = files
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
@@ -367,24 +446,29 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
             sizes.append(f.stat().st_size)
         except OSError:
             sizes.append(0)
-    # fio JSON first, so that logs beside it can take its version
-    order = sorted(range(len(files)), key=lambda i: ("_" in files[i].name and
-                                                      files[i].suffix == ".log", rels[i]))
-    fio_versions: dict[str, str] = {}
+    if given is None and root is not None:
+        sidecar_names: frozenset | None = frozenset(
+            str(f) for f in files if f.name.lower().endswith((".meta.yaml", ".meta.yml")))
+    else:
+        sidecar_names = None
+    _folder_chain_meta.cache_clear()  # sidecars may have changed since the last read
+    versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
     jobs = _jobs(jobs, len(files))
     bar = _progress(len(files), progress)
-    first_pass = [i for i in order if not files[i].name.endswith(".log")]
-    second_pass = [i for i in order if files[i].name.endswith(".log")]
+    batch = sorted(range(len(files)), key=rels.__getitem__)
+    final = root is None  # one file: nothing else to wait for
     try:
-        for batch in (first_pass, second_pass):
-            job = _Job(root, pattern, max_bytes, dict(fio_versions), dedupe, meta, series)
+        while batch:
+            job = _Job(root, pattern, max_bytes, dict(versions), dedupe, meta, series,
+                       final=final, sidecar_names=sidecar_names)
             _run_batch(batch, files, rels, sizes, job, jobs, outcomes, bar)
-            for i in batch:
+            for i in batch:  # what each folder's reports say, for the readers that need it
                 o = outcomes[i]
-                if o.parsed is not None and o.sniffed and o.sniffed.module == "ebsstats.io.fio" \
-                        and o.parsed.version:
-                    fio_versions.setdefault(str(files[i].parent), o.parsed.version)
+                if o.parsed is not None and o.parsed.version and o.sniffed is not None:
+                    versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
+            batch = [] if final else [i for i in batch if _deferred(outcomes[i])]
+            final = True
     finally:
         if bar is not None:
             bar.close()
@@ -454,6 +538,8 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
     rows = []
     for o in outcomes:
         f = o.failure
+        if f is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
+            f = IngestFailure(o.rel, None, o.why_empty, kind="empty")
         if f is None or (f.kind == "companion" and not include_companions):
             continue
         rows.append({"source": f.source, "kind": f.kind,
@@ -466,7 +552,7 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
 def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | None = None,
          meta: Mapping | None = None, series: bool = False, progress: bool | None = None,
          jobs: int | None = None, max_bytes: int | None = None, dedupe: bool = True,
-         with_failures: bool = False, **meta_kwargs):
+         with_failures: bool = False, full: bool = False, **meta_kwargs):
     """Read every benchmark output under ``path`` (a folder, recursively, or one file).
 
     Parameters
@@ -480,12 +566,14 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     pattern : str, optional
         Path pattern giving metadata, e.g. ``"{config}/{volume}/run-{repetition}.json"``.
     meta : mapping, optional
-        Metadata set on every row, overriding everything else; keyword arguments such as
-        ``config="gp3"`` do the same.
+        Metadata set on every row, overriding everything else, e.g. ``meta={"config": "gp3"}``
+        (keyword arguments such as ``config="gp3"`` still work but are deprecated: a typo
+        became a column).
     series : bool
         Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
     progress : bool, optional
-        Show a progress bar (tqdm, on stderr; default: for 200 files or more on a terminal).
+        Show a progress bar (``tqdm.auto``: on stderr, or a widget in Jupyter; default: for 200
+        files or more on a terminal or in a notebook).
     jobs : int, optional
         Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
         process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
@@ -495,14 +583,19 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     dedupe : bool
         Files with identical bytes are read once; the copies are listed as duplicates.
     with_failures : bool
-        Return ``(frame, failures)`` (``(frame, series, failures)`` with ``series=True``) where
-        ``failures`` lists every skipped or refused file with the reason.
+        Deprecated: use ``full=True``. Returns ``(frame, failures)`` (``(frame, series,
+        failures)`` with ``series=True``).
+    full : bool
+        Return a :class:`ReadResult` ``(frame, series, failures)``: one type whatever else is
+        asked (``series`` is ``None`` unless ``series=True``). Without it, ``series=True``
+        still returns the pair ``(frame, series)``, with a :class:`DeprecationWarning`.
 
     Returns
     -------
-    pandas.DataFrame
-        The tidy results frame (:mod:`ebsstats.schema`); the failures are also in
-        ``frame.attrs["failures"]`` (a list of dicts) and, for folders, announced with a warning.
+    pandas.DataFrame or ReadResult
+        The tidy results frame (:mod:`ebsstats.schema`), or with ``full=True`` the
+        :class:`ReadResult`. The failures are also in ``frame.attrs["failures"]`` (a list of
+        dicts) and, for folders, announced with a warning.
 
     Examples
     --------
@@ -510,6 +603,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     >>> df = es.read("tests/fixtures/fio/small_json.json")    # doctest: +SKIP
     >>> df = es.read("data/", pattern="{config}/**/*")          # doctest: +SKIP
     """
+    if meta_kwargs:  # a typo (serie=True) silently became a column: metadata goes in meta=
+        warnings.warn(f"es.read(..., {', '.join(f'{k}=' for k in meta_kwargs)}) as metadata is "
+                      f"deprecated; pass meta={{{', '.join(repr(k) + ': ...' for k in meta_kwargs)}}}",
+                      DeprecationWarning, stacklevel=2)
     meta = {**(meta or {}), **meta_kwargs} or None
     is_dir = Path(path).is_dir()
     if errors is None:
@@ -518,73 +615,32 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         raise ValueError("errors must be 'collect' or 'raise'")
     if max_bytes is None:
         max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
-    cache = (_cache_paths(path, pattern, meta, series, max_bytes, dedupe, errors) if is_dir
-             else None)
-    if cache is not None and cache[2].exists():
-        df = read_parquet(cache[0])
-        result = (df, read_parquet(cache[1])) if series else df
-        fails = pd.DataFrame(json.loads(cache[2].read_text()), columns=FAILURE_COLUMNS)
-        fails = fails.astype("string")
-    else:
-        outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
-                                 progress=progress, jobs=jobs, max_bytes=max_bytes,
-                                 dedupe=dedupe, series=series)
-        result = _assemble(outcomes, series)
-        if errors == "raise":
-            _raise_failures(outcomes, root, path)  # files whose values could not be typed
-        fails = failures_frame(outcomes)
-        if cache is not None:
-            _write_cache(cache, result, series, fails)
+    outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
+                             progress=progress, jobs=jobs, max_bytes=max_bytes,
+                             dedupe=dedupe, series=series)
+    result = _assemble(outcomes, series)
+    if errors == "raise":
+        _raise_failures(outcomes, root, path)  # files whose values could not be typed
+    fails = failures_frame(outcomes)
     df = result[0] if series else result
     df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
+    if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
+        warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
+                      f"{fails['reason'].iloc[0]}", stacklevel=2)
     n_bad = int((fails["kind"] == "error").sum()) if len(fails) else 0
     if is_dir and n_bad:
         warnings.warn(f"ebsstats.read: {n_bad} file(s) could not be read; see "
                       "frame.attrs['failures'] or with_failures=True", stacklevel=2)
+    if full:
+        return ReadResult(df, result[1] if series else None, fails)
+    if with_failures or series:
+        warnings.warn("ebsstats.read: series=True / with_failures=True without full=True "
+                      "return tuples that change with the options; use full=True, which "
+                      "returns ReadResult(frame, series, failures)", DeprecationWarning,
+                      stacklevel=2)
     if with_failures:
         return (*result, fails) if series else (result, fails)
     return result
-
-
-CACHE_ENV = "EBSSTATS_READ_CACHE"
-
-
-def _cache_paths(path, pattern, meta, series, max_bytes, dedupe, errors
-                 ) -> tuple[Path, Path, Path] | None:
-    """Cache files for a folder read when ``$EBSSTATS_READ_CACHE`` names a folder.
-
-    The key covers the folder, the read's options and every file's relative name, size and
-    modification time, so a changed, added or removed file is a miss. ``ebsstats report`` sets
-    the variable for its notebooks, which then parse a corpus once instead of once each.
-    """
-    where = os.environ.get(CACHE_ENV)
-    if not where:
-        return None
-    root = Path(path).resolve()
-    listing = []
-    for f in _walk(root):
-        try:
-            st = f.stat()
-        except OSError:
-            continue
-        listing.append((f.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns))
-    key = hashlib.sha1(json.dumps([str(root), pattern, repr(sorted((meta or {}).items())),
-                                   series, max_bytes, dedupe, errors, listing]).encode(),
-                       usedforsecurity=False).hexdigest()[:20]
-    base = Path(where)
-    base.mkdir(parents=True, exist_ok=True)
-    return (base / f"{key}.results.parquet", base / f"{key}.series.parquet",
-            base / f"{key}.failures.json")
-
-
-def _write_cache(cache, result, series: bool, fails: pd.DataFrame) -> None:
-    df = result[0] if series else result
-    to_parquet(df, cache[0])
-    if series:
-        to_parquet(result[1], cache[1])
-    records = fails.astype(object).where(fails.notna(), None).to_dict("records")
-    with atomic_file(cache[2]) as tmp:  # written last: its presence marks a complete entry
-        tmp.write_text(json.dumps(records))
 
 
 def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
@@ -602,11 +658,12 @@ def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     [[1.0, 'read', 'ios', 3010.0], [2.0, 'read', 'ios', 2990.0]]
     """
     kwargs.pop("series", None)
+    kwargs.pop("full", None)
     with_failures = kwargs.pop("with_failures", False)
-    out = read(path, series=True, with_failures=with_failures, **kwargs)
+    out = read(path, series=True, full=True, **kwargs)
     if with_failures:
-        return out[1], out[2]
-    return out[1]
+        return out.series, out.failures
+    return out.series
 
 
 def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFrame:
@@ -641,7 +698,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
             "version": o.parsed.version if o.parsed else None,
             "rows": o.nrows if o.parsed else 0,
             "position": f.position if f else None,
-            "reason": f.reason if f else None,
+            "reason": f.reason if f else o.why_empty,
         })
     return pd.DataFrame(rows, columns=["source", "action", "tool", "format", "version", "rows",
                                        "position", "reason"])

@@ -53,6 +53,7 @@ import pandas as pd
 from ebsstats import schema
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_ioping"]
 
@@ -517,3 +518,7 @@ def read_ioping(path: str | os.PathLike, *, series: bool = False, interval: floa
     """
     return read_one(path, parse, meta=meta or None, series=series, interval=interval)
 
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="ioping", name=__name__, detect=sniff, parse=text_parser(parse))

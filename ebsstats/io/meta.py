@@ -25,8 +25,8 @@ from pathlib import Path
 
 from ebsstats.errors import ParseError
 
-__all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "check_ingest",
-           "escape_controls",
+__all__ = ["sidecar_meta", "folder_sidecar", "file_sidecar", "pattern_meta", "check_pattern",
+           "check_meta", "check_ingest", "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -314,16 +314,29 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
         cur = cur.parent
     meta: dict = {}
     for folder in reversed(folders):
-        got = _folder_meta(str(folder), str(top))
-        if isinstance(got, ParseError):
-            raise got
-        meta.update(dict(got))
+        meta.update(folder_sidecar(folder, top))
+    meta.update(file_sidecar(p, top))
+    return meta
+
+
+def folder_sidecar(folder: str | os.PathLike, root: str | os.PathLike) -> dict:
+    """The metadata of one folder's own ``meta.yaml`` under the absolute ``root`` (``{}`` if it
+    has none); cached until :func:`clear_cache`. Raises as :func:`sidecar_meta`."""
+    got = _folder_meta(str(folder), str(root))
+    if isinstance(got, ParseError):
+        raise got
+    return dict(got)
+
+
+def file_sidecar(path: str | os.PathLike, root: str | os.PathLike) -> dict:
+    """The metadata of a file's own ``<file>.meta.yaml`` under the absolute ``root`` (``{}`` if
+    it has none). Raises as :func:`sidecar_meta`."""
+    p, top = Path(path), Path(root)
     for suffix in (".meta.yaml", ".meta.yml"):
         own = p.with_name(p.name + suffix)
         if _exists(own):
-            meta.update(_sidecar(own, top, Path(os.path.realpath(top))))
-            break
-    return meta
+            return _sidecar(own, top, Path(os.path.realpath(top)))
+    return {}
 
 
 def clear_cache() -> None:

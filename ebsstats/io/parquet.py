@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ebsstats import schema
 from ebsstats.atomic import atomic_dir, atomic_file
+from ebsstats.io import _columns
 
 __all__ = ["to_parquet", "read_parquet"]
 
@@ -46,7 +46,7 @@ def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     Examples
     --------
     >>> import ebsstats as es, tempfile
-    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    >>> df = es.io.frame([{"source": "a.json", "tool": "fio", "test": "randread",
     ...                        "metric": "iops", "value": 3000.0}])
     >>> path = es.to_parquet(df, tempfile.mkdtemp() + "/tidy.parquet")
     >>> es.read_parquet(path).equals(df)
@@ -54,5 +54,5 @@ def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     """
     df = pd.read_parquet(path, **kwargs)
     if "t" in df.columns and "offset" in df.columns:
-        return schema.series_frame(df)
-    return schema.conform(df)
+        return _columns.series_frame(df)
+    return _columns.conform(df)

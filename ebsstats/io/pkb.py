@@ -48,6 +48,7 @@ import re
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_pkb", "labels_to_dict"]
 
@@ -347,3 +348,7 @@ def read_pkb(path: str | os.PathLike, **meta):
     [['fio', 'randread', 'iops', 3000.0, 'gp3-100g', 'm5.large', 'us-east-1']]
     """
     return read_one(path, parse, meta)
+
+
+# the records carry their own tool (fio, bonnie++ or sysbench); "fio" names the reader's default
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(parse))

@@ -53,8 +53,13 @@ Metrics
       profile) and said so in the ``mb_basis`` column (``fio_mb="MiB"|"MB"`` forces a basis).
       Known upstream quirk: below 10 MiB/s fio prints ``KiB/s`` and ``pts/fio`` divides by
       1000, a 2.4 % error that no reader can undo.
-    * every other result: ``score`` with ``unit`` = the Scale verbatim (``MB/s`` of sysbench,
-      ``ms``, ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
+    * every other result whose Scale is a rate: ``MB/s``/``MiB/s`` → ``bandwidth`` in B/s (the
+      same IOPS × block size check decides the "MB"; without an IOPS result MiB/s is assumed
+      and said so in ``mb_basis``), ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
+      storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is sysbench's average
+      latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
+    * every other result: ``score`` with ``unit`` = the Scale verbatim (``ms`` of a frame time,
+      ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
       ``<NA>``).
     * ``test-run-times`` of an Entry → ``runtime`` rows (s) per run, once per run (not repeated
       for the MB/s and IOPS results of the same execution).
@@ -113,7 +118,8 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Columns, Parsed, public_series, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 # peak memory of a parse per byte of input, for the folder read's budget
 # (benchmarks/reader_memory.py: measured 43 on a 1.2 MB composite.xml)
@@ -710,8 +716,38 @@ def _log_times(log_dir: Path | None, res: _Result, system: str, tz: str | None,
     return {}
 
 
-def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
-              ) -> tuple[float, str]:
+# Scales that are rates or latencies, onto the canonical metric and unit; "MB/s" is decided per
+# entry by _mb_basis. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
+# elsewhere a time in ms is not an I/O latency (a frame time, a compile time) and stays a score.
+_RATE_SCALES = {"MB/S": ("bandwidth", "B/s"), "MIB/S": ("bandwidth", "B/s"),
+                "IOPS": ("iops", "IO/s")}
+_LATENCY_SCALES = {"MS": 1e-3, "MILLISECONDS": 1e-3, "US": 1e-6, "\u00b5S": 1e-6,
+                   "MICROSECONDS": 1e-6}
+
+
+def _is_storage_io(res: _Result) -> bool:
+    """fio profiles, and sysbench's file I/O profile (whose ms result is its mean latency)."""
+    text = f"{res.identifier or ''} {res.title or ''}".lower()
+    return _is_fio(res) or ("sysbench" in text and ("fileio" in text or "file i/o" in text))
+
+
+def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | None]:
+    """(metric, unit, latency factor to seconds or None) of a result, from its Scale."""
+    scale = (res.scale or "").strip()
+    if fmt == "raw csv export":
+        return "score", "unknown", None
+    up = scale.upper()
+    if up in _RATE_SCALES:
+        return (*_RATE_SCALES[up], None)
+    if up in _LATENCY_SCALES and _is_storage_io(res):
+        return "lat_mean", "s", _LATENCY_SCALES[up]
+    return "score", scale if scale else "unknown", None
+
+
+def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str,
+              fio: bool = True) -> tuple[float, str]:
+    if (res.scale or "").strip().upper() == "MIB/S":
+        return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
     _, _, bs = _workload(res)
@@ -740,7 +776,9 @@ def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str
         if dist[best] < 0.018:
             return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
         return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
-    return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    if fio:
+        return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    return _MB_FACTORS["MiB"], "MiB/s assumed (no IOPS result to check)"
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -766,14 +804,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
         scale = res.scale
         workload, op, bs = _workload(res)
         hib = {"HIB": True, "LIB": False}.get((res.proportion or "").upper())
-        if fmt == "raw csv export":
-            metric, unit = "score", "unknown"
-        elif fio and scale == "MB/s":
-            metric, unit = "bandwidth", "B/s"
-        elif fio and scale and scale.upper() == "IOPS":
-            metric, unit = "iops", "IO/s"
-        else:
-            metric, unit = "score", scale if scale else "unknown"
+        metric, unit, lat_factor = _canonical(res, fmt, fio)
         base = {
             "source": source, "tool": "pts", "test": res.title, "workload": workload, "op": op,
             "block_size": bs, "metric": metric, "unit": unit, "higher_is_better": hib,
@@ -809,10 +840,12 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                 continue
             factor, basis = 1.0, None
             if metric == "bandwidth":
-                factor, basis = _mb_basis(res, entry, results, fio_mb)
+                factor, basis = _mb_basis(res, entry, results, fio_mb if fio else "auto", fio)
+            elif lat_factor is not None:
+                factor, basis = lat_factor, f"{scale} -> s (the profile's mean latency)"
             for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
                 if v is not None and (math.isinf(v * factor) or (
-                        v < 0 and metric in ("bandwidth", "iops"))):
+                        v < 0 and metric in ("bandwidth", "iops", "lat_mean"))):
                     raise ParseError(source, entry.position, f"a finite, non-negative "
                                      f"{metric} ({scale})", found=repr(v))
             times = None
@@ -826,8 +859,10 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
             key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
             common = {**base, **sysmeta.get(entry.system, {}), "config": entry.system,
                       "tool_version": tool_version, "timestamp": ts}
-            if basis:
+            if basis and metric == "bandwidth":
                 common["mb_basis"] = basis
+            elif basis:
+                common["basis"] = basis
             flag_default = common.pop("flag_default", None)
             if raw is not None:
                 for k, v in enumerate(raw):
@@ -844,7 +879,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                                         f"(run {k + 1})", "metric": "runtime", "unit": "s",
                                         "higher_is_better": None, "value": times[k],
                                         "repetition": k, "flag": None, "scale": None,
-                                        "mb_basis": None})
+                                        "mb_basis": None, "basis": None})
                         runtime_done.add((key, k))
                 if len(logged) >= len(raw) and all(k + 1 in logged for k in range(len(raw))):
                     t0 = logged[1]
@@ -856,14 +891,14 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
                 else:
                     t = [float(k) for k in range(len(raw))]
                     tb = "run index"
-                series.append(pd.DataFrame({  # typed once by _common.series_of
+                series.append(Columns({  # typed once by _common.series_of
                     "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
                     "source": source, "test": res.title, "op": op, "metric": metric,
                     "t": t, "value": [v * factor for v in raw], "unit": unit,
                     "block_size": bs, "config": entry.system, "t_basis": tb,
                     "scale": scale, "arguments": res.arguments,
                     "description": res.description,
-                }, dtype=object))
+                }, len(raw)))
             if value is not None:
                 vpos = f"{entry.position}/Value" if fmt.startswith("composite") else (
                     f"{entry.position}.value" if fmt == "json export" else entry.position)
@@ -878,47 +913,10 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
 # public
 
 
-def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
+def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
           test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
-    """Parse a PTS result file (composite.xml of either schema) or one of PTS's exports.
-
-    Parameters
-    ----------
-    text : str
-        The file's content.
-    source : str
-        Its name, used in rows and errors (and, with ``test_logs="auto"``, to find
-        ``test-logs/`` next to it).
-    tz : str, optional
-        IANA zone of the PTS machine's local time (PTS writes times without a zone); default:
-        read them as UTC.
-    fio_mb : {"auto", "MiB", "MB"}
-        What the "MB/s" of fio test profiles means (module docstring); "auto" checks it
-        against the IOPS result and the block size.
-    test_logs : "auto", path, or False
-        The result directory's ``test-logs`` folder for per-run times; "auto" looks next to
-        ``source``; ``False`` ignores it.
-
-    Returns
-    -------
-    Parsed
-        Records (see module docstring), per-run series, notes about skipped entries.
-
-    Raises
-    ------
-    ParseError
-        Not a PTS result file, malformed XML/CSV/JSON, or an XML document with entity
-        declarations or external references (refused, never expanded).
-
-    Examples
-    --------
-    >>> p = parse('<PhoronixTestSuite><System><Identifier>a</Identifier></System>'
-    ...           '<Result><Title>T</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion>'
-    ...           '<Data><Entry><Identifier>a</Identifier><Value>PASS</Value></Entry></Data>'
-    ...           '</Result></PhoronixTestSuite>', "x.xml")
-    >>> p.records, p.notes[0].endswith("skipped")
-    ([], True)
-    """
+    """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
+    folder read types them with every other file's; no DataFrame per file)."""
     if options:
         raise TypeError(f"unknown option(s) for the PTS reader: {sorted(options)}")
     if fio_mb not in ("auto", "MiB", "MB"):
@@ -962,6 +960,51 @@ def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto"
     return _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
 
 
+
+def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
+          test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
+    """Parse a PTS result file (composite.xml of either schema) or one of PTS's exports.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    source : str
+        Its name, used in rows and errors (and, with ``test_logs="auto"``, to find
+        ``test-logs/`` next to it).
+    tz : str, optional
+        IANA zone of the PTS machine's local time (PTS writes times without a zone); default:
+        read them as UTC.
+    fio_mb : {"auto", "MiB", "MB"}
+        What the "MB/s" of fio test profiles means (module docstring); "auto" checks it
+        against the IOPS result and the block size.
+    test_logs : "auto", path, or False
+        The result directory's ``test-logs`` folder for per-run times; "auto" looks next to
+        ``source``; ``False`` ignores it.
+
+    Returns
+    -------
+    Parsed
+        Records (see module docstring), per-run series, notes about skipped entries.
+
+    Raises
+    ------
+    ParseError
+        Not a PTS result file, malformed XML/CSV/JSON, or an XML document with entity
+        declarations or external references (refused, never expanded).
+
+    Examples
+    --------
+    >>> p = parse('<PhoronixTestSuite><System><Identifier>a</Identifier></System>'
+    ...           '<Result><Title>T</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion>'
+    ...           '<Data><Entry><Identifier>a</Identifier><Value>PASS</Value></Entry></Data>'
+    ...           '</Result></PhoronixTestSuite>', "x.xml")
+    >>> p.records, p.notes[0].endswith("skipped")
+    ([], True)
+    """
+    return public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
+                                **options))
+
 def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = None,
              fio_mb: str = "auto", test_logs: str | os.PathLike | None | bool = "auto",
              **meta):
@@ -985,3 +1028,7 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
     """
     return read_one(path, parse, meta=meta, series=series, tz=tz, fio_mb=fio_mb,
                     test_logs=test_logs)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(_parse))

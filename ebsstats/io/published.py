@@ -49,9 +49,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ebsstats import schema, units
+from ebsstats import units
 from ebsstats.errors import ParseError
+from ebsstats.io import _columns
 from ebsstats.io._common import Parsed, frame_of, load_text
+from ebsstats.io._registry import Reader, text_parser
 
 # peak memory of a parse per byte of input, for the folder read's budget
 # (benchmarks/reader_memory.py: tables are small; not measured at scale)
@@ -300,4 +302,8 @@ def read_published(path_or_name: str | os.PathLike | None = None) -> pd.DataFram
     for p in paths:
         parsed = parse(load_text(p), _source_of(p))
         frames.append(frame_of(parsed))
-    return schema.concat(frames)
+    return _columns.concat(frames)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="table", name=__name__, detect=sniff, parse=text_parser(parse))

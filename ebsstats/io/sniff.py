@@ -1,30 +1,18 @@
 """Which tool wrote a file: decided by content, never by the extension alone.
 
-Each reader module has ``sniff(head, name) -> format | None``; :func:`sniff_file` asks them in a
-fixed order (most specific first) and returns the first answer.
+Each registered reader (:mod:`ebsstats.io._registry`) looks at the first 64 KiB of a file; the
+most confident answer wins (among equals, the most specific reader: published tables, then fio
+logs, then the tools).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
+from ebsstats.io import _builtin, _registry
 from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS
-
-# reader modules in the order they are asked; fio logs before fio (a log is not a fio report)
-READERS: list[tuple[str, str]] = [
-    ("ebsstats.io.published", "table"),
-    ("ebsstats.io.pkb", "pkb"),  # PerfKit Benchmarker JSON lines (fio/bonnie++/sysbench)
-    ("ebsstats.io.fio_log", "fio"),
-    ("ebsstats.io.fio", "fio"),
-    ("ebsstats.io.bonnie", "bonnie++"),
-    ("ebsstats.io.sysbench", "sysbench"),
-    ("ebsstats.io.pts", "pts"),
-    ("ebsstats.io.ioping", "ioping"),
-]
 
 # files that travel with benchmark outputs but are not outputs themselves
 NOT_OUTPUTS = {"meta.yaml", "meta.yml", "truth.yaml", "readme.md", "readme.txt", "manifest.tsv",
@@ -35,22 +23,12 @@ NOT_OUTPUT_SUFFIXES = (".meta.yaml", ".meta.yml", ".fio", ".ipynb", ".py", ".sh"
 
 @dataclass(frozen=True)
 class Sniffed:
-    """A sniffing verdict: the reader module, the tool name and the format it recognised."""
+    """A sniffing verdict: the reader, the tool name and the format it recognised."""
 
-    module: str
+    module: str  # the reader's name (the module, for built-in readers)
     tool: str
     format: str
-
-
-def _modules() -> list[tuple[ModuleType, str, str]]:
-    found = []
-    for name, tool in READERS:
-        try:
-            found.append((importlib.import_module(name), name, tool))
-        except ModuleNotFoundError as exc:  # a reader not built yet: nothing claims its files
-            if exc.name != name:
-                raise
-    return found
+    reader: _registry.Reader | None = None
 
 
 def is_companion(path: str | os.PathLike) -> bool:
@@ -60,12 +38,12 @@ def is_companion(path: str | os.PathLike) -> bool:
 
 
 def sniff_text(head: str, name: str) -> Sniffed | None:
-    """Ask every reader about the first bytes of a file (already decoded)."""
-    for module, modname, tool in _modules():
-        fmt = module.sniff(head, name)
-        if fmt:
-            return Sniffed(modname, tool, fmt)
-    return None
+    """Ask every registered reader about the first bytes of a file (already decoded)."""
+    _builtin.load()
+    match = _registry.sniff(head, name)
+    if match is None:
+        return None
+    return Sniffed(match.reader.name, match.reader.tool, match.format, match.reader)
 
 
 def sniff_file(path: str | os.PathLike) -> Sniffed | None:

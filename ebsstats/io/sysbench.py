@@ -68,11 +68,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import pandas as pd
-
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Columns, Parsed, public_series, read_one
+from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 
@@ -147,7 +146,10 @@ _R_MEM04 = re.compile(rf"^Operations performed:\s+(\d+) \(\s*({_NUM}) ops/sec\)\
 _R_MEMXFER = re.compile(rf"^({_NUM}) (MiB|MB) transferred \(({_NUM}) (?:MiB|MB)/sec\)\s*$")
 _R_TRX = re.compile(rf"^transactions:\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
 _R_QUERIES = re.compile(rf"^(?:queries|read/write requests):\s+(\d+)\s+\(({_NUM}) per sec\.\)\s*$")
-_R_PREPARE = re.compile(rf"^(\d+) bytes written in ({_NUM}) seconds \(({_NUM}) MiB/sec\)\.?\s*$")
+# 1.0 prints MiB/sec; 0.4 and 0.5 print "MB/sec" for the same 2**20 bytes: "67108864 bytes
+# written in 0.11 seconds (574.12 MB/sec)" is 64 MiB in 0.1115 s (574.12 * 10**6 B/s would need
+# 0.1169 s, which prints as 0.12)
+_R_PREPARE = re.compile(rf"^(\d+) bytes written in ({_NUM}) seconds \(({_NUM}) Mi?B/sec\)\.?\s*$")
 
 _HEADINGS = {
     "File operations:": "fileops", "Throughput:": "throughput",
@@ -380,7 +382,19 @@ class _Reader:
                 parsed.series.append(series)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
         parsed.notes = self.notes
+        if not parsed.records:
+            parsed.why_empty = self._why_empty()
         return parsed
+
+    def _why_empty(self) -> str:
+        """Why a recognised sysbench output gave no rows (said, never silent)."""
+        text = "\n".join(self.lines)
+        if "Removing test files" in text:
+            return "a sysbench cleanup report: it removes the test files and measures nothing"
+        if "Creating files for the test" in text:
+            return ("a sysbench prepare report without its 'N bytes written in S seconds "
+                    "(R MiB/sec)' line: no first-write rate to read")
+        return "a sysbench report whose runs print no result lines"
 
     def _name_meta(self) -> dict:
         m = _NAME_RE.search(os.path.basename(self.source))
@@ -764,22 +778,34 @@ class _Reader:
             return
         self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
 
-    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> pd.DataFrame | None:
+    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
         if not rows:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
         allowed = _MODE_OPS.get(test)
         keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
                                         and x["op"] not in allowed and x["value"] == 0)]
-        df = pd.DataFrame({  # plain objects: no per-file inference
+        return Columns({  # no DataFrame per file: typed once, with every file's series
             "run_id": rid, "source": self.source,
             "test": [x["test"] or test for x in keep],
             "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
             "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
             "unit": [x["unit"] for x in keep],
             "block_size": hdr.get("block_size") if test != "oltp" else None,
-        }, dtype=object)
-        return df  # typed once, with every file's series (_common.series_of)
+        }, len(keep))
+
+
+def _parse(text: str, source: str, **options) -> Parsed:
+    """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
+    folder read types them with every other file's; no DataFrame per file)."""
+    try:
+        return _Reader(text, source, options).run()
+    except ParseError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
+        raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
+                         ) from exc
+
 
 
 def parse(text: str, source: str, **options) -> Parsed:
@@ -799,7 +825,7 @@ def parse(text: str, source: str, **options) -> Parsed:
     Returns
     -------
     Parsed
-        ``records`` for :func:`ebsstats.schema.frame`; ``series`` (report-interval lines);
+        ``records`` for :func:`ebsstats._columns.frame`; ``series`` (report-interval lines);
         ``notes`` (the tool's WARNING lines and anything skipped). A cleanup output gives an
         empty ``records`` list.
 
@@ -827,13 +853,7 @@ def parse(text: str, source: str, **options) -> Parsed:
     >>> [(r["test"], r["metric"], r["value"]) for r in p.records][:3]
     [('threads', 'runtime', 2.0005), ('threads', 'events', 2254.0), ('threads', 'lat_min', 0.00055)]
     """
-    try:
-        return _Reader(text, source, options).run()
-    except ParseError:
-        raise
-    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
-        raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
-                         ) from exc
+    return public_series(_parse(text, source, **options))
 
 
 def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -858,8 +878,13 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
     --------
     >>> import ebsstats as es
     >>> df = es.read_sysbench("tests/fixtures/sysbench/sb_fileio_rndrd_t1_run.txt")
-    >>> print(df.loc[df.metric == "iops", ["test", "workload", "op", "value"]].to_string(index=False))
+    >>> rows = df.loc[df.metric == "iops", ["test", "workload", "op", "value"]]
+    >>> print(rows.to_string(index=False, float_format="{:.2f}".format))
      test workload   op     value
     rndrd randread read 418207.11
     """
     return read_one(path, parse, meta=meta or None, series=series)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(_parse))

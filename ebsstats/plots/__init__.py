@@ -3,14 +3,6 @@ and never calls ``plt.show()``. One module per statistical family; formatting fo
 ms) happens here and nowhere else.
 """
 
-import importlib as _importlib
+from ebsstats._lazy import lazy_submodules as _lazy_submodules
 
-_SUBMODULES = {"overview", "summary", "calendar", "warmup", "members", "costs", "history"}
-
-
-def __getattr__(name: str):
-    if name in _SUBMODULES:
-        module = _importlib.import_module(f"ebsstats.plots.{name}")
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'ebsstats.plots' has no attribute {name!r}")
+__getattr__, __dir__ = _lazy_submodules(__name__, __path__)

@@ -104,9 +104,11 @@ def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
     for ax, f in zip(axes, factors, strict=True):
         for i, (g, sub) in enumerate(groups):
             s = sub[sub["factor"] == f].sort_values("level_index")
-            x = np.arange(len(s)) + (i - (len(groups) - 1) / 2) * 0.15
+            step = min(0.15, 0.8 / len(groups))  # 24 groups stay within their level's slot
+            x = np.arange(len(s)) + (i - (len(groups) - 1) / 2) * step
             yerr = [s["ratio"] - s["ratio_ci_low"], s["ratio_ci_high"] - s["ratio"]]
-            ax.errorbar(x, s["ratio"], yerr=yerr, fmt="o", capsize=3,
+            ax.errorbar(x, s["ratio"], yerr=yerr, fmt="o", capsize=3 if len(groups) < 8 else 0,
+                        ms=6 if len(groups) < 8 else 3,
                         label=None if g is None else str(g))
             ax.set_xticks(np.arange(len(s)), s["level"], rotation=0 if f == "weekday" else 45)
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")

@@ -119,7 +119,7 @@ def cost_performance_plot(data: pd.DataFrame, x: str = "iops", y: str = "monthly
     ax.set_xlabel(LABELS.get(x, x))
     ax.set_ylabel(LABELS.get(y, y))
     ax.set_title("Cost vs performance (lower right is better)")
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)
 
 
@@ -192,5 +192,5 @@ def cost_breakdown_plot(data: pd.DataFrame, x: str = "config", *,
                       if len(labels) > 4 else "center")
         ax.set_ylabel("USD per month")
     ax.set_title("Monthly cost by component")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)

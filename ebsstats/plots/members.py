@@ -32,7 +32,7 @@ def members_plot(data: pd.DataFrame, member: str = "volume", group: str | None =
                linewidths=1.5, label="flagged slow", zorder=5)
     ax.set_xlabel("window start (UTC)")
     ax.set_ylabel(label)
-    ax.legend(loc="best", fontsize="small", ncols=2)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)
 
 
@@ -54,7 +54,7 @@ def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
     ax.set_yticks(range(len(members)), members)
     ax.set_xlabel("window start (UTC)")
     ax.set_title("slowest member per window")
-    ax.legend(fontsize="small", loc="upper right")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)
 
 
@@ -72,5 +72,5 @@ def array_plot(data: pd.DataFrame, unit: str | None = None, ax=None):
     ax.plot(c["window"], c["sum_members"] * factor, ":", label="sum of members")
     ax.set_ylabel(label)
     ax.set_xlabel("window start (UTC)")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)

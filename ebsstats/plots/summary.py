@@ -185,6 +185,9 @@ def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float |
         precision = float(data["precision"].iloc[0])
     if precision is not None:
         ax.axhline(100 * precision, color="k", ls="--", lw=0.8)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # runs are whole numbers
     ax.set_xlabel("runs (n)")
     ax.set_ylabel("CI half-width of the median [% of median]")
     if hue is not None:

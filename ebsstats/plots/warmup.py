@@ -66,7 +66,7 @@ def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t",
     ax.set_xlabel(time if time != "t" else "time into run (s)")
     ax.set_ylabel(label)
     ax.set_title(title or f"{r['klass']}: {r['n_regimes']} regime(s)")
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)
 
 
@@ -94,7 +94,7 @@ def touch_plot(data: pd.DataFrame, value: str = "value", *, x: str = "elapsed",
     ax.set_yscale("log")
     ax.set_xlabel("MiB written" if x == "cum_bytes" else "seconds of I/O (runs end to end)")
     ax.set_ylabel(label)
-    ax.legend(fontsize="small", markerscale=4)
+    ax.legend(fontsize="small", markerscale=4, loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)
 
 
@@ -126,5 +126,5 @@ def burst_plot(data: pd.DataFrame, check: pd.DataFrame, value: str = "value", ti
     ax.set_xlabel("time into run (s)")
     ax.set_ylabel(label)
     ax.set_title(f"{c['volume_type']} {c['size_gib']:g} GiB")
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)

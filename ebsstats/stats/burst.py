@@ -31,6 +31,8 @@ SPARSE_SPACING_S = 60.0
 #: label_burst: a run at or below the baseline while more than this share of credits remains
 #: contradicts the bucket model.
 CONTRADICTION_CREDITS = 0.05
+#: burst_check: share of the samples from the edge on that must stay below the threshold
+EDGE_STAY_SHARE = 0.8
 
 
 def _units(block_size) -> int:
@@ -342,11 +344,14 @@ def _check_series(g: pd.DataFrame, o: dict) -> dict | None:
 
 def _edge(v: np.ndarray, threshold: float) -> int | None:
     """First index below ``threshold`` that the series stays below (at most one of the next two
-    samples above it): the depletion edge at the series' own resolution."""
+    samples above it, and at least :data:`EDGE_STAY_SHARE` of all later samples below it): the
+    depletion edge at the series' own resolution."""
     below = v < threshold
-    for i in np.flatnonzero(below):
+    for i in np.flatnonzero(below[:max(len(v) - 2, 0)]):  # >= 3 samples from the edge on
         nxt = below[i + 1:i + 3]
-        if len(nxt) == 0 or nxt.sum() >= len(nxt) - (1 if len(nxt) == 2 else 0):
+        if nxt.sum() < 1:
+            continue
+        if below[i:].mean() >= EDGE_STAY_SHARE:  # a regime, not scattered slow runs
             return int(i)
     return None
 

@@ -310,8 +310,22 @@ def _paired(xb: pd.Series, yb: pd.Series, test, confidence, n_permutations, rng)
     return out
 
 
-def _verdict(p_adj: float, alpha: float, ratio: float, median: float, median_base: float,
-             test_sign: float, hib) -> str:
+#: The direction of a group (kept for the modules that import it from here).
+_hib = direction
+
+
+def _verdict(p_adj: float, alpha: float, shift: float, ratio: float, hib) -> str:
+    """Benchstat verdict of a comparison with one estimate (regressions against history,
+    percentiles): ``~`` unless ``p_adj < alpha``; the direction is the shift's, else the
+    ratio's."""
+    if not (p_adj < alpha):
+        return "~"
+    sign = np.sign(shift) if shift == shift and shift != 0 else np.sign(ratio - 1)
+    return direction_word(float(sign), hib)
+
+
+def _one_verdict(p_adj: float, alpha: float, ratio: float, median: float, median_base: float,
+                 test_sign: float, hib) -> str:
     """One effect: the direction is the ratio's (the estimand); a better/worse verdict is given
     only when the adjusted p is below ``alpha`` *and* the printed medians and the rank test's own
     location estimate move the same way, so the row can never contradict itself."""
@@ -538,7 +552,7 @@ def _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence
         med_b = out.pop("median_pairs_baseline").to_numpy(float)
     else:
         med, med_b = out["median"].to_numpy(float), out["median_baseline"].to_numpy(float)
-    out["verdict"] = [_verdict(pa, alpha, r, m1, m0, ts, h) for pa, r, m1, m0, ts, h in zip(
+    out["verdict"] = [_one_verdict(pa, alpha, r, m1, m0, ts, h) for pa, r, m1, m0, ts, h in zip(
         out["p_adjusted"], out["ratio"], med, med_b, out["test_sign"], out["higher_is_better"],
         strict=True)]
     out["alpha_level"] = alpha

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ebsstats.stats.summary import as_list, check_columns, group_keys, iter_groups
+from ebsstats.stats._core import as_list, check_columns, group_keys, iter_groups
 
 __all__ = ["variance_components"]
 

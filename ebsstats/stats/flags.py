@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats.summary import check_columns, clean_values, group_keys, iter_groups
+from ebsstats.stats._core import check_columns, clean_values, group_keys, iter_groups
 
 __all__ = ["flag_outliers", "bimodality", "bimodality_coefficient", "gmm2"]
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats.summary import check_columns, group_keys, iter_groups
+from ebsstats.stats._core import check_columns, group_keys, iter_groups
 
 __all__ = ["autocorrelation", "lag1", "median_ci_dependent", "block_bootstrap_ci"]
 
@@ -62,8 +62,9 @@ def median_ci_dependent(x: Sequence[float], rho: float,
 
     The ranks are ``n/2 ± z sqrt(n f)/2`` with the variance inflation ``f = (1 + ρ)/(1 − ρ)``
     (``ρ ≤ 0`` gives the i.i.d. ranks): the effective sample size ``n / f`` of an AR(1) series.
-    Returns ``(median, low, high, n_eff)``; the bounds are NaN when the widened ranks fall
-    outside the sample (too few runs for the stated confidence at this dependence).
+    Returns ``(median, low, high, n_eff)``; when the widened ranks fall outside the sample
+    (too few runs for the stated confidence at this dependence) the sample extremes are
+    returned, whose coverage is lower than stated.
 
     Notes
     -----
@@ -92,9 +93,10 @@ def median_ci_dependent(x: Sequence[float], rho: float,
     half = z * math.sqrt(n * f) / 2
     j = math.floor(n / 2 - half)          # 1-based ranks, as in Le Boudec's normal approximation
     k = math.ceil(n / 2 + 1 + half)
-    if j < 1 or k > n:
+    if n < 2:
         return med, math.nan, math.nan, n / f
-    return med, float(x[j - 1]), float(x[k - 1]), n / f
+    # beyond the sample: the widest pair (its coverage is then below the stated level)
+    return med, float(x[max(j, 1) - 1]), float(x[min(k, n) - 1]), n / f
 
 
 def block_bootstrap_ci(x: Sequence[float], statistic: Callable[[np.ndarray], float] = np.median,

@@ -53,6 +53,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.stats._checks import refuse_impossible
 
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
@@ -385,14 +386,15 @@ def _hampel(g: pd.DataFrame, hib: bool, window: int, k: float) -> pd.Series:
     return flags
 
 
-def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
+@renamed(result="data")
+def slow_summary(data: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
                  persistent_share: float = 0.5, confidence: float = 0.95,
                  floor: float | None = None) -> pd.DataFrame:
     """Per member: how often it was flagged, and whether its slowness is persistent or transient.
 
     Parameters
     ----------
-    result : DataFrame
+    data : DataFrame
         Output of :func:`slow_volumes`.
     member, group : str
         As in :func:`slow_volumes`.
@@ -435,13 +437,13 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
     """
     from scipy import stats
 
-    keys = [group] if group and group in result else []
+    keys = [group] if group and group in data else []
     if floor is None:
-        floor = float(result["floor"].iloc[0]) if "floor" in result and len(result) else 0.10
-    hib = (bool(result["higher_is_better"].iloc[0])
-           if "higher_is_better" in result and len(result) else True)
+        floor = float(data["floor"].iloc[0]) if "floor" in data and len(data) else 0.10
+    hib = (bool(data["higher_is_better"].iloc[0])
+           if "higher_is_better" in data and len(data) else True)
     rows = []
-    for key, g in result.groupby([*keys, member], sort=True):
+    for key, g in data.groupby([*keys, member], sort=True):
         r = np.sort(g["ratio"].dropna().to_numpy())
         n = len(r)
         lo = hi = np.nan

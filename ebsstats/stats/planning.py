@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ebsstats.stats.summary import (
+from ebsstats.stats._core import (
     check_columns,
     clean_values,
     group_keys,

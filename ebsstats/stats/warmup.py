@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats._docs import renamed
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
@@ -514,7 +515,8 @@ _DOC_PARAMS = """
 """
 
 
-def steady_state(ts: pd.DataFrame, value: str = "value", time: str = "t",
+@renamed(ts="data")
+def steady_state(data: pd.DataFrame, value: str = "value", time: str = "t",
                  by: str | Sequence[str] | None = None, *, window: int = 5,
                  range_tol: float = 0.20, slope_tol: float = 0.10, method: str = "both",
                  penalty: str | float = "mbic", equivalence: float = 0.05,
@@ -563,21 +565,22 @@ def steady_state(ts: pd.DataFrame, value: str = "value", time: str = "t",
     >>> rng = np.random.default_rng(1)
     >>> t = np.arange(600.0)
     >>> v = np.where(t < 300, 20.0, 100.0) * np.exp(rng.normal(0, 0.03, 600))
-    >>> ts = pd.DataFrame({{"t": t, "value": v, "metric": "iops", "unit": "IO/s"}})
-    >>> r = steady_state(ts, by="metric")
+    >>> data = pd.DataFrame({{"t": t, "value": v, "metric": "iops", "unit": "IO/s"}})
+    >>> r = steady_state(data, by="metric")
     >>> r[["klass", "snia_first_window"]].values.tolist()
     [['warmup', 0.0]]
     >>> bool(290 <= r["steady_start"].iloc[0] <= 310)
     True
     """
-    res, _ = _run(ts, value, time, by, window=window, range_tol=range_tol, slope_tol=slope_tol,
+    res, _ = _run(data, value, time, by, window=window, range_tol=range_tol, slope_tol=slope_tol,
                   method=method, penalty=penalty, equivalence=equivalence, min_final=min_final,
                   min_size=min_size, bin=bin, max_points=max_points, agg=agg, log=log,
                   higher_is_better=higher_is_better, batches=batches, confidence=confidence)
     return res
 
 
-def segments(ts: pd.DataFrame, value: str = "value", time: str = "t",
+@renamed(ts="data")
+def segments(data: pd.DataFrame, value: str = "value", time: str = "t",
              by: str | Sequence[str] | None = None, *, penalty: str | float = "mbic",
              equivalence: float = 0.05, min_final: float = 0.10, min_size: int = 3,
              bin: str | float | None = "auto", max_points: int = 300, agg: str = "mean",
@@ -598,12 +601,12 @@ def segments(ts: pd.DataFrame, value: str = "value", time: str = "t",
     --------
     >>> import numpy as np, pandas as pd
     >>> t = np.arange(100.0)
-    >>> ts = pd.DataFrame({"t": t, "value": np.where(t < 60, 3000.0, 100.0), "metric": "iops"})
-    >>> seg = segments(ts, by="metric")
+    >>> data = pd.DataFrame({"t": t, "value": np.where(t < 60, 3000.0, 100.0), "metric": "iops"})
+    >>> seg = segments(data, by="metric")
     >>> seg["start_time"].tolist(), seg["level"].round(6).tolist()
     ([0.0, 60.0], [3000.0, 100.0])
     """
-    _, seg = _run(ts, value, time, by, window=5, range_tol=0.2, slope_tol=0.1,
+    _, seg = _run(data, value, time, by, window=5, range_tol=0.2, slope_tol=0.1,
                   method="changepoint", penalty=penalty, equivalence=equivalence,
                   min_final=min_final, min_size=min_size, bin=bin, max_points=max_points,
                   agg=agg, log=log, higher_is_better=higher_is_better, batches=10,

@@ -30,26 +30,37 @@ def fixture_files() -> list[Path]:
                   and not any(part.startswith(".") for part in p.relative_to(FIXTURES).parts))
 
 
-def dtypes_of(df: pd.DataFrame) -> dict:
-    out = {}
+def dtypes_of(df: pd.DataFrame) -> list:
+    """Each column in order: ``[name, dtype, categories or None]``."""
+    out = []
     for c in df.columns:
         d = df[c].dtype
         if isinstance(d, pd.CategoricalDtype):
-            out[c] = ["category", [str(x) for x in d.categories]]
+            out.append([c, "category", [str(x) for x in d.categories]])
         else:
-            out[c] = [str(d), None]
+            out.append([c, str(d), None])
     return out
+
+
+def _read(path: str, **kwargs):
+    """``es.read`` asking for the ReadResult (``full=True``), or the tuple of older versions."""
+    import inspect
+
+    import ebsstats as es
+
+    if "full" in inspect.signature(es.read).parameters:
+        return es.read(path, full=True, **kwargs)
+    return es.read(path, **kwargs)
 
 
 def read_file(path: Path):
     """(results, series, error) of one fixture read on its own."""
-    import ebsstats as es
 
     rel = path.relative_to(ROOT).as_posix()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out = es.read(rel, series=True)
+            out = _read(rel, series=True)
         df, ts = (out.frame, out.series) if hasattr(out, "frame") else out
         return df, ts, None
     except Exception as exc:
@@ -57,11 +68,10 @@ def read_file(path: Path):
 
 
 def read_folder():
-    import ebsstats as es
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        out = es.read(FIXTURES.relative_to(ROOT).as_posix(), series=True, with_failures=True)
+        out = _read(FIXTURES.relative_to(ROOT).as_posix(), series=True, with_failures=True)
     if hasattr(out, "frame"):
         return out.frame, out.series, out.failures
     return out

@@ -1,0 +1,491 @@
+"""The columnar typing engine: reader rows to the typed frames of :mod:`ebsstats.schema`.
+
+A column arrives in *pieces* (one per file or per frame, in row order), each a plain list, a
+:class:`Const` run or an array; constants and list elements are typed together in one call
+(Arrow for strings, factorize for timestamps) and spread by integer codes, large arrays (fio
+logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
+
+:func:`frame`, :func:`series_frame`, :func:`conform` and :func:`concat` are the public
+constructors (re-exported as ``ebsstats.io.frame`` and so on); :mod:`ebsstats.schema` keeps the
+contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from pandas.api.types import union_categoricals
+
+from ebsstats.errors import SchemaError
+from ebsstats.schema import (
+    COLUMNS,
+    META_COLUMNS,
+    SERIES_COLUMNS,
+    STRING,
+    empty,
+    empty_series,
+    metric_info,
+    run_id,
+)
+
+__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of",
+           "frame_of_columns", "series_of_columns", "is_constant"]
+
+
+def _has_dtype(actual, dtype) -> bool:
+    """Whether a column's dtype already is the schema's ``dtype`` (then typing is a no-op)."""
+    if dtype == "category":  # also CategoricalDtype(TOOLS): categories are the observed values
+        return isinstance(actual, pd.CategoricalDtype)
+    if dtype is STRING:
+        return actual == STRING
+    return actual == dtype
+
+
+def _cast(series: pd.Series, dtype) -> pd.Series:
+    if _has_dtype(series.dtype, dtype):
+        return series
+    if dtype == "category":
+        return series.astype("category")
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return pd.to_datetime(series, utc=True, format="ISO8601").astype(dtype)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return series.astype(dtype)
+    if dtype is STRING:
+        return series.astype(STRING)
+    if isinstance(dtype, pd.Int64Dtype):
+        return pd.to_numeric(series, errors="raise").astype(dtype)
+    if isinstance(dtype, pd.Float64Dtype):
+        return pd.to_numeric(series, errors="raise").astype(dtype)
+    if isinstance(dtype, pd.BooleanDtype):
+        return series.astype(dtype)
+    return series.astype(dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# Typing columns once: a column arrives in *pieces* (one per file or per frame, in row order),
+# each a plain list, a :class:`Const` run or an array; small pieces are joined into one list and
+# converted in one call (Arrow for strings, factorize for timestamps), large arrays (fio logs)
+# keep their buffers. Typing per file, per column, was what made folder reads slow.
+# --------------------------------------------------------------------------------------------
+
+class Const(NamedTuple):
+    """``n`` rows that hold one ``value``: a compact column piece (a file's source, its metadata).
+
+    >>> Const("gp3", 3)
+    Const(value='gp3', n=3)
+    """
+
+    value: object
+    n: int
+
+
+_SMALL = 4096  # array pieces shorter than this are typed together with their neighbours
+
+
+def _missing(v) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v)
+
+
+def _piece_list(p, n: int | None = None) -> list:
+    if type(p) is Const:
+        return [p.value] * p.n
+    if isinstance(p, list):
+        return p
+    return pd.Series(p).tolist()
+
+
+def _needs(p) -> bool:
+    """Whether a piece has a missing value."""
+    if type(p) is Const:
+        return _missing(p.value)
+    if isinstance(p, list):
+        arr = np.empty(len(p), dtype=object)
+        try:
+            arr[:] = p
+        except ValueError:  # elements that are sequences themselves
+            return any(map(_missing, p))
+        return bool(pd.isna(arr).any())
+    return bool(pd.isna(pd.Series(p)).any())
+
+
+def _fast_typed(values: list, dtype, extra: bool) -> pd.Series:
+    """Type a plain list in one call; raises (TypeError, ValueError, ArrowException) if the
+    values need the general conversion."""
+    if extra or dtype is STRING:
+        try:
+            arr = pa.array(values, type=pa.large_string(), from_pandas=True)
+        except (pa.ArrowTypeError, pa.ArrowInvalid):
+            if not extra:
+                raise
+            arr = _ints_as_strings(values)
+        return pd.Series(pd.arrays.ArrowStringArray(arr), copy=False)
+    if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
+        return pd.Series(_categorical(values))
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+        conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True, format="ISO8601")
+        return pd.Series(conv.astype(dtype).array.take(codes, allow_fill=True))
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype):  # Int64, Float64, boolean
+        return pd.Series(pd.array(values, dtype=dtype))
+    return pd.Series(np.array(values, dtype=dtype))
+
+
+def _ints_as_strings(values: list) -> pa.Array:
+    """An extra column of ints (or bools) as the strings ``str(v)`` gives, in Arrow; raises
+    for anything else (floats print as ints when integral: the general path does that)."""
+    arr = pa.array(values, from_pandas=True)
+    if pa.types.is_integer(arr.type):
+        return arr.cast(pa.large_string())
+    if pa.types.is_boolean(arr.type):
+        return pc.if_else(arr, "True", "False").cast(pa.large_string())
+    raise TypeError("not ints")
+
+
+def _categorical(values: list) -> pd.Categorical:
+    """``pd.Categorical(values)`` (sorted categories), via Arrow's dictionary encoding for
+    strings: several times faster on long columns."""
+    try:
+        enc = pa.array(values, type=pa.large_string(), from_pandas=True).dictionary_encode()
+    except (pa.ArrowTypeError, pa.ArrowInvalid):
+        return pd.Series(values, dtype=object).astype("category").array
+    cats = enc.dictionary.to_pylist()
+    if not cats:  # all missing: categories of dtype object, as astype("category") makes them
+        return pd.Series(values, dtype=object).astype("category").array
+    order = sorted(range(len(cats)), key=cats.__getitem__)
+    rank = np.empty(len(cats) + 1, dtype=np.int64)
+    rank[order] = np.arange(len(cats))
+    rank[-1] = -1  # null
+    idx = enc.indices.fill_null(len(cats)).to_numpy(zero_copy_only=False).astype(np.int64)
+    return pd.Categorical.from_codes(rank[idx], categories=pd.Index([cats[i] for i in order],
+                                                                    dtype="str"))
+
+
+def _from_list(values: list, dtype, extra: bool) -> pd.Series:
+    try:
+        return _fast_typed(values, dtype, extra)
+    except (TypeError, ValueError, OverflowError, pa.ArrowException):
+        pass
+    s = pd.Series(values, dtype=object)
+    return _as_string(s) if extra else _cast(s, dtype)
+
+
+def _from_array(p, dtype, extra: bool) -> pd.Series:
+    s = p.reset_index(drop=True) if isinstance(p, pd.Series) else pd.Series(p, copy=False)
+    return _as_string(s) if extra else _cast(s, dtype)
+
+
+def _concat_typed(parts: list[pd.Series]) -> pd.Series:
+    if len(parts) == 1:
+        return parts[0]
+    if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
+        if any(p.dtype != parts[0].dtype for p in parts):
+            cats = [p.array for p in parts]
+            if len({c.categories.dtype for c in cats}) > 1:
+                cats = [pd.Categorical.from_codes(c.codes, categories=pd.Index(
+                    [str(x) for x in c.categories], dtype="str")) for c in cats]
+            return pd.Series(union_categoricals(cats, sort_categories=True))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _key(v):
+    """A dictionary key that tells apart values Python calls equal but the schema types
+    differently (``1``, ``1.0`` and ``True``; ``0.0`` and ``-0.0``)."""
+    t = type(v)
+    return (t, repr(v)) if t is float else (t, v)
+
+
+def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
+    """One typed column of :class:`Const` runs and lists: each distinct constant and every list
+    element typed once, in one call, then spread by integer codes (most columns hold a file's
+    constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
+    unhashable."""
+    n = sum(p.n if type(p) is Const else len(p) for p in pieces)
+    codes = np.empty(n, dtype=np.intp)
+    index: dict = {}
+    values: list = []
+    at = 0
+    try:
+        for p in pieces:
+            if type(p) is Const:
+                k = _key(p.value)
+                c = index.get(k)
+                if c is None:
+                    c = index[k] = len(values)
+                    values.append(p.value)
+                codes[at:at + p.n] = c
+                at += p.n
+                continue
+            m = len(p)  # a list: typed element-wise with the others, in one call
+            codes[at:at + m] = np.arange(len(values), len(values) + m)
+            values.extend(p)
+            at += m
+    except TypeError:  # unhashable values
+        return None
+    typed = _from_list(values, dtype, extra)
+    if isinstance(typed.dtype, pd.CategoricalDtype):
+        cat = typed.array
+        return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
+    return pd.Series(typed.array.take(codes), copy=False)
+
+
+def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
+    """One typed column from its pieces, in order."""
+    if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
+        return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
+    if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
+            and all(type(p) is Const or isinstance(p, list) for p in pieces)):
+        out = _column_by_codes(pieces, dtype, extra)
+        if out is not None:
+            return out
+    parts: list[pd.Series] = []
+    run: list = []
+    for p in pieces:
+        if type(p) is Const:
+            if p.n < _SMALL:
+                run.extend(itertools.repeat(p.value, p.n))
+                continue
+            if run:
+                parts.append(_from_list(run, dtype, extra))
+                run = []
+            one = _from_list([p.value], dtype, extra)
+            parts.append(pd.Series(one.array.take(np.zeros(p.n, dtype=np.intp))))
+        elif isinstance(p, list):
+            run.extend(p)
+        elif len(p) < _SMALL:
+            run.extend(_piece_list(p))
+        else:
+            if run:
+                parts.append(_from_list(run, dtype, extra))
+                run = []
+            parts.append(_from_array(p, dtype, extra))
+    if run or not parts:
+        parts.append(_from_list(run, dtype, extra))
+    return _concat_typed(parts)
+
+
+def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
+           optional: Mapping[str, object] | None = None, what: str = "column") -> pd.DataFrame:
+    """The typed frame: ``fixed`` columns (absent ones all ``<NA>``), ``optional`` columns where
+    present, then every other column as a string, sorted by name. Consumes ``pieces``."""
+    out: dict[str, pd.Series] = {}
+    for cols, always in ((fixed, True), (optional or {}, False)):
+        for name, dtype in cols.items():
+            if name not in pieces and not always:
+                continue
+            ps = pieces.pop(name, None) or [Const(None, n)]
+            try:
+                out[name] = _column(ps, dtype)
+            except (ValueError, TypeError) as exc:
+                raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
+    for name in sorted(pieces, key=str):
+        out[name] = _column(pieces.pop(name), STRING, extra=True)
+    for name, col in out.items():
+        if len(col) != n:
+            raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
+    return pd.DataFrame(out, index=pd.RangeIndex(n), copy=False)
+
+
+def is_constant(values: list) -> bool:
+    """Whether a non-empty list holds one value (of one type: ``1`` and ``True`` differ)."""
+    try:
+        return bool(values) and values.count(values[0]) == len(values) and len(
+            set(map(type, values))) == 1
+    except (TypeError, ValueError):  # values whose == is not a bool (arrays)
+        return False
+
+
+def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
+               compact: bool = False) -> dict[str, list | Const]:
+    """Reader records (dicts) as columns: ``{key: list of values}``, ``None`` where a record
+    lacks the key. ``meta`` keys are set on every row (they win over the records' own keys).
+    With ``compact=True`` a column holding one value is stored as a :class:`Const`.
+
+    >>> columns_of([{"a": 1, "b": "x"}, {"a": 2, "b": "x"}], {"c": 0}, compact=True)
+    {'a': [1, 2], 'b': Const(value='x', n=2), 'c': Const(value=0, n=2)}
+    """
+    n = len(records)
+    keys = sorted(set().union(*records), key=str) if n else []
+    if len(keys) > 1 and all(len(r) == len(keys) for r in records):
+        # every record has every key (the usual case): transpose in C
+        values = zip(*map(operator.itemgetter(*keys), records), strict=True)
+    else:
+        values = ([r.get(k) for r in records] for k in keys)
+    cols: dict[str, list | Const] = {}
+    for k, col in zip(keys, values, strict=True):
+        if meta and k in meta:
+            continue
+        col = list(col)
+        if compact and is_constant(col):
+            cols[k] = Const(col[0], n)
+        else:
+            cols[k] = col
+    for k, v in (meta or {}).items():
+        cols[k] = Const(v, n)
+    return cols
+
+
+def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
+    """Build a typed results frame from reader records (dicts) or a loose DataFrame.
+
+    Each record needs ``source``, ``tool``, ``test``, ``metric`` and ``value``; ``unit`` and
+    ``higher_is_better`` default to the metric vocabulary; ``run_id`` defaults to a hash of
+    ``source`` and ``run_key`` (or ``position``). Keys outside the schema become string metadata
+    columns. The result passes :func:`validate`.
+    """
+    if isinstance(records, pd.DataFrame):
+        if records.empty and not len(records.columns):
+            return empty()
+        n = len(records)
+        return frame_of_columns({c: [records[c]] for c in records.columns}, [n])
+    records = records if isinstance(records, list) else list(records)
+    if not records:
+        return empty()
+    return frame_of_columns({k: [v] for k, v in columns_of(records).items()}, [len(records)])
+
+
+def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.DataFrame:
+    """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
+    chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const` or an array; a chunk
+    that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
+    records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
+    """
+    lengths = list(lengths)
+    n = sum(lengths)
+    for col in ("source", "tool", "test", "metric", "value"):
+        if col not in pieces:
+            raise SchemaError(f"records lack required key {col!r}")
+
+    def col(name):
+        return pieces.get(name) or [Const(None, m) for m in lengths]
+
+    metric = pieces["metric"]
+    unit, hib = col("unit"), col("higher_is_better")
+    need_u = [j for j, p in enumerate(unit) if _needs(p)]
+    need_h = [j for j, p in enumerate(hib) if _needs(p)]
+    if need_u or need_h:
+        names: set = set()
+        for p in metric:
+            names.update([p.value] if type(p) is Const else _piece_list(p))
+        infos = {m: metric_info(m) for m in names if not _missing(m)}
+        for need, target, k in ((need_u, unit, 0), (need_h, hib, 1)):
+            table = {m: info[k] for m, info in infos.items()}
+            for j in need:
+                u, m = target[j], metric[j]
+                if type(u) is Const and type(m) is Const:
+                    target[j] = Const(table.get(m.value), lengths[j])
+                elif type(u) is Const:  # the usual case: readers leave unit to the vocabulary
+                    target[j] = list(map(table.get, _piece_list(m)))
+                else:
+                    target[j] = [infos.get(mm, (None, None))[k] if _missing(uu) else uu
+                                 for uu, mm in zip(_piece_list(u), _piece_list(m), strict=True)]
+        pieces["unit"], pieces["higher_is_better"] = unit, hib
+    rid = col("run_id")
+    need_r = [j for j, p in enumerate(rid) if _needs(p)]
+    if need_r:
+        source = pieces["source"]
+        key = col("run_key") if "run_key" in pieces else col("position")
+        pos = col("position") if "run_key" in pieces else None
+        cache: dict = {}
+
+        def one(s, k, p):
+            if _missing(k):
+                k = p
+            try:
+                return cache[s, k]
+            except KeyError:
+                v = cache[s, k] = run_id(s, k)
+                return v
+            except TypeError:  # unhashable key
+                return run_id(s, k)
+
+        for j in need_r:
+            r, s, k = rid[j], source[j], key[j]
+            p = pos[j] if pos is not None else Const(None, lengths[j])
+            if all(type(x) is Const for x in (r, s, k, p)):
+                rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
+            elif type(r) is Const and type(s) is Const and not _needs(k):
+                keys = _piece_list(k)  # one file, several runs: hash each run once
+                try:
+                    ids = {kk: run_id(s.value, kk) for kk in set(keys)}
+                    rid[j] = list(map(ids.__getitem__, keys))
+                    continue
+                except TypeError:  # unhashable keys
+                    rid[j] = [run_id(s.value, kk) for kk in keys]
+            else:
+                rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
+                    _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
+        pieces["run_id"] = rid
+    pieces.pop("run_key", None)
+    return _build(pieces, n, {**COLUMNS, **META_COLUMNS})
+
+
+def conform(df: pd.DataFrame) -> pd.DataFrame:
+    """Give a frame the schema's column order and dtypes (adding absent columns as ``<NA>``)."""
+    return _build({c: [df[c]] for c in df.columns}, len(df), {**COLUMNS, **META_COLUMNS})
+
+
+def _as_string(col: pd.Series) -> pd.Series:
+    if col.dtype == STRING:
+        return col
+    if isinstance(col.dtype, pd.StringDtype):
+        return col.astype(STRING)
+    return col.astype(object).map(_to_str, na_action="ignore").astype(STRING)
+
+
+def _to_str(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _mapping_pieces(data: Mapping) -> tuple[dict[str, list], int]:
+    """Columns of a mapping (lists, arrays, scalars broadcast) as one-piece columns."""
+    lengths = {len(v) for v in data.values() if not _scalar(v)}
+    if len(lengths) != 1 or any(isinstance(v, pd.Series) for v in data.values()):
+        df = pd.DataFrame(dict(data))  # the general rules (and pandas' errors)
+        return {c: [df[c]] for c in df.columns}, len(df)
+    n = lengths.pop()
+    return {k: [Const(v, n) if _scalar(v) else
+                (v if isinstance(v, list) else v if hasattr(v, "dtype") else list(v))]
+            for k, v in data.items()}, n
+
+
+def _scalar(v) -> bool:
+    return v is None or isinstance(v, (str, bytes, int, float, bool, np.generic, pd.Timestamp))
+
+
+def series_frame(data: Mapping[str, Sequence] | pd.DataFrame) -> pd.DataFrame:
+    """Build a typed series frame from columns (``t``, ``value``, ``metric``, ``unit``, ``op``, …)."""
+    if isinstance(data, pd.DataFrame):
+        pieces, n = {c: [data[c]] for c in data.columns}, len(data)
+    else:
+        pieces, n = _mapping_pieces(data)
+    return series_of_columns(pieces, n)
+
+
+def series_of_columns(pieces: dict[str, list], n: int) -> pd.DataFrame:
+    """The typed series frame from column pieces (see :func:`frame_of_columns`)."""
+    return _build(pieces, n, SERIES_COLUMNS, META_COLUMNS, what="series column")
+
+
+def concat(frames: Sequence[pd.DataFrame], series: bool = False) -> pd.DataFrame:
+    """Concatenate tidy frames, keeping schema dtypes (categories are unioned, not lost)."""
+    frames = [f for f in frames if f is not None and len(f.columns)]
+    if not frames:
+        return empty_series() if series else empty()
+    if len(frames) == 1:
+        return frames[0].reset_index(drop=True)
+    names = list(dict.fromkeys(c for f in frames for c in f.columns))
+    pieces = {c: [f[c] if c in f.columns else Const(None, len(f)) for f in frames]
+              for c in names}
+    n = sum(len(f) for f in frames)
+    if series:
+        return series_of_columns(pieces, n)
+    return _build(pieces, n, {**COLUMNS, **META_COLUMNS})
