@@ -35,8 +35,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import adjust_pvalues, as_list, check_columns
-from ebsstats.stats.comparison import _verdict
+from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, direction_word
 
 __all__ = ["merge_histograms", "pooled_percentiles", "percentiles_over_time",
            "compare_percentiles", "histogram_percentile", "BIN_RELATIVE_ERROR"]
@@ -385,10 +384,10 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
         padj[ok] = (out["p_value"].to_numpy()[ok] if padjust == "none"
                     else adjust_pvalues(out["p_value"].to_numpy()[ok], padjust))
     out["p_adjusted"] = padj
-    out["padjust"] = padjust
+    out["correction"] = padjust
     out["test_method"] = "permutation of runs"
     out["higher_is_better"] = higher_is_better
-    out["verdict"] = [_verdict(pa, alpha, np.log(r) if r == r else np.nan, r, higher_is_better)
+    out["verdict"] = [direction_word(np.sign(np.log(r)), higher_is_better) if pa < alpha else "~"
                       for pa, r in zip(out["p_adjusted"], out["ratio"], strict=True)]
     out["confidence"] = confidence
     out["warning"] = [_warn(n, nb, alpha) for n, nb in zip(out["n"], out["n_baseline"],
