@@ -7,7 +7,7 @@ DATA ?= data
 OUT ?= reports
 JOBS ?= 2
 
-.PHONY: report test lint fuzz bench validate clean lock docs
+.PHONY: report test test-lowest wheel-check lint fuzz bench validate clean lock docs
 
 # The environment is installed from uv.lock, exactly: a fresh machine gets the versions CI tested.
 # uv itself comes from PyPI into .uv/ when it is not on PATH.
@@ -32,6 +32,25 @@ report: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider --doctest-modules ebsstats tests --nbval-lax notebooks
 
+# The unit tests at the LOWEST versions pyproject.toml declares (uv's lowest-direct resolution),
+# in a separate venv: proves the floors. Notebooks and the browser test run in `make test` only.
+LOWEST := .venv-lowest
+test-lowest: $(filter .uv/bin/uv,$(UV))
+	rm -rf $(LOWEST)
+	$(UV) venv -q --python $(PY) $(LOWEST)
+	$(UV) pip install -q --python $(LOWEST)/bin/python --resolution lowest-direct -e .
+	$(UV) pip install -q --python $(LOWEST)/bin/python "pytest>=8" "hypothesis>=6.100" "pytest-xdist>=3"
+	$(UV) pip list --python $(LOWEST)/bin/python 2>/dev/null | grep -iE '^(pandas|numpy|scipy|statsmodels|matplotlib|seaborn|pyarrow|papermill|ipykernel) '
+	$(LOWEST)/bin/python -m pytest -n $(JOBS) --dist loadfile -p no:cacheprovider -m "not browser" tests
+
+# Build the wheel and run `ebsstats report` from it in a clean venv (core install, no extras).
+wheel-check: $(filter .uv/bin/uv,$(UV))
+	rm -rf dist .venv-wheel
+	$(UV) build -q
+	$(UV) venv -q --python $(PY) .venv-wheel
+	$(UV) pip install -q --python .venv-wheel/bin/python dist/*.whl
+	cd /tmp && $(CURDIR)/.venv-wheel/bin/ebsstats report $(CURDIR)/data/samples -o $(CURDIR)/.venv-wheel/report
+
 # ruff; the layer contracts of pyproject's [tool.importlinter]; cyclomatic complexity <= 25 in
 # stats/ and app/ (tools/complexity.py, radon).
 lint: $(STAMP)
@@ -53,4 +72,4 @@ docs: $(STAMP)
 	$(UV) run --locked --group docs sphinx-build -b html -W --keep-going -q docs docs/_build/html
 
 clean:
-	rm -rf $(VENV) .uv $(OUT) .pytest_cache
+	rm -rf $(VENV) .uv $(OUT) .pytest_cache $(LOWEST) .venv-wheel dist

@@ -19,7 +19,7 @@ import ebsstats  # noqa: E402
 
 project = "ebsstats"
 author = "the ebsstats authors"
-copyright = "the ebsstats authors, Apache-2.0"  # noqa: A001
+copyright = "the ebsstats authors, Apache-2.0"
 release = ebsstats.__version__
 version = release
 

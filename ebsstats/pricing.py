@@ -7,7 +7,7 @@ Two tables ship as package data (``ebsstats/data``, sources in ``PRICING_SOURCES
 * ``ebs_performance_model.csv`` — documented limits (gp2 3 IOPS/GiB, caps by era, io1 IOPS:GiB
   ratios, st1/sc1 MiB/s per TiB, burst buckets), also dated (:func:`performance_model`).
 
-Rules used throughout (see ``pricing_notes.md`` in the project's reference folder):
+Rules used throughout (sources in ``ebsstats/data/PRICING_SOURCES.md``):
 
 * **Month = 730 h** (2.628 M s, the AWS calculator's month); ``hours_per_month=720`` gives AWS's
   30-day pricing examples instead (1.4 % less for instance-hour prices). The choice is recorded in
@@ -70,7 +70,6 @@ COMPONENTS = {
     "snapshot_gb_month": ("GB", "not in volume cost"),
     "snapshot_restore_gb": ("GB", "not in volume cost"),
 }
-BANDED = {"iops_month", "throughput_mbps_month", "disk_month"}
 ALIASES = {"magnetic": "standard", "aurora": "aurora-standard", "io2be": "io2-block-express",
            "io2-be": "io2-block-express"}
 

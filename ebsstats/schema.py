@@ -15,7 +15,8 @@ source              string                     file it came from (as given, or r
 position            string                     where in the file: ``line 12``, ``$.jobs[0].read``,
                                                ``/PhoronixTestSuite/Result[3]/Data/Entry[1]``
 tool                category                   ``fio``, ``bonnie++``, ``sysbench``, ``pts``,
-                                               ``ioping`` or ``table`` (published tables)
+                                               ``ioping``, ``table`` (published tables) or
+                                               ``sim`` (simulated)
 tool_version        string                     as printed by the tool (``fio-3.33``, ``1.96``,
                                                ``1.0.20``), or ``<NA>``
 timestamp           datetime64[ns, UTC]        when the run started, if the output or metadata
@@ -53,8 +54,8 @@ or user keys from ``meta.yaml``) follows as a string column, sorted by name.
 ``t`` (seconds since the run started, float64), ``value`` (canonical units), ``unit``, ``offset``
 (Int64 bytes, fio ``log_offset=1``), ``block_size`` (Int64), then metadata columns as above.
 
-Deviations from ARCHITECTURE.md, and why: ``position`` and ``flag`` are core columns (the readers
-issue asks for position on every row and an explicit too-fast flag); ``op`` has ``sync`` because
+Design notes: ``position`` and ``flag`` are core columns (every row says where in its file it came
+from, and a value too fast to measure is flagged, never zero); ``op`` has ``sync`` because
 fio ≥ 3.4 and sysbench report fsync rates and latencies that are neither reads nor writes; ``tool``
 has ``ioping``.
 """
@@ -79,7 +80,7 @@ from ebsstats.errors import SchemaError
 __all__ = ["TOOLS", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "frame", "empty", "series_frame", "empty_series", "concat", "conform", "validate",
            "validate_series", "columns_of", "frame_of_columns", "series_of_columns",
-           "is_constant"]
+           "is_constant", "select", "SUMMARY_FLAGS"]
 
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
 WORKLOADS = ["seqread", "seqwrite", "randread", "randwrite", "randrw", "rewrite", "seeks",
@@ -691,7 +692,14 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
     """Check the series-frame contract (columns, dtypes, finite ``t``, values never ±inf and
-    never negative in rate, latency or count units); return it or raise."""
+    never negative in rate, latency or count units); return it or raise.
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> len(es.validate_series(es.schema.empty_series()))
+    0
+    """
     for name, dtype in SERIES_COLUMNS.items():
         if name not in ts:
             raise SchemaError(f"series frame lacks column {name!r}")
@@ -715,3 +723,46 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative series {ts['metric'].iloc[row]} in row {row}")
     return ts
+
+
+# --------------------------------------------------------------------------------------------
+# selecting rows of a tidy frame
+# --------------------------------------------------------------------------------------------
+
+#: Flags of rows that summarise other rows (left out by :func:`select` unless asked for).
+SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
+
+
+def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,
+           dropna: bool = False, **equals) -> pd.DataFrame:
+    """Rows whose columns equal the given values (a list means any of them).
+
+    By default rows that summarise other rows are left out — PTS's reported mean beside its raw
+    runs (``reported_mean``), a published ± figure (``spread``) and fio's "All clients" line
+    (``aggregate``) — so statistics see each run once. Columns that are not in the frame match
+    nothing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"metric": ["iops", "iops", "bandwidth"], "op": ["read", "write", "read"],
+    ...                    "flag": [None, "reported_mean", None], "value": [1.0, 2.0, 3.0]})
+    >>> select(df, metric="iops")["value"].tolist()
+    [1.0]
+    >>> select(df, op=["read", "write"], exclude_flags=None)["value"].tolist()
+    [1.0, 2.0, 3.0]
+    """
+    keep = pd.Series(True, index=data.index)
+    for col, wanted in equals.items():
+        if wanted is None:
+            continue
+        if col not in data:
+            return data.iloc[0:0]
+        values = list(wanted) if isinstance(wanted, (list, tuple, set)) else [wanted]
+        keep &= data[col].astype("string").isin([str(v) for v in values]).fillna(False)
+    if exclude_flags and "flag" in data:
+        keep &= ~data["flag"].isin(list(exclude_flags)).fillna(False)
+    out = data[keep]
+    if dropna:
+        out = out[out["value"].notna()]
+    return out

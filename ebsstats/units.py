@@ -11,30 +11,29 @@ tool / field           source unit                              factor to canoni
 fio ``bw``             KiB/s                                    × 1024 → B/s
 fio ``bw_bytes``       B/s                                      × 1
 fio 3.x ``*_ns``       ns                                       × 1e-9 → s
-fio 2.x ``clat`` etc.  µs (also terse output of every version)  × 1e-6 → s
+fio 2.x ``clat`` etc.  µs (and terse output, every version)     × 1e-6 → s
 fio 2.x ``io_bytes``   KiB (despite the name; fixed in 2.21)    × 1024 → B
 fio logs bw            KiB/s                                    × 1024 → B/s
 bonnie++ ``K/sec``     KiB/s                                    × 1024 → B/s
 bonnie++ latency       ``us``/``ms``/``s`` suffix               by suffix → s
 sysbench 1.0 MiB/s     MiB/s                                    × 2**20 → B/s
-sysbench 0.4/0.5 Mb    MiB (the "b" is bytes, binary multiples) × 2**20 → B
+sysbench 0.4/0.5 Mb    MiB (the "b" is bytes, binary units)     × 2**20 → B
 sysbench latency       ms                                       × 1e-3 → s
-PTS fio "MB/s"         MiB/s for upstream ``pts/fio`` (it keeps  × 2**20 → B/s, or × 1e6
+PTS fio "MB/s"         MiB/s for upstream ``pts/fio`` (keeps    × 2**20 → B/s, or × 1e6
                        fio's ``BW=…MiB/s``); decimal MB/s for   when the reader finds the
-                       profiles that keep fio's ``(…MB/s)``      entry decimal (``mb_basis``)
+                       profiles keeping fio's ``(…MB/s)``       entry decimal (``mb_basis``)
 =====================  =======================================  =======================
 
-The PTS row corrects FORMATS.md §4.1 ("PTS's fio MB/s is MiB/s"): the genuine 10.8.6 samples of a
+The PTS row is not simply "PTS's fio MB/s is MiB/s": the genuine 10.8.6 samples of a
 local fio profile store fio's decimal figure (``BW=3999KiB/s (4095kB/s)`` stored as 4.095), so the
 PTS reader checks each MB/s entry against the same run's IOPS × block size and records the basis
 it used in an ``mb_basis`` column (see :mod:`ebsstats.io.pts`).
 
-Formatting for people (MB/s, ms) happens only in plots and reports: see :func:`human`.
+Formatting for people (MB/s, ms) happens only in plots and reports: see :func:`display`.
 """
 
 from __future__ import annotations
 
-import math
 import re
 
 KiB = 1024
@@ -97,31 +96,6 @@ def scaled(text: str, binary: bool = False) -> float:
         raise ValueError(f"not a number: {text!r}")
     table = _BIN if binary else _DEC
     return float(m.group(1)) * table[m.group(2).lower()]
-
-
-def human(value: float, unit: str) -> str:
-    """Format a canonical value for people: B/s as MB/s (10^6), seconds as ms or µs.
-
-    >>> human(104857600.0, "B/s"), human(0.00123, "s"), human(3000.0, "IO/s")
-    ('104.9 MB/s', '1.23 ms', '3,000 IO/s')
-    """
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if unit == "B/s":
-        return f"{value / MB:,.1f} MB/s"
-    if unit == "B":
-        return f"{value / MB:,.1f} MB"
-    if unit == "s":
-        if abs(value) >= 1:
-            return f"{value:,.3g} s"
-        if abs(value) >= 1e-3:
-            return f"{value * 1e3:.3g} ms"
-        return f"{value * 1e6:.3g} µs"
-    if unit in ("IO/s", "ops/s"):
-        return f"{value:,.0f} {unit}" if abs(value) >= 100 else f"{value:.3g} {unit}"
-    if unit == "%":
-        return f"{value:.1f} %"
-    return f"{value:.4g} {unit}"
 
 
 # display helpers for plots: factor and label to turn canonical units into the conventional ones

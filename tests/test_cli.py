@@ -73,3 +73,50 @@ def test_simulate_writes_a_campaign(tmp_path):
     proc = run("simulate", "-o", str(tmp_path / "c"), "--seed", "3", "--weeks", "1")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "c" / "truth.yaml").exists()
+
+
+def test_simulate_refuses_a_non_empty_folder(tmp_path):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "results.json").write_text("{}")
+    proc = run("simulate", "-o", str(tmp_path / "c"), "--weeks", "1")
+    assert proc.returncode == 2 and "not empty" in proc.stderr and "Traceback" not in proc.stderr
+    assert [p.name for p in (tmp_path / "c").iterdir()] == ["results.json"]
+    assert (tmp_path / "c" / "results.json").read_text() == "{}"
+
+
+def test_ingest_of_nothing_exits_non_zero(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "notes.txt").write_text("coffee at 10\n")
+    proc = run("ingest", str(tmp_path / "d"), "-o", str(tmp_path / "x.parquet"), "-q")
+    assert proc.returncode == 1 and "0 rows" in proc.stderr
+
+
+def test_cli_errors_are_one_line_with_the_fix(samples):
+    proc = run("compare", str(samples), "--baseline", "nope", "--metric", "iops")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--baseline 'nope'" in proc.stderr and "valid:" in proc.stderr
+    proc = run("summary", str(samples), "--metric", "iopz")
+    assert proc.returncode == 2 and "unknown metric iopz" in proc.stderr and "iops" in proc.stderr
+    proc = run("summary", str(samples / "missing"))
+    assert proc.returncode == 2 and "no such file or folder" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_summary_formats(samples):
+    csv = run("summary", str(samples), "--metric", "iops", "--format", "csv")
+    assert csv.returncode == 0, csv.stderr
+    frame = pd.read_csv(__import__("io").StringIO(csv.stdout))
+    assert {"config", "median", "n"} <= set(frame.columns)
+    js = run("summary", str(samples), "--metric", "iops", "--format", "json")
+    assert __import__("json").loads(js.stdout)[0]["metric"] == "iops"
+
+
+def test_check_pattern_shows_each_files_metadata(tmp_path):
+    d = tmp_path / "m5.large"
+    d.mkdir()
+    shutil.copy(SAMPLES / "fio" / "randread_4k_rep0.json", d / "ext4_nvme1n1_1311975019.json")
+    proc = run("check", str(tmp_path), "--pattern",
+               "{instance_type}/{filesystem}_{volume}_{timestamp}.json")
+    assert proc.returncode == 0, proc.stderr
+    assert ("instance_type=m5.large, filesystem=ext4, volume=nvme1n1, "
+            "timestamp=2011-07-29T21:30:19+00:00") in proc.stdout

@@ -317,9 +317,12 @@ def test_one_run_per_day_is_classical_ols_and_leverage_one_does_not_crash():
 
 def test_degenerate_designs_give_nan_with_reason():
     # 8 runs for 7 weekdays + 6 hour bins: more parameters than runs
+    # 8 runs on 8 days: six weekdays seen once: weekday not estimable (design check), reason
     rows = _one_run_per_day(10008).iloc[:8]
     t = drift_test(rows, hour_bins=6, tz="UTC")
-    assert t.statistic.isna().all() and t.verdict.str.startswith("not estimable").all()
+    w = t[t.factor == "weekday"].iloc[0]
+    assert np.isnan(w.statistic) and np.isnan(w.mde_pct)
+    assert w.verdict.startswith("not estimable: each weekday must be seen on at least 2 days")
     # weekday and hour bin confounded (run i: weekday i % 7 at hour 3 (i % 7))
     i = np.arange(14)
     ts = pd.Timestamp("2024-01-01", tz="UTC") + pd.to_timedelta(i * 24 + (i % 7) * 3, unit="h")

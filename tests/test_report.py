@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ebsstats.app.reports import ReportError, report
+from ebsstats.app.reports import (
+    MARKER,
+    OutputRefused,
+    ReportError,
+    check_output,
+    default_notebooks,
+    notebook_list,
+    notebook_parameters,
+    report,
+)
 from tests.conftest import fixture
 
 
@@ -34,22 +46,37 @@ def fio_data(tmp_path):
     return d
 
 
-def test_failing_notebook_is_named_and_previous_report_kept(tmp_path, fio_data):
+def test_failing_page_does_not_cost_the_others(tmp_path, fio_data):
     nbs = tmp_path / "nbs"
     nbs.mkdir()
     _nb(nbs / "00-ok.ipynb", ["print('fine')"])
     out = tmp_path / "rep"
     index = report(fio_data, out, notebooks=nbs)
-    assert index.exists()
-    before = index.read_text()
+    assert index.exists() and (out / MARKER).exists()
     _nb(nbs / "01-bad.ipynb", ["x = 1", "raise ValueError('boom')"])
+    _nb(nbs / "02-ok.ipynb", ["print('after')"])
     with pytest.raises(ReportError) as info:
         report(fio_data, out, notebooks=nbs)
     assert info.value.notebook == "01-bad.ipynb"
     assert info.value.cell == 4  # title, parameters, x = 1, then the failing cell
     assert "ValueError: boom" in str(info.value)
-    assert index.read_text() == before  # previous report intact
+    # the report was written: the pages after the failing one too, the failing page shows why
+    assert (out / "02-ok.html").exists() and "after" in (out / "02-ok.html").read_text()
+    bad = (out / "01-bad.html").read_text()
+    assert "This page failed" in bad and "boom" in bad
+    assert "failed" in index.read_text() and "02-ok.html" in index.read_text()
     assert not list(tmp_path.glob(".rep.building.*"))
+
+
+def test_unusable_data_keeps_the_previous_report(tmp_path, fio_data):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-ok.ipynb", ["print('fine')"])
+    out = tmp_path / "rep"
+    before = report(fio_data, out, notebooks=nbs).read_text()
+    with pytest.raises(FileNotFoundError):
+        report(tmp_path / "missing", out, notebooks=nbs)
+    assert (out / "index.html").read_text() == before
 
 
 def test_parameters_are_values_not_code(tmp_path, fio_data):
@@ -59,9 +86,92 @@ def test_parameters_are_values_not_code(tmp_path, fio_data):
     _nb(nbs / "00-p.ipynb", ["from pathlib import Path\n"
                              "Path(output, 'seen.txt').write_text(title)"],
         params='data = "x"\noutput = "."\ntitle = "t"\n')
-    report(fio_data, tmp_path / "rep", notebooks=nbs, parameters={"title": evil,
-                                                                  "unknown": 1})
+    report(fio_data, tmp_path / "rep", notebooks=nbs, parameters={"title": evil})
     assert (tmp_path / "rep" / "seen.txt").read_text() == evil
+
+
+def test_unknown_parameter_refused_with_the_valid_ones(tmp_path, fio_data):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-p.ipynb", ["pass"], params='data = "x"\noutput = "."\ntitle = "t"\n')
+    with pytest.raises(ValueError, match="unknown parameter.*tilte.*valid: title"):
+        report(fio_data, tmp_path / "rep", notebooks=nbs, parameters={"tilte": "x"})
+    assert not (tmp_path / "rep").exists()
+
+
+def test_list_parameter_accepts_comma_separated_values(tmp_path, fio_data):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-p.ipynb", ["from pathlib import Path\n"
+                             "Path(output, 'seen.txt').write_text(repr(tools))"],
+        params='data = "x"\noutput = "."\ntools = ["fio"]  # tools to keep\n')
+    report(fio_data, tmp_path / "rep", notebooks=nbs, parameters={"tools": "fio,sysbench"})
+    assert (tmp_path / "rep" / "seen.txt").read_text() == "['fio', 'sysbench']"
+
+
+def test_every_parameter_line_of_the_bundled_notebooks_parses_for_papermill():
+    import papermill as pm
+
+    for book in notebook_list(default_notebooks()):
+        ours = notebook_parameters(book)  # raises on a line papermill would drop
+        assert set(pm.inspect_notebook(str(book))) == set(ours), book.name
+        assert {"data", "series", "output"} <= set(ours), book.name
+
+
+def test_parameter_line_papermill_drops_is_an_error(tmp_path):
+    _nb(tmp_path / "x.ipynb", [], params='data = "x"\nvolume = None  # None = the first\n')
+    with pytest.raises(ValueError, match="exactly one '='"):
+        notebook_parameters(tmp_path / "x.ipynb")
+
+
+def test_notebooks_select_only_through_metadata():
+    pattern = re.compile(r'003_797c|seed00[0-9]_|"campaign"|data/published|/ *"published"')
+    for book in notebook_list(default_notebooks()):
+        text = book.read_text(encoding="utf-8")
+        assert not pattern.search(text), (book.name, pattern.search(text).group(0))
+
+
+def _digest(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file()}
+
+
+def test_output_may_not_be_or_touch_the_data(tmp_path, fio_data):
+    (fio_data / "sub").mkdir()
+    (fio_data / "sub" / "keep.txt").write_text("mine")
+    before = _digest(tmp_path)
+    for out in (fio_data, fio_data / "reports", fio_data / "sub", tmp_path):
+        with pytest.raises(OutputRefused):
+            report(fio_data, out, notebooks=tmp_path / "nowhere")
+    assert _digest(tmp_path) == before
+
+
+def test_output_refuses_a_folder_of_unrelated_files(tmp_path, fio_data):
+    out = tmp_path / "stuff"
+    out.mkdir()
+    (out / "thesis.tex").write_text("years of work")
+    with pytest.raises(OutputRefused, match="not an ebsstats report"):
+        check_output(fio_data, out)
+    proc = subprocess.run([sys.executable, "-m", "ebsstats.app.cli", "report", str(fio_data),
+                           "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "not an ebsstats report" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert (out / "thesis.tex").read_text() == "years of work"
+    assert sorted(p.name for p in out.iterdir()) == ["thesis.tex"]
+
+
+def test_report_files_are_readable_by_others(tmp_path, fio_data):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-ok.ipynb", ["print('fine')"])
+    old = os.umask(0o022)
+    try:
+        report(fio_data, tmp_path / "rep", notebooks=nbs)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "rep").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "rep" / "index.html").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "rep" / "notebooks").stat().st_mode) == 0o755
 
 
 def test_cli_report_exit_code_and_message(tmp_path, fio_data):

@@ -12,6 +12,7 @@ import pytest
 import ebsstats as es
 from ebsstats import schema
 from ebsstats.io import dataset as scale
+from ebsstats.stats.dask import SUMMARY_COLUMNS
 from tests.conftest import tree_digest
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -101,14 +102,14 @@ def _reference(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def test_summarize_dask_equals_pandas(client, tree):
     ddf = scale.read_dask(tree, files_per_partition=4)
-    got = scale.summarize_dask(ddf, by=["config", "tool"]).compute().reset_index(drop=True)
+    got = es.summarize_dask(ddf, by=["config", "tool"]).compute().reset_index(drop=True)
     df = ddf.compute()
     keys = ["config", "tool", "test", "op", "metric"]
     ref = _reference(df.astype({k: object for k in ("tool", "op", "metric")}), keys)
-    assert list(got.columns) == keys + scale.SUMMARY_COLUMNS
+    assert list(got.columns) == keys + SUMMARY_COLUMNS
     assert len(got) == len(ref) > 20
     assert got["n_excluded"].sum() > 0  # bonnie++ "+++++" values are NaN and excluded
-    for c in scale.SUMMARY_COLUMNS:
+    for c in SUMMARY_COLUMNS:
         np.testing.assert_allclose(got[c].to_numpy(float), ref[c].to_numpy(float), rtol=1e-12,
                                    equal_nan=True, err_msg=c)
     for k in keys:
@@ -118,13 +119,13 @@ def test_summarize_dask_equals_pandas(client, tree):
 def test_summarize_dask_equals_ebsstats_summarize(client, tree):
     variance = pytest.importorskip("ebsstats.stats.summary")  # on main once the stats work is merged
     ddf = scale.read_dask(tree, files_per_partition=4)
-    got = scale.summarize_dask(ddf, by=["config"]).compute().reset_index(drop=True)
+    got = es.summarize_dask(ddf, by=["config"]).compute().reset_index(drop=True)
     ref = variance.summarize(ddf.compute(), by=["config"], bootstrap=0)
     keys = ["config", "test", "op", "metric"]
     ref = ref.sort_values(keys).reset_index(drop=True)
     got = got.sort_values(keys).reset_index(drop=True)
     assert len(got) == len(ref)
-    for c in scale.SUMMARY_COLUMNS:
+    for c in SUMMARY_COLUMNS:
         np.testing.assert_allclose(got[c].to_numpy(float), ref[c].to_numpy(float), rtol=1e-9,
                                    equal_nan=True, err_msg=c)
 

@@ -104,3 +104,32 @@ def test_column_keywords_replaces_a_schema_column_that_was_there():
         assert h(frame, size="total") == [4.0]
     with pytest.warns(DeprecationWarning):
         assert h(data=frame, size="total") == [4.0]
+
+
+RENAMED = [
+    ("ebsstats.stats.design", "balance", "plan"),
+    ("ebsstats.stats.dask", "summarize_dask", "ddf"),
+    ("ebsstats.io.dataset", "to_parquet_dataset", "df"),
+    ("ebsstats.plots.calendar", "effect_plot", "drift_frame"),
+    ("ebsstats.plots.members", "members_plot", "result"),
+    ("ebsstats.plots.members", "slowest_timeline_plot", "result"),
+    ("ebsstats.plots.members", "array_plot", "check"),
+    ("ebsstats.plots.summary", "forest_plot", "comparison"),
+    ("ebsstats.plots.summary", "ci_width_plot", "curve"),
+]
+
+
+@pytest.mark.parametrize("module, name, old", RENAMED)
+def test_renamed_functions_take_data_first_and_still_accept_the_old_name(module, name, old):
+    import importlib
+
+    func = getattr(importlib.import_module(module), name)
+    assert next(iter(inspect.signature(func).parameters)) == "data"
+    assert func.__renamed__ == {old: "data"}
+
+
+def test_balance_with_the_old_keyword_gives_the_same_table():
+    plan = es.stats.design.schedule(["a", "b"], start="2024-01-01", days=6, runs_per_day=4)
+    with pytest.warns(DeprecationWarning, match="plan= is deprecated; use data="):
+        old = es.stats.design.balance(plan=plan, factor="hour")
+    pd.testing.assert_frame_equal(old, es.stats.design.balance(plan, "hour"))

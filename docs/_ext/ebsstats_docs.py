@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -83,7 +84,8 @@ def _title(text: str, ch: str = "=") -> str:
 
 def _module_page(modname: str) -> str:
     names = public_names(modname)
-    lines = [_title(f"``{modname}``"), f".. automodule:: {modname}\n",
+    short = modname.removeprefix("ebsstats.")
+    lines = [_title(f"``{short}``"), f".. automodule:: {modname}\n",
              f".. currentmodule:: {modname}\n"]
     if names:
         lines += [".. rubric:: Functions and classes\n", ".. autosummary::",
@@ -117,6 +119,13 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
+def _prune(api: Path, keep: set[str]) -> None:
+    """Remove pages of modules or functions that no longer exist (incremental builds)."""
+    for p in [*api.glob("*.rst"), *api.glob("generated/*.rst")]:
+        if p.relative_to(api).as_posix() not in keep:
+            p.unlink()
+
+
 def generate_api(srcdir: Path) -> None:
     api = srcdir / "api"
     toc = [_title("API reference"),
@@ -124,15 +133,20 @@ def generate_api(srcdir: Path) -> None:
            "runnable example (the examples run as doctests in the test suite).\n",
            ".. toctree::", "   :maxdepth: 2", "", "   namespace"]
     _write(api / "namespace.rst", _namespace_page())
+    written = {"index.rst", "namespace.rst"}
     for page, title, intro, roots in AREAS:
         mods = _modules(roots)
         toc.append(f"   {page}")
         body = [_title(title), intro + "\n", ".. toctree::", "   :maxdepth: 1", ""]
         body += [f"   {m}" for m in mods]
         _write(api / f"{page}.rst", "\n".join(body) + "\n")
+        written.add(f"{page}.rst")
         for m in mods:
             _write(api / f"{m}.rst", _module_page(m))
+            written.add(f"{m}.rst")
+            written.update(f"generated/{m}.{n}.rst" for n in public_names(m))
     _write(api / "index.rst", "\n".join(toc) + "\n")
+    _prune(api, written)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,18 +185,52 @@ def _lit(v) -> str:
     return f"``{v}``" if v not in (None, "") else "—"
 
 
+# units of the columns that are not ``value`` (whose unit is the row's ``unit``)
+_COLUMN_UNITS = {"timestamp": "UTC", "block_size": "B", "size_gib": "GiB", "t": "s",
+                 "offset": "B", "value": "the row's ``unit``", "provisioned_iops": "IO/s",
+                 "threads": "count", "iodepth": "count", "raid_members": "count"}
+
+
+def _meanings(doc: str) -> dict[str, str]:
+    """Column -> meaning, from the first simple table of :mod:`ebsstats.schema`'s docstring
+    (the schema documents its columns once; the site reuses that text)."""
+    lines = doc.splitlines()
+    borders = [i for i, line in enumerate(lines) if line.startswith("====") and "  " in line]
+    if len(borders) < 3:
+        return {}
+    cols = [m.start() for m in re.finditer(r"=+", lines[borders[0]])]
+    out: dict[str, str] = {}
+    last = None
+    for line in lines[borders[1] + 1:borders[2]]:
+        name = line[:cols[1]].strip()
+        text = line[cols[2]:].strip() if len(line) > cols[2] else ""
+        if name:
+            last = name
+            out[name] = text
+        elif last and text:
+            out[last] += " " + text
+    return out
+
+
 def generate_schema(srcdir: Path) -> None:
     from ebsstats import schema
 
     out = srcdir / "_generated"
+    meaning = _meanings(schema.__doc__ or "")
     for name, cols in (("columns", schema.COLUMNS), ("meta", schema.META_COLUMNS),
                        ("series", schema.SERIES_COLUMNS)):
         rows = []
         for col, dtype in cols.items():
+            cats = _categories(dtype)
+            text = meaning.get(col, "") if name == "columns" else ""
+            first = getattr(dtype, "categories", None)
+            listed = first is not None and len(first) and f"``{first[0]}``" in text
+            if cats not in ("—", "— (observed values)") and not listed:
+                text = (text + " " if text else "") + f"(one of {cats})"
             rows.append([f"``{col}``", f"``{_dtype_name(dtype)}``",
-                         _categories(dtype)])
-        _write(out / f"schema_{name}.rst",
-               _list_table(["column", "dtype", "fixed categories"], rows, "20 25 55"))
+                         _COLUMN_UNITS.get(col, "—"), text or "—"])
+        _write(out / f"schema_{name}.rst", ".. currentmodule:: ebsstats.schema\n\n" +
+               _list_table(["column", "dtype", "unit", "meaning"], rows, "18 20 12 50"))
     rows = []
     for metric, (unit, hib) in schema._EXACT.items():
         rows.append([f"``{metric}``", _lit(unit) if unit else "the tool's scale",
@@ -219,11 +267,31 @@ def _on_init(app: Sphinx, config=None) -> None:
     src = Path(app.srcdir)
     generate_schema(src)
     generate_api(src)
+    # the pages autosummary writes stubs for: the ones just generated (an explicit list, so a
+    # module added since the last incremental build gets its function pages too)
+    app.config.autosummary_generate = sorted(
+        p.relative_to(src).as_posix() for p in (src / "api").glob("*.rst"))
     if app.config.ebsstats_require_examples:
         check_examples(app)
+
+
+def _resolve_alias(app: Sphinx, env, node, contnode):
+    """Link ``ebsstats.<name>`` (how people call it: ``es.summarize``) to the page of the
+    function's defining module (``ebsstats.stats.summary.summarize``)."""
+    import ebsstats
+
+    target = node.get("reftarget", "")
+    name = target.removeprefix("ebsstats.")
+    if node.get("refdomain") != "py" or not target.startswith("ebsstats.") \
+            or name not in ebsstats._LAZY:
+        return None
+    return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder,
+                                              node["reftype"], f"{ebsstats._LAZY[name]}.{name}",
+                                              node, contnode)
 
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("ebsstats_require_examples", True, "env")
     app.connect("config-inited", _on_init)
+    app.connect("missing-reference", _resolve_alias)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

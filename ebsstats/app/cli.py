@@ -1,4 +1,4 @@
-"""Command line: ``ebsstats ingest | check | summary | compare | report | simulate``.
+"""Command line: ``ebsstats ingest | check | summary | compare | regress | report | simulate``.
 
 Every verb is a thin shell over the library; heavy modules are imported only by the verb that
 needs them.
@@ -50,9 +50,13 @@ def _filter(df, args):
             have = sorted(str(v) for v in df[col].dropna().unique())
             missing = [v for v in values if v not in have]
             if missing:
-                raise CliError(f"unknown {col} {', '.join(missing)}; this data has: "
-                               f"{', '.join(have[:30]) or 'none'}"
-                               + (" …" if len(have) > 30 else ""))
+                import difflib
+
+                close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
+                raise CliError(f"unknown {col} {', '.join(missing)}"
+                               + (f"; did you mean {', '.join(close)}?" if close else "")
+                               + f" (this data has {len(have)}: {', '.join(have[:20]) or 'none'}"
+                               + (" …)" if len(have) > 20 else ")"))
             df = df[df[col].astype(str).isin(values)]
     return df
 
@@ -123,12 +127,8 @@ def cmd_check(args) -> int:
     if args.pattern:
         from ebsstats.io.meta import pattern_meta
 
-        root = Path(args.path)
-        found = [pattern_meta(Path(f).relative_to(root).as_posix()
-                              if Path(f).is_absolute() else str(f), args.pattern)
-                 for f in c["file"]]
-        c["metadata"] = [", ".join(f"{k}={v}" for k, v in m.items()) or "(pattern does not match)"
-                         for m in found]
+        c["metadata"] = [", ".join(f"{k}={v}" for k, v in pattern_meta(str(f), args.pattern)
+                                   .items()) or "(pattern does not match)" for f in c["source"]]
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))
@@ -191,6 +191,58 @@ def cmd_report(args) -> int:
         return 1
     print(index)
     return 0
+
+
+def cmd_regress(args) -> int:
+    """``ebsstats regress HISTORY NEW``: exit 1 if any group's new run is out of line."""
+    from ebsstats.stats.history import regressions
+
+    hist = _filter(_load(args.history, args.pattern), args)
+    new = _filter(_load(args.new, args.pattern), args)
+    r = regressions(hist, new, by=[b for b in args.by.split(",") if b], alpha=args.alpha,
+                    confidence=args.confidence, padjust=args.padjust)
+    print(_regress_output(r, args.format, args.width))
+    return 1 if bool(r["out_of_line"].any()) else 0
+
+
+def _regress_output(r, fmt: str, width: int) -> str:
+    if fmt == "json":
+        return r.to_json(orient="records", date_format="iso", indent=1)
+    import pandas as pd
+
+    cols = [c for c in r.columns if c not in ("regime_start", "padjust", "test_method",
+                                               "confidence", "z", "shift", "pi_low", "pi_high",
+                                               "ratio_ci_low", "ratio_ci_high", "change_pct",
+                                               "higher_is_better", "out_of_line")]
+    t = r[cols].copy()
+    t.insert(t.columns.get_loc("ratio") + 1, "ratio CI", [
+        f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(r["ratio_ci_low"], r["ratio_ci_high"],
+                                                  strict=True)])
+    t.insert(t.columns.get_loc("expected") + 1, "prediction interval", [
+        f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(r["pi_low"], r["pi_high"], strict=True)])
+    with pd.option_context("display.width", width, "display.max_columns", None,
+                           "display.max_rows", None, "display.float_format", "{:.4g}".format):
+        text = t.fillna("").to_string(index=False)
+    bad = int(r["out_of_line"].sum())
+    return f"{text}\n\n{bad} of {len(r)} group(s) out of line ({r['padjust'].iloc[0] if len(r) else 'holm'}-adjusted)"
+
+
+def add_regress(sub) -> None:
+    s = sub.add_parser("regress", help="is the new run out of line with its history? (exit 1 "
+                       "if so: for CI pipelines)")
+    s.add_argument("history", help="folder of past outputs, or a Parquet file from ingest")
+    s.add_argument("new", help="folder/file of the new run(s)")
+    s.add_argument("--by", default="config", help="group columns (test/op/metric always apart)")
+    s.add_argument("--format", choices=["table", "json"], default="table")
+    s.add_argument("--metric", help="comma-separated metrics to keep (e.g. iops,bandwidth)")
+    s.add_argument("--test", help="comma-separated tests to keep")
+    s.add_argument("--op", help="comma-separated ops to keep")
+    s.add_argument("--pattern", help="path pattern for metadata")
+    s.add_argument("--alpha", type=float, default=0.05)
+    s.add_argument("--confidence", type=float, default=0.95)
+    s.add_argument("--padjust", default="holm", choices=["holm", "fdr_bh", "bonferroni", "none"])
+    s.add_argument("--width", type=int, default=120)
+    s.set_defaults(func=cmd_regress)
 
 
 def cmd_simulate(args) -> int:
@@ -290,13 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--show-code", action="store_true", help="keep code cells in the HTML")
     s.set_defaults(func=cmd_report)
 
-    s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
-    try:
-        from ebsstats.simulate import cli as simcli
+    add_regress(sub)
 
-        simcli.add_arguments(s)
-    except ImportError:
-        pass
+    s = sub.add_parser("simulate", help="write a synthetic campaign with known ground truth")
+    from ebsstats.simulate import cli as simcli
+
+    simcli.add_arguments(s)
     s.set_defaults(func=cmd_simulate)
     return p
 

@@ -44,7 +44,7 @@ class _Caveats:
 
     def showwarning(self, message, category, filename, lineno, file=None, line=None):
         text = f"{category.__name__}: {message}"
-        if category is DeprecationWarning or category is PendingDeprecationWarning:
+        if issubclass(category, (DeprecationWarning, PendingDeprecationWarning, ResourceWarning)):
             return  # library internals, not about the data
         self.seen[text] += 1
         if self.seen[text] == 1:
@@ -90,7 +90,7 @@ def setup(max_columns: int = 40, dpi: int = 100) -> None:
                          "axes.spines.top": False, "axes.spines.right": False,
                          "legend.fontsize": "small", "figure.autolayout": False})
     try:
-        ip = get_ipython()  # type: ignore[name-defined]  # noqa: F821
+        ip = get_ipython()  # type: ignore[name-defined]
     except NameError:
         return
     warnings.simplefilter("default")
@@ -112,7 +112,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
     """
     from ebsstats.io.folder import read
     from ebsstats.io.parquet import read_parquet
-    from ebsstats.schema import SERIES_COLUMNS, series_frame
+    from ebsstats.schema import META_COLUMNS, SERIES_COLUMNS, series_frame
 
     p = str(data)
     if p.endswith(".parquet"):
@@ -125,7 +125,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
             return df
         if series and os.path.exists(series):
             return df, read_parquet(series)
-        return df, series_frame(pd.DataFrame(columns=list(SERIES_COLUMNS)))
+        return df, series_frame(pd.DataFrame(columns=[*SERIES_COLUMNS, *META_COLUMNS]))
     if with_series:
         return read(p, series=True)
     return read(p)
@@ -215,7 +215,8 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
 
 
 _VALUE_COLUMNS = ("value", "median", "mean", "average", "mad", "sd", "min", "max", "shift",
-                  "steady_level", "first_level", "p5", "p95", "iqr")
+                  "steady_level", "first_level", "p5", "p95", "iqr", "level_start", "level_end",
+                  "level", "baseline_median", "plateau", "observed", "predicted")
 
 
 def _value_column(name: str) -> bool:
@@ -265,20 +266,41 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
         df = df[[c for c in df.columns if not df[c].isna().all()]]
     factor, label = units.display(unit) if unit else (1.0, None)
     names = {}
-    for c in df.columns:
-        if label and _value_column(str(c)) and pd.api.types.is_numeric_dtype(df[c]):
+    values = [c for c in df.columns
+              if _value_column(str(c)) and pd.api.types.is_numeric_dtype(df[c])]
+    if label:
+        for c in values:
             df[c] = df[c].astype("float64") * factor
             names[c] = f"{c} ({label})"
+    elif "unit" in df.columns and values:  # one unit per row: convert row by row
+        shown = df["unit"].astype("string").map(lambda u: units.display(u)[0] if pd.notna(u)
+                                                else 1.0).astype("float64")
+        for c in values:
+            df[c] = df[c].astype("float64") * shown.to_numpy()
+        df["unit"] = df["unit"].astype("string").map(
+            lambda u: units.display(u)[1] if pd.notna(u) else u)
     df = df.rename(columns=names)
+    if index and "index" in df.columns:
+        df = df.rename(columns={"index": ""})
+    numeric = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
+    empty_rows = df[numeric].isna().all(axis=1) if numeric and len(numeric) >= 2 else None
+    n_empty = int(empty_rows.sum()) if empty_rows is not None else 0
+    if n_empty and n_empty < len(df):
+        df = df[~empty_rows]
     extra = len(df) - max_rows
     shown = df.head(max_rows) if extra > 0 else df
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in shown.columns)
+    right = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c])
+             for c in shown.columns]
+    head = "".join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(str(c))}</th>'
+                   for c, r in zip(shown.columns, right, strict=True))
     rows = "".join("<tr>" + "".join(
-        f'<td style="text-align:{"right" if isinstance(v, (int, float)) else "left"}">'
-        f"{html.escape(_cell(v))}</td>" for v in r) + "</tr>"
-        for r in shown.itertuples(index=False))
-    foot = (f'<p style="font-size:85%;color:#555">… {extra} more row(s) not shown</p>'
-            if extra > 0 else "")
+        f'<td style="text-align:right;white-space:nowrap">{html.escape(_cell(v))}</td>' if r
+        else f'<td style="text-align:left">{html.escape(_cell(v))}</td>'
+        for v, r in zip(row, right, strict=True)) + "</tr>"
+        for row in shown.itertuples(index=False))
+    notes = ([f"… {extra} more row(s) not shown"] if extra > 0 else []) + \
+        ([f"{n_empty} row(s) without any value left out"] if n_empty and len(df) else [])
+    foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
     if not len(df):
         return HTML("<p><i>(no rows)</i></p>")
     return HTML('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'

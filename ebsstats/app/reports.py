@@ -248,7 +248,7 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
             df, ts, fails = read(data, pattern=pattern, series=True, with_failures=True,
                                  errors="collect", progress=False)
     to_parquet(df, results)
-    if len(ts):
+    if len(ts.columns):  # an empty series frame still has the schema's columns
         to_parquet(ts, series)
     if fails is not None:
         fails.to_parquet(where / "failures.parquet")
@@ -305,6 +305,9 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     import papermill as pm
 
     log = log or (lambda msg: None)
+    if not Path(data).exists():
+        raise FileNotFoundError(f"{data}: no such file or folder")
+    check_output(data, out)
     nb_dir = Path(notebooks) if notebooks else default_notebooks()
     books = notebook_list(nb_dir)
     if only:
@@ -318,9 +321,6 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; valid: "
                          f"{', '.join(valid) or 'none'}")
-    if not Path(data).exists():
-        raise FileNotFoundError(f"{data}: no such file or folder")
-    check_output(data, out)
     out = Path(out).resolve()
     data_abs = Path(data).resolve()
     pages: list[tuple[str, str, str | None]] = []

@@ -127,13 +127,6 @@ def line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def apply_meta(records: list[dict], meta: Mapping | None) -> list[dict]:
-    """Overlay explicit metadata (highest precedence) on every record."""
-    if not meta:
-        return records
-    return [{**r, **meta} for r in records]
-
-
 Chunk = tuple[dict, int]  # one file's columns ({name: list | Const | array}) and its row count
 
 

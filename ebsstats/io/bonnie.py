@@ -1,6 +1,6 @@
 """bonnie++ reader: CSV rows of every code line (1.03, 1.96/1.97, 1.98–2.00a) and the text report.
 
-Formats (``FORMATS.md`` §1):
+Formats:
 
 * **CSV 1.0x** (``csv 1.03``): 27 fields, the machine name first, no version column.
 * **CSV 1.96/1.97** (``csv 1.96``, ``csv 1.97``): 48 fields, ``format_version`` first.
@@ -21,7 +21,7 @@ putc, put_block                 seqwrite    write      B/s    bandwidth, cpu, la
 rewrite                         rewrite     write      B/s    bandwidth, cpu, lat_max
 getc, get_block                 seqread     read       B/s    bandwidth, cpu, lat_max
 seeks                           seeks       read       IO/s   iops, cpu, lat_max
-seq_/ran_ create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
+seq, ran: create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
 ==============================  ==========  =========  =====  ==================================
 
 * ``K/sec`` is KiB/s (× 1024 → B/s); 2.00a text cells ``1143k``/``422m``/``1.2g`` are
@@ -95,7 +95,7 @@ _IO_FIELDS = [x for t, *_ in _IO_TESTS for x in (t, f"{t}_cpu")]
 _FILE_FIELDS = [x for t, *_ in _FILE_TESTS for x in (t, f"{t}_cpu")]
 _LAT_FIELDS = [f"{t}_latency" for t, *_ in _IO_TESTS + _FILE_TESTS]
 
-# field layouts by format (names are ours; see FORMATS.md 1.3-1.5). "slot_a"/"slot_b" are the
+# field layouts by format (names are ours). "slot_a"/"slot_b" are the
 # columns the header calls num_dirs/file_chunk_size: bonnie++ writes the chunk size (if any) in the
 # first and the number of directories in the second (bon_time.cpp DoReportFile).
 _LAYOUT_103 = ["name", "file_size", *_IO_FIELDS, "num_files", *_FILE_FIELDS]

@@ -10,7 +10,7 @@ When to switch (see also ``benchmarks/ingest_speed.py``):
   only those files.
 * **DuckDB** for SQL over the Parquet dataset on one machine, larger than memory
   (``SELECT ... FROM read_parquet('tidy/**/*.parquet', hive_partitioning = true)``).
-* **Dask** (:func:`read_dask`, :func:`summarize_dask`) when the raw outputs themselves are too many
+* **Dask** (:func:`read_dask`, then :func:`ebsstats.summarize_dask`) when the raw outputs themselves are too many
   or too large for one process (a fleet's results, terabytes of fio logs): files are parsed in
   parallel partitions on a ``dask.distributed`` cluster, and group statistics run without
   collecting the rows.
@@ -27,18 +27,16 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ebsstats import schema
+from ebsstats._docs import renamed
 from ebsstats.atomic import atomic_dir
 
-__all__ = ["read_dask", "to_parquet_dataset", "read_dataset", "summarize_dask",
-           "file_partitions", "dataset_date", "PARTITION_COLS"]
+__all__ = ["read_dask", "to_parquet_dataset", "read_dataset", "file_partitions", "dataset_date",
+           "PARTITION_COLS"]
 
 PARTITION_COLS = ["tool", "config", "date"]
-SUMMARY_COLUMNS = ["n", "n_excluded", "mean", "median", "sd", "cv", "min", "max"]
-_WITHIN = ["test", "op", "metric"]  # as ebsstats.summarize(within="auto")
 
 
 # --------------------------------------------------------------------------------------------
@@ -155,9 +153,9 @@ def read_dask(path: str | os.PathLike, *, series: bool = False, extra: Sequence[
 
     Examples
     --------
-    >>> import ebsstats.io.dataset as sc
+    >>> import ebsstats as es, ebsstats.io.dataset as sc
     >>> ddf = sc.read_dask("tests/fixtures/bonnie")              # doctest: +SKIP
-    >>> sc.summarize_dask(ddf, by=["test"]).compute()            # doctest: +SKIP
+    >>> es.summarize_dask(ddf, by=["test"]).compute()            # doctest: +SKIP
     """
     import dask
     import dask.dataframe as dd
@@ -204,7 +202,8 @@ def _partition_ready(df: pd.DataFrame, partition_cols: Sequence[str]) -> pd.Data
     return df
 
 
-def to_parquet_dataset(df, path: str | os.PathLike, *,
+@renamed(df="data")
+def to_parquet_dataset(data, path: str | os.PathLike, *,
                        partition_cols: Sequence[str] = PARTITION_COLS) -> Path:
     """Write a tidy frame (pandas or Dask) as a hive-partitioned Parquet dataset, atomically.
 
@@ -225,15 +224,15 @@ def to_parquet_dataset(df, path: str | os.PathLike, *,
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     cols = list(partition_cols)
-    if not isinstance(df, pd.DataFrame):  # Dask
-        ready = df.map_partitions(_partition_ready, cols)
+    if not isinstance(data, pd.DataFrame):  # Dask
+        ready = data.map_partitions(_partition_ready, cols)
         with atomic_dir(target) as tmp:
             ready.to_parquet(str(tmp), partition_on=cols, write_index=False,
                              write_metadata_file=False)
         return target
     from ebsstats.io.parquet import to_parquet
 
-    return to_parquet(_partition_ready(df, cols), target, partition_cols=cols)
+    return to_parquet(_partition_ready(data, cols), target, partition_cols=cols)
 
 
 def _restore(df: pd.DataFrame, series: bool, keep: Sequence[str]) -> pd.DataFrame:
@@ -256,6 +255,16 @@ def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str
     ``filters`` (pyarrow/pandas syntax, e.g. ``[("config", "==", "gp3")]``) read only the
     matching partitions. With ``dask=True`` a Dask DataFrame (schema columns plus ``extra``).
     The ``date`` partition column is dropped unless ``keep_date``.
+
+    Examples
+    --------
+    >>> import ebsstats as es, tempfile
+    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    ...                        "metric": "iops", "value": v, "config": c, "run_key": i}
+    ...                       for i, (c, v) in enumerate([("gp2", 2900.0), ("gp3", 3010.0)])])
+    >>> root = es.to_parquet_dataset(df, tempfile.mkdtemp())
+    >>> es.read_dataset(root, filters=[("config", "==", "gp3")])["value"].tolist()
+    [3010.0]
     """
     if dask:
         import dask.dataframe as dd
@@ -268,91 +277,3 @@ def read_dataset(path: str | os.PathLike, *, filters=None, columns: Sequence[str
             meta=meta)
     df = pd.read_parquet(path, filters=filters, columns=columns)
     return _restore(df, False, ("date",) if keep_date else ())
-
-
-# --------------------------------------------------------------------------------------------
-# group statistics on Dask
-# --------------------------------------------------------------------------------------------
-
-def summarize_dask(ddf, by: str | Sequence[str] | None = None, value: str = "value",
-                   within: str | Sequence[str] | None = "auto"):
-    """``n, n_excluded, mean, median, sd, cv, min, max`` per group of a Dask (or pandas) frame.
-
-    The same groups and the same numbers as :func:`ebsstats.summarize` for those columns:
-    grouping is ``by`` plus ``test``, ``op``, ``metric`` where present (``within="auto"``), NA
-    keys form their own group, rows whose value is NaN or ±inf are left out and counted in
-    ``n_excluded``; ``sd`` has ddof=1 and ``cv = sd / mean``.
-
-    Returns a lazy Dask DataFrame (``.compute()`` it), one row per group, sorted by the keys.
-
-    Notes
-    -----
-    The median is exact: Dask computes it per group after a shuffle that brings each group's
-    values into one partition (fine for benchmark groups, which are thousands of values, not
-    billions). The confidence intervals of :func:`ebsstats.summarize` (order statistics, BCa
-    bootstrap) need each group's values: run ``summarize`` on the computed subset of interest.
-
-    Examples
-    --------
-    >>> import pandas as pd, dask.dataframe as dd, ebsstats.io.dataset as sc
-    >>> df = pd.DataFrame({"config": ["a"] * 4 + ["b"] * 2, "value": [1., 2, 3, 10, 5, 7]})
-    >>> s = sc.summarize_dask(dd.from_pandas(df, npartitions=2), by="config").compute()
-    >>> s[["config", "n", "median", "mean", "max"]].values.tolist()
-    [['a', 4, 2.5, 4.0, 10.0], ['b', 2, 6.0, 6.0, 7.0]]
-    """
-    import dask.dataframe as dd
-
-    if isinstance(ddf, pd.DataFrame):
-        ddf = dd.from_pandas(ddf, npartitions=1)
-    keys = [by] if isinstance(by, str) else list(by or [])
-    keys = [k.strip() for key in keys for k in key.split(",")]
-    if within == "auto":
-        extra = [c for c in _WITHIN if c in ddf.columns]
-    else:
-        extra = [within] if isinstance(within, str) else list(within or [])
-    keys = keys + [c for c in extra if c not in keys]
-    missing = [c for c in [value, *keys] if c not in ddf.columns]
-    if missing:
-        raise KeyError(f"columns not in the frame: {missing}")
-
-    def prepare(part: pd.DataFrame) -> pd.DataFrame:
-        out = pd.DataFrame(index=part.index)
-        for k in keys:
-            col = part[k]
-            if isinstance(col.dtype, pd.CategoricalDtype):
-                col = col.astype(object).where(col.notna(), None).astype(schema.STRING)
-            out[k] = col
-        x = pd.to_numeric(part[value], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-        ok = np.isfinite(x)
-        out["_x"] = np.where(ok, x, np.nan)
-        out["_bad"] = (~ok).astype(np.int64)
-        return out
-
-    meta = prepare(ddf._meta)
-    pre = ddf.map_partitions(prepare, meta=meta)
-    if not keys:
-        pre = pre.assign(_all=1)
-        group_keys = ["_all"]
-    else:
-        group_keys = keys
-    stats = pre.groupby(group_keys, dropna=False).agg(
-        {"_x": ["count", "mean", "std", "min", "max", "median"], "_bad": ["sum"]}, shuffle=True)
-    res = stats.reset_index()
-    names = {("_x", "count"): "n", ("_x", "std"): "sd", ("_bad", "sum"): "n_excluded"}
-
-    def finish(part: pd.DataFrame) -> pd.DataFrame:
-        out = part.copy()
-        out.columns = [names.get(c, c[1] if c[0] == "_x" else c[0]) if isinstance(c, tuple)
-                       else c for c in out.columns]
-        out["n"] = out["n"].astype(np.int64)
-        out["n_excluded"] = out["n_excluded"].astype(np.int64)
-        out["sd"] = out["sd"].where(out["n"] > 1)
-        mean_ok = (out["n"] > 1) & (out["mean"] != 0)
-        out["cv"] = (out["sd"] / out["mean"]).where(mean_ok)
-        cols = [k for k in group_keys if k != "_all"] + SUMMARY_COLUMNS
-        return out[cols]
-
-    res = res.map_partitions(finish, meta=finish(res._meta))
-    if keys:
-        res = res.sort_values(keys, na_position="last")
-    return res

@@ -592,6 +592,14 @@ def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     snapshots, sysbench ``--report-interval`` lines, PTS per-run values in order).
 
     Same options as :func:`read`. See :data:`ebsstats.schema.SERIES_COLUMNS`.
+
+    Examples
+    --------
+    >>> import ebsstats as es, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "randread_iops.1.log").write_text("1000, 3010, 0, 4096\\n2000, 2990, 0, 4096\\n")
+    >>> es.read_series(d)[["t", "op", "metric", "value"]].values.tolist()
+    [[1.0, 'read', 'ios', 3010.0], [2.0, 'read', 'ios', 2990.0]]
     """
     kwargs.pop("series", None)
     with_failures = kwargs.pop("with_failures", False)
@@ -607,6 +615,14 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     Returns one row per file: ``source``, ``action`` (``read``, ``skip``, ``refuse``,
     ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows`` (results it
     would give), ``position`` and ``reason``.
+
+    Examples
+    --------
+    >>> import ebsstats as es, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "randread_iops.1.log").write_text("1000, 3010, 0, 4096\\n2000, 2990, 0, 4096\\n")
+    >>> es.check(d)[["action", "tool", "format"]].values.tolist()
+    [['read', 'fio', 'iops']]
     """
     p = Path(path)
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)

@@ -1,7 +1,7 @@
 """Reader of ioping 1.x outputs: per-request lines + summary, ``-B``/``-p`` raw lines, ``-J`` JSON.
 
 ioping (https://github.com/koct9i/ioping) measures the latency of single requests, like ``ping``
-for disks. Formats (ioping 1.3 ``ioping.c``; FORMATS.md §5):
+for disks. Formats (from ioping 1.3's ``ioping.c``):
 
 * default: one line per request,
   ``4 KiB <<< /mnt/x (ext4 /dev/vda 252.0 GiB): request=2 time=90.0 us`` (``>>>`` for writes,

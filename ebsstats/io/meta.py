@@ -20,14 +20,13 @@ import math
 import os
 import re
 import stat
-from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from ebsstats.errors import ParseError
 
 __all__ = ["sidecar_meta", "pattern_meta", "check_pattern", "check_meta", "check_ingest",
-           "escape_controls", "overlay",
+           "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -388,7 +387,7 @@ def _compile(pattern: str) -> re.Pattern[str]:
     for m in _PLACEHOLDER.finditer(pattern):
         out.append(re.escape(pattern[pos:m.start()]))
         if m.group(1):
-            out.append(f"(?P<{m.group(1)}>[^/]+?)")
+            out.append(f"(?P<{m.group(1)}>[^/]+)")  # greedy within one path segment
         elif m.group(0) == "**/":
             out.append(r"(?:.*/)?")
         else:
@@ -399,7 +398,9 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 
 def pattern_meta(relpath: str, pattern: str | None) -> dict:
-    """Metadata from a path pattern: ``{name}`` matches one path component (or part of one),
+    """Metadata from a path pattern: ``{name}`` matches one path component (or part of one,
+    greedily: as much as the rest of the pattern lets it; ``{timestamp}`` of 9, 10 or 13 digits
+    is epoch seconds or milliseconds, UTC),
     ``*`` any text within a component, ``**/`` any folders. The pattern is matched against the
     end of the path relative to the ingest root.
 
@@ -407,6 +408,11 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
     {'config': 'gp2', 'volume': 'vol-1', 'repetition': '3'}
     >>> pattern_meta("x/y.json", "{config}/{volume}/run-{repetition}.json")
     {}
+    >>> pattern_meta("m5.large/ext4_io1-100g_1311975019.txt",
+    ...              "{instance_type}/{filesystem}_{volume}_{timestamp}.txt")["timestamp"]
+    '2011-07-29T21:30:19+00:00'
+    >>> pattern_meta("a-b-c.txt", "{config}-{volume}.txt")   # greedy: earlier names take more
+    {'config': 'a-b', 'volume': 'c'}
     """
     if not pattern:
         return {}
@@ -414,6 +420,10 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
     if not m:
         return {}
     out = dict(m.groupdict())
+    stamp = out.get("timestamp")
+    if stamp and stamp.isdigit() and len(stamp) in (9, 10, 13):  # epoch seconds (ms)
+        secs = int(stamp) / (1000 if len(stamp) == 13 else 1)
+        out["timestamp"] = dt.datetime.fromtimestamp(secs, dt.UTC).isoformat()
     for key, value in out.items():
         try:
             check_meta(key, value)
@@ -422,13 +432,3 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
                              found=str(exc)) from exc
     return out
 
-
-def overlay(records: list[dict], *layers: Mapping | None) -> list[dict]:
-    """Apply metadata layers in increasing precedence to every record."""
-    merged: dict = {}
-    for layer in layers:
-        if layer:
-            merged.update(layer)
-    if not merged:
-        return records
-    return [{**r, **merged} for r in records]

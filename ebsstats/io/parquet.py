@@ -41,7 +41,17 @@ def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
 
 
 def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
-    """Read a tidy frame (or series frame) written by :func:`to_parquet`, dtypes restored."""
+    """Read a tidy frame (or series frame) written by :func:`to_parquet`, dtypes restored.
+
+    Examples
+    --------
+    >>> import ebsstats as es, tempfile
+    >>> df = es.schema.frame([{"source": "a.json", "tool": "fio", "test": "randread",
+    ...                        "metric": "iops", "value": 3000.0}])
+    >>> path = es.to_parquet(df, tempfile.mkdtemp() + "/tidy.parquet")
+    >>> es.read_parquet(path).equals(df)
+    True
+    """
     df = pd.read_parquet(path, **kwargs)
     if "t" in df.columns and "offset" in df.columns:
         return schema.series_frame(df)

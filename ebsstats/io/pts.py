@@ -1,6 +1,6 @@
 """Phoronix Test Suite result files: ``composite.xml`` (both schemas) and PTS's exports.
 
-Formats (FORMATS.md §4) and what each carries:
+Formats and what each carries:
 
 =========================  ==========================================================================
 format (``sniff``)         content
@@ -13,7 +13,7 @@ format (``sniff``)         content
 ``composite.xml pre-3.0``  PTS 0.x–2.x (2008–2010): ``Benchmark/Results/Group/Entry`` nesting, the
                            system keyed by ``AssociatedIdentifiers``; no run times. No genuine file of
                            this era was found: the reader follows the element structure documented in
-                           FORMATS §4.2 (PTS's ``pts-core/definitions/result-file.xml`` history).
+                           the history of PTS's ``pts-core/definitions/result-file.xml``.
 ``json export``            ``result-file-to-json``: the same information as composite.xml (hardware
                            and software already split into dicts, ``raw_values``, ``test_run_times``,
                            and the result hash PTS uses for ``test-logs/<hash>/``). Lacks the test
@@ -47,7 +47,7 @@ Metrics
       CSV exports): Scale ``MB/s`` → ``bandwidth`` in B/s, Scale ``IOPS`` → ``iops``. Which "MB"
       the profile meant is checked per entry against the IOPS result of the same options × the
       block size in the Description (``MB/s ≈ IOPS × bs / 2**20`` or ``/ 10**6``): upstream
-      ``pts/fio`` (1.15) strips fio's ``bw=…MiB/s`` (so MiB/s, FORMATS §4.1), while other fio
+      ``pts/fio`` (1.15) strips fio's ``bw=…MiB/s`` (so MiB/s), while other fio
       profiles, such as the ``local/fio-sys`` profile of our samples, take fio's decimal
       ``(…MB/s)``. When the check is impossible or inconclusive, MiB/s is assumed (the upstream
       profile) and said so in the ``mb_basis`` column (``fio_mb="MiB"|"MB"`` forces a basis).
@@ -245,7 +245,7 @@ def split_system_string(text: str | None) -> dict[str, str]:
     """Split a PTS Hardware/Software string into its ``Key: value`` pairs.
 
     Pairs are separated by ``", "`` followed by a known key (or, outside parentheses, any
-    capitalised ``Key: ``); commas inside values stay.
+    capitalised ``Key:`` and a space); commas inside values stay.
 
     >>> split_system_string("Processor: AMD EPYC (2 Cores), Memory: 24GB, Disk: 252GB")
     {'Processor': 'AMD EPYC (2 Cores)', 'Memory': '24GB', 'Disk': '252GB'}
@@ -374,7 +374,7 @@ def _client_version(client: str | None) -> str | None:
 
 
 def _parse_pre3(root: ET.Element, source: str) -> tuple[list[_System], list[_Result], dict]:
-    """PTS 0.x–2.x (FORMATS §4.2): Generated/{TimeStamp,Version}; System/{Hardware, Software,
+    """PTS 0.x–2.x: Generated/{TimeStamp,Version}; System/{Hardware, Software,
     Author, TestDate, TestNotes, Version, AssociatedIdentifiers}; Benchmark/{Name, Version,
     ProfileVersion, TestName, TestArguments, Attributes, Scale, Proportion, ResultFormat,
     Results/Group/Entry/{Identifier, Value, RawString}}."""

@@ -73,8 +73,10 @@ _BONNIE = [  # column, test, workload, op, metric, factor
 
 
 def published_dir() -> Path:
-    """The repository's ``data/published`` folder (next to the ``ebsstats`` package)."""
-    return Path(__file__).resolve().parents[2] / "data" / "published"
+    """The published tables: ``ebsstats/data/published`` in an installed wheel, else the
+    repository's ``data/published`` folder (next to the ``ebsstats`` package)."""
+    inside = Path(__file__).resolve().parents[1] / "data" / "published"
+    return inside if inside.is_dir() else Path(__file__).resolve().parents[2] / "data" / "published"
 
 
 def sniff(head: str, name: str = "") -> str | None:

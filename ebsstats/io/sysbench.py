@@ -2,7 +2,7 @@
 
 sysbench prints one human-readable report per run on stdout; benchmark scripts redirect it to a
 file, often appending several runs to one file in a loop. This module reads every version family
-found in the wild (FORMATS.md §2):
+found in the wild:
 
 ==============  ==================================================  ==============================
 family          banner                                              fileio result block
@@ -12,7 +12,7 @@ family          banner                                              fileio resul
 ``0.4``         same banner (0.4 branch after 2010)                 lowercase ``reads, writes`` +
                                                                     ``General statistics:``
 ``0.5``         ``sysbench 0.5:  multi-threaded system …``          as ``0.4``
-``1.0``         ``sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)``  ``File operations:`` /
+``1.0``         ``sysbench 1.0.20 (using system LuaJIT …)``         ``File operations:`` /
                                                                     ``Throughput:`` / ``Latency``
 ``1.1``         ``sysbench 1.1.0-<git> (using bundled LuaJIT …)``   ``read:  IOPS=x y MiB/s (z MB/s)``
                 (master, unreleased)

@@ -5,7 +5,7 @@ ms) happens here and nowhere else.
 
 import importlib as _importlib
 
-_SUBMODULES = {"overview", "summary", "calendar", "warmup", "members", "costs"}
+_SUBMODULES = {"overview", "summary", "calendar", "warmup", "members", "costs", "history"}
 
 
 def __getattr__(name: str):

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.plots._text import plain_text
 from ebsstats.stats._core import direction
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
@@ -66,12 +67,13 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     return plain_text(ax)
 
 
-def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
+@renamed(drift_frame="data")
+def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
     """Weekday and hour effects (ratios) with their CIs, one panel per factor.
 
     Parameters
     ----------
-    drift_frame : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.stats.calendar.drift`.
     hue : str, optional
         Group column to distinguish (offset and colour); default the first ``by`` column if any.
@@ -89,16 +91,16 @@ def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
     >>> len(effect_plot(eff).axes)
     1
     """
-    factors = [f for f in ("weekday", "hour") if f in set(drift_frame["factor"])]
+    factors = [f for f in ("weekday", "hour") if f in set(data["factor"])]
     known = {"factor", "level", "level_index", "ratio", "ratio_ci_low", "ratio_ci_high",
              "p_value", "n", "confidence", "coding", "method"}
     if hue is None:
-        extra = [c for c in drift_frame.columns if c not in known]
+        extra = [c for c in data.columns if c not in known]
         hue = extra[0] if extra else None
     if fig is None:
         fig = plt.figure(figsize=(5 + 5 * (len(factors) > 1), 3.5))
     axes = fig.subplots(1, len(factors), squeeze=False)[0]
-    groups = list(drift_frame.groupby(hue, sort=True)) if hue else [(None, drift_frame)]
+    groups = list(data.groupby(hue, sort=True)) if hue else [(None, data)]
     for ax, f in zip(axes, factors, strict=True):
         for i, (g, sub) in enumerate(groups):
             s = sub[sub["factor"] == f].sort_values("level_index")
@@ -110,10 +112,11 @@ def effect_plot(drift_frame: pd.DataFrame, *, hue: str | None = None, fig=None):
         ax.axhline(1.0, color="grey", lw=0.8, ls="--")
         ax.set_title(f"{f} effect")
         ax.set_ylabel("ratio to typical level")
-        if hue and len(groups) > 1:
-            ax.legend(title=hue, fontsize="small")
+    if hue and len(groups) > 1:  # outside the last panel: a legend never covers an interval
+        axes[-1].legend(title=hue, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1),
+                        ncols=1 + len(groups) // 16)
     plain_text(fig).tight_layout()
-    return plain_text(fig)
+    return fig
 
 
 def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,
@@ -175,5 +178,11 @@ def series_plot(data: pd.DataFrame, value: str = "value", time: str = "timestamp
                 ax.axvline(seg["start_time"], color="C3", ls=":", lw=1)
     ax.set_xlabel("time (UTC)")
     ax.set_ylabel(f"{value} ({label})" if label else value)
-    ax.legend(fontsize="small")
+    import matplotlib.dates as mdates
+
+    locator = mdates.AutoDateLocator(maxticks=8)  # date labels that never collide
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.figure.tight_layout()
     return plain_text(ax)

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 
-def members_plot(result: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
+@renamed(result="data")
+def members_plot(data: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
                  set_name: str | None = None, unit: str | None = None, ax=None):
     """Each member's window median over time; flagged windows marked with a red ring.
 
-    ``result`` is the frame of :func:`ebsstats.stats.members.slow_volumes`. Returns the Axes.
+    ``data`` is the frame of :func:`ebsstats.stats.members.slow_volumes`. Returns the Axes.
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    r = result
+    r = data
     if group and group in r and set_name is not None:
         r = r[r[group] == set_name]
     factor, label = display(unit) if unit else (1.0, "value")
@@ -34,13 +36,14 @@ def members_plot(result: pd.DataFrame, member: str = "volume", group: str | None
     return plain_text(ax)
 
 
-def slowest_timeline_plot(result: pd.DataFrame, member: str = "volume",
+@renamed(result="data")
+def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
                           group: str | None = "raid_set", ax=None):
     """Which member was slowest in each window (filled when flagged, hollow when not)."""
     import matplotlib.pyplot as plt
 
-    worst = result[result["slowest"]]
-    members = sorted(result[member].astype(str).unique())
+    worst = data[data["slowest"]]
+    members = sorted(data[member].astype(str).unique())
     ypos = {m: i for i, m in enumerate(members)}
     ax = ax or plt.subplots(figsize=(9, 0.4 * len(members) + 1.5))[1]
     y = worst[member].astype(str).map(ypos)
@@ -55,13 +58,14 @@ def slowest_timeline_plot(result: pd.DataFrame, member: str = "volume",
     return plain_text(ax)
 
 
-def array_plot(check: pd.DataFrame, unit: str | None = None, ax=None):
+@renamed(check="data")
+def array_plot(data: pd.DataFrame, unit: str | None = None, ax=None):
     """Array throughput against N × slowest member and the sum of the members, per window."""
     import matplotlib.pyplot as plt
 
     factor, label = display(unit) if unit else (1.0, "value")
     ax = ax or plt.subplots(figsize=(9, 3.5))[1]
-    c = check.sort_values("window")
+    c = data.sort_values("window")
     ax.plot(c["window"], c["array"] * factor, "o-", label="array (measured)")
     ax.plot(c["window"], c["n_members"] * c["slowest"] * factor, "s--",
             label="N × slowest member")

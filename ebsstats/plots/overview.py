@@ -61,5 +61,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
             ax.set_yticklabels([])
+    if axes[0][-1].get_legend() is not None:  # beside the panels, never over a box
+        sns.move_legend(axes[0][-1], "upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
     plain_text(fig).tight_layout()
-    return plain_text(fig)
+    return fig

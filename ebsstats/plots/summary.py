@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from ebsstats._docs import renamed
 from ebsstats.plots._text import plain_text
 from ebsstats.stats._core import first_value, median_ci_array
 from ebsstats.units import display
@@ -98,14 +99,15 @@ def distribution_plot(data: pd.DataFrame, x: str = "config", value: str = "value
     return plain_text(ax)
 
 
-def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, ax=None,
+@renamed(comparison="data")
+def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=None,
                 log: bool = True):
     """Forest plot of a :func:`ebsstats.stats.comparison` result: ratio of medians with its CI per row,
     a line at 1 (no change), colour by verdict.
 
     Parameters
     ----------
-    comparison : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.stats.comparison`.
     label : str or list of str, optional
         Columns that name a row; default every text column before ``baseline``.
@@ -117,8 +119,9 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
     -------
     matplotlib.axes.Axes
     """
-    ax = _ax(ax)
-    c = comparison.reset_index(drop=True)
+    c = data.reset_index(drop=True)
+    if ax is None:  # one row per comparison: the figure grows with them (24 configs stay legible)
+        _, ax = plt.subplots(figsize=(7, max(2.2, 0.9 + 0.32 * len(c))))
     if label is None:
         label = list(c.columns[: list(c.columns).index("baseline")])
     label = [label] if isinstance(label, str) else list(label)
@@ -133,7 +136,12 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
         ax.plot(r["ratio"], yi, "o", color=col)
     ax.axvline(1.0, color="k", lw=0.8, ls="--")
     if log:
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
         ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yticks(y)
     ax.set_yticklabels(list(names))
     base = c["baseline"].iloc[0] if len(c) else ""
@@ -142,13 +150,14 @@ def forest_plot(comparison: pd.DataFrame, label: str | list[str] | None = None, 
     return plain_text(ax)
 
 
-def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float | None = None,
+@renamed(curve="data")
+def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float | None = None,
                   ax=None):
     """CONFIRM-style curve: relative CI half-width of the median against the number of runs.
 
     Parameters
     ----------
-    curve : DataFrame
+    data : DataFrame
         Output of :func:`ebsstats.repetitions_needed` (the default, long form).
     hue : str, optional
         Column distinguishing curves (e.g. ``"config"``).
@@ -161,7 +170,7 @@ def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float 
     matplotlib.axes.Axes
     """
     ax = _ax(ax)
-    groups = [(None, curve)] if hue is None else list(curve.groupby(hue, sort=True))
+    groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
     for i, (name, g) in enumerate(groups):
         g = g.sort_values("n")
         col = f"C{i % 10}"
@@ -172,12 +181,14 @@ def ci_width_plot(curve: pd.DataFrame, hue: str | None = None, precision: float 
         needed = g["n_needed"].dropna()
         if len(needed):
             ax.axvline(float(needed.iloc[0]), color=col, ls=":", lw=1)
-    if precision is None and "precision" in curve and len(curve):
-        precision = float(curve["precision"].iloc[0])
+    if precision is None and "precision" in data and len(data):
+        precision = float(data["precision"].iloc[0])
     if precision is not None:
         ax.axhline(100 * precision, color="k", ls="--", lw=0.8)
     ax.set_xlabel("runs (n)")
     ax.set_ylabel("CI half-width of the median [% of median]")
     if hue is not None:
-        ax.legend(title=hue, fontsize=8)
+        ax.legend(title=hue, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
+                  ncols=1 + len(groups) // 16)
+        ax.figure.tight_layout()
     return plain_text(ax)

@@ -57,7 +57,7 @@ Default magnitudes and their sources:
   PVLDB 3(1), 2010): with ``two_bands`` a run (or instance) falls in the slow band with probability
   ``p`` and is multiplied by ``ratio``.
 * slow RAID member: "performance of the stripe is limited to the worst performing volume" (AWS
-  raid-config doc, ANCHORS §D); seed 001: "we were ending up with a slow volume, and which volume
+  raid-config doc); seed 001: "we were ending up with a slow volume, and which volume
   was slow might change over time". Default factor 0.7 (30 % slower), the slow member changes
   every 7 days.
 
@@ -71,6 +71,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -346,6 +347,16 @@ class Spec:
     member_runs: bool = True
     pts_runs: int = 3
     preset: str | None = None
+    # messiness of real campaigns (all off by default: the presets stay byte-identical)
+    #: (lo, hi): each day holds lo..hi runs (uniform), back to back every ``run_gap_s`` from a
+    #: random hour, so days are unbalanced and most hours are seen on few days.
+    day_runs: Sequence[int] | None = None
+    run_gap_s: float = 1200.0
+    #: every regular run on a fresh volume (own volume random effect, full burst bucket, own id)
+    fresh_volume_per_run: bool = False
+    #: (phase_s, period_s): the burst run is sampled as short runs of ``phase_s`` every
+    #: ``period_s`` (duty-cycled demand) instead of one long run with a windowed log.
+    burst_duty: Sequence[float] | None = None
 
 
 @dataclass
@@ -608,9 +619,10 @@ def build(spec: Spec) -> Campaign:
     else:
         fw_log_cfgs = set(spec.offset_logs)
     slot_times: dict[str, list[float]] = {}
+    r_messy = _rng(seed, 20)
     for ci, c in enumerate(first_cfgs):
         times = []
-        for d in range(n_days):
+        for d in range(n_days if spec.day_runs is None else 0):
             k = int(math.floor(spec.runs_per_day))
             if r_sched.random() < spec.runs_per_day - k:
                 k += 1
@@ -620,6 +632,8 @@ def build(spec: Spec) -> Campaign:
                 mnt = int(r_sched.integers(0, 40))
                 sec = int(r_sched.integers(0, 60))
                 times.append(t_start + d * 86400 + h * 3600 + mnt * 60 + sec)
+        if spec.day_runs is not None:
+            times = _unbalanced_days(r_messy, spec, t_start, n_days)
         slot_times[c.config] = times
         # prepare (pass 0) the day before the campaign, pass 1 an hour later
         t_prep = t_start - 86400 + (8 + ci % 12) * 3600 + 600
@@ -638,7 +652,10 @@ def build(spec: Spec) -> Campaign:
                 v.has_bucket for v in c.volumes):
             mid = t_start + (n_days // 2) * 86400
             tb = _largest_gap(times, mid, mid + 86400)
-            _burst_job(jobs, c, tb, spec)
+            if spec.burst_duty is not None:
+                _burst_duty_jobs(jobs, c, tb, spec)
+            else:
+                _burst_job(jobs, c, tb, spec)
         # PTS sessions, one a week
         if "pts" in tools and spec.pts_runs > 0:
             for wk in range(int(spec.weeks)):
@@ -714,6 +731,36 @@ def _slot_jobs(jobs: list[Job], c: Config, si: int, t: float, spec: Spec,
             tt += spec.sysbench_time + 30
 
 
+def _unbalanced_days(rng: np.random.Generator, spec: Spec, t_start: float,
+                     n_days: int) -> list[float]:
+    """Slot times of ``day_runs``: lo..hi runs a day, back to back from a random hour."""
+    lo, hi = (int(x) for x in spec.day_runs)
+    gap = float(spec.run_gap_s)
+    times: list[float] = []
+    for d in range(n_days):
+        k = int(rng.integers(lo, hi + 1))
+        span = (k - 1) * gap
+        first = float(rng.uniform(0, max(86400 - span - 60, 0)))
+        times += [t_start + d * 86400 + round(first + i * gap) for i in range(k)]
+    return times
+
+
+def _burst_duty_jobs(jobs: list[Job], c: Config, t: float, spec: Spec) -> None:
+    """Duty-cycled burst sampling: runs of ``phase`` s every ``period`` s until well past the
+    depletion the continuous demand would reach (stage ``burst_duty``)."""
+    v = c.volumes[0]
+    w = Workload("rand", "read", 16 * KiB, 32) if v.volume_type == "gp2" else \
+        Workload("seq", "read", MiB, 8)
+    name, wl = (("burst-randread-16k", "randread") if v.volume_type == "gp2"
+                else ("burst-read-1m", "seqread"))
+    phase, period = (float(x) for x in spec.burst_duty)
+    drain = v.credit_use(w, v.rates(w, True)) * phase / period - v.earn_rate()
+    horizon = 2.0 * v.bucket_max / drain if drain > 0 else 6 * 3600.0
+    for i in range(int(min(horizon, 3 * 86400) // period) + 1):
+        ti = t + i * period
+        jobs.append(Job(c, "burst_duty", i, -1, "fio", name, wl, w, ti, phase, ti))
+
+
 def _burst_job(jobs: list[Job], c: Config, t: float, spec: Spec) -> None:
     v = c.volumes[0]
     if v.volume_type == "gp2":
@@ -753,6 +800,8 @@ def evaluate(camp: Campaign) -> Campaign:
     t_start = _epoch(spec.start)
     series: list[pd.DataFrame] = []
     slot_band: dict[tuple[str, int, str], int] = {}
+    r_fresh = _rng(seed, 21)
+    fresh: dict[tuple[str, int], tuple[float, Volume]] = {}
 
     for j in camp.jobs:
         c = j.config
@@ -799,7 +848,16 @@ def evaluate(camp: Campaign) -> Campaign:
         burst_info = None
         slow_idx = slow.get(c.raid_set or "", None)
         slow_member = _slow_at(slow_idx, j.slot_t) if slow_idx else None
-        for m, v in enumerate(c.volumes):
+        m_fresh, vols = 1.0, c.volumes
+        if spec.fresh_volume_per_run and j.stage == "run" and n == 1:
+            key = (c.config, j.slot)
+            if key not in fresh:  # a new volume: its own random effect and a full bucket
+                fresh[key] = (float(np.exp(r_fresh.normal(0, noise["volume_sigma"]))),
+                              dataclasses.replace(c.volumes[0], last_t=None,
+                                                  credits=c.volumes[0].bucket_max))
+            m_fresh = fresh[key][0] / c.volumes[0].re
+            vols = [fresh[key][1]]
+        for m, v in enumerate(vols):
             info = v.run(w_m, j.t0, dur, spec.burst)
             if burst_info is None:
                 burst_info = info
@@ -827,7 +885,7 @@ def evaluate(camp: Campaign) -> Campaign:
                 (j.tool == "sysbench" and j.test == "prepare")
                 or (j.tool == "bonnie++" and j.test == "put_block")):
             m_fw = 1.0 / fw
-        m_total = c.re_instance * m_wd * m_hr * m_band * m_noise * m_fw
+        m_total = c.re_instance * m_wd * m_hr * m_band * m_noise * m_fw * m_fresh
         iops = nominal_iops * m_total
         v0 = c.volumes[0]
         j.out = {
@@ -1296,6 +1354,10 @@ def _frame(camp: Campaign) -> pd.DataFrame:
     df = df.drop(columns=["slot_t", "t0"])
     meta_df = pd.DataFrame([{k: metas[c].get(k) for k in _META_COLS} for c in metas])
     df = df.merge(meta_df, on="config", how="left", sort=False)
+    if camp.spec.fresh_volume_per_run and "volume" in df.columns:
+        run = (df["stage"] == "run") & df["raid_set"].isna()
+        df.loc[run, "volume"] = (df.loc[run, "volume"].astype(str) + "-run"
+                                 + df.loc[run, "slot"].astype(str))
     df["slow_member"] = df["slow_member"].astype("Int64")
     df["unit"] = df["metric"].map({"iops": "IO/s", "bandwidth": "B/s"}).fillna("s")
     first = ["config", "volume", "raid_set", "timestamp", "tool", "test", "workload", "op",

@@ -1,4 +1,4 @@
-"""Write a simulated campaign as genuine tool outputs (FORMATS.md §1–§4) plus sidecars.
+"""Write a simulated campaign as genuine tool outputs (:doc:`/formats/index`) plus sidecars.
 
 Every writer formats numbers the way the real tool prints them (fio 3.33 JSON layout and
 ``%f`` floats, bonnie++ 2.00a / 1.96 CSV, sysbench 1.0.20 text with its column widths, PTS

@@ -6,7 +6,7 @@ attributes (``es.stats.design``) and import lazily.
 
 import importlib as _importlib
 
-_SUBMODULES = {"burst", "calendar", "changepoint", "comparison", "components", "costs", "design", "firstwrite", "flags", "members", "multiplicity", "overview", "planning", "reported", "summary", "trends", "warmup"}
+_SUBMODULES = {"burst", "calendar", "changepoint", "comparison", "components", "costs", "dask", "design", "firstwrite", "flags", "members", "multiplicity", "overview", "planning", "reported", "summary", "trends", "warmup"}
 
 
 def __getattr__(name: str):

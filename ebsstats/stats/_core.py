@@ -32,6 +32,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats import schema
+
 __all__ = ["WITHIN", "SUMMARY_FLAGS", "as_list", "check_columns", "group_keys", "iter_groups",
            "clean_values", "first_value", "pct", "runs_only", "direction", "direction_word",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
@@ -41,8 +43,9 @@ __all__ = ["WITHIN", "SUMMARY_FLAGS", "as_list", "check_columns", "group_keys", 
 WITHIN = ("test", "op", "metric")
 
 #: ``flag`` values of rows that summarise other rows (PTS's reported mean beside its raw runs, a
-#: published ± figure, fio's "All clients" line): never counted as runs.
-SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
+#: published ± figure, fio's "All clients" line): never counted as runs. Defined by the contract
+#: (:data:`ebsstats.schema.SUMMARY_FLAGS`, which :func:`ebsstats.select` leaves out).
+SUMMARY_FLAGS = schema.SUMMARY_FLAGS
 
 
 # --------------------------------------------------------------------------------------------

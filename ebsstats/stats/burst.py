@@ -26,6 +26,11 @@ __all__ = ["burst_model", "burst_check", "label_burst", "BURST_STATES"]
 
 BURST_STATES = ("inside_burst", "depleted", "baseline", "no_bucket", "unknown")
 _IO_UNIT = 256 * 1024  # gp2 counts I/Os of up to 256 KiB as one credit
+#: A series sampled more sparsely than this (s) is a series of runs, not a log of one run.
+SPARSE_SPACING_S = 60.0
+#: label_burst: a run at or below the baseline while more than this share of credits remains
+#: contradicts the bucket model.
+CONTRADICTION_CREDITS = 0.05
 
 
 def _units(block_size) -> int:
@@ -151,7 +156,8 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
                 volume_type: str = "volume_type", size: str = "size_gib",
                 block_size: int | None = None, credits: float | None = None, as_of=None,
                 drop: float = 0.2, at_cap: float = 0.25,
-                penalty: str | float = "mbic") -> pd.DataFrame:
+                penalty: str | float = "mbic", duty_cycle: float | None = None,
+                phase: str | None = None) -> pd.DataFrame:
     """Observed burst depletion (time and plateau) against :func:`burst_model`, per series.
 
     Parameters
@@ -183,6 +189,15 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
         and the prediction uses the observed level. Both are reported.
     penalty : str or float
         PELT penalty (:func:`ebsstats.stats.warmup.segments`).
+    duty_cycle : float, optional
+        Share of the time the volume saw the measured demand (a 60 s IOPS phase every 384 s:
+        0.156). The volume earns credits the rest of the time, so the prediction is fed the
+        average demand ``level × duty_cycle``.
+    phase : str, optional
+        Column with each sample's active seconds (the runs' own phases); the duty cycle is then
+        the total phase time over the span between the first and the last sample. Without
+        either, a series sampled more sparsely than every 60 s has an unknown demand between
+        samples: ``depletion_rel_error`` is NaN and ``note`` says why.
 
     Returns
     -------
@@ -194,7 +209,15 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
         ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
         the observed burst level as the demand), ``depletion_rel_error``,
         ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
-        ``method``.
+        ``duty_cycle`` (used for the prediction), ``note``, ``method``.
+
+    Notes
+    -----
+    The depletion edge is found at the series' own resolution: the first sample below
+    ``(1 - drop) ×`` the burst level with at most one of the next two samples above it (so a
+    single intermediate sample at the edge, a run that ran dry half-way, is allowed), placed
+    half-way between that sample and the one before (the local spacing, not the series'
+    median). Burst level and plateau are the medians before and after the edge.
 
     Examples
     --------
@@ -206,74 +229,147 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
     >>> abs(float(r["depletion_rel_error"].iloc[0])) < 0.01
     True
     """
-    from ebsstats.stats.warmup import segments
-
     d = ts
     for c in (volume_type, size):
         if c not in d.columns:
             raise KeyError(f"burst_check needs a {c!r} column (volume type and size)")
     by_cols = [c for c in ("run_id", "op", "metric") if c in d.columns] if by is None else (
         [by] if isinstance(by, str) else list(by))
+    opts = dict(value=value, time=time, metric=metric, volume_type=volume_type, size=size,
+                block_size=block_size, credits=credits, as_of=as_of, drop=drop, at_cap=at_cap,
+                penalty=penalty, duty_cycle=duty_cycle, phase=phase)
     rows = []
     for key, g in d.groupby(by_cols, sort=True, observed=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
-        kd = dict(zip(by_cols, key, strict=True))
-        vt = str(_first(g, volume_type))
-        S = float(_first(g, size))
-        m = str(g["metric"].iloc[0]) if "metric" in g else metric
-        want = metric or ("iops" if vt == "gp2" else "bandwidth")
-        if m != want:
-            continue
-        g = g.sort_values(time)
-        seg = segments(g, value=value, time=time, by=None, penalty=penalty, bin="auto",
-                       higher_is_better=True)
-        if seg.empty:
-            continue
-        dt = float(np.median(np.diff(g[time].to_numpy(dtype=float)))) if len(g) > 1 else 0.0
-        burst_lv = float(seg["level"].iloc[0])
-        plateau = float(seg["level"].iloc[-1])
-        low = seg.index[(seg["level"] < burst_lv * (1 - drop))]
-        depleted = len(low) > 0
-        t_obs = float(seg.loc[low[0], "start_time"]) - dt / 2 if depleted else math.nan
-        bs = block_size if block_size is not None else _first(g, "block_size")
-        bs = None if bs is None or pd.isna(bs) else int(bs)
-        day = as_of
-        if day is None and "timestamp" in g.columns:
-            day = pd.to_datetime(_first(g, "timestamp"), utc=True)
-            day = None if pd.isna(day) else day.tz_localize(None)
-        kw = {"iops": burst_lv} if m == "iops" else {"throughput": burst_lv}
-        po = burst_model(vt, S, block_size=bs, credits=credits, as_of=day, **kw).iloc[0]
-        rated = burst_model(vt, S, block_size=bs, credits=credits, as_of=day).iloc[0]
-        r_level = rated["burst_iops"] if m == "iops" else rated["burst_throughput"]
-        if not math.isfinite(r_level) and vt == "gp2" and m == "iops":
-            r_level = rated["burst"]
-        use_rated = math.isfinite(r_level) and burst_lv >= (1 - at_cap) * r_level
-        pm = rated if use_rated else po
-        if m == "iops":
-            p_level, p_plat = pm["burst_iops"], pm["plateau_iops"]
-            if not math.isfinite(p_level) and vt == "gp2":
-                p_level, p_plat = pm["burst_level"], pm["plateau"]
-        else:
-            p_level, p_plat = pm["burst_throughput"], pm["plateau_throughput"]
-        p_dep = float(pm["depletion_s"])
-        rows.append({**kd, "volume_type": vt, "size_gib": S, "metric": m,
-                     "observed_burst_level": burst_lv, "observed_plateau": plateau,
-                     "observed_depletion_s": t_obs, "predicted_burst_level": p_level,
-                     "predicted_plateau": p_plat, "predicted_depletion_s": p_dep,
-                     "predicted_depletion_observed_s": float(po["depletion_s"]),
-                     "depletion_rel_error": (t_obs / p_dep - 1.0) if math.isfinite(p_dep)
-                     and depleted else math.nan,
-                     "plateau_rel_error": plateau / p_plat - 1.0 if p_plat else math.nan,
-                     "depleted": depleted,
-                     "method": "PELT regimes of the series; predicted from the "
-                               + ("rated burst (run at the cap); " if use_rated else
-                                  "observed burst level; ") + str(pm["method"])})
+        row = _check_series(g, opts)
+        if row is not None:
+            rows.append({**dict(zip(by_cols, key, strict=True)), **row})
     cols = [*by_cols, "volume_type", "size_gib", "metric", "observed_burst_level",
             "observed_plateau", "observed_depletion_s", "predicted_burst_level",
             "predicted_plateau", "predicted_depletion_s", "predicted_depletion_observed_s",
             "depletion_rel_error",
-            "plateau_rel_error", "depleted", "method"]
+            "plateau_rel_error", "depleted", "duty_cycle", "note", "method"]
     return pd.DataFrame(rows, columns=list(dict.fromkeys(cols)))
+
+
+def _observed(g: pd.DataFrame, value: str, time: str, penalty, drop: float) -> dict | None:
+    """Burst level, plateau and depletion edge of one series (None when it has no regimes)."""
+    from ebsstats.stats.warmup import segments
+
+    seg = segments(g, value=value, time=time, by=None, penalty=penalty, bin="auto",
+                   higher_is_better=True)
+    if seg.empty:
+        return None
+    tt = g[time].to_numpy(dtype=float)
+    vv = g[value].to_numpy(dtype=float)
+    burst_lv = float(seg["level"].iloc[0])
+    plateau = float(seg["level"].iloc[-1])
+    edge = _edge(vv, burst_lv * (1 - drop))
+    t_obs = math.nan
+    if edge is not None:
+        t_obs = float(tt[edge] - (tt[edge] - tt[edge - 1]) / 2) if edge else float(tt[0])
+        burst_lv = float(np.median(vv[:edge])) if edge else burst_lv
+        plateau = float(np.median(vv[edge + 1:] if len(vv) > edge + 1 else vv[edge:]))
+    return {"tt": tt, "burst_lv": burst_lv, "plateau": plateau, "t_obs": t_obs,
+            "depleted": edge is not None,
+            "spacing": float(np.median(np.diff(tt))) if len(g) > 1 else 0.0}
+
+
+def _rated_level(rated, m: str) -> float:
+    r = rated["burst_iops"] if m == "iops" else rated["burst_throughput"]
+    return rated["burst"] if not math.isfinite(r) and m == "iops" else r
+
+
+def _levels(pm, m: str, vt: str) -> tuple[float, float]:
+    """Predicted burst level and plateau in the series' metric."""
+    if m != "iops":
+        return pm["burst_throughput"], pm["plateau_throughput"]
+    if not math.isfinite(pm["burst_iops"]) and vt == "gp2":
+        return pm["burst_level"], pm["plateau"]
+    return pm["burst_iops"], pm["plateau_iops"]
+
+
+def _check_series(g: pd.DataFrame, o: dict) -> dict | None:
+    """Observed against predicted for one series."""
+    vt = str(_first(g, o["volume_type"]))
+    S = float(_first(g, o["size"]))
+    m = str(g["metric"].iloc[0]) if "metric" in g else o["metric"]
+    if m != (o["metric"] or ("iops" if vt == "gp2" else "bandwidth")):
+        return None
+    g = g.sort_values(o["time"])
+    ob = _observed(g, o["value"], o["time"], o["penalty"], o["drop"])
+    if ob is None:
+        return None
+    burst_lv, t_obs = ob["burst_lv"], ob["t_obs"]
+    duty, note = _duty(g, ob["tt"], ob["spacing"], o["duty_cycle"], o["phase"])
+    bs = o["block_size"] if o["block_size"] is not None else _first(g, "block_size")
+    bs = None if bs is None or pd.isna(bs) else int(bs)
+    day = o["as_of"]
+    if day is None and "timestamp" in g.columns:
+        day = pd.to_datetime(_first(g, "timestamp"), utc=True)
+        day = None if pd.isna(day) else day.tz_localize(None)
+    scale = duty if math.isfinite(duty) and duty > 0 else 1.0
+    kind = "iops" if m == "iops" else "throughput"
+
+    def model(demand=None):
+        kw = {} if demand is None else {kind: demand}
+        return burst_model(vt, S, block_size=bs, credits=o["credits"], as_of=day, **kw).iloc[0]
+
+    po = model(burst_lv * scale)
+    rated = model()
+    if scale < 1:
+        rated = model(_rated_level(rated, m) * scale)
+    r_level = _rated_level(rated, m)
+    use_rated = math.isfinite(r_level) and burst_lv * scale >= (1 - o["at_cap"]) * r_level
+    pm = rated if use_rated else po
+    p_level, p_plat = _levels(pm, m, vt)
+    p_level = p_level / scale  # the level while the phase runs, as observed
+    p_plat = max(p_plat, _baseline(rated, m)) if scale < 1 else p_plat
+    p_dep = float(pm["depletion_s"]) if math.isfinite(duty) else math.nan
+    return {"volume_type": vt, "size_gib": S, "metric": m,
+            "observed_burst_level": burst_lv, "observed_plateau": ob["plateau"],
+            "observed_depletion_s": t_obs, "predicted_burst_level": p_level,
+            "predicted_plateau": p_plat, "predicted_depletion_s": p_dep,
+            "predicted_depletion_observed_s": float(po["depletion_s"]),
+            "depletion_rel_error": (t_obs / p_dep - 1.0) if math.isfinite(p_dep)
+            and ob["depleted"] else math.nan,
+            "plateau_rel_error": ob["plateau"] / p_plat - 1.0 if p_plat else math.nan,
+            "depleted": ob["depleted"], "duty_cycle": duty, "note": note,
+            "method": "depletion edge at the series' resolution; predicted from the "
+                      + ("rated burst (run at the cap); " if use_rated else
+                         "observed burst level; ") + str(pm["method"])}
+
+
+def _edge(v: np.ndarray, threshold: float) -> int | None:
+    """First index below ``threshold`` that the series stays below (at most one of the next two
+    samples above it): the depletion edge at the series' own resolution."""
+    below = v < threshold
+    for i in np.flatnonzero(below):
+        nxt = below[i + 1:i + 3]
+        if len(nxt) == 0 or nxt.sum() >= len(nxt) - (1 if len(nxt) == 2 else 0):
+            return int(i)
+    return None
+
+
+def _duty(g: pd.DataFrame, t: np.ndarray, spacing: float, duty_cycle, phase) -> tuple[float,
+                                                                                       str]:
+    """Share of time under the measured demand, and a note when it is unknown."""
+    if duty_cycle is not None:
+        return float(duty_cycle), f"duty cycle {float(duty_cycle):.3g} (given)"
+    if phase is not None and phase in g.columns and len(t) > 1:
+        ph = pd.to_numeric(g[phase], errors="coerce").to_numpy(dtype=float)
+        span = float(t[-1] - t[0]) + float(np.nanmedian(np.diff(t)))
+        d = float(np.nansum(ph) / span) if span > 0 else math.nan
+        return min(d, 1.0), f"duty cycle {d:.3g} from the runs' phases ({phase!r})"
+    if spacing > SPARSE_SPACING_S:
+        return math.nan, (f"samples every {spacing:.0f} s: the demand between them is unknown, "
+                          "so no depletion error is reported; pass duty_cycle= or phase=")
+    return 1.0, ""
+
+
+def _baseline(model_row, metric: str) -> float:
+    b = model_row["baseline"]
+    return float(b) if metric == "iops" or model_row["unit"] == "B/s" else math.nan
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,6 +422,82 @@ def _run_table(df: pd.DataFrame, vol_cols, time, value) -> pd.DataFrame:
     return runs.reset_index()
 
 
+def _credit_use(r, unit: str) -> float:
+    """What a run drew from the bucket per second (gp2: 256 KiB I/O units; st1/sc1: B/s)."""
+    bw = getattr(r, "bandwidth", math.nan)
+    io = getattr(r, "iops", math.nan)
+    if unit != "IO/s":
+        return bw
+    if pd.isna(io) and pd.isna(bw):
+        return math.nan
+    return float(np.nanmax([io * _units(getattr(r, "block_size", None))
+                            if pd.notna(io) else math.nan,
+                            bw / _IO_UNIT if pd.notna(bw) else math.nan]))
+
+
+def _delivered(r, unit: str) -> float:
+    """The run's delivered rate in the bucket's baseline unit (IOPS for gp2, B/s for st1/sc1)."""
+    bw = getattr(r, "bandwidth", math.nan)
+    io = getattr(r, "iops", math.nan)
+    if unit != "IO/s":
+        return bw
+    return io if pd.notna(io) else (bw / _IO_UNIT if pd.notna(bw) else math.nan)
+
+
+def _drain_run(credits, bucket, earn, use, dur, tol):
+    """State of one run, its depletion time and the credits after it."""
+    drain = use - earn
+    if use <= earn * (1 + tol):
+        return "baseline", math.nan, max(0.0, min(bucket, credits - drain * dur))
+    if credits <= 0:
+        return "baseline", 0.0, credits
+    td = credits / drain
+    # a run's mean rate includes the baseline part after depletion: a run that ends with
+    # (almost) nothing left ran the bucket dry
+    if td >= dur and credits - drain * dur > 0.05 * bucket:
+        return "inside_burst", td, credits - drain * dur
+    return "depleted", min(td, dur), 0.0
+
+
+def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions: set) -> None:
+    """Run one volume's bucket through its runs in time order, filling ``labels``."""
+    vt = g["volume_type"].dropna().iloc[0] if "volume_type" in g and \
+        g["volume_type"].notna().any() else None
+    S = g["size_gib"].dropna().iloc[0] if "size_gib" in g and \
+        g["size_gib"].notna().any() else None
+    if vt is None or S is None:
+        return
+    day = as_of if as_of is not None else (
+        g["t_start"].min().tz_localize(None) if g["t_start"].notna().any() else None)
+    p = burst_parameters(str(vt), float(S), as_of=day)
+    if not p["bursts"]:
+        labels.update({rid: ("no_bucket", math.nan, math.nan) for rid in g["run_id"]})
+        return
+    bucket, earn = float(p["bucket"]), float(p["baseline"])
+    credits, clock = bucket, None  # clock: end of the previous run (UTC)
+    for r in g.itertuples(index=False):
+        if pd.isna(r.t_start):
+            labels[r.run_id] = ("unknown", math.nan, math.nan)
+            continue
+        start = r.t_start if clock is None or r.t_start > clock else clock
+        if clock is not None:
+            credits = min(bucket, credits + earn * max(0.0, (start - clock).total_seconds()))
+        dur, use, frac = r.duration, _credit_use(r, p["unit"]), credits / bucket
+        if pd.isna(dur) or not dur > 0 or pd.isna(use):
+            labels[r.run_id] = ("unknown", frac, math.nan)
+            clock = start
+            continue
+        delivered = _delivered(r, p["unit"])
+        if pd.notna(delivered) and delivered <= earn * (1 + tol) and frac > CONTRADICTION_CREDITS:
+            contradictions.add(r.run_id)  # at the baseline with credits left: not a burst
+            state, td = "baseline", math.nan
+            credits = max(0.0, min(bucket, credits - (use - earn) * dur))
+        else:
+            state, td, credits = _drain_run(credits, bucket, earn, use, dur, tol)
+        labels[r.run_id] = (state, frac, td)
+        clock = start + pd.Timedelta(seconds=float(dur))
+
+
 def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                 time: str = "timestamp", value: str = "value",
                 volume_type: str = "volume_type", size: str = "size_gib", as_of=None,
@@ -362,13 +534,17 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
         ``baseline``: the run used no more than the baseline earns, or ran on an empty bucket;
         ``no_bucket``: gp3, io1/io2, magnetic, instance store; ``unknown``: type, size, time or
         duration missing), ``credits_start`` (share of the bucket at the run's start) and
-        ``burst_depletion_s`` (predicted seconds into the run at which the bucket ran dry).
+        ``burst_depletion_s`` (predicted seconds into the run at which the bucket ran dry) and
+        ``burst_contradiction`` (True: the run delivered no more than the baseline rate while
+        the model says more than 5 % of the credits remained — the model, the metadata or the
+        run's demand is wrong; such a run is never counted as ``inside_burst``, it is
+        ``baseline``).
 
     Notes
     -----
     The signature of a result measured inside a burst: a gp2 volume below 1 TiB delivering more
     than 3 IOPS/GiB. Separate such rows (``df[df.burst_state != "inside_burst"]``) before
-    comparing volume types on sustained performance (ANCHORS §D).
+    comparing volume types on sustained performance (see :doc:`/questions/firstwrite`).
 
     Examples
     --------
@@ -387,75 +563,20 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     out["burst_state"] = "unknown"
     out["credits_start"] = math.nan
     out["burst_depletion_s"] = math.nan
+    out["burst_contradiction"] = False
     if "run_id" not in df.columns or time not in df.columns:
         return out
     runs = _run_table(df, vol_cols, time, value)
     runs["t_start"] = pd.to_datetime(runs["_time"], utc=True, errors="coerce")
-    labels = {}
+    labels: dict = {}
+    contradictions: set = set()
     groups = runs.groupby(vol_cols, sort=False, dropna=False) if vol_cols else [((), runs)]
     for _, g in groups:
-        g = g.sort_values(["t_start", "_pos"], kind="stable")
-        vt = g["volume_type"].dropna().iloc[0] if "volume_type" in g and \
-            g["volume_type"].notna().any() else None
-        S = g["size_gib"].dropna().iloc[0] if "size_gib" in g and \
-            g["size_gib"].notna().any() else None
-        if vt is None or S is None:
-            continue
-        day = as_of if as_of is not None else (
-            g["t_start"].min().tz_localize(None) if g["t_start"].notna().any() else None)
-        p = burst_parameters(str(vt), float(S), as_of=day)
-        if not p["bursts"]:
-            for rid in g["run_id"]:
-                labels[rid] = ("no_bucket", math.nan, math.nan)
-            continue
-        bucket, earn = float(p["bucket"]), float(p["baseline"])
-        credits = bucket
-        clock = None  # end of the previous run (UTC)
-        for r in g.itertuples(index=False):
-            rid = r.run_id
-            t = r.t_start if not pd.isna(r.t_start) else None
-            if t is None:
-                labels[rid] = ("unknown", math.nan, math.nan)
-                continue
-            start = t if clock is None or t > clock else clock
-            if clock is not None:
-                credits = min(bucket, credits + earn * max(0.0, (start - clock).total_seconds()))
-            dur = r.duration
-            bw = getattr(r, "bandwidth", math.nan)
-            io = getattr(r, "iops", math.nan)
-            if p["unit"] == "IO/s":
-                use = np.nanmax([io * _units(getattr(r, "block_size", None))
-                                 if pd.notna(io) else math.nan,
-                                 bw / _IO_UNIT if pd.notna(bw) else math.nan]) \
-                    if (pd.notna(io) or pd.notna(bw)) else math.nan
-            else:
-                use = bw
-            frac = credits / bucket
-            if pd.isna(dur) or not dur > 0 or pd.isna(use):
-                labels[rid] = ("unknown", frac, math.nan)
-                clock = start
-                continue
-            drain = use - earn
-            if use <= earn * (1 + sustain_tol):
-                state, td = "baseline", math.nan
-                credits = max(0.0, min(bucket, credits - drain * dur))
-            elif credits <= 0:
-                state, td = "baseline", 0.0
-            else:
-                td = credits / drain
-                # a run's mean rate includes the baseline part after depletion: a run that
-                # ends with (almost) nothing left ran the bucket dry
-                if td >= dur and credits - drain * dur > 0.05 * bucket:
-                    state = "inside_burst"
-                    credits -= drain * dur
-                else:
-                    td = min(td, dur)
-                    state = "depleted"
-                    credits = 0.0
-            labels[rid] = (state, frac, td)
-            clock = start + pd.Timedelta(seconds=float(dur))
+        _run_volume(g.sort_values(["t_start", "_pos"], kind="stable"), as_of, sustain_tol,
+                    labels, contradictions)
     got = [labels.get(rid, ("unknown", math.nan, math.nan)) for rid in out["run_id"].tolist()]
     out["burst_state"] = pd.Series([g[0] for g in got], index=out.index, dtype=object)
     out["credits_start"] = np.array([g[1] for g in got], dtype=float)
     out["burst_depletion_s"] = np.array([g[2] for g in got], dtype=float)
+    out["burst_contradiction"] = out["run_id"].isin(contradictions).to_numpy()
     return out

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from ebsstats.stats._core import adjust_pvalues
+from ebsstats.stats._core import adjust_pvalues, group_keys
 
 __all__ = ["drift", "drift_test", "local_calendar", "REGION_TZ", "WEEKDAYS", "region_tz"]
 
@@ -54,6 +54,20 @@ REGION_TZ: dict[str, str] = {
 }
 
 _AUTO_BINS = (24, 12, 8, 6, 4, 3, 2)
+#: Design checks. A weekday level needs this many distinct days (one day cannot tell a weekday
+#: from that day's conditions); with several runs a day, an hour level needs this many days.
+MIN_DAYS_PER_WEEKDAY = 2
+MIN_DAYS_PER_HOUR = 2
+#: ``hour_bins="auto"`` with several runs a day: every bin seen on at least this many days.
+AUTO_MIN_DAYS_PER_BIN = 3
+#: Below this many days per level (hour), or this many days in all (weekday), or with days of
+#: very unequal size, the p-value comes from a design-respecting randomization test.
+PERM_MIN_DAYS_PER_LEVEL = 8
+PERM_MIN_DAYS = 14
+PERM_MAX_DAY_IMBALANCE = 3.0
+N_PERMUTATIONS = 999
+#: MDEs beyond this (a factor of 11) mean the design cannot detect drift: reported as NaN.
+MDE_MAX_PCT = 1000.0
 CODING = "sum-to-zero (deviation) coding: ratio = exp(effect); 1.0 = geometric mean over levels"
 
 
@@ -191,11 +205,41 @@ def _weekday_factor(wd: np.ndarray) -> _Factor:
                    np.bincount(codes))
 
 
-def _auto_bins(n: int, n_clusters: int | None) -> int:
+def _auto_bins(n: int, n_clusters: int | None, hour: np.ndarray | None = None,
+               day: np.ndarray | None = None) -> int:
+    """Most bins with >= 10 runs per bin on average, at most (G - 1) / 2 hour contrasts for G
+    clusters and, when ``day`` is given (several runs a day), every bin seen on at least
+    :data:`AUTO_MIN_DAYS_PER_BIN` days (the count that matters is per bin, not overall)."""
     for b in _AUTO_BINS:
         if n / b >= 10 and (n_clusters is None or b - 1 <= (n_clusters - 1) / 2):
-            return b
+            if day is None or _min_days(_hour_factor(hour, b), day) >= AUTO_MIN_DAYS_PER_BIN:
+                return b
     return 2
+
+
+def _min_days(fac: _Factor, day: np.ndarray) -> int:
+    """Fewest distinct days on which a level of ``fac`` was seen."""
+    seen = pd.DataFrame({"c": fac.codes, "d": day}).drop_duplicates()
+    return int(seen["c"].value_counts().min())
+
+
+def _design_check(fac: _Factor, day: np.ndarray, multi: bool) -> str | None:
+    """Why the design cannot identify ``fac`` (None if it can)."""
+    if fac.name == "weekday":
+        need = MIN_DAYS_PER_WEEKDAY
+    elif multi:
+        need = MIN_DAYS_PER_HOUR
+    else:
+        return None
+    seen = pd.DataFrame({"c": fac.codes, "d": day}).drop_duplicates()["c"].value_counts()
+    few = [fac.labels[c] for c in sorted(seen.index) if seen[c] < need]
+    if not few:
+        return None
+    what = "weekday" if fac.name == "weekday" else "hour bin"
+    shown = ", ".join(few[:6]) + (" …" if len(few) > 6 else "")
+    return (f"{'not estimable' if fac.name == 'weekday' else 'not testable'}: each {what} must "
+            f"be seen on at least {need} days to separate it from that day's conditions "
+            f"({shown} seen on fewer; {int(pd.Series(day).nunique())} days in all)")
 
 
 def _level_matrix(k: int, start: int, p: int) -> np.ndarray:
@@ -301,6 +345,14 @@ def _mde(est: _Est, alpha: float, power: float) -> float:
     q, d = est.df_num, est.df_denom
     if not (q >= 1 and np.isfinite(d) and d >= 1) or not np.all(np.isfinite(est.vcov)):
         return np.nan
+    try:
+        mde = _mde_search(est, q, d, alpha, power)
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+        return np.nan
+    return mde if np.isfinite(mde) and 0 <= mde <= MDE_MAX_PCT else np.nan
+
+
+def _mde_search(est: _Est, q: int, d: float, alpha: float, power: float) -> float:
     fcrit = stats.f.isf(alpha, q, d)
 
     def gap(lam):
@@ -309,12 +361,11 @@ def _mde(est: _Est, alpha: float, power: float) -> float:
     hi = 10.0
     while gap(hi) < 0 and hi < 1e6:
         hi *= 4
+    if not (gap(1e-9) < 0 < gap(hi)):  # no noncentrality reaches the power: undetectable
+        return np.nan
     lam = optimize.brentq(gap, 1e-9, hi, xtol=1e-8)
     k = q + 1
-    try:
-        vinv = np.linalg.pinv(est.vcov)
-    except np.linalg.LinAlgError:
-        return np.nan
+    vinv = np.linalg.pinv(est.vcov)
     deltas = []
     for j in range(k):
         c = np.full(k, -1.0 / k)
@@ -358,24 +409,53 @@ def _block_codes(d: pd.DataFrame, block: list[str]) -> list[tuple[str, np.ndarra
     return out
 
 
-def _fit_group(d: pd.DataFrame, *, block, hour_bins, cov, cluster, confidence) -> list[_Est]:
+def _fit_group(d: pd.DataFrame, *, block, hour_bins, cov, cluster, confidence,
+               n_permutations=N_PERMUTATIONS, seed=0) -> tuple[list[_Est], list]:
+    """Fitted factors and the factors the design cannot identify ``[(factor, k, reason)]``."""
+    ests, skipped, ctx = _fit_checked(d, block=block, hour_bins=hour_bins, cov=cov,
+                                      cluster=cluster, confidence=confidence)
+    if ctx is not None and n_permutations:
+        for e in ests:
+            _maybe_permute(e, ctx, n_permutations, seed)
+    return ests, skipped
+
+
+def _fit_checked(d, *, block, hour_bins, cov, cluster, confidence):
     y = d["_y"].to_numpy()
     n = y.size
+    day = pd.factorize(d["_date"], sort=True)[0]
+    multi = bool(np.bincount(day).max() > 1)  # several runs on some day
     wd = _weekday_factor(d["_weekday"].to_numpy())
     clusters = None
     if cov == "cluster":
         cl = d["_date"] if cluster in (None, "day") else d[cluster].astype("string").fillna("<NA>")
         clusters = pd.factorize(cl, sort=True)[0]
     n_cl = None if clusters is None else int(clusters.max()) + 1
+    hour = d["_hour"].to_numpy()
     bins = hour_bins if isinstance(hour_bins, int) else (
-        24 if hour_bins is None else _auto_bins(n, n_cl))
+        24 if hour_bins is None else _auto_bins(n, n_cl, hour, day if multi else None))
     if 24 % bins:
         raise ValueError(f"hour_bins must divide 24 (1, 2, 3, 4, 6, 8, 12, 24), got {bins}")
-    hr = _hour_factor(d["_hour"].to_numpy(), bins)
+    hr = _hour_factor(hour, bins)
     blocks = _block_codes(d, block)
-    factors = [f for f in (wd, hr) if f.k >= 2]
+    skipped, factors = [], []
+    for f in (wd, hr):
+        if f.k < 2:
+            continue
+        why = _design_check(f, day, multi)
+        if why:
+            skipped.append((f.name, f.k, why))
+        else:
+            factors.append(f)
     if not factors:
-        return []
+        return [], skipped, None
+    ctx = {"y": y, "day": day, "blocks": blocks, "multi": multi, "hour_factor": hr,
+           "factors": factors, "cov": cov, "cluster": cluster}
+    return _fit_factors(y, factors, blocks, cov, clusters, n_cl, confidence), skipped, ctx
+
+
+def _fit_factors(y, factors, blocks, cov, clusters, n_cl, confidence) -> list[_Est]:
+    n = y.size
     if cov == "cluster":
         ests = _fit_cluster(y, factors, blocks, clusters, confidence)
         if ests is not None:
@@ -406,6 +486,146 @@ def _fit_group(d: pd.DataFrame, *, block, hour_bins, cov, cluster, confidence) -
         for e in ests:
             e.n_clusters = n_cl
     return ests
+
+
+# --------------------------------------------------------------------------------------------
+# design-respecting randomization tests
+
+
+def _one_hot(codes: np.ndarray) -> np.ndarray:
+    x = np.zeros((codes.size, int(codes.max()) + 1))
+    x[np.arange(codes.size), codes] = 1.0
+    return x
+
+
+def _basis(X: np.ndarray) -> np.ndarray:
+    u, sv, _ = np.linalg.svd(X, full_matrices=False)
+    return u[:, sv > sv.max() * max(X.shape) * np.finfo(float).eps]
+
+
+def _perm_p(obs: float, sims: np.ndarray) -> float:
+    """Monte Carlo p-value counting the observed arrangement (Phipson & Smyth 2010)."""
+    if not np.isfinite(obs):
+        return np.nan
+    return float((1 + np.sum(sims >= obs * (1 - 1e-12))) / (1 + sims.size))
+
+
+def _perm_hour(ctx, fac: _Factor, n_perm: int, rng) -> tuple[float, float]:
+    """Classical F of the hour factor within days (day and block fixed effects), with hour labels
+    permuted within each day: exact under the null of no hour effect, whatever the days'
+    sizes and the number of days per hour bin."""
+    y, day = ctx["y"], ctx["day"]
+    n, q = y.size, fac.k - 1
+    X0 = np.hstack([_one_hot(day)] + [_sum_code(c, k) for _, c, k in ctx["blocks"]])
+    Q0 = _basis(X0)
+    r0 = y - Q0 @ (Q0.T @ y)
+    rss0 = float(r0 @ r0)
+    df = n - Q0.shape[1] - q
+    if df < 1 or rss0 <= 0:
+        return np.nan, np.nan
+
+    def fstat(codes):
+        H = _sum_code(codes, fac.k)
+        H = H - Q0 @ (Q0.T @ H)
+        coef = np.linalg.lstsq(H, r0, rcond=None)[0]
+        red = float(np.sum((H @ coef) ** 2))
+        return (red / q) / (max(rss0 - red, 1e-300) / df)
+
+    obs = fstat(fac.codes)
+    order = np.lexsort((np.arange(n), day))
+    sims = np.empty(n_perm)
+    codes = np.empty(n, dtype=int)
+    for i in range(n_perm):
+        codes[order] = fac.codes[np.lexsort((rng.random(n), day))]
+        sims[i] = fstat(codes)
+    return obs, _perm_p(obs, sims)
+
+
+def _day_means(ctx) -> tuple[np.ndarray, np.ndarray] | None:
+    """Days' adjusted mean log values (day fixed effects with the hour factor and the blocks that
+    vary within days) and their weights 1 / (s_b² + s_w² / n_day)."""
+    y, day = ctx["y"], ctx["day"]
+    g = int(day.max()) + 1
+    s = pd.Series(day)
+    within = [f for f in [ctx["hour_factor"]] if f.k >= 2]
+    wblocks = [b for b in ctx["blocks"]
+               if not (pd.Series(b[1]).groupby(s).nunique() <= 1).all()]
+    X = np.hstack([_one_hot(day)] + [_sum_code(f.codes, f.k) for f in within]
+                  + [_sum_code(c, k) for _, c, k in wblocks])
+    coef, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
+    if rank < X.shape[1]:  # hour confounded with days: unadjusted day means
+        coef = np.bincount(day, weights=y) / np.bincount(day)
+    resid = y - (X @ coef if coef.size == X.shape[1] else coef[day])
+    nd = np.bincount(day).astype(float)
+    dfw = y.size - min(rank, X.shape[1])
+    sw2 = float(resid @ resid / dfw) if dfw > 0 else 0.0
+    m = coef[:g]
+    sb2 = max(0.0, float(np.var(m, ddof=1)) - float(np.mean(sw2 / nd))) if g > 1 else 0.0
+    w = 1.0 / np.maximum(sb2 + sw2 / nd, 1e-300)
+    return m, w
+
+
+def _weighted_f(m, w, codes, k) -> float:
+    g = m.size
+    if g - k < 1:
+        return np.nan
+    sw = np.sqrt(w)
+    X = np.hstack([np.ones((g, 1)), _sum_code(codes, k)]) * sw[:, None]
+    ys = m * sw
+    one = sw[:, None]
+    rss0 = float(np.sum((ys - one @ np.linalg.lstsq(one, ys, rcond=None)[0]) ** 2))
+    rss1 = float(np.sum((ys - X @ np.linalg.lstsq(X, ys, rcond=None)[0]) ** 2))
+    return ((rss0 - rss1) / (k - 1)) / (max(rss1, 1e-300) / (g - k))
+
+
+def _perm_weekday(ctx, fac: _Factor, n_perm: int, rng) -> tuple[float, float]:
+    """Weighted F of the days' adjusted means on weekday, with the weekday labels permuted
+    between days (the day is the unit that carries a weekday)."""
+    day = ctx["day"]
+    g = int(day.max()) + 1
+    dcode = np.zeros(g, dtype=int)
+    dcode[day] = fac.codes
+    m, w = _day_means(ctx)
+    obs = _weighted_f(m, w, dcode, fac.k)
+    if not np.isfinite(obs):
+        return np.nan, np.nan
+    sims = np.array([_weighted_f(m, w, dcode[rng.permutation(g)], fac.k)
+                     for _ in range(n_perm)])
+    return obs, _perm_p(obs, sims)
+
+
+def _maybe_permute(e: _Est, ctx, n_perm: int, seed: int) -> None:
+    """Replace the asymptotic p-value by a design-respecting randomization test when days are
+    few, levels are seen on few days, or days are of very unequal size (where the cluster-robust
+    and between-day F tests are not trustworthy)."""
+    if not ctx["multi"] or ctx["cov"] != "cluster" or ctx["cluster"] not in (None, "day"):
+        return
+    day = ctx["day"]
+    sizes = np.bincount(day)
+    g = sizes.size
+    f = e.factor
+    why = []
+    if g < PERM_MIN_DAYS:
+        why.append(f"{g} days")
+    if f.name == "hour" and _min_days(f, day) < PERM_MIN_DAYS_PER_LEVEL:
+        why.append(f"an hour bin seen on {_min_days(f, day)} days")
+    if sizes.max() / sizes.min() > PERM_MAX_DAY_IMBALANCE:
+        why.append(f"days of {sizes.min()}-{sizes.max()} runs")
+    if not np.isfinite(e.p_value):
+        why.append("asymptotic test undefined")
+    if not why:
+        return
+    rng = np.random.default_rng([seed, 1 if f.name == "hour" else 0, g])
+    hour = f.name == "hour"
+    stat, p = (_perm_hour if hour else _perm_weekday)(ctx, f, n_perm, rng)
+    if not np.isfinite(p):
+        return
+    e.stat, e.p_value = stat, p
+    e.notes = [x for x in e.notes if not x.startswith("not testable")]
+    how = ("hour labels permuted within each day" if hour else
+           "weekday labels permuted between days, days weighted 1/(s_b² + s_w²/n_day)")
+    e.method = (e.method.split("; not testable")[0] + f"; p-value: randomization test ({how}, "
+                f"{n_perm} permutations; used because of {', '.join(why)})")
 
 
 def _design(cols: list[np.ndarray], pos: int, factors, blocks) -> tuple[np.ndarray, dict]:
@@ -453,34 +673,61 @@ def _fit_cluster(y, factors, blocks, clusters, confidence) -> list[_Est] | None:
     for f in within:
         out.append(_estimates(res1, f, starts[f.name], confidence, m1, hotelling_g=g))
     if between:
-        means = np.asarray(res1.params[:g])
-        cl_codes = {f.name: np.zeros(g, dtype=int) for f in between}
-        for f in between:
-            cl_codes[f.name][clusters] = f.codes
-        cols2 = [np.ones((g, 1))]
-        starts2 = {}
-        pos = 1
-        for f in between:
-            starts2[f.name] = pos
-            cols2.append(_sum_code(cl_codes[f.name], f.k))
-            pos += f.k - 1
-        for _, codes, k in bblocks:
-            bc = np.zeros(g, dtype=int)
-            bc[clusters] = codes
-            cols2.append(_sum_code(bc, k))
-        X2 = np.hstack(cols2)
-        if g - np.linalg.matrix_rank(X2) < 2:
+        more = _between_stage(res1, between, bblocks, clusters, g, confidence)
+        if more is None:
             return None
-        res2 = _ols(means, X2, "nonrobust")
-        m2 = (f"OLS on the G={g} clusters' adjusted mean log(value) ~ "
-              f"{' + '.join(f.name for f in between)}; classical covariance (between-cluster "
-              "stratum)")
-        for f in between:
-            e = _estimates(res2, f, starts2[f.name], confidence, m2)
-            e.n_clusters = g
-            out.append(e)
+        out += more
     order = {f.name: i for i, f in enumerate(factors)}
     return sorted(out, key=lambda e: order[e.factor.name])
+
+
+def _between_stage(res1, between, bblocks, clusters, g, confidence) -> list[_Est] | None:
+    """Stratum 2: the clusters' adjusted means on the factors constant within clusters."""
+    out = []
+    means = np.asarray(res1.params[:g])
+    cl_codes = {f.name: np.zeros(g, dtype=int) for f in between}
+    for f in between:
+        cl_codes[f.name][clusters] = f.codes
+    cols2 = [np.ones((g, 1))]
+    starts2 = {}
+    pos = 1
+    for f in between:
+        starts2[f.name] = pos
+        cols2.append(_sum_code(cl_codes[f.name], f.k))
+        pos += f.k - 1
+    for _, codes, k in bblocks:
+        bc = np.zeros(g, dtype=int)
+        bc[clusters] = codes
+        cols2.append(_sum_code(bc, k))
+    X2 = np.hstack(cols2)
+    if g - np.linalg.matrix_rank(X2) < 2:
+        return None
+    res2, weighted = _between_fit(means, X2, np.bincount(clusters), float(res1.scale))
+    m2 = (f"{'WLS' if weighted else 'OLS'} on the G={g} clusters' adjusted mean log(value) ~ "
+          f"{' + '.join(f.name for f in between)}; classical covariance (between-cluster "
+          "stratum" + ("; clusters weighted 1/(s_b² + s_w²/n_cluster)" if weighted else "")
+          + ")")
+    for f in between:
+        e = _estimates(res2, f, starts2[f.name], confidence, m2)
+        e.n_clusters = g
+        out.append(e)
+    return out
+
+
+def _between_fit(means, X2, sizes, sw2):
+    """Between-cluster fit of the clusters' means: OLS when the clusters are of equal size, else
+    WLS with the variance of a cluster mean, s_b² + s_w²/n (s_b² by moments from the OLS fit),
+    so a 2-run day does not weigh as much as a 23-run day."""
+    res = _ols(means, X2, "nonrobust")
+    if sizes.min() == sizes.max() or not np.isfinite(sw2):
+        return res, False
+    import statsmodels.api as sm
+
+    sb2 = max(0.0, float(res.scale) - float(np.mean(sw2 / sizes)))
+    w = 1.0 / np.maximum(sb2 + sw2 / sizes, 1e-300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return sm.WLS(means, X2, weights=w).fit(use_t=True), True
 
 
 def _kruskal(d: pd.DataFrame, fac: _Factor, blocks) -> tuple[float, float]:
@@ -526,11 +773,13 @@ def _prepare(data, value, time, by, block, tz, region):
 
 
 def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, confidence,
-             alpha, power, adjust):
+             alpha, power, adjust, n_permutations=N_PERMUTATIONS, seed=0):
     if cov not in ("cluster", "hac", "hc3", "nonrobust"):
         raise ValueError(f"cov must be 'cluster', 'hac', 'hc3' or 'nonrobust', got {cov!r}")
     if not 0 < confidence < 1 or not 0 < alpha < 1 or not 0 < power < 1:
         raise ValueError("confidence, alpha and power must lie in (0, 1)")
+    # never pool different metrics/tests/ops in one analysis (the one policy of _core)
+    by = group_keys(data, by)
     d, by_cols, blk = _prepare(data, value, time, by, block, tz, region)
     if cluster not in (None, "day") and cluster not in d.columns:
         raise KeyError(f"cluster column {cluster!r} not in data")
@@ -544,31 +793,20 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
         if cov == "hac":
             g = g.sort_values(time, kind="stable")
         blocks = _block_codes(g, blk)
-        ests = _fit_group(g, block=blk, hour_bins=hour_bins, cov=cov, cluster=cluster,
-                          confidence=confidence) if len(g) >= 3 else []
+        ests, skipped = _fit_group(g, block=blk, hour_bins=hour_bins, cov=cov, cluster=cluster,
+                                   confidence=confidence, n_permutations=n_permutations,
+                                   seed=seed) if len(g) >= 3 else ([], [])
         tzs = ",".join(sorted(pd.unique(g["_tz"].astype(str)))) if len(g) else ""
+        first = len(test_rows)
         for e in ests:
-            f = e.factor
-            ratio = np.exp(e.effect)
-            for j in range(f.k):
-                eff_rows.append({**gk, "factor": f.name, "level": f.labels[j],
-                                 "level_index": f.index[j], "ratio": ratio[j],
-                                 "ratio_ci_low": np.exp(e.ci[j, 0]),
-                                 "ratio_ci_high": np.exp(e.ci[j, 1]),
-                                 "p_value": e.p_level[j], "n": int(f.counts[j]),
-                                 "confidence": confidence, "coding": CODING,
-                                 "method": e.method})
-            kw, kwp = _kruskal(g, f, blocks)
-            row = {**gk, "factor": f.name, "levels": f.k, "statistic": e.stat, "df": e.df_num,
-                   "df_denom": e.df_denom, "p_value": e.p_value, "p_adjusted": np.nan,
-                   "kw_statistic": kw, "kw_p_value": kwp,
-                   "spread_pct": float(np.expm1(e.effect.max() - e.effect.min()) * 100),
-                   "mde_pct": np.nan, "power": power, "alpha": alpha, "verdict": "",
-                   "n": int(len(g)), "n_excluded": n_excl, "n_clusters": e.n_clusters,
-                   "tz": tzs, "method": e.method + "; omnibus Wald F"}
-            test_rows.append(row)
+            eff_rows += _level_rows(gk, e, confidence)
+            test_rows.append(_test_row(gk, e, g, blocks, power, alpha, n_excl, tzs))
             pending.append(e)
-        if not ests:
+        for name, k, why in skipped:
+            test_rows.append(_nan_row(gk, name, k, why, power, alpha, len(g), n_excl, tzs))
+            pending.append(None)
+        _order_factors(test_rows, pending, first)
+        if not ests and not skipped:
             test_rows.append({**gk, "factor": "weekday+hour", "levels": 0, "statistic": np.nan,
                               "df": np.nan, "df_denom": np.nan, "p_value": np.nan,
                               "p_adjusted": np.nan, "kw_statistic": np.nan,
@@ -578,8 +816,45 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
                               "n": int(len(g)), "n_excluded": n_excl, "n_clusters": np.nan,
                               "tz": tzs, "method": ""})
             pending.append(None)
-    # multiplicity: Holm across every test of the call; MDE at the Bonferroni level alpha / m
+    _verdicts(test_rows, pending, adjust, alpha, power)
+    eff_cols = [*by_cols, "factor", "level", "level_index", "ratio", "ratio_ci_low",
+                "ratio_ci_high", "p_value", "p_adjusted", "n", "confidence", "coding", "method"]
+    lp = np.array([r["p_value"] for r in eff_rows], dtype=float)
+    ladj = lp if adjust in (None, "none") else adjust_pvalues(lp, adjust)
+    for r, pa in zip(eff_rows, ladj, strict=True):
+        r["p_adjusted"] = pa
+    test_cols = [*by_cols, "factor", "levels", "statistic", "df", "df_denom", "p_value",
+                 "p_adjusted", "kw_statistic", "kw_p_value", "spread_pct", "mde_pct", "power",
+                 "alpha", "verdict", "n", "n_excluded", "n_clusters", "tz", "method"]
+    return (pd.DataFrame(eff_rows, columns=eff_cols), pd.DataFrame(test_rows, columns=test_cols))
+
+
+def _level_rows(gk: dict, e: _Est, confidence: float) -> list[dict]:
+    f = e.factor
+    ratio = np.exp(e.effect)
+    return [{**gk, "factor": f.name, "level": f.labels[j], "level_index": f.index[j],
+             "ratio": ratio[j], "ratio_ci_low": np.exp(e.ci[j, 0]),
+             "ratio_ci_high": np.exp(e.ci[j, 1]), "p_value": e.p_level[j],
+             "n": int(f.counts[j]), "confidence": confidence, "coding": CODING,
+             "method": e.method} for j in range(f.k)]
+
+
+def _test_row(gk, e: _Est, g, blocks, power, alpha, n_excl, tzs) -> dict:
+    kw, kwp = _kruskal(g, e.factor, blocks)
+    return {**gk, "factor": e.factor.name, "levels": e.factor.k, "statistic": e.stat,
+            "df": e.df_num, "df_denom": e.df_denom, "p_value": e.p_value, "p_adjusted": np.nan,
+            "kw_statistic": kw, "kw_p_value": kwp,
+            "spread_pct": float(np.expm1(e.effect.max() - e.effect.min()) * 100),
+            "mde_pct": np.nan, "power": power, "alpha": alpha, "verdict": "",
+            "n": int(len(g)), "n_excluded": n_excl, "n_clusters": e.n_clusters,
+            "tz": tzs, "method": e.method + "; omnibus Wald F"}
+
+
+def _verdicts(test_rows: list, pending: list, adjust, alpha: float, power: float) -> None:
+    """Multiplicity (``adjust`` across every test of the call), MDE at the Bonferroni level
+    alpha / m, and the verdicts."""
     pvals = np.array([np.nan if e is None else e.p_value for e in pending])
+
     valid = np.isfinite(pvals)
     m = int(valid.sum())
     if m:
@@ -596,18 +871,33 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
             row["mde_pct"] = _mde(pending[i], a_eff, power)
             if pa < alpha:
                 row["verdict"] = f"drift (spread {row['spread_pct']:.1f} %)"
-            else:
+            elif np.isfinite(row["mde_pct"]):
                 row["verdict"] = f"no detectable drift (MDE {row['mde_pct']:.1f} %)"
+            else:
+                row["verdict"] = ("no detectable drift (MDE not estimable: the design cannot "
+                                  f"detect a drift below {MDE_MAX_PCT:.0f} %)")
     for i in np.flatnonzero(~valid):
         if pending[i] is not None:
             why = "; ".join(pending[i].notes) or "not testable (too few clusters or residual df)"
             test_rows[i]["verdict"] = why
-    eff_cols = [*by_cols, "factor", "level", "level_index", "ratio", "ratio_ci_low",
-                "ratio_ci_high", "p_value", "n", "confidence", "coding", "method"]
-    test_cols = [*by_cols, "factor", "levels", "statistic", "df", "df_denom", "p_value",
-                 "p_adjusted", "kw_statistic", "kw_p_value", "spread_pct", "mde_pct", "power",
-                 "alpha", "verdict", "n", "n_excluded", "n_clusters", "tz", "method"]
-    return (pd.DataFrame(eff_rows, columns=eff_cols), pd.DataFrame(test_rows, columns=test_cols))
+
+
+def _order_factors(rows: list, pending: list, first: int) -> None:
+    """Weekday before hour within the rows a group added (fitted and skipped factors mixed)."""
+    rank = {"weekday": 0, "hour": 1}
+    both = sorted(zip(rows[first:], pending[first:], strict=True),
+                  key=lambda rp: rank.get(rp[0]["factor"], 2))
+    rows[first:] = [r for r, _ in both]
+    pending[first:] = [e for _, e in both]
+
+
+def _nan_row(gk, factor, k, why, power, alpha, n, n_excl, tzs) -> dict:
+    """The test row of a factor the design cannot identify: NaN p and MDE, the reason."""
+    return {**gk, "factor": factor, "levels": k, "statistic": np.nan, "df": k - 1,
+            "df_denom": np.nan, "p_value": np.nan, "p_adjusted": np.nan, "kw_statistic": np.nan,
+            "kw_p_value": np.nan, "spread_pct": np.nan, "mde_pct": np.nan, "power": power,
+            "alpha": alpha, "verdict": why, "n": int(n), "n_excluded": n_excl,
+            "n_clusters": np.nan, "tz": tzs, "method": "design check"}
 
 
 _PARAMS_DOC = """
@@ -652,14 +942,29 @@ _PARAMS_DOC = """
         Test level and target power of the minimum detectable effect.
     adjust : str or None
         Multiple-comparison method (statsmodels ``multipletests``) across every omnibus test of
-        the call (groups × factors); ``None`` for none. Default ``"holm"``."""
+        the call (groups × factors; in :func:`drift`, across every level row of the call, in
+        ``p_adjusted``); ``None`` for none. Default ``"holm"``.
+    n_permutations, seed : int
+        Permutations of the design-respecting randomization test and its seed. With several
+        runs a day and ``cov="cluster"``, the p-value of a factor comes from it when there are
+        fewer than 14 days, an hour bin is seen on fewer than 8 days, days differ in size by
+        more than 3×, or the asymptotic test is undefined: hour labels are permuted *within*
+        each day (day and block fixed effects; classical F), weekday labels *between* days
+        (the days' adjusted means, weighted 1/(s_b² + s_w²/n_day); weighted F). ``method``
+        says so. ``0`` keeps the asymptotic tests.
+
+    Design checks (before any test): a weekday level must be seen on at least 2 days, and —
+    with several runs a day — an hour bin on at least 2 days; otherwise the factor's row says
+    ``not estimable``/``not testable`` with the reason and NaN p-value and MDE. An MDE the
+    design cannot reach below 1000 % is reported as NaN, never as a number."""
 
 
 def drift(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
           by: str | Sequence[str] | None = None, block: str | Sequence[str] | None = None,
           tz: str | None = None, region: str | None = None, hour_bins: int | str | None = "auto",
           cov: str = "cluster", cluster: str | None = None, confidence: float = 0.95,
-          alpha: float = 0.05, power: float = 0.8, adjust: str | None = "holm") -> pd.DataFrame:
+          alpha: float = 0.05, power: float = 0.8, adjust: str | None = "holm",
+          n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
     """Day-of-week and hour-of-day effects, as ratios to the typical level, with CIs.
 
     Parameters
@@ -709,7 +1014,7 @@ def drift(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     True
     """
     return _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster,
-                    confidence, alpha, power, adjust)[0]
+                    confidence, alpha, power, adjust, n_permutations, seed)[0]
 
 
 def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
@@ -717,7 +1022,8 @@ def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp"
                tz: str | None = None, region: str | None = None,
                hour_bins: int | str | None = "auto", cov: str = "cluster",
                cluster: str | None = None, confidence: float = 0.95, alpha: float = 0.05,
-               power: float = 0.8, adjust: str | None = "holm") -> pd.DataFrame:
+               power: float = 0.8, adjust: str | None = "holm",
+               n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
     """Omnibus drift tests per group and factor, with spread and minimum detectable effect.
 
     Parameters
@@ -762,7 +1068,7 @@ def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp"
     (True, True)
     """
     return _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster,
-                    confidence, alpha, power, adjust)[1]
+                    confidence, alpha, power, adjust, n_permutations, seed)[1]
 
 
 drift.__doc__ = drift.__doc__.format(params=_PARAMS_DOC)

@@ -449,68 +449,85 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     if not by_cols:
         raise ValueError("compare needs at least one 'by' column")
     block_cols = as_list(paired)
-    strata_cols = [c for c in as_list(strata) if c not in by_cols]
     cells = [c for c in group_keys(data, None, within) if c not in by_cols]
-    cells += [c for c in strata_cols if c not in cells]
-    watch = [c for c in STRATA if c in data.columns and c not in (*by_cols, *cells, *block_cols)]
-    strata_notes: dict[int, str] = {}
+    cells += [c for c in as_list(strata) if c not in by_cols and c not in cells]
     check_columns(data, [value, *by_cols, *cells, *block_cols])
-    if baseline is None:
-        first = data[by_cols].iloc[0] if len(data) else None
-        if first is None:
-            raise ValueError("empty data")
-        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
-    base_key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
-    if len(base_key) != len(by_cols):
-        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
-    base_str = tuple(str(b) for b in base_key)
+    baseline, base_key = _baseline_key(data, by_cols, baseline)
+    opts = dict(value=value, by_cols=by_cols, block_cols=block_cols, test=test,
+                confidence=confidence, n_boot=n_boot, ratio_method=ratio_method,
+                n_permutations=n_permutations, seed=seed, higher_is_better=higher_is_better,
+                baseline=baseline if len(by_cols) > 1 else base_key[0],
+                watch=[c for c in STRATA if c in data.columns
+                       and c not in (*by_cols, *cells, *block_cols)])
+    rows: list[dict] = []
+    strata_notes: dict[int, str] = {}
     found_baseline = False
-    i_cmp = 0
-    rows = []
     for cell_key, cell in iter_groups(data, cells):
-        groups = list(iter_groups(cell, by_cols))
-        base = [sub for key, sub in groups
-                if tuple(str(key[c]) for c in by_cols) == base_str]
-        if not base:
-            continue
-        found_baseline = True
-        base_sub = base[0]
-        xb, xb_excl = clean_values(base_sub, value)
-        hib = direction(cell, higher_is_better)
-        for key, sub in groups:
-            if tuple(str(key[c]) for c in by_cols) == base_str:
-                continue
-            rng = np.random.default_rng([seed, i_cmp])  # comparison i: reproducible
-            i_cmp += 1
-            y, y_excl = clean_values(sub, value)
-            row = {**cell_key, **key,
-                   "baseline": baseline if len(by_cols) > 1 else base_key[0],
-                   "n": len(y), "n_baseline": len(xb), "n_excluded": y_excl + xb_excl,
-                   "median": float(np.median(y)) if len(y) else np.nan,
-                   "median_baseline": float(np.median(xb)) if len(xb) else np.nan}
-            if block_cols:
-                xbk = _block_medians(base_sub, value, block_cols)
-                ybk = _block_medians(sub, value, block_cols)
-                row.update(_paired(xbk, ybk, test, confidence, n_permutations, rng))
-            else:
-                row.update(_unpaired(xb, y, test, confidence, n_boot, ratio_method,
-                                     n_permutations, rng))
-            row["higher_is_better"] = hib
-            note = _imbalance(base_sub, sub, watch)
-            if note:
-                strata_notes[len(rows)] = note
-            rows.append(row)
+        found_baseline |= _compare_cell(cell_key, cell, base_key, rows, strata_notes, opts)
     if not found_baseline:
         raise ValueError(f"baseline {baseline!r} not found in column(s) {by_cols}")
     out = pd.DataFrame(rows)
     if out.empty:
         return out
+    return _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence,
+                   ratio_method, n_boot, strata_notes)
+
+
+def _baseline_key(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
+    """The baseline (default: the first group in the frame's order) and its key tuple."""
+    if baseline is None:
+        if not len(data):
+            raise ValueError("empty data")
+        first = data[by_cols].iloc[0]
+        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
+    base_key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
+    if len(base_key) != len(by_cols):
+        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
+    return baseline, base_key
+
+
+def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: list,
+                  strata_notes: dict, o: dict) -> bool:
+    """Append one row per group ≠ baseline of one within-cell; False if the cell lacks it."""
+    by_cols, value, block_cols = o["by_cols"], o["value"], o["block_cols"]
+    base_str = tuple(str(b) for b in base_key)
+    groups = list(iter_groups(cell, by_cols))
+    base = [sub for key, sub in groups if tuple(str(key[c]) for c in by_cols) == base_str]
+    if not base:
+        return False
+    base_sub = base[0]
+    xb, xb_excl = clean_values(base_sub, value)
+    hib = direction(cell, o["higher_is_better"])
+    for key, sub in groups:
+        if tuple(str(key[c]) for c in by_cols) == base_str:
+            continue
+        rng = np.random.default_rng([o["seed"], len(rows)])  # comparison i: reproducible
+        y, y_excl = clean_values(sub, value)
+        row = {**cell_key, **key, "baseline": o["baseline"],
+               "n": len(y), "n_baseline": len(xb), "n_excluded": y_excl + xb_excl,
+               "median": float(np.median(y)) if len(y) else np.nan,
+               "median_baseline": float(np.median(xb)) if len(xb) else np.nan}
+        if block_cols:
+            xbk = _block_medians(base_sub, value, block_cols)
+            ybk = _block_medians(sub, value, block_cols)
+            row.update(_paired(xbk, ybk, o["test"], o["confidence"], o["n_permutations"], rng))
+        else:
+            row.update(_unpaired(xb, y, o["test"], o["confidence"], o["n_boot"],
+                                 o["ratio_method"], o["n_permutations"], rng))
+        row["higher_is_better"] = hib
+        note = _imbalance(base_sub, sub, o["watch"])
+        if note:
+            strata_notes[len(rows)] = note
+        rows.append(row)
+    return True
+
+
+def _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence, ratio_method,
+            n_boot, strata_notes) -> pd.DataFrame:
+    """Adjusted p-values, changes in %, verdicts, method and warnings; the column order."""
     p = out["p_value"].to_numpy(float)
     ok = np.isfinite(p)
-    adj = np.full(len(p), np.nan)
-    if ok.any():
-        adj[ok] = p[ok] if correction == "none" else adjust_pvalues(p[ok], correction)
-    out["p_adjusted"] = adj
+    out["p_adjusted"] = adjust_pvalues(p, correction)
     for c in ("", "_ci_low", "_ci_high"):
         out[f"change_pct{c}"] = (out[f"ratio{c}"] - 1) * 100
     paired_name = "wilcoxon signed-rank" if test == "mannwhitney" else "paired permutation"
@@ -528,8 +545,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     out["confidence"] = confidence
     if block_cols:
         out["method"] = (f"paired by {'+'.join(block_cols)} (median per block); ratio: exp median "
-                         "paired log-ratio, order-statistic CI; shift: HL of paired differences, "
-                         "Tukey CI")
+                         "paired log-ratio, order-statistic CI; test on the paired log ratios; "
+                         "shift: HL of paired differences, Tukey CI")
     else:
         out["method"] = (f"ratio of medians, {ratio_method} bootstrap CI ({n_boot} resamples); "
                          "shift: Hodges-Lehmann, Moses CI")

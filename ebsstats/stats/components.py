@@ -19,6 +19,8 @@ from ebsstats.stats.summary import as_list, check_columns, group_keys, iter_grou
 
 __all__ = ["variance_components"]
 
+BOUNDARY = 1e-3  # a component below this share of the total is "at the boundary" (0)
+
 
 def _nested_labels(df: pd.DataFrame, levels: list[str]) -> pd.DataFrame:
     """Unique labels per level (``az/instance/volume``), so equal names under different
@@ -32,7 +34,12 @@ def _nested_labels(df: pd.DataFrame, levels: list[str]) -> pd.DataFrame:
     return out
 
 
+OPTIMIZERS = ("lbfgs", "bfgs", "cg", "powell", "nm")
+
+
 def _fit_mixedlm(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[dict, str]:
+    """REML fit trying each optimizer in turn (an optimizer's ``LinAlgError`` or a
+    non-converged fit moves on to the next); raises ``ValueError`` when all fail."""
     import statsmodels.formula.api as smf
 
     d = lab.copy()
@@ -41,28 +48,67 @@ def _fit_mixedlm(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[d
     names = {lvl: f"_l{i}" for i, lvl in enumerate(levels)}
     d = d.rename(columns=names)
     vc = {names[lvl]: f"0 + C({names[lvl]})" for lvl in rest}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        model = smf.mixedlm("_y ~ 1", d, groups=d[names[top]], re_formula="1",
-                            vc_formula=vc or None)
-        res = model.fit(reml=True, method=["lbfgs", "powell"])
-    est = {top: float(res.cov_re.iloc[0, 0])}
+    model = smf.mixedlm("_y ~ 1", d, groups=d[names[top]], re_formula="1",
+                        vc_formula=vc or None)
+    res, used, fallback, errors = None, None, None, []
+    for opt in OPTIMIZERS:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                r = model.fit(reml=True, method=opt)
+            except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+                errors.append(f"{opt}: {exc}")
+                continue
+        ok = np.isfinite(r.scale) and np.all(np.isfinite(np.asarray(r.cov_re)))
+        clean = r.converged and not any("converge" in str(w.message).lower() for w in caught)
+        if ok and clean:
+            res, used = r, opt
+            break
+        if ok and fallback is None:
+            fallback = (r, opt)
+    if res is None and fallback is not None:
+        res, used = fallback
+        errors.append("MixedLM did not converge cleanly")
+    if res is None:
+        raise ValueError("MixedLM failed with every optimizer (" + "; ".join(errors) + ")")
+    est = {top: max(float(res.cov_re.iloc[0, 0]), 0.0)}
     for name, v in zip(model.exog_vc.names, np.atleast_1d(res.vcomp), strict=True):
         lvl = next(k for k, n in names.items() if n == name)
-        est[lvl] = float(v)
+        est[lvl] = max(float(v), 0.0)
     est["__residual__"] = float(res.scale)
-    total = sum(est.values())
-    at_zero = [lvl for lvl, v in est.items() if v <= 1e-4 * total and lvl != "__residual__"]
-    notes = [f"{lvl} variance at the boundary (0)" for lvl in at_zero]
-    if not res.converged or any("converge" in str(w.message).lower() for w in caught):
-        notes.insert(0, "MixedLM did not converge cleanly")
+    est["__optimizer__"] = used
+    notes = [e for e in errors if "did not converge" in e]
+    if used != OPTIMIZERS[0]:
+        notes.append(f"REML optimizer {used} (earlier ones failed)")
     return est, "; ".join(notes)
+
+
+def _boundary_notes(est: dict) -> list[str]:
+    total = sum(v for k, v in est.items() if not k.startswith("__optim"))
+    return [f"{lvl} variance at the boundary (0)" for lvl, v in est.items()
+            if not lvl.startswith("__") and v <= BOUNDARY * total]
+
+
+def _fit_oneway(y: np.ndarray, lab: pd.DataFrame, level: str) -> tuple[dict, str]:
+    """One-way ANOVA (method of moments) with unequal group sizes: ``n0 = (N - Σn²/N)/(k-1)``
+    (Searle, Casella & McCulloch 1992, §3.6)."""
+    g = pd.Series(y).groupby(lab[level].to_numpy())
+    n_i, m_i = g.size().to_numpy(float), g.mean().to_numpy(float)
+    n, k = float(n_i.sum()), len(n_i)
+    ssb = float((n_i * (m_i - y.mean()) ** 2).sum())
+    ssw = float(((y - g.transform("mean").to_numpy()) ** 2).sum())
+    msb, msw = ssb / (k - 1), ssw / (n - k)
+    n0 = (n - (n_i ** 2).sum() / n) / (k - 1)
+    return ({level: max((msb - msw) / n0, 0.0), "__residual__": msw},
+            "one-way ANOVA (method of moments), negative estimate set to 0")
 
 
 def _fit_anova(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[dict, str]:
     """Expected-mean-squares estimator for a balanced nested design (equals REML when no
-    estimate is negative)."""
+    estimate is negative); one level with unequal group sizes: :func:`_fit_oneway`."""
     cols = levels
+    if len(cols) == 1 and lab.groupby(cols[0]).size().nunique() != 1:
+        return _fit_oneway(y, lab, cols[0])
     sizes = [lab[c].nunique() for c in cols]
     n = len(y)
     # balance check: every unit of each level has the same number of observations
@@ -91,6 +137,54 @@ def _fit_anova(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[dic
     return est, "balanced ANOVA (expected mean squares), negative estimates set to 0"
 
 
+def _fit_chain(y, lab, used, method):
+    """REML (optimizer chain) then ANOVA/moments; returns (est, fitted, notes)."""
+    notes = []
+    if method == "reml":
+        try:
+            est, note = _fit_mixedlm(y, lab, used)
+            return est, "reml", [note, *_boundary_notes(est)]
+        except (ValueError, np.linalg.LinAlgError) as exc:
+            notes.append(f"REML failed: {exc}")
+    try:
+        est, note = _fit_anova(y, lab, used)
+        return est, "anova", [*notes, note, *_boundary_notes(est)]
+    except (ValueError, np.linalg.LinAlgError, ZeroDivisionError) as exc:
+        return {}, None, [*notes, f"fit failed: {exc}"]
+
+
+def _share_ci(y, lab, used, est, fitted, n_boot, confidence, seed) -> dict:
+    """Parametric bootstrap percentile intervals of the shares (same design, normal effects)."""
+    comps = [*used, "__residual__"]
+    var = np.array([max(est.get(c, 0.0), 0.0) for c in comps])
+    if not np.all(np.isfinite(var)) or var.sum() <= 0:
+        return {}
+    balanced = all(lab.groupby(c).size().nunique() == 1 for c in used) or len(used) == 1
+    refit = _fit_anova if balanced else _fit_mixedlm
+    codes = [pd.factorize(lab[c])[0] for c in used]
+    rng = np.random.default_rng(seed)
+    shares = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(int(n_boot)):
+            yb = rng.normal(0, math.sqrt(var[-1]), len(y))
+            for c, v in zip(codes, var[:-1], strict=True):
+                yb += rng.normal(0, math.sqrt(v), c.max() + 1)[c]
+            try:
+                eb, _ = refit(yb, lab, used)
+            except (ValueError, np.linalg.LinAlgError):
+                continue
+            vb = np.array([max(eb.get(c, 0.0), 0.0) for c in comps])
+            shares.append(vb / vb.sum())
+    if len(shares) < 20:
+        return {}
+    shares = np.array(shares)
+    a = (1 - confidence) / 2
+    lo, hi = np.quantile(shares, [a, 1 - a], axis=0)
+    names = [*used, "__residual__"]
+    return dict(zip(names, zip(lo, hi, strict=True), strict=True))
+
+
 def _advice(levels_all: list[str], var: dict, costs: dict) -> dict:
     """Kalibera & Jones (2013): optimal units of level i per unit of its parent,
     ``sqrt((c_parent / c_i) * (var_i / var_parent))``."""
@@ -100,6 +194,13 @@ def _advice(levels_all: list[str], var: dict, costs: dict) -> dict:
         cp, cc = float(costs.get(parent, 1.0)), float(costs.get(child, 1.0))
         if not (np.isfinite(vp) and np.isfinite(vc)):
             out[child] = (np.nan, f"{child}: not estimable")
+            continue
+        total = sum(v for v in var.values() if np.isfinite(v))
+        if total > 0 and (vp <= BOUNDARY * total or vc <= BOUNDARY * total):
+            at = parent if vp <= BOUNDARY * total else child
+            out[child] = (np.nan, f"{child}s per {parent}: not estimable ({at} variance at the "
+                                  f"boundary 0, so the ratio {child}/{parent} is 0 or unbounded);"
+                                  f" collect more {parent}s before planning {child}s")
             continue
         r = math.inf if vp <= 0 else math.sqrt((cp / cc) * (vc / vp))
         r_int = max(1, round(r)) if math.isfinite(r) else math.inf
@@ -120,7 +221,8 @@ def variance_components(data: pd.DataFrame, value: str = "value",
                         levels: Sequence[str] | str = ("az", "instance", "volume"),
                         log: bool = True, costs: dict | None = None, residual: str = "run",
                         method: str = "reml", by: str | Sequence[str] | None = None,
-                        within: str | Sequence[str] | None = "auto") -> pd.DataFrame:
+                        within: str | Sequence[str] | None = "auto", *, n_boot: int = 200,
+                        confidence: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """Share of the variance at each level of a nested design, and where to add runs.
 
     Parameters
@@ -148,6 +250,9 @@ def variance_components(data: pd.DataFrame, value: str = "value",
         designs only.
     by, within : str or list of str
         One analysis per group (``within`` defaults to test/op/metric present).
+    n_boot, confidence, seed
+        Parametric-bootstrap replicates for the share intervals (``0`` skips them), their
+        level, and the seed.
 
     Returns
     -------
@@ -156,8 +261,10 @@ def variance_components(data: pd.DataFrame, value: str = "value",
         ``variance``, ``sd``, ``share`` (of the total), ``icc`` (correlation of two values
         sharing a unit of this level: sum of the variances at and above it over the total),
         ``cv`` (``sqrt(exp(var) - 1)`` when ``log``), ``optimal_per_parent`` and ``advice``
-        (Kalibera & Jones), ``n``, ``n_excluded``, ``log``, ``method``, ``note``. Intervals of
-        the components are not reported (MixedLM gives none for variance components).
+        (Kalibera & Jones; ``NaN`` with a "not estimable" advice when a component is at the
+        boundary 0), ``n``, ``n_excluded``, ``log``, ``method`` (estimator and, for REML, the
+        optimizer that succeeded), ``note``, ``share_ci_low``/``share_ci_high`` (parametric
+        bootstrap percentile interval).
 
     Notes
     -----
@@ -167,6 +274,15 @@ def variance_components(data: pd.DataFrame, value: str = "value",
     :math:`r_i = \\sqrt{(c_{i-1}/c_i)(\\sigma^2_i/\\sigma^2_{i-1})}`. ``r ≈ 1`` means "add
     volumes, not runs". The ANOVA estimator is the classical one for balanced nested designs
     (Searle, Casella & McCulloch, *Variance Components*, 1992, ch. 4).
+
+    REML is tried with the optimizers lbfgs, bfgs, cg, powell, nm in turn (an optimizer that
+    raises — lbfgs's ``LinAlgError`` at a singular Hessian — or does not converge hands over to
+    the next); when all fail, the method-of-moments (ANOVA) estimator is used for balanced
+    designs and for one level, and ``method`` says so. Share intervals: parametric bootstrap
+    (normal random effects with the estimated variances on the same design, refitted by the
+    moment estimator where the design allows it, else by REML; percentile interval; Davison &
+    Hinkley, *Bootstrap Methods*, 1997, §2.2). Components at the boundary (below 0.1 % of the
+    total) make the Kalibera–Jones ratio 0 or unbounded: the advice says "not estimable".
 
     Examples
     --------
@@ -188,58 +304,78 @@ def variance_components(data: pd.DataFrame, value: str = "value",
     keys = [k for k in group_keys(data, by, within) if k not in levels]
     check_columns(data, [value, *levels, *keys])
     rows = []
-    for key, sub in iter_groups(data, keys):
+    for gi, (key, sub) in enumerate(iter_groups(data, keys)):
         y = pd.to_numeric(sub[value], errors="coerce").to_numpy(float, na_value=np.nan)
         ok = np.isfinite(y) & ((y > 0) if log else True)
         n_excl = int((~ok).sum())
         y = np.log(y[ok]) if log else y[ok]
         lab = _nested_labels(sub.loc[ok], levels).reset_index(drop=True)
-        notes = []
-        used = []
-        prev_units = 1
-        for lvl in levels:
-            k = lab[lvl].nunique()
-            if k <= prev_units:
-                notes.append(f"{lvl} dropped ({k} unit(s) for {prev_units} parent unit(s))")
-                continue
-            used.append(lvl)
-            prev_units = k
+        used, notes, prev_units = _usable_levels(lab, levels)
+        est, fitted = {}, None
         if len(used) and len(lab) > prev_units:
-            try:
-                fit = _fit_mixedlm if method == "reml" else _fit_anova
-                est, note = fit(y, lab, used)
-                if note:
-                    notes.append(note)
-            except (ValueError, np.linalg.LinAlgError) as exc:
-                est = {}
-                notes.append(f"fit failed: {exc}")
+            est, fitted, note = _fit_chain(y, lab, used, method)
+            notes.extend(n for n in note if n)
         else:
-            est = {}
             notes.append("too few units or runs to separate levels")
-        var = {lvl: est.get(lvl, np.nan) for lvl in used}
-        var[residual] = est.get("__residual__", np.nan)
-        all_lv = [*used, residual]
-        total = float(np.nansum([var[lv] for lv in all_lv])) if est else np.nan
-        adv = _advice(all_lv, var, costs)
-        cum = 0.0
-        meth = ("REML mixed model (statsmodels MixedLM)" if method == "reml"
-                else "ANOVA expected mean squares") + (" on log(value)" if log else "")
-        for lv in [*levels, residual]:
-            v = var.get(lv, np.nan)
-            if lv in var and np.isfinite(v):
-                cum += v
-            share = v / total if total and np.isfinite(v) else np.nan
-            r, text = adv.get(lv, (np.nan, None))
-            if lv == (used[0] if used else None) and np.isfinite(v):
-                text = (f"{lv}: {share:.0%} of the variance; only more {lv}s reduce it")
-            rows.append({**key, "level": lv,
-                         "n_units": int(lab[lv].nunique()) if lv in lab else len(lab),
-                         "variance": v, "sd": math.sqrt(v) if np.isfinite(v) and v >= 0 else np.nan,
-                         "share": share,
-                         "icc": cum / total if lv != residual and lv in var and total else np.nan,
-                         "cv": math.sqrt(math.expm1(v)) if log and np.isfinite(v) and v >= 0
-                         else np.nan,
-                         "optimal_per_parent": r, "advice": text, "n": len(y),
-                         "n_excluded": n_excl, "log": log, "method": meth,
-                         "note": "; ".join(notes) or None})
+        share_ci = (_share_ci(y, lab, used, est, fitted, n_boot, confidence, seed + gi)
+                    if est and n_boot else {})
+        ctx = {"key": key, "lab": lab, "n": len(y), "n_excluded": n_excl, "log": log,
+               "method": _method_text(est, fitted, method, log),
+               "note": "; ".join(notes) or None}
+        rows.extend(_rows(levels, used, residual, est, share_ci, costs, ctx))
     return pd.DataFrame(rows)
+
+
+def _usable_levels(lab: pd.DataFrame, levels: list[str]) -> tuple[list[str], list[str], int]:
+    """Levels with more units than their parent (others are dropped with a note)."""
+    used, notes, prev_units = [], [], 1
+    for lvl in levels:
+        k = lab[lvl].nunique()
+        if k <= prev_units:
+            notes.append(f"{lvl} dropped ({k} unit(s) for {prev_units} parent unit(s))")
+            continue
+        used.append(lvl)
+        prev_units = k
+    return used, notes, prev_units
+
+
+def _method_text(est: dict, fitted: str | None, method: str, log: bool) -> str:
+    meth = {"reml": "REML mixed model (statsmodels MixedLM)",
+            "anova": "ANOVA expected mean squares"}.get(fitted or "", "no fit")
+    if est.get("__optimizer__"):
+        meth += f", optimizer {est['__optimizer__']}"
+    if fitted == "anova" and method == "reml":
+        meth += " (fallback: REML failed)"
+    return meth + (" on log(value)" if log else "")
+
+
+def _rows(levels, used, residual, est, share_ci, costs, ctx) -> list[dict]:
+    """One output row per level (top to bottom, then the residual)."""
+    var = {lvl: est.get(lvl, np.nan) for lvl in used}
+    var[residual] = est.get("__residual__", np.nan)
+    all_lv = [*used, residual]
+    total = float(np.nansum([var[lv] for lv in all_lv])) if est else np.nan
+    adv = _advice(all_lv, var, costs)
+    lab, log = ctx["lab"], ctx["log"]
+    cum, rows = 0.0, []
+    for lv in [*levels, residual]:
+        v = var.get(lv, np.nan)
+        fin = bool(np.isfinite(v))
+        if lv in var and fin:
+            cum += v
+        share = v / total if total and fin else np.nan
+        r, text = adv.get(lv, (np.nan, None))
+        ci = share_ci.get("__residual__" if lv == residual else lv, (np.nan, np.nan))
+        if used and lv == used[0] and fin:
+            text = f"{lv}: {share:.0%} of the variance; only more {lv}s reduce it"
+        pos = fin and v >= 0
+        rows.append({**ctx["key"], "level": lv,
+                     "n_units": int(lab[lv].nunique()) if lv in lab else len(lab),
+                     "variance": v, "sd": math.sqrt(v) if pos else np.nan, "share": share,
+                     "icc": cum / total if lv != residual and lv in var and total else np.nan,
+                     "cv": math.sqrt(math.expm1(v)) if log and pos else np.nan,
+                     "share_ci_low": ci[0], "share_ci_high": ci[1],
+                     "optimal_per_parent": r, "advice": text, "n": ctx["n"],
+                     "n_excluded": ctx["n_excluded"], "log": log, "method": ctx["method"],
+                     "note": ctx["note"]})
+    return rows

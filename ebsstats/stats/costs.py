@@ -240,11 +240,6 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         member: they are divided by ``raid_members`` before pricing. Single volumes are
         unaffected.
 
-    The former column-name keywords (``metric``, ``op``, ``run``, ``volume_type``, ``size``,
-    ``provisioned_iops``, ``provisioned_throughput``, ``members``, ``raid_level``,
-    ``instance_type``, ``block_size``, ``timestamp``) still work for one release, with a
-    :class:`DeprecationWarning`: the named column is used as the schema's.
-
     Returns
     -------
     DataFrame
@@ -278,6 +273,11 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     bandwidth, which the entitlement here does not model. The IOPS:size rule checks
     ``provisioned_iops ≤ max_iops_per_gib(as_of) × size`` (io1 10:1 from 2012-07, 30:1 from
     2013, 50:1 from 2016-12; io2 500:1; gp3 500:1).
+
+    The former column-name keywords (``metric``, ``op``, ``run``, ``volume_type``, ``size``,
+    ``provisioned_iops``, ``provisioned_throughput``, ``members``, ``raid_level``,
+    ``instance_type``, ``block_size``, ``timestamp``) still work for one release, with a
+    :class:`DeprecationWarning`: the named column is used as the schema's.
 
     Examples
     --------
@@ -349,8 +349,9 @@ def _full_book(book):
     return pricing.price_book("all", region=None, path=book, provider=None)
 
 
-def volume_spec(grp: pd.DataFrame, key: str, as_of=None, set_totals: bool = False) -> VolumeSpec:
-    """The :class:`VolumeSpec` of one configuration group (one value per column, or an error).
+def volume_spec(data: pd.DataFrame, key: str, as_of=None, set_totals: bool = False) -> VolumeSpec:
+    """The :class:`VolumeSpec` of one configuration group ``data`` (one value per column, or an
+    error).
 
     >>> import pandas as pd
     >>> g = pd.DataFrame({"volume_type": ["gp3"] * 2, "size_gib": [200.0] * 2,
@@ -359,20 +360,20 @@ def volume_spec(grp: pd.DataFrame, key: str, as_of=None, set_totals: bool = Fals
     >>> s.volume_type, s.size_gib, s.members, s.write_factor
     ('gp3', 50.0, 4, 2.0)
     """
-    vt = _one(grp, "volume_type", key)
+    vt = _one(data, "volume_type", key)
     if vt is None:
         raise ValueError(f"group {key}: no 'volume_type'; the price needs the volume type")
-    size = _float(_one(grp, "size_gib", key))
-    piops = _float(_one(grp, "provisioned_iops", key))
-    ptp = _float(_one(grp, "provisioned_throughput_mibps", key))
-    m = int(_one(grp, "raid_members", key, default=1))
+    size = _float(_one(data, "size_gib", key))
+    piops = _float(_one(data, "provisioned_iops", key))
+    ptp = _float(_one(data, "provisioned_throughput_mibps", key))
+    m = int(_one(data, "raid_members", key, default=1))
     if set_totals and m > 1:  # the set's totals -> per member volume
         size, piops, ptp = (None if v is None else v / m for v in (size, piops, ptp))
-    itype = _one(grp, "instance_type", key)
-    wf = _raid_write_factor(_one(grp, "raid_level", key))
+    itype = _one(data, "instance_type", key)
+    wf = _raid_write_factor(_one(data, "raid_level", key))
     return VolumeSpec(key=key, volume_type=str(vt), size_gib=size, provisioned_iops=piops,
                       provisioned_throughput=ptp, members=m, instance_type=itype,
-                      write_factor=wf, day=_group_date(grp, as_of, key))
+                      write_factor=wf, day=_group_date(data, as_of, key))
 
 
 def _rate(runs: np.ndarray, confidence: float) -> Rate:

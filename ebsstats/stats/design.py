@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.stats.calendar import WEEKDAYS
 
 __all__ = ["schedule", "balance"]
@@ -160,7 +161,8 @@ def _write_csv(df: pd.DataFrame, path: Path) -> None:
         raise
 
 
-def balance(plan: pd.DataFrame, factor: str = "weekday") -> pd.DataFrame:
+@renamed(plan="data")
+def balance(data: pd.DataFrame, factor: str = "weekday") -> pd.DataFrame:
     """Count of runs per config × ``factor`` (``weekday``, ``hour``, ``position``, ...).
 
     A balanced plan has equal counts in every column for all configs.
@@ -171,4 +173,4 @@ def balance(plan: pd.DataFrame, factor: str = "weekday") -> pd.DataFrame:
     >>> int(balance(plan, "hour").nunique().max())   # same count for both configs, every hour
     1
     """
-    return pd.crosstab(plan["config"], plan[factor])
+    return pd.crosstab(data["config"], data[factor])

@@ -15,8 +15,8 @@
 ``offsets``
     Offset-resolved fio logs (``log_offset=1``): every I/O is a first or a repeat touch of its
     LBA bucket; the log latency is regressed on the touched-before indicator *and* on the time
-    regimes of the repeat touches, so a burst bucket running dry (keyed on time, ANCHORS §D) is
-    not mistaken for a first-touch penalty (keyed on offsets).
+    regimes of the repeat touches, so a burst bucket running dry (keyed on time) is not
+    mistaken for a first-touch penalty (keyed on offsets; see :doc:`/questions/firstwrite`).
 
 The penalty is always in the "slower by" sense: ``penalty = later rate / first rate`` (for a
 latency, ``first latency / later latency``); 1.0 means no penalty, 5.0 means the first touch
@@ -26,12 +26,14 @@ takes five times as long.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats.stats._core import adjust_pvalues
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["first_write", "touch_table", "synthetic_touch_log", "EVIDENCE"]
@@ -41,7 +43,7 @@ RATE_METRICS = ("bandwidth", "iops", "ops")
 _COLS = ["evidence", "test", "op", "metric", "penalty", "penalty_ci_low", "penalty_ci_high",
          "confidence", "n_first", "n_later", "first_level", "later_level", "naive_ratio",
          "time_effect", "time_change_at", "attribution", "detected", "bytes_to_clear",
-         "time_to_clear", "cleared", "coverage", "method"]
+         "time_to_clear", "cleared", "coverage", "p_value", "p_adjusted", "method"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -86,9 +88,10 @@ def log_ratio_ci(first: Sequence[float], later: Sequence[float], confidence: flo
 
 
 def _by_cols(data: pd.DataFrame, by) -> list[str]:
+    """The volume: passes are passes *of one volume* (default ``volume``, else ``config``)."""
     if by is None:
-        for c in ("config", "volume"):
-            if c in data.columns:
+        for c in ("volume", "config"):
+            if c in data.columns and data[c].notna().any():
                 return [c]
         return []
     return [by] if isinstance(by, str) else list(by)
@@ -102,16 +105,33 @@ def _groups(df: pd.DataFrame, cols: list[str]):
         yield (key if isinstance(key, tuple) else (key,)), g
 
 
-def _pass_order(df: pd.DataFrame) -> pd.Series:
-    """Numeric pass of each row: the ``pass`` column, else the rank of the timestamp."""
-    if "pass" in df.columns:
-        p = pd.to_numeric(df["pass"], errors="coerce")
-        if p.notna().any():
-            return p
+def _pass_order(df: pd.DataFrame) -> pd.Series | None:
+    """Numeric pass of each row: the ``pass`` column, else ``repetition``, else the rank of the
+    timestamp; ``None`` when the frame holds none of them."""
+    for col in ("pass", "repetition"):
+        if col in df.columns:
+            p = pd.to_numeric(df[col], errors="coerce")
+            if p.notna().any():
+                return p
     if "timestamp" in df.columns:
         t = pd.to_datetime(df["timestamp"], utc=True, errors="coerce")
-        return t.rank(method="dense")
-    raise ValueError("passes evidence needs a 'pass' or a 'timestamp' column")
+        if t.notna().any():
+            return t.rank(method="dense")
+    return None
+
+
+def _log_ratio_p(first: np.ndarray, later: np.ndarray) -> float:
+    """Two-sided pooled t-test p of the log ratio (the test dual to :func:`log_ratio_ci`)."""
+    a, b = np.log(np.asarray(first, float)), np.log(np.asarray(later, float))
+    df = a.size + b.size - 2
+    if a.size == 0 or b.size == 0 or df < 1:
+        return math.nan
+    ss = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
+    se = math.sqrt(ss / df) * math.sqrt(1.0 / a.size + 1.0 / b.size)
+    d = float(b.mean() - a.mean())
+    if se == 0:
+        return 1.0 if d == 0 else 0.0
+    return float(2 * stats.t.sf(abs(d / se), df))
 
 
 def _row(keys: dict, **kw) -> dict:
@@ -126,19 +146,55 @@ def _row(keys: dict, **kw) -> dict:
 # evidence: passes, bonnie, sysbench (results frame)
 
 
-def _passes(df, by_cols, value, metrics, confidence, fresh_only):
+def _one_volume_only(d: pd.DataFrame, by_cols: list[str], why: list[str]) -> pd.DataFrame:
+    """Drop the groups that hold several volumes (passes of different volumes), saying so."""
+    if "volume" not in d.columns or "volume" in by_cols:
+        return d
+    nvol = (d.groupby(by_cols, dropna=False, observed=True)["volume"].nunique()
+            if by_cols else pd.Series([d["volume"].nunique()]))
+    mixed = nvol[nvol > 1]
+    if not len(mixed):
+        return d
+    why.append(f"passes: {len(mixed)} group(s) of {by_cols or 'the frame'} hold several "
+               "volumes; passes of different volumes are not compared (a slow fresh "
+               "volume is not a first-write penalty): use by='volume'")
+    if not by_cols:
+        return d.iloc[0:0]
+    return d[~d.set_index(by_cols).index.isin(mixed.index)]
+
+
+def _clear_cost(df, g, p0, lo) -> tuple[float, float]:
+    """Bytes and seconds of the first pass (upper bound of what clears the penalty)."""
+    if "source" not in g.columns or "metric" not in df.columns:
+        return math.nan, math.nan
+    srcs = set(g.loc[g["_pass"] == p0, "source"].astype(str))
+    sub = df[df["source"].astype(str).isin(srcs)]
+    io = sub.loc[sub["metric"].astype(str) == "io_bytes", "value"]
+    rt = sub.loc[sub["metric"].astype(str) == "runtime", "value"]
+    return (float(io.sum()) if len(io) and lo > 1.0 else math.nan,
+            float(rt.sum()) if len(rt) and lo > 1.0 else math.nan)
+
+
+def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
+    why = [] if why is None else why
     d = df[df["metric"].astype(str).isin(metrics)].copy() if "metric" in df else df.copy()
     d = d[np.isfinite(d[value].astype(float)) & (d[value].astype(float) > 0)]
     if d.empty:
+        why.append(f"passes: no positive values of {list(metrics)}")
         return []
-    d["_pass"] = _pass_order(d)
-    d = d[d["_pass"].notna()]
+    order = _pass_order(d)
+    if order is None:
+        why.append("passes: no 'pass', 'repetition' or 'timestamp' column to order the passes")
+        return []
+    d["_pass"] = order
+    d = _one_volume_only(d[d["_pass"].notna()], by_cols, why)
     vol_first = d.groupby(by_cols, dropna=False, observed=True)["_pass"].transform("min") \
         if by_cols else pd.Series(d["_pass"].min(), index=d.index)
     d["_volfirst"] = vol_first
     keys = [c for c in ("tool", "test", "workload", "op", "metric", "block_size")
             if c in d.columns]
     rows = []
+    seen_later = False
     for key, g in _groups(d, by_cols + keys):
         kd = dict(zip(by_cols + keys, key, strict=True))
         p0 = g["_pass"].min()
@@ -148,19 +204,12 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only):
         later = g.loc[g["_pass"] > p0, value].astype(float).to_numpy()
         if later.size == 0:
             continue
+        seen_later = True
         unit = g["unit"].iloc[0] if "unit" in g else None
         lower = _lower_is_better(kd.get("metric", ""), unit)
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
-        btc = ttc = math.nan
-        if "source" in g.columns and "metric" in df.columns:
-            # the first pass is the upper bound of what it takes to clear the penalty
-            srcs = set(g.loc[g["_pass"] == p0, "source"].astype(str))
-            sub = df[df["source"].astype(str).isin(srcs)]
-            io = sub.loc[sub["metric"].astype(str) == "io_bytes", "value"]
-            rt = sub.loc[sub["metric"].astype(str) == "runtime", "value"]
-            btc = float(io.sum()) if len(io) and lo > 1.0 else math.nan
-            ttc = float(rt.sum()) if len(rt) and lo > 1.0 else math.nan
+        btc, ttc = _clear_cost(df, g, p0, lo)
         rows.append(_row({k: v for k, v in kd.items() if k in by_cols},
                          evidence="passes", test=kd.get("test"), op=kd.get("op"),
                          metric=kd.get("metric"), penalty=r, penalty_ci_low=lo,
@@ -171,9 +220,13 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only):
                                       float(np.median(later) / np.median(first))),
                          bytes_to_clear=btc, time_to_clear=ttc,
                          detected=bool(lo > 1.0) if np.isfinite(lo) else None,
-                         method="first pass vs later passes: ratio of geometric means, pooled t "
-                                "interval on logs; bytes/time to clear = the first pass (upper "
-                                "bound)"))
+                         p_value=_log_ratio_p(a, b),
+                         method="first pass vs later passes of the same volume: ratio of "
+                                "geometric means, pooled t interval on logs; bytes/time to clear "
+                                "= the first pass (upper bound)"))
+    if not seen_later and len(d):
+        why.append("passes: every volume was seen in one pass only (one fresh volume per run "
+                   "has no later pass to compare with)")
     return rows
 
 
@@ -182,7 +235,10 @@ def _per_run_ratio(df, by_cols, value, num_test, den_test, metric):
     d = d[d["test"].astype(str).isin([num_test, den_test])]
     if d.empty:
         return pd.DataFrame()
-    d = d.assign(_pass=_pass_order(d))
+    order = _pass_order(d)
+    if order is None:
+        return pd.DataFrame()
+    d = d.assign(_pass=order)
     run_key = [c for c in ("run_id", "path", "source") if c in d.columns][:1]
     w = d.pivot_table(index=[*by_cols, *run_key, "_pass"], columns="test", values=value,
                       aggfunc="median", observed=True, dropna=False)
@@ -206,6 +262,7 @@ def _bonnie(df, by_cols, value, confidence):
             continue
         r, lo, hi = log_ratio_ci(first, later, confidence)
         rows.append(_row(dict(zip(by_cols, key, strict=True)), evidence="bonnie",
+                         p_value=_log_ratio_p(first, later),
                          test="put_block/rewrite", op="write", metric="bandwidth", penalty=r,
                          penalty_ci_low=lo, penalty_ci_high=hi, confidence=confidence,
                          n_first=int(first.size), n_later=int(later.size),
@@ -234,6 +291,7 @@ def _sysbench(df, by_cols, value, confidence, later_test="seqwr"):
         rt = df.loc[df["source"].isin(bs["source"]) & (df["metric"].astype(str) == "runtime"),
                     value] if "source" in df else pd.Series(dtype=float)
         rows.append(_row(dict(zip(by_cols, key, strict=True)), evidence="sysbench",
+                         p_value=_log_ratio_p(first, later),
                          test=f"prepare/{later_test}", op="write", metric="bandwidth",
                          penalty=r, penalty_ci_low=lo, penalty_ci_high=hi,
                          confidence=confidence, n_first=int(first.size),
@@ -464,6 +522,25 @@ def _offsets(ts, by_cols, value, metric, bucket, confidence, penalty, tol, min_e
 # the dispatcher
 
 
+def _split(data, series):
+    """(results frame, series frame) of ``data``."""
+    if isinstance(data, tuple):
+        return data[0], data[1] if series is None else series
+    if isinstance(data, pd.DataFrame) and "t" in data.columns and "offset" in data.columns:
+        return None, data
+    return data, series
+
+
+def _kinds(evidence) -> list[str]:
+    kinds = [evidence] if isinstance(evidence, str) else list(evidence)
+    if kinds == ["auto"]:
+        kinds = list(EVIDENCE)
+    bad = set(kinds) - set(EVIDENCE)
+    if bad:
+        raise ValueError(f"evidence must be 'auto' or among {EVIDENCE}, got {sorted(bad)}")
+    return kinds
+
+
 def first_write(data, evidence: str | Sequence[str] = "auto",
                 by: str | Sequence[str] | None = None, *, series: pd.DataFrame | None = None,
                 value: str = "value", metrics: Sequence[str] = RATE_METRICS,
@@ -527,13 +604,13 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
     Notes
     -----
     The first-touch penalty on EC2 was "about x5 for a first write" (2009 comment on the
-    Percona EBS benchmark; ANCHORS §D lists 5–50 % of IOPS in AWS's own old text). Passes,
+    Percona EBS benchmark; AWS's own old EBS documentation put it at 5–50 % of IOPS). Passes,
     bonnie and sysbench use the ratio of geometric means with a pooled t interval on the log
     scale: with one first run, it is the prediction interval of one value (Kalibera & Jones
     2013 argue for ratio CIs). Offsets use OLS on log latency with HAC (Newey–West) standard
     errors because neighbouring I/Os are correlated; the touched-before indicator identifies
     first touch (keyed on LBA), the time-regime terms (PELT on repeat touches only) absorb
-    burst-bucket depletion (keyed on cumulative I/O, ANCHORS §D "telling the effects apart").
+    burst-bucket depletion (keyed on cumulative I/O; see :doc:`/questions/firstwrite`).
 
     Examples
     --------
@@ -544,25 +621,16 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
     >>> r["attribution"].iloc[0]
     'first_touch'
     """
-    results, ser = None, series
-    if isinstance(data, tuple):
-        results, ser = data[0], data[1] if series is None else series
-    elif isinstance(data, pd.DataFrame) and "t" in data.columns and "offset" in data.columns:
-        ser = data
-    else:
-        results = data
-    kinds = [evidence] if isinstance(evidence, str) else list(evidence)
-    if kinds == ["auto"]:
-        kinds = list(EVIDENCE)
-    bad = set(kinds) - set(EVIDENCE)
-    if bad:
-        raise ValueError(f"evidence must be 'auto' or among {EVIDENCE}, got {sorted(bad)}")
+    results, ser = _split(data, series)
+    kinds = _kinds(evidence)
     rows: list[dict] = []
+    why: list[str] = []
     by_cols = _by_cols(results if results is not None else ser, by) if (
         results is not None or ser is not None) else []
     if results is not None and len(results):
         if "passes" in kinds:
-            rows += _passes(results, by_cols, value, tuple(metrics), confidence, fresh_only)
+            rows += _passes(results, by_cols, value, tuple(metrics), confidence, fresh_only,
+                            why)
         if "bonnie" in kinds and {"test", "metric"} <= set(results.columns):
             rows += _bonnie(results, by_cols, value, confidence)
         if "sysbench" in kinds and {"test", "metric", "op"} <= set(results.columns):
@@ -574,7 +642,27 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
     out = pd.DataFrame(rows, columns=[*by_cols, *_COLS])
     for c in ("n_first", "n_later"):
         out[c] = out[c].astype("Int64")
+    _adjust(out, confidence)
+    if out.empty:
+        if results is None and ser is None:
+            why.append("no data")
+        msg = "first_write found nothing to compare: " + ("; ".join(why) or
+                                                          "no evidence of the kinds asked for")
+        out.attrs["reason"] = msg
+        warnings.warn(msg, UserWarning, stacklevel=2)
     return out
+
+
+def _adjust(out: pd.DataFrame, confidence: float) -> None:
+    """Holm across every test of the call: ``detected`` needs the adjusted p below
+    1 - confidence (and a penalty above 1), not an unadjusted interval above 1."""
+    p = pd.to_numeric(out["p_value"], errors="coerce").to_numpy(dtype=float)
+    out["p_adjusted"] = adjust_pvalues(p, "holm") if len(out) else p
+    ok = np.isfinite(out["p_adjusted"].to_numpy(dtype=float))
+    if ok.any():
+        det = (out["p_adjusted"] < 1 - confidence) & (out["penalty"] > 1)
+        out["detected"] = out["detected"].astype(object)
+        out.loc[ok, "detected"] = det[ok].astype(bool).to_numpy()
 
 
 # ---------------------------------------------------------------------------------------------

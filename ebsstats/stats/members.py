@@ -458,15 +458,7 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
         flagged = int(g["flag"].sum())
         share = flagged / len(g) if len(g) else np.nan
         pair = bool("pairwise" in g and g["pairwise"].fillna(False).astype(bool).all())
-        note = None
-        if pair:
-            status = "slower" if by_ci else "ok"
-            note = ("2 members: says which member is slower, not whether it is an outlier "
-                    "(no third member to tell which one is normal)")
-        elif share >= persistent_share or by_ci:
-            status = "persistent"
-        else:
-            status = "transient" if flagged else "ok"
+        status, note = _status(pair, by_ci, share, flagged, persistent_share)
         if not reached and n:
             note = (note + "; " if note else "") + (
                 f"{n} window(s): no interval reaches {confidence:.0%}")
@@ -479,12 +471,37 @@ def slow_summary(result: pd.DataFrame, member: str = "volume", group: str | None
     return pd.DataFrame(rows)
 
 
+def _status(pair: bool, by_ci: bool, share: float, flagged: int,
+            persistent_share: float) -> tuple[str, str | None]:
+    if pair:
+        return ("slower" if by_ci else "ok"), (
+            "2 members: says which member is slower, not whether it is an outlier "
+            "(no third member to tell which one is normal)")
+    if share >= persistent_share or by_ci:
+        return "persistent", None
+    return ("transient" if flagged else "ok"), None
+
+
 def slow_transitions(result: pd.DataFrame, member: str = "volume",
                      group: str | None = "raid_set", flagged_only: bool = True) -> pd.DataFrame:
     """When the identity of the slow member changes: one row per change, per set.
 
     With ``flagged_only`` the slow member of a window is the flagged worst member (windows with
     none flagged are "none"); otherwise the worst member of every window.
+
+    Examples
+    --------
+    >>> import ebsstats as es, numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(1)
+    >>> days = pd.date_range("2024-03-04", periods=14, freq="D", tz="UTC")
+    >>> slow = lambda d: 0 if d.day < 11 else 2          # vol0 is slow, then vol2
+    >>> data = pd.DataFrame([{"raid_set": "md0", "volume": f"vol{m}", "timestamp": d,
+    ...     "metric": "iops", "run_id": f"{m}-{d:%d}",
+    ...     "value": (2100.0 if m == slow(d) else 3000.0) * np.exp(rng.normal(0, 0.03))}
+    ...     for m in range(4) for d in days])
+    >>> t = es.slow_transitions(es.slow_volumes(data))
+    >>> t["slow_member"].tolist(), t["window"].dt.day.tolist()
+    (['vol0', 'vol2'], [4, 11])
     """
     keys = [group] if group and group in result else []
     rows = []
@@ -509,6 +526,19 @@ def rank_stability(result: pd.DataFrame, member: str = "volume",
     W = 1: the same member order in every window (a persistent slow member); W ≈ 0: ranks
     reshuffle (slowness moves between members, or there is none). Kendall & Babington Smith
     (1939); no tie correction.
+
+    Examples
+    --------
+    >>> import ebsstats as es, numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(1)
+    >>> days = pd.date_range("2024-03-04", periods=14, freq="D", tz="UTC")
+    >>> data = pd.DataFrame([{"raid_set": "md0", "volume": f"vol{m}", "timestamp": d,
+    ...     "metric": "iops", "run_id": f"{m}-{d:%d}",
+    ...     "value": (2100.0 if m == 2 else 3000.0) * np.exp(rng.normal(0, 0.03))}
+    ...     for m in range(4) for d in days])
+    >>> w = es.rank_stability(es.slow_volumes(data))
+    >>> int(w["windows"].iloc[0]), int(w["members"].iloc[0]), bool(w["kendall_w"].iloc[0] > 0.3)
+    (14, 4, True)
     """
     from scipy import stats
 
@@ -574,6 +604,17 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     the stripe runs at the pace of its worst member, as AWS documents for RAID 0),
     ``ratio_to_sum``, and ``slow_member_cost`` = 1 − N × slowest / sum (the share of the members'
     combined capacity the slow member wastes).
+
+    Examples
+    --------
+    >>> import ebsstats as es, pandas as pd
+    >>> days = pd.date_range("2024-03-04", periods=3, freq="D", tz="UTC")
+    >>> members = pd.DataFrame([{"raid_set": "md0", "volume": f"vol{m}", "timestamp": d,
+    ...     "value": 2000.0 if m == 2 else 3000.0} for m in range(4) for d in days])
+    >>> array = pd.DataFrame({"raid_set": "md0", "timestamp": days, "value": 8000.0})
+    >>> r = es.array_check(members, array)
+    >>> r[["ratio_to_n_slowest", "slow_member_cost"]].iloc[0].round(3).tolist()
+    [1.0, 0.273]
     """
     mw = _windows(members[time], window) if time else pd.Timestamp(0, tz="UTC")
     aw = _windows(array[time], window) if time else pd.Timestamp(0, tz="UTC")
@@ -612,6 +653,17 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
     not identified: REML returns an arbitrary split, icc ≈ 0.5, and flags noise).
 
     References: Robinson, G. K. (1991). That BLUP is a good thing. Statistical Science 6(1).
+
+    Examples
+    --------
+    >>> import ebsstats as es, numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(2)
+    >>> data = pd.DataFrame([{"config": "gp3", "volume": f"v{m}", "metric": "iops",
+    ...     "value": (2400.0 if m == 3 else 3000.0) * np.exp(rng.normal(0, 0.03))}
+    ...     for m in range(8) for _ in range(5)])
+    >>> r = es.fleet_outliers(data)
+    >>> r.loc[r["verdict"] == "slow", "volume"].tolist()
+    ['v3']
     """
     import statsmodels.formula.api as smf
     from scipy import stats

@@ -1,4 +1,8 @@
-"""What a read produced: counts per tool, configuration and test (for the overview notebook)."""
+"""What a read produced: counts per tool, configuration and test (for the overview notebook).
+
+:func:`select` lives in :mod:`ebsstats.schema` (it filters rows by the contract's columns, so
+readers and plots can use it too); it is re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ebsstats.stats._core import SUMMARY_FLAGS
+from ebsstats.schema import SUMMARY_FLAGS, select  # the contract's row filter, re-exported
 
 __all__ = ["inventory", "select", "SUMMARY_FLAGS"]
 
@@ -28,40 +32,3 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
                 metrics=("metric", "nunique"), first=("timestamp", "min"),
                 last=("timestamp", "max"))
     return out.reset_index()
-
-
-
-
-def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,
-           dropna: bool = False, **equals) -> pd.DataFrame:
-    """Rows whose columns equal the given values (a list means any of them).
-
-    By default rows that summarise other rows are left out — PTS's reported mean beside its raw
-    runs (``reported_mean``), a published ± figure (``spread``) and fio's "All clients" line
-    (``aggregate``) — so statistics see each run once. Columns that are not in the frame match
-    nothing.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"metric": ["iops", "iops", "bandwidth"], "op": ["read", "write", "read"],
-    ...                    "flag": [None, "reported_mean", None], "value": [1.0, 2.0, 3.0]})
-    >>> select(df, metric="iops")["value"].tolist()
-    [1.0]
-    >>> select(df, op=["read", "write"], exclude_flags=None)["value"].tolist()
-    [1.0, 2.0, 3.0]
-    """
-    keep = pd.Series(True, index=data.index)
-    for col, wanted in equals.items():
-        if wanted is None:
-            continue
-        if col not in data:
-            return data.iloc[0:0]
-        values = list(wanted) if isinstance(wanted, (list, tuple, set)) else [wanted]
-        keep &= data[col].astype("string").isin([str(v) for v in values]).fillna(False)
-    if exclude_flags and "flag" in data:
-        keep &= ~data["flag"].isin(list(exclude_flags)).fillna(False)
-    out = data[keep]
-    if dropna:
-        out = out[out["value"].notna()]
-    return out

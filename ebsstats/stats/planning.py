@@ -1,8 +1,9 @@
 """How many repetitions are enough: CONFIRM-style :func:`repetitions_needed`.
 
 Subsets of the observed runs are drawn at every size ``n``; each gives an order-statistic CI of
-the median, and the curve of its relative half-width against ``n`` says how many runs bring the
-interval within ``±precision`` of the median.
+the median, and the curve of its relative half-width against ``n`` shows how the interval
+narrows. The recommended ``n`` comes from a parametric model of fresh campaigns (a Student t
+fitted to the log values), so that the target is met with a stated probability.
 """
 
 from __future__ import annotations
@@ -22,9 +23,79 @@ from ebsstats.stats.summary import (
 
 __all__ = ["repetitions_needed"]
 
+N_SIM = 2000      # simulated fresh campaigns per candidate n
+N_SEARCH = 1000   # largest n searched for n_needed when n_max is not given
+
+
+class _Model:
+    """Fresh campaigns from a Student t fitted to the log values (location-scale, ML).
+
+    The draws are nested (the campaign of size ``n`` is the first ``n`` columns of one matrix),
+    so the assured half-width is a smooth function of ``n`` and of the scale.
+    """
+
+    def __init__(self, x: np.ndarray, rng: np.random.Generator, n_hi: int, confidence: float):
+        from scipy import stats as st
+
+        y = np.log(x)
+        df, _, scale = st.t.fit(y)
+        self.df = float(np.clip(df, 1.5, 200.0))
+        if not np.isfinite(scale) or scale <= 0:
+            scale = float(np.std(y)) or 1e-12
+        self.scale = float(scale)
+        self.rng = rng
+        self.z = st.t.rvs(self.df, size=(N_SIM, max(min(n_hi, 64), 2)), random_state=rng)
+        self.confidence = confidence
+        self._cache: dict[int, tuple[np.ndarray, bool]] = {}
+
+    def std_width(self, n: int) -> tuple[np.ndarray, np.ndarray, bool]:
+        """Per simulated campaign: upper and lower standardised distance of the CI bounds from
+        the median, and whether the interval reaches ``confidence`` at this ``n``."""
+        if n not in self._cache:
+            if n > self.z.shape[1]:  # extend the campaigns (nested: earlier columns kept)
+                from scipy import stats as st
+
+                more = st.t.rvs(self.df, size=(N_SIM, max(n, 2 * self.z.shape[1])
+                                               - self.z.shape[1]), random_state=self.rng)
+                self.z = np.hstack([self.z, more])
+            j, k, _, ok = order_stat_ranks([n], self.confidence)
+            s = np.sort(self.z[:, :n], axis=1)
+            med = np.median(s, axis=1)
+            self._cache[n] = (s[:, k[0] - 1] - med, med - s[:, j[0] - 1], bool(ok[0]))
+        return self._cache[n]
+
+    def half_widths(self, n: int, scale: float | None = None) -> tuple[np.ndarray, bool]:
+        up, down, ok = self.std_width(n)
+        sc = self.scale if scale is None else scale
+        return np.maximum(np.expm1(sc * up), -np.expm1(-sc * down)), ok
+
+    def met(self, n: int, precision: float, assurance: float, scale=None) -> bool:
+        hw, ok = self.half_widths(n, scale)
+        return ok and float(np.quantile(hw, assurance)) <= precision
+
+    def n_needed(self, precision: float, assurance: float, n_hi: int, scale=None):
+        """Smallest n (2..n_hi) meeting the target: doubling bracket, bisection, then a
+        backward scan over the last few sizes (order-statistic ranks jump with n)."""
+        lo, hi = 1, 2
+        while not self.met(hi, precision, assurance, scale):
+            if hi >= n_hi:
+                return None
+            lo, hi = hi, min(2 * hi, n_hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.met(mid, precision, assurance, scale):
+                hi = mid
+            else:
+                lo = mid
+        for n in range(max(2, hi - 4), hi):
+            if self.met(n, precision, assurance, scale):
+                return n
+        return hi
+
 
 def _curve(x: np.ndarray, sizes: np.ndarray, confidence: float, n_boot: int,
-           rng: np.random.Generator) -> pd.DataFrame:
+           rng: np.random.Generator, model: _Model | None, precision: float,
+           assurance: float) -> pd.DataFrame:
     n_obs = len(x)
     j, k, level, reached = order_stat_ranks(sizes, confidence)
     rows = []
@@ -32,27 +103,48 @@ def _curve(x: np.ndarray, sizes: np.ndarray, confidence: float, n_boot: int,
         if size <= n_obs:  # CONFIRM: random subsets of the observed runs (no replacement)
             idx = np.argsort(rng.random((n_boot, n_obs)), axis=1)[:, :size]
             sample = x[idx]
-        else:  # beyond the data: resample with replacement (an extrapolation)
-            sample = x[rng.integers(0, n_obs, (n_boot, size))]
-        sample.sort(axis=1)
-        med = np.median(sample, axis=1)
-        lo, hi = sample[:, jj - 1], sample[:, kk - 1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            hw = np.maximum(hi - med, med - lo) / np.abs(med)
+            sample.sort(axis=1)
+            med = np.median(sample, axis=1)
+            lo, hi = sample[:, jj - 1], sample[:, kk - 1]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                hw = np.maximum(hi - med, med - lo) / np.abs(med)
+        else:  # beyond the data: the parametric model (resampling would overstate widths)
+            hw = model.half_widths(int(size))[0] if model else np.full(1, np.nan)
+        par = model.half_widths(int(size))[0] if model else np.full(1, np.nan)
         rows.append({"n": int(size), "half_width_rel": float(np.nanmean(hw)),
                      "half_width_rel_median": float(np.nanmedian(hw)),
                      "half_width_rel_ci_low": float(np.nanquantile(hw, 0.05)),
                      "half_width_rel_ci_high": float(np.nanquantile(hw, 0.95)),
                      "ci_level": float(lev), "reaches_confidence": bool(ok),
-                     "extrapolated": bool(size > n_obs)})
+                     "extrapolated": bool(size > n_obs),
+                     "p_within": float(np.mean(par <= precision)),
+                     "half_width_rel_assured": float(np.quantile(par, assurance))})
     return pd.DataFrame(rows)
+
+
+def _needed(model: _Model, x: np.ndarray, rng: np.random.Generator, precision: float,
+            assurance: float, n_hi: int) -> tuple:
+    """n_needed at the fitted scale, and at the 5 %/95 % bootstrap quantiles of the MAD."""
+    from scipy import stats as st
+
+    n = model.n_needed(precision, assurance, n_hi)
+    y = np.log(x)
+    mad = st.median_abs_deviation(y)
+    boot = st.median_abs_deviation(y[rng.integers(0, len(y), (200, len(y)))], axis=1)
+    c_lo, c_hi = (np.quantile(boot, [0.05, 0.95]) / mad) if mad > 0 else (1.0, 1.0)
+    lo = model.n_needed(precision, assurance, n_hi, model.scale * c_lo)
+    hi = model.n_needed(precision, assurance, n_hi, model.scale * c_hi)
+    na = pd.NA
+    return (na if n is None else n), {
+        "n_needed_low": na if lo is None else lo, "n_needed_high": na if hi is None else hi,
+        "tail_df": model.df, "log_scale": model.scale, "assurance": assurance}
 
 
 def repetitions_needed(data: pd.DataFrame, value: str = "value",
                        by: str | Sequence[str] | None = None, precision: float = 0.05,
                        confidence: float = 0.95, n_max: int | None = None, n_boot: int = 200,
                        seed: int = 0, within: str | Sequence[str] | None = "auto",
-                       summary: bool = False) -> pd.DataFrame:
+                       summary: bool = False, assurance: float = 0.90) -> pd.DataFrame:
     """CI half-width of the median against the number of runs, and the runs needed.
 
     Parameters
@@ -66,14 +158,18 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
     confidence : float
         Level of the order-statistic interval.
     n_max : int, optional
-        Largest ``n`` on the curve; default: the number of observed runs (no extrapolation).
-        Beyond that the runs are resampled with replacement and rows say ``extrapolated``.
+        Largest ``n`` on the curve (default: the number of observed runs) and largest ``n``
+        searched for ``n_needed`` (default 1000). Rows beyond the observed runs come from the
+        parametric model and say ``extrapolated``.
     n_boot : int
         Random subsets drawn at each ``n``.
     seed : int
         Seed (deterministic by default).
     summary : bool
         Return one row per group instead of the curve.
+    assurance : float
+        Probability with which a fresh campaign of ``n_needed`` runs must meet the target
+        (default 90 %); 0.5 gives the median campaign.
 
     Returns
     -------
@@ -83,9 +179,14 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         ``half_width_rel_ci_low``/``_ci_high`` (5 % and 95 % quantiles over subsets),
         ``ci_level`` (exact coverage at this ``n``), ``reaches_confidence``, ``extrapolated``,
         ``n_obs``, ``n_needed``, ``precision``, ``confidence``, ``method``.
+        ``p_within`` (model probability that a fresh campaign of ``n`` runs meets the target)
+        and ``half_width_rel_assured`` (its ``assurance`` quantile of the half-width).
         Summary (``summary=True``): one row per group with ``n_obs``, ``n_excluded``,
-        ``n_needed`` (smallest ``n`` whose mean half-width is within ``precision`` and whose
-        interval reaches ``confidence``; ``<NA>`` if none up to ``n_max``),
+        ``n_needed`` (smallest ``n`` whose interval reaches ``confidence`` and whose half-width
+        is within ``precision`` in ``assurance`` of fresh campaigns; ``<NA>`` if none up to
+        the search limit), ``n_needed_low``/``n_needed_high`` (the same at the 5 % and 95 %
+        bootstrap quantiles of the log-scale MAD, i.e. the uncertainty the pilot leaves),
+        ``tail_df`` and ``log_scale`` (the fitted t), ``assurance``,
         ``half_width_rel_at_n_obs``, ``precision``, ``confidence``, ``method``, ``note``.
 
     Notes
@@ -94,6 +195,14 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
     testbed has seen and reports how the nonparametric CI of the median narrows with ``n``;
     the run count is the first ``n`` at which the CI lies within ±r % of the median. The
     interval is the order-statistic one of :func:`ebsstats.median_ci` (Le Boudec 2010).
+
+    The run count is chosen as a sample size with *assurance* (O'Hagan, Stevens & Campbell,
+    Pharmaceutical Statistics 4(3), 2005): the interval must meet the target in ``assurance``
+    of campaigns, not on average — a mean half-width at the target meets it in only about
+    half of the campaigns. Fresh campaigns are drawn from a Student t fitted by maximum
+    likelihood to the log values (heavy tails are kept; a normal model is the limit of large
+    degrees of freedom). Resampling the pilot with replacement instead adds the pilot's own
+    sampling noise and ties, and overstates half-widths beyond the pilot.
 
     Examples
     --------
@@ -113,21 +222,26 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         x, n_excl = clean_values(sub, value)
         n_obs = len(x)
         top = n_obs if n_max is None else int(n_max)
+        search = N_SEARCH if n_max is None else int(n_max)
         sizes = np.arange(2, top + 1)
-        method = (f"CONFIRM: {n_boot} random subsets per n, order-statistic CI of the median"
-                  + ("; beyond n_obs resampled with replacement" if top > n_obs else ""))
+        method = (f"CONFIRM: {n_boot} random subsets per n, order-statistic CI of the median; "
+                  f"n_needed: target met in {assurance:.0%} of {N_SIM} campaigns simulated "
+                  "from a Student t fitted to log(value)")
         note = None
-        if n_obs < 2 or len(sizes) == 0:
+        extra = {"n_needed_low": pd.NA, "n_needed_high": pd.NA, "tail_df": np.nan,
+                 "log_scale": np.nan, "assurance": assurance}
+        if n_obs < 5 or len(sizes) == 0 or np.any(x <= 0):
             curve = pd.DataFrame(columns=["n", "half_width_rel"])
             n_needed = pd.NA
-            note = f"n={n_obs}: too few runs to resample"
+            note = (f"n={n_obs}: too few runs to model" if n_obs < 5 or len(sizes) == 0
+                    else "values <= 0: no log-scale model")
         else:
-            curve = _curve(x, sizes, confidence, n_boot, rng)
-            good = curve[(curve["half_width_rel"] <= precision) & curve["reaches_confidence"]]
-            n_needed = int(good["n"].iloc[0]) if len(good) else pd.NA
+            model = _Model(x, rng, max(search, top), confidence)
+            curve = _curve(x, sizes, confidence, n_boot, rng, model, precision, assurance)
+            n_needed, extra = _needed(model, x, rng, precision, assurance, max(search, 2))
             if n_needed is pd.NA:
-                note = f"±{precision:.3g} not reached up to n={top}"
-            elif bool(good["extrapolated"].iloc[0]):
+                note = f"±{precision:.3g} not reached up to n={search}"
+            elif n_needed > n_obs:
                 note = "n_needed extrapolated beyond the observed runs"
         curve = curve.assign(**key) if key else curve
         curve["n_obs"] = n_obs
@@ -135,13 +249,15 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         curves.append(curve)
         at_obs = curve.loc[curve["n"] == n_obs, "half_width_rel"] if n_obs >= 2 else []
         summaries.append({**key, "n_obs": n_obs, "n_excluded": n_excl, "n_needed": n_needed,
+                          **extra,
                           "half_width_rel_at_n_obs": float(at_obs.iloc[0]) if len(at_obs)
                           else np.nan, "precision": precision, "confidence": confidence,
                           "method": method, "note": note})
         curve["precision"], curve["confidence"], curve["method"] = precision, confidence, method
     if summary:
         out = pd.DataFrame(summaries)
-        out["n_needed"] = out["n_needed"].astype("Int64")
+        for c in ("n_needed", "n_needed_low", "n_needed_high"):
+            out[c] = out[c].astype("Int64")
         return out
     curves = [c for c in curves if len(c)]
     if not curves:

@@ -204,7 +204,11 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         coverage of the order-statistic pair), ``sd``, ``cv`` (sd / mean), ``mad`` (scaled by
         1.4826 to estimate the sd of normal data), ``iqr``, ``min``, ``max``, ``average`` and
         ``average_method``, ``unit``, ``higher_is_better`` (where the frame has them),
-        ``confidence``, ``method`` and ``warning``.
+        ``confidence``, ``method`` and ``warning``; then ``cv_ci_low``/``cv_ci_high`` (BCa
+        bootstrap), ``lag1_autocorr`` (bias-corrected, in ``timestamp``/``repetition`` order),
+        ``n_eff``, ``median_ci_low_dep``/``median_ci_high_dep`` (effective-n interval of the
+        median, :func:`ebsstats.stats.independence.median_ci_dependent`) and ``bimodality``
+        (verdict on log values); dependent runs and bimodal groups add to ``warning``.
 
     Notes
     -----
@@ -276,4 +280,6 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
             warn.append(f"{meth} mean undefined for values <= 0")
         row["warning"] = "; ".join(warn) if warn else None
         rows.append(row)
-    return _frame(rows, keys)
+    from ebsstats.stats.independence import summary_extras  # CV CI, independence, bimodality
+
+    return summary_extras(_frame(rows, keys), data, keys, value, confidence, bootstrap, seed)

@@ -60,14 +60,20 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
         ``total_change_pct`` (slope over the observed span), ``tau`` and ``p_value`` (Mann–Kendall:
         Kendall's tau of value vs time), ``p_adjusted``, ``level_start`` (fitted level at
         ``origin``), ``origin`` (first period), ``span_days``, ``n`` (periods), ``n_runs``,
-        ``n_excluded``, ``confidence``, ``method``.
+        ``n_excluded``, ``shape`` (``"slope"``, ``"step"`` — a one-time level change fits
+        better than a line — or ``"none"`` when ``p_adjusted`` ≥ 0.05; ``""`` with fewer than 6
+        periods), ``step_time`` (first period after the best single split) and ``step_ratio``
+        (level after / before), ``confidence``, ``method``.
 
     Notes
     -----
     Theil (1950) / Sen (1968) median-of-pairwise-slopes estimator with its distribution-free CI
     (``scipy.stats.theilslopes``); Mann (1945) / Kendall (1975) trend test as Kendall's tau
     against time (``scipy.stats.kendalltau``). Both assume independent periods; autocorrelated
-    series (e.g. a slowly wandering level) make the p-value too small.
+    series (e.g. a slowly wandering level) make the p-value too small. A one-time step also
+    gives a significant Mann–Kendall test and a Theil–Sen "slope": ``shape`` compares the best
+    single-split step (two means; Hinkley 1970) with the least-squares line by BIC
+    (Schwarz 1978; the split counts as a parameter) so a step is not reported as a creep.
 
     Examples
     --------
@@ -119,6 +125,7 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
                            total_change_pct=np.expm1(ts.slope * span) * 100,
                            tau=float(kt.statistic), p_value=float(kt.pvalue),
                            level_start=float(np.exp(ts.intercept)), span_days=span)
+        row.update(_shape(yy, tt))
         rows.append(row)
     out = pd.DataFrame(rows)
     if len(out):
@@ -129,7 +136,32 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
             out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], adjust)
         else:
             out["p_adjusted"] = out["p_value"]
+        out.loc[(out["shape"] != "") & ~(out["p_adjusted"] < 0.05), "shape"] = "none"
+        cols = [c for c in out.columns if c not in ("confidence", "method")]
+        out = out[[*cols, "confidence", "method"]]
     return out
+
+
+def _shape(yy: np.ndarray, tt) -> dict:
+    """Step or slope: BIC of the best single split (3 parameters) vs the OLS line (2)."""
+    n = len(yy)
+    if n < 6:
+        return {"shape": "", "step_time": pd.NaT, "step_ratio": np.nan}
+    x = np.asarray((tt - tt[0]) / _DAY, dtype=float)
+    rss_line = float(np.sum((yy - np.polyval(np.polyfit(x, yy, 1), x)) ** 2))
+    best = (np.inf, 0)
+    for k in range(2, n - 1):
+        rss = float(np.sum((yy[:k] - yy[:k].mean()) ** 2) + np.sum((yy[k:] - yy[k:].mean()) ** 2))
+        best = min(best, (rss, k))
+    rss_step, k = best
+    tiny = 1e-12 * max(float(np.sum((yy - yy.mean()) ** 2)), 1e-300)
+
+    def bic(rss, p):
+        return n * np.log(max(rss, tiny) / n) + p * np.log(n)
+
+    step = bic(rss_step, 3) < bic(rss_line, 2)
+    return {"shape": "step" if step else "slope", "step_time": tt[k],
+            "step_ratio": float(np.exp(yy[k:].mean() - yy[:k].mean()))}
 
 
 def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,

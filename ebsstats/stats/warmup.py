@@ -165,27 +165,63 @@ def _bin_series(t: np.ndarray, x: np.ndarray, bin_width: float | None, agg: str)
     return g["t"].min().to_numpy(), vals, g.size().to_numpy()
 
 
+def robust_ar1(y: np.ndarray) -> float:
+    """Lag-1 autocorrelation of a series with level shifts, from its differences.
+
+    ``ρ = (MAD(y[t+2] − y[t]) / MAD(y[t+1] − y[t]))² − 1`` (centred MADs): for an AR(1),
+    ``Var(y[t+2] − y[t]) / Var(y[t+1] − y[t]) = 1 + ρ``, and a few level shifts (or a linear
+    drift, once centred) do not move the medians. Chakar, Lebarbier, Lévy-Leduc & Robin,
+    Bernoulli 23(2), 2017, §3.
+    """
+    if y.size < 10:
+        return 0.0
+    d1, d2 = np.diff(y), y[2:] - y[:-2]
+    m1 = float(np.median(np.abs(d1 - np.median(d1))))
+    m2 = float(np.median(np.abs(d2 - np.median(d2))))
+    if m1 <= 0:
+        return 0.0
+    return float(np.clip((m2 / m1) ** 2 - 1, 0.0, 0.95))
+
+
 def _segment_ar1(y: np.ndarray, penalty, min_size: int) -> pd.DataFrame:
-    """PELT with the noise scale inflated for lag-1 autocorrelation (two passes).
+    """PELT with the noise scale inflated for lag-1 autocorrelation.
 
     Neighbouring rounds of a log are positively correlated; a mean-shift cost with the i.i.d.
-    noise SD then sees changes everywhere. The first pass segments with the robust SD; the
-    lag-1 autocorrelation ``phi`` of the residuals from its segment means gives the long-run
-    SD ``sigma * sqrt((1 + phi) / (1 - phi))`` used by the second pass (the AR(1)
-    variance-inflation of Chakar, Lebarbier, Lévy-Leduc & Robin, Bernoulli 2017).
+    noise SD then sees changes everywhere. ``phi`` is estimated robustly from the differences
+    (:func:`robust_ar1`) — not from the residuals of a first segmentation, which soaks up the
+    wandering and under-estimates it — and the cost uses the long-run SD
+    ``sigma * sqrt((1 + phi) / (1 - phi))`` (the AR(1) variance inflation of Chakar et al.
+    2017), with ``sigma`` the marginal SD implied by the MAD of the first differences.
     """
-    seg = changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
-    fitted = np.repeat(seg["mean"].to_numpy(), seg["n"].to_numpy())
-    r = y - fitted
-    if r.size < 10 or not np.any(r):
-        return seg
-    phi = float(np.corrcoef(r[:-1], r[1:])[0, 1])
-    if not np.isfinite(phi) or phi <= 0.05:
-        return seg
-    phi = min(phi, 0.9)
-    sigma = float(np.std(r)) * math.sqrt((1 + phi) / (1 - phi))
+    phi = robust_ar1(y)
+    if phi <= 0.05:
+        return changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
+    d1 = np.diff(y)
+    s_d1 = 1.4826 * float(np.median(np.abs(d1 - np.median(d1))))
+    sigma = s_d1 / math.sqrt(2 * (1 - phi)) * math.sqrt((1 + phi) / (1 - phi))
+    if not np.isfinite(sigma) or sigma <= 0:
+        return changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean")
     return changepoints(y, penalty=penalty, min_size=min_size, model="normal_mean",
                         sigma=sigma)
+
+
+def trend_excursion(y: np.ndarray, horizon: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Least-squares trend of a window, as the change it would make over ``horizon`` rounds.
+
+    Returns ``(excursion, p)``: ``|slope| × (horizon − 1)`` (on the log scale ≈ the relative
+    change) and the two-sided p-value of the slope with a Newey–West (HAC) standard error
+    (statsmodels OLS, ``maxlags = floor(4 (n/100)^(2/9))``), so that autocorrelated rounds do not
+    make a flat window look trending. Newey & West, Econometrica 55(3), 1987.
+    """
+    import statsmodels.api as sm
+
+    n = y.size
+    if n < 6 or np.ptp(y) == 0:
+        return 0.0, 1.0
+    x = sm.add_constant(np.arange(n, dtype=float))
+    lags = max(1, int(4 * (n / 100) ** (2 / 9)))
+    fit = sm.OLS(y, x).fit(cov_type="HAC", cov_kwds={"maxlags": lags})
+    return abs(float(fit.params[1])) * (horizon - 1), float(fit.pvalues[1])
 
 
 def _merge_regimes(seg: pd.DataFrame, y: np.ndarray, equivalence: float, log: bool):
@@ -210,84 +246,131 @@ def _merge_regimes(seg: pd.DataFrame, y: np.ndarray, equivalence: float, log: bo
     return bounds, [level(a, b) for a, b in bounds]
 
 
+def _relative(y: np.ndarray, use_log: bool) -> np.ndarray:
+    """Values on a relative scale: log values as they are, others over their mean."""
+    if use_log or not y.size:
+        return y
+    m = abs(float(np.mean(y)))
+    return y / m if m > 0 else y
+
+
+def _final_start(bounds, levels, equivalence: float, short: int) -> tuple[int, int]:
+    """Index of the earliest regime from which the run stays at its final level, allowing
+    short excursions (dips or spikes, each shorter than ``short`` rounds) in between; and the
+    number of such excursions. A regime that returns to the earlier level is a dip, not the
+    end of a warm-up."""
+    final = levels[-1]
+    start, dips = len(bounds) - 1, 0
+    for i in range(len(bounds) - 2, -1, -1):
+        if abs(levels[i] / final - 1) < equivalence:
+            start = i
+        elif bounds[i][1] - bounds[i][0] >= short:
+            break
+    dips = sum(1 for j in range(start, len(bounds) - 1)
+               if abs(levels[j] / final - 1) >= equivalence)
+    return start, dips
+
+
+def _changepoint_part(y, t_out, use_log, *, penalty, equivalence, min_final, min_size,
+                      lower_better, slope_tol, n_min):
+    """Regimes, class, steady start index; trend check inside the final regime."""
+    n = y.size
+    if n < n_min:
+        # a handful of rounds cannot tell a shift from noise: not classified
+        return {"klass": "too_short" if n else None, "start": None, "n_cp": 0, "n_reg": 1,
+                "dips": 0, "trend": math.nan, "trend_p": math.nan}, []
+    seg = _segment_ar1(y, penalty, min_size)
+    bounds, levels = _merge_regimes(seg, y, equivalence, use_log)
+    short = max(min_size, math.ceil(min_final * n))
+    first, dips = _final_start(bounds, levels, equivalence, short)
+    head = levels[:first] or [levels[-1]]
+    best = min(head) if lower_better else max(head)
+    final_best = (levels[-1] <= best * (1 + equivalence) if lower_better
+                  else levels[-1] >= best * (1 - equivalence))
+    start = bounds[first][0]
+    trend, p = trend_excursion(_relative(y[start:], use_log), n)
+    if first == 0:
+        klass = "flat"
+    elif bounds[-1][1] - start < short:
+        klass = "no_steady_state"
+    else:
+        klass = "warmup" if final_best else "slowdown"
+    if klass != "no_steady_state" and trend > slope_tol and p < 0.05:
+        klass = "no_steady_state"      # the level still moves: not a steady state
+    seg_rows = [{"regime": r, "start_time": t_out[a], "end_time": t_out[b - 1],
+                 "n_rounds": b - a, "level": lv,
+                 "ratio_to_final": lv / levels[-1] if levels[-1] else math.nan,
+                 "final": r == len(bounds) - 1}
+                for r, ((a, b), lv) in enumerate(zip(bounds, levels, strict=True))]
+    return {"klass": klass, "start": start if klass != "no_steady_state" else None,
+            "n_cp": len(seg) - 1, "n_reg": len(bounds), "dips": dips, "trend": trend,
+            "trend_p": p}, seg_rows
+
+
+def _snia_part(xb, t_out, y, use_log, window, range_tol, slope_tol):
+    """SNIA windows; the last unbroken steady stretch must not trend beyond ``slope_tol``
+    across the stretch, or across the last quarter of the run when the stretch is shorter (a
+    slow drift passes every 5-round window)."""
+    w = snia_windows(xb, window, range_tol, slope_tol)
+    if not len(w):
+        return False, None, None, None
+    ok = w["steady"].to_numpy()
+    first = t_out[int(np.flatnonzero(ok)[0])] if ok.any() else None
+    if not ok[-1]:
+        return False, None, first, None
+    bad = np.flatnonzero(~ok)
+    i0 = int(bad[-1]) + 1 if bad.size else 0
+    j0 = min(i0, y.size - y.size // 4)   # at least the last quarter of the run
+    trend, p = trend_excursion(_relative(y[j0:], use_log), y.size - j0)
+    if trend > slope_tol and p < 0.05:
+        return False, None, first, None
+    return True, t_out[i0], first, i0
+
+
 def _analyse(t_raw, t_sec, x, *, lower_better, window, range_tol, slope_tol, penalty,
              equivalence, min_final, min_size, bin_width, agg, log, batches, confidence,
              method, min_rounds=12):
-    n_points = x.size
     tb, xb, _ = _bin_series(t_sec, x, bin_width, agg)
     # map the bin start times back to the caller's time scale
     t_out = t_raw[np.searchsorted(t_sec, tb)] if bin_width else t_raw
     n = xb.size
     use_log = bool(log) and n > 0 and bool(np.all(xb > 0))
     y = np.log(xb) if use_log else xb.astype(float)
-    row: dict = {"n": int(n_points), "n_rounds": int(n)}
+    row: dict = {"n": int(x.size), "n_rounds": int(n)}
+    cp: dict = {"klass": None, "start": 0, "n_cp": 0, "n_reg": 1, "dips": 0,
+                "trend": math.nan, "trend_p": math.nan}
     seg_rows: list[dict] = []
-    # -- changepoints ---------------------------------------------------------------------------
-    klass, start_idx, n_cp, n_reg = None, 0, 0, 1
-    if method in ("both", "changepoint") and n < max(4 * min_size, min_rounds):
-        # a handful of rounds cannot tell a shift from noise (the noise scale itself is
-        # estimated from them): not classified
-        klass, start_idx = ("too_short" if n else None), None
-    elif method in ("both", "changepoint"):
-        seg = _segment_ar1(y, penalty, min_size)
-        n_cp = len(seg) - 1
-        bounds, levels = _merge_regimes(seg, y, equivalence, use_log)
-        n_reg = len(bounds)
-        final_len = bounds[-1][1] - bounds[-1][0]
-        if lower_better:
-            final_best = levels[-1] <= min(levels) * (1 + equivalence)
-        else:
-            final_best = levels[-1] >= max(levels) * (1 - equivalence)
-        if n_reg == 1:
-            klass = "flat"
-        elif final_len < max(min_size, math.ceil(min_final * n)):
-            klass = "no_steady_state"
-        elif final_best:
-            klass = "warmup"
-        else:
-            klass = "slowdown"
-        start_idx = bounds[-1][0] if klass != "no_steady_state" else None
-        for r, ((a, b), lv) in enumerate(zip(bounds, levels, strict=True)):
-            seg_rows.append({"regime": r, "start_time": t_out[a], "end_time": t_out[b - 1],
-                             "n_rounds": b - a, "level": lv,
-                             "ratio_to_final": lv / levels[-1] if levels[-1] else math.nan,
-                             "final": r == n_reg - 1})
-        row["_cp"] = seg
-    # -- SNIA -----------------------------------------------------------------------------------
-    snia_steady, snia_start, snia_first = None, None, None
+    if method in ("both", "changepoint"):
+        cp, seg_rows = _changepoint_part(
+            y, t_out, use_log, penalty=penalty, equivalence=equivalence, min_final=min_final,
+            min_size=min_size, lower_better=lower_better, slope_tol=slope_tol,
+            n_min=max(4 * min_size, min_rounds))
+    start_idx = cp["start"]
+    snia = (None, None, None, None)
     if method in ("both", "snia"):
-        w = snia_windows(xb, window, range_tol, slope_tol)
-        if len(w):
-            ok = w["steady"].to_numpy()
-            snia_steady = bool(ok[-1])
-            if ok.any():
-                snia_first = t_out[int(np.flatnonzero(ok)[0])]
-            if snia_steady:
-                bad = np.flatnonzero(~ok)
-                snia_start = t_out[int(bad[-1]) + 1 if bad.size else 0]
-        else:
-            snia_steady = False
+        snia = _snia_part(xb, t_out, y, use_log, window, range_tol, slope_tol)
         if method == "snia":
-            start_idx = None
-            if snia_steady:
-                bad = np.flatnonzero(~ok)
-                start_idx = int(bad[-1]) + 1 if bad.size else 0
-    # -- steady level ---------------------------------------------------------------------------
-    if start_idx is not None and n:
-        tail = xb[start_idx:]
-        lv, lo, hi, k = batch_means_ci(tail, batches, confidence)
-        row.update(steady_start=t_out[start_idx], steady_level=lv, steady_level_ci_low=lo,
-                   steady_level_ci_high=hi, n_steady=int(tail.size), batches=k)
-        first = xb[: max(1, min(start_idx, window))] if start_idx else xb[:window]
-        row["first_level"] = float(np.mean(first))
-    else:
-        row.update(steady_start=None, steady_level=math.nan, steady_level_ci_low=math.nan,
-                   steady_level_ci_high=math.nan, n_steady=0, batches=0,
-                   first_level=float(np.mean(xb[:window])) if n else math.nan)
-    row.update(klass=klass, n_changepoints=n_cp, n_regimes=n_reg, snia_steady=snia_steady,
-               snia_window_start=snia_start, snia_first_window=snia_first,
-               lower_is_better=lower_better, log_scale=use_log)
+            start_idx = snia[3]
+    row.update(_level_part(xb, t_out, start_idx, window, batches, confidence))
+    row.update(klass=cp["klass"], n_changepoints=cp["n_cp"], n_regimes=cp["n_reg"],
+               snia_steady=snia[0], snia_window_start=snia[1], snia_first_window=snia[2],
+               lower_is_better=lower_better, log_scale=use_log, n_dips=cp["dips"],
+               steady_trend=cp["trend"], steady_trend_p=cp["trend_p"])
     return row, seg_rows
+
+
+def _level_part(xb, t_out, start_idx, window, batches, confidence) -> dict:
+    n = xb.size
+    if start_idx is None or not n:
+        return dict(steady_start=None, steady_level=math.nan, steady_level_ci_low=math.nan,
+                    steady_level_ci_high=math.nan, n_steady=0, batches=0,
+                    first_level=float(np.mean(xb[:window])) if n else math.nan)
+    tail = xb[start_idx:]
+    lv, lo, hi, k = batch_means_ci(tail, batches, confidence)
+    first = xb[: max(1, min(start_idx, window))] if start_idx else xb[:window]
+    return dict(steady_start=t_out[start_idx], steady_level=lv, steady_level_ci_low=lo,
+                steady_level_ci_high=hi, n_steady=int(tail.size), batches=k,
+                first_level=float(np.mean(first)))
 
 
 def _groups(ts: pd.DataFrame, by_cols: list[str]):
@@ -376,7 +459,8 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
     cols = [*by_cols, "klass", "steady_start", "steady_level", "steady_level_ci_low",
             "steady_level_ci_high", "confidence", "n_steady", "batches", "first_level",
             "snia_steady", "snia_window_start", "snia_first_window", "n_changepoints",
-            "n_regimes", "n", "n_rounds", "bin_width", "lower_is_better", "log_scale", "method"]
+            "n_regimes", "n", "n_rounds", "bin_width", "lower_is_better", "log_scale", "method",
+            "n_dips", "steady_trend", "steady_trend_p"]
     res = pd.DataFrame(rows, columns=cols)
     seg_cols = [*by_cols, "regime", "start_time", "end_time", "n_rounds", "level",
                 "ratio_to_final", "final"]

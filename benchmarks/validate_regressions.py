@@ -1,0 +1,145 @@
+"""Validate ebsstats.regressions (ebsstats regress): false alarms and power, simulated and real.
+
+Simulated histories: one run per day, log-normal noise with coefficient of variation ``cv``,
+in four shapes — ``stable``; ``drift`` (-0.3 %/day, the new run continues the drift);
+``changepoint`` (a -15 % step 40 % of the way before the end, the new run in the latest regime);
+``outliers`` (10 % of history runs 30 % low, as from a noisy neighbour). For each history size
+(10, 20, 30 runs at CV 3 %; 20 runs at CV 5 %) and new-side size (1 run; 3 runs on the following day) it prints
+
+* the false-alarm rate per group-run: the new run(s) come from the history's own latest level
+  (unadjusted p-values, i.e. one group per call: the per-group rate at level 5 %);
+* the detection rate of a 10 % step down (new runs × 0.9).
+
+Real repeated data (optional): ``--real PATH`` (a folder ``ebsstats.read`` understands or a
+Parquet file): for each group with at least 21 runs in time order, each run from the 21st on is
+checked against all runs before it (rolling, "leave-future-out"); with no known regression in
+the data the out-of-line rate estimates the false-alarm rate on real noise.
+
+    python benchmarks/validate_regressions.py [--reps 400] [--real /work/realdata/...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ebsstats.stats.history import regressions
+
+SHAPES = ("stable", "drift", "changepoint", "outliers")
+
+
+def _history(shape: str, n: int, cv: float, rng) -> np.ndarray:
+    """Log values of days 0..n-1 and, last, the log level (no noise) of day n (the new runs)."""
+    days = np.arange(n + 1, dtype=float)
+    level = np.zeros(n + 1)
+    if shape == "drift":
+        level = np.log1p(-0.003) * days
+    elif shape == "changepoint":
+        k = int(round(0.6 * n))
+        level[k:] = np.log(0.85)
+    noise = rng.normal(0, np.sqrt(np.log1p(cv ** 2)), n + 1)
+    if shape == "outliers":
+        bad = rng.random(n + 1) < 0.10
+        bad[-1] = False
+        noise[bad] += np.log(0.7)
+    out = level + noise
+    out[-1] = level[-1]
+    return out
+
+
+def _frames(shape, n_hist, n_new, cv, step, reps, rng):
+    t0 = pd.Timestamp("2024-01-01", tz="UTC")
+    hist, new = [], []
+    for r in range(reps):
+        y = _history(shape, n_hist, cv, rng)
+        t = t0 + pd.to_timedelta(np.arange(n_hist), unit="D")
+        hist.append(pd.DataFrame({"config": f"g{r}", "timestamp": t,
+                                  "value": 1000 * np.exp(y[:-1])}))
+        yn = y[-1] + rng.normal(0, np.sqrt(np.log1p(cv ** 2)), n_new)  # latest level + noise
+        tn = t0 + pd.Timedelta(days=n_hist) + pd.to_timedelta(np.arange(n_new) * 0.01, unit="D")
+        new.append(pd.DataFrame({"config": f"g{r}", "timestamp": tn,
+                                 "value": 1000 * np.exp(yn) * step}))
+    h = pd.concat(hist, ignore_index=True).assign(higher_is_better=True)
+    w = pd.concat(new, ignore_index=True).assign(higher_is_better=True)
+    return h, w
+
+
+def simulate(reps: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    cells = [(0.03, shape, n_hist, n_new) for shape in SHAPES for n_hist in (10, 20, 30)
+             for n_new in (1, 3)]
+    cells += [(0.05, shape, 20, n_new) for shape in SHAPES for n_new in (1, 3)]
+    for cv, shape, n_hist, n_new in cells:
+        rec = {"cv": cv, "shape": shape, "n_history": n_hist, "n_new": n_new}
+        for label, step in (("false_alarm", 1.0), ("detect_10pct", 0.9)):
+            h, w = _frames(shape, n_hist, n_new, cv, step, reps, rng)
+            r = regressions(h, w, by="config", padjust="none")
+            rec[label] = float(r["out_of_line"].mean())
+            if step == 1.0:
+                rec["changepoint_found"] = float(r["changepoint"].mean())
+                rec["trend_found"] = float((r["trend_pct_per_day"] != 0).mean())
+        rows.append(rec)
+        print(rec, flush=True)
+    return pd.DataFrame(rows)
+
+
+def family(reps: int, seed: int, groups: int = 10) -> float:
+    """Holm across ``groups`` stable groups of 20 runs: rate of any false alarm per call."""
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for _ in range(reps):
+        h, w = _frames("stable", 20, 1, 0.03, 1.0, groups, rng)
+        hits += bool(regressions(h, w, by="config")["out_of_line"].any())
+    return hits / reps
+
+
+def real(path: str, start: int = 20) -> pd.DataFrame:
+    import ebsstats as es
+
+    df = es.read_parquet(path) if path.endswith(".parquet") else es.read(path)
+    df = df[df["value"].notna() & (df["value"] > 0) & df["timestamp"].notna()]
+    df = df[df["flag"].isna()] if "flag" in df.columns else df
+    keys = [c for c in ("config", "test", "op", "metric") if c in df.columns]
+    rows = []
+    for key, g in df.groupby(keys, observed=True, dropna=False):
+        g = g.sort_values("timestamp")
+        if len(g) <= start:
+            continue
+        out = [bool(regressions(g.iloc[:k], g.iloc[k:k + 1], by=None, within=keys,
+                                padjust="none")["out_of_line"].iloc[0])
+               for k in range(start, len(g))]
+        rows.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)),
+                     "runs": len(g), "checks": len(out), "out_of_line": float(np.mean(out))})
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--real", help="folder or Parquet file of real repeated runs")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    t = time.time()
+    res = simulate(args.reps, args.seed)
+    with pd.option_context("display.width", 140, "display.max_rows", None):
+        print(res.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print("\nworst false-alarm rate:", res["false_alarm"].max())
+        print(f"family-wise (Holm, 10 stable groups of 20 runs, one call): "
+              f"{family(max(args.reps // 4, 50), args.seed + 1):.3f}")
+        if args.real:
+            r = real(args.real)
+            print(r.to_string(index=False))
+            if len(r):
+                print("real: out-of-line rate over all checks:",
+                      float(np.average(r["out_of_line"], weights=r["checks"])))
+    print(f"({time.time() - t:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,344 @@
+"""Is the newest run out of line with its history? :func:`regressions` for CI pipelines.
+
+For each group (configuration × test × op × metric), the history's own spread and drift decide:
+
+1. **latest regime** — the history (on log scale, in time order) is segmented by PELT
+   (:func:`ebsstats.stats.changepoint.changepoints`, ``mbic`` penalty, segments of ≥ 5 runs); only
+   the last segment is used, so a past step change neither widens the band nor shifts its centre;
+2. **trend** — within that regime a Mann–Kendall test (:func:`ebsstats.stats.trends.trend`) at
+   ``alpha`` decides whether the level drifts; if so the Theil–Sen line is extrapolated to the
+   new run's time and the spread is taken from the residuals;
+3. **robust prediction interval** — centre = median of the (detrended) regime, scale = Rousseeuw &
+   Croux's Qn (:func:`statsmodels.robust.scale.qn_scale`: 50 % breakdown, 82 % Gaussian
+   efficiency), a Student-t quantile with the effective degrees of freedom of Qn;
+4. **test** — one new run: its standardised distance from the predicted centre (the prediction
+   interval inverted); several new runs: Mann–Whitney U of their residuals against the regime's
+   (distribution-free), effect from the Hodges–Lehmann shift with its Moses interval;
+5. **multiplicity** — p-values adjusted over every group of the call (Holm by default);
+6. **verdict** — ``better``/``worse`` (or ``higher``/``lower`` when the metric's direction is
+   unknown) when the adjusted p-value is below ``alpha``, else ``~``; the effect is the ratio
+   new / history with its CI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ebsstats.stats.changepoint import changepoints
+from ebsstats.stats.comparison import _hib, _verdict, hodges_lehmann
+from ebsstats.stats.multiplicity import adjust_pvalues
+from ebsstats.stats.summary import as_list, check_columns, group_keys
+from ebsstats.stats.trends import trend
+
+__all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE"]
+
+RECOMMENDED_HISTORY = 20  # runs; see benchmarks/validate_regressions.py
+MIN_REGIME = 5
+# Qn: small-sample consistency factors (Croux & Rousseeuw 1992, as in R robustbase's Qn) and
+# the effective degrees of freedom of the corrected Qn for Gaussian samples, df = eff(n) (n - 1),
+# eff measured as 1 / (2 CV(Qn)^2) over 3000 simulated samples per n (0.82 asymptotically)
+_QN_SMALL = {2: 0.399, 3: 0.994, 4: 0.512, 5: 0.844, 6: 0.611, 7: 0.857, 8: 0.669, 9: 0.872}
+_QN_EFF_N = (5, 8, 10, 15, 20, 30, 40, 60, 100, 1000)
+_QN_EFF = (0.43, 0.55, 0.60, 0.63, 0.67, 0.71, 0.75, 0.77, 0.80, 0.82)
+TREND_ALPHA = 0.05
+OUT_OF_LINE = ("worse", "higher", "lower")  # verdicts that fail a CI pipeline
+_DAY = pd.Timedelta(days=1)
+
+
+def qn(x: np.ndarray) -> float:
+    """Rousseeuw–Croux Qn scale with its small-sample correction (unbiased for Gaussian data).
+
+    >>> round(qn(np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 9, 10])), 3)
+    3.216
+    """
+    from statsmodels.robust.scale import qn_scale
+
+    n = len(x)
+    if n < 2:
+        return np.nan
+    d = _QN_SMALL[n] if n <= 9 else (n / (n + 1.4) if n % 2 else n / (n + 3.8))
+    return float(qn_scale(np.asarray(x, dtype=float))) * d
+
+
+def qn_df(n: int) -> float:
+    """Effective degrees of freedom of :func:`qn` at sample size ``n`` (Gaussian data)."""
+    return max(1.0, float(np.interp(n, _QN_EFF_N, _QN_EFF)) * (n - 1))
+
+
+def _days(sub: pd.DataFrame, time: str | None, origin) -> np.ndarray | None:
+    if time is None or time not in sub.columns:
+        return None
+    t = pd.to_datetime(sub[time], utc=True)
+    if t.isna().any():
+        return None
+    return np.asarray((t - origin) / _DAY, dtype=float)
+
+
+def _positive_log(sub: pd.DataFrame, value: str) -> tuple[pd.DataFrame, np.ndarray]:
+    v = pd.to_numeric(sub[value], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ok = np.isfinite(v) & (v > 0)
+    return sub[ok], np.log(v[ok])
+
+
+def _clip_outliers(y: np.ndarray) -> np.ndarray:
+    """Isolated outliers pulled to 3 noise SDs of a running median (window 5), steps kept.
+
+    The noise SD is Qn of the first differences / sqrt 2, which level shifts barely move; without
+    this, PELT carves single slow runs (a noisy neighbour) into regimes of their own."""
+    if y.size < 5:
+        return y
+    med = pd.Series(y).rolling(5, center=True, min_periods=1).median().to_numpy()
+    sd = qn(np.diff(y)) / np.sqrt(2)
+    if not sd > 0:
+        return y
+    return med + np.clip(y - med, -3 * sd, 3 * sd)
+
+
+def _theil_sen(x: np.ndarray, y: np.ndarray, times) -> tuple[float, float]:
+    """Theil–Sen slope of log value per day and Mann–Kendall p (via :func:`trend`)."""
+    tr = trend(pd.DataFrame({"timestamp": times, "value": np.exp(y)}), freq=None, adjust=None)
+    return float(np.log(tr["ratio_per_day"].iloc[0])), float(tr["p_value"].iloc[0])
+
+
+def _bic(rss: float, n: int, k: int) -> float:
+    return n * np.log(max(rss, 1e-300) / n) + k * np.log(n)
+
+
+def _model(y: np.ndarray, x: np.ndarray | None, times, regime: str) -> tuple[int, float]:
+    """(start of the latest regime, slope per day): steps (PELT) or a line, chosen by BIC."""
+    if y.size < 2 * MIN_REGIME or regime == "all":
+        start, rss_steps, k_steps = 0, float(((y - y.mean()) ** 2).sum()), 1
+    else:
+        yc = _clip_outliers(y)
+        seg = changepoints(yc, penalty="mbic", min_size=MIN_REGIME) if regime != "trend" else None
+        if seg is None or len(seg) == 1:
+            start, rss_steps, k_steps = 0, float(((yc - yc.mean()) ** 2).sum()), 1
+        else:
+            start = int(seg["start"].iloc[-1])
+            rss_steps = float(sum(((yc[a:b] - yc[a:b].mean()) ** 2).sum()
+                                  for a, b in zip(seg["start"], seg["end"], strict=True)))
+            k_steps = 2 * len(seg) - 1  # segment means and changepoint locations
+        if regime in ("auto", "trend") and x is not None and np.ptp(x) > 0 and y.size >= 8:
+            slope, _ = _theil_sen(x, y, times)
+            line = yc - slope * x
+            rss_line = float(((line - np.median(line)) ** 2).sum())
+            if _bic(rss_line, y.size, 2) < _bic(rss_steps, y.size, k_steps):
+                return 0, slope
+    if regime in ("auto", "trend") and x is not None and y.size - start >= 8 \
+            and np.ptp(x[start:]) > 0:
+        slope, p = _theil_sen(x[start:], y[start:], times[start:])
+        if p < TREND_ALPHA:  # a drift within the latest regime
+            return start, slope
+    return start, 0.0
+
+
+def _fit(h: pd.DataFrame, y: np.ndarray, x, time, regime: str, alpha: float) -> dict:
+    order = np.argsort(x, kind="stable") if x is not None else np.arange(y.size)
+    y, xs = y[order], (x[order] if x is not None else None)
+    times = h[time].iloc[order].to_numpy() if xs is not None else None
+    start, slope = _model(y, xs, times, regime)
+    yr = y[start:]
+    xr = xs[start:] if xs is not None else None
+    resid = yr - slope * (xr if xr is not None else 0.0)
+    scale = qn(resid)
+    return {"y": yr, "x": xr, "resid": resid, "slope": slope, "start": start,
+            "center": float(np.median(resid)), "scale": scale, "n_regime": yr.size,
+            "regime_start": (h[time].iloc[order].iloc[start] if xs is not None else start),
+            "df": qn_df(yr.size)}
+
+
+def _leverage(fit: dict, xn: np.ndarray | None) -> np.ndarray:
+    if fit["slope"] == 0.0 or xn is None or fit["x"] is None:
+        return np.zeros(1 if xn is None else xn.size)
+    xr = fit["x"]
+    sxx = float(((xr - xr.mean()) ** 2).sum())
+    return (xn - xr.mean()) ** 2 / sxx if sxx > 0 else np.zeros(xn.size)
+
+
+def _test(fit: dict, yn: np.ndarray, xn, confidence: float) -> dict:
+    """Prediction-interval test (one new run) or Mann–Whitney (several)."""
+    n = fit["n_regime"]
+    rn = yn - fit["slope"] * (xn if xn is not None else 0.0)
+    lev = _leverage(fit, xn)
+    se = fit["scale"] * np.sqrt(1 + 1 / n + lev)
+    tq = float(stats.t.ppf(0.5 + confidence / 2, fit["df"]))
+    x_new = float(np.median(xn)) if xn is not None else 0.0
+    pred = fit["center"] + fit["slope"] * x_new
+    se_mid = float(np.median(se))
+    out = {"expected": np.exp(pred), "pi_low": np.exp(pred - tq * se_mid),
+           "pi_high": np.exp(pred + tq * se_mid)}
+    if yn.size == 1:
+        d = float(rn[0] - fit["center"])
+        z = d / float(se[0]) if se[0] > 0 else (0.0 if d == 0 else np.inf * np.sign(d))
+        out.update(p_value=float(2 * stats.t.sf(abs(z), fit["df"])), shift=d,
+                   ratio=np.exp(d), ratio_ci_low=np.exp(d - tq * se[0]),
+                   ratio_ci_high=np.exp(d + tq * se[0]), z=z,
+                   test_method="robust prediction interval (median, Qn, Student t)")
+    else:
+        shift, lo, hi, _ = hodges_lehmann(fit["resid"], rn, confidence)
+        p = float(stats.mannwhitneyu(rn, fit["resid"], alternative="two-sided").pvalue)
+        out.update(p_value=p, shift=shift, ratio=np.exp(shift), ratio_ci_low=np.exp(lo),
+                   ratio_ci_high=np.exp(hi), z=np.nan,
+                   test_method="Mann-Whitney U vs latest regime; Hodges-Lehmann ratio")
+    return out
+
+
+def _nan_row(reason: str) -> dict:
+    return {"expected": np.nan, "pi_low": np.nan, "pi_high": np.nan, "p_value": np.nan,
+            "shift": np.nan, "ratio": np.nan, "ratio_ci_low": np.nan, "ratio_ci_high": np.nan,
+            "z": np.nan, "test_method": None, "warning": reason}
+
+
+def _group(h: pd.DataFrame, nw: pd.DataFrame, value: str, time: str | None, regime: str,
+           confidence: float, alpha: float, min_history: int) -> dict:
+    h, y = _positive_log(h, value)
+    nw, yn = _positive_log(nw, value)
+    base = {"n_history": y.size, "n_new": yn.size, "new": np.exp(np.median(yn)) if yn.size
+            else np.nan}
+    if yn.size == 0:
+        return {**base, **_nan_row("not testable: no new run with a positive value")}
+    if y.size < min_history:
+        return {**base, **_nan_row(f"not testable: {y.size} history run(s), fewer than "
+                                   f"min_history={min_history}")}
+    origin = pd.to_datetime(h[time], utc=True).min() if time in h.columns else None
+    x = _days(h, time, origin) if origin is not None else None
+    xn = _days(nw, time, origin) if x is not None else None
+    fit = _fit(h, y, x if xn is not None else None, time, regime, alpha)
+    if not fit["scale"] > 0:
+        return {**base, **_nan_row("not testable: the latest regime has no spread (all runs "
+                                   "equal)")}
+    res = _test(fit, yn, xn if x is not None else None, confidence)
+    warn = (f"latest regime has only {fit['n_regime']} runs" if fit["n_regime"] < 10 else None)
+    return {**base, "n_regime": fit["n_regime"], "regime_start": fit["regime_start"],
+            "changepoint": fit["start"] > 0,
+            "trend_pct_per_day": 100 * np.expm1(fit["slope"]), **res, "warning": warn}
+
+
+def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str] | None = "config",
+                within: str | Sequence[str] | None = "auto", value: str = "value",
+                time: str | None = "timestamp", confidence: float = 0.95, alpha: float = 0.05,
+                padjust: str = "holm", regime: str = "auto", min_history: int = 8,
+                higher_is_better: bool | None = None) -> pd.DataFrame:
+    """Is each group's new run (or new campaign) consistent with its history?
+
+    Parameters
+    ----------
+    history, new : DataFrame
+        Tidy frames (:func:`ebsstats.read`) of the past runs and of the run(s) to check.
+    by : str or list of str, optional
+        Columns naming the groups (default ``config``).
+    within : "auto", str, list of str or None
+        Columns never pooled over (default: ``test``, ``op``, ``metric`` where present).
+    value, time : str
+        Value column (positive: the effect is a ratio) and time column (UTC). Without times the
+        history is taken in row order and no trend is fitted.
+    confidence : float
+        Level of the prediction interval and of the ratio CI.
+    alpha : float
+        Level for the verdict (adjusted p-values) and for the Mann–Kendall trend decision.
+    padjust : {"holm", "fdr_bh", "bonferroni", "none"}
+        Multiplicity adjustment across the groups of the call.
+    regime : {"auto", "changepoint", "trend", "all"}
+        ``auto``: latest PELT regime, detrended if it trends; ``all``: the whole history, no trend.
+    min_history : int
+        Groups with fewer history runs are "not testable" (NaN p-value, reason in ``warning``).
+    higher_is_better : bool, optional
+        Direction for the verdict; default: the frame's ``higher_is_better`` per group.
+
+    Returns
+    -------
+    DataFrame
+        One row per group: the group columns, ``n_history``, ``n_regime``, ``regime_start``
+        (time of the latest regime's first run), ``changepoint`` (the history had one),
+        ``trend_pct_per_day`` (0 when no trend was found), ``expected`` (predicted value at
+        the new run's time), ``pi_low``/``pi_high`` (prediction interval of one new run),
+        ``n_new``, ``new`` (median of the new runs), ``ratio`` (new / history), ``ratio_ci_low``,
+        ``ratio_ci_high``, ``change_pct``, ``z`` (one run: standardised distance), ``p_value``,
+        ``p_adjusted``, ``padjust``, ``test_method``, ``higher_is_better``, ``verdict``
+        (``better``/``worse``/``higher``/``lower``/``~``), ``out_of_line`` (verdict in
+        :data:`OUT_OF_LINE`: what makes ``ebsstats regress`` exit 1), ``confidence``,
+        ``warning``.
+
+    Notes
+    -----
+    Prediction interval for one new observation, ``centre ± t · s · sqrt(1 + 1/n + h)`` (``h``:
+    leverage of the extrapolated trend; Hahn & Meeker 1991, ch. 4), with ``s`` the Qn scale
+    (Rousseeuw & Croux 1993, JASA 88:1273) so that history outliers neither widen the band nor
+    shift its centre (Qn with its small-sample factors, Croux & Rousseeuw 1992); ``t`` has the effective degrees of freedom of Qn, ``eff(n) (n - 1)`` with eff from 0.43 at n = 5 to 0.82 (:func:`qn_df`). Latest
+    regime by PELT (Killick, Fearnhead & Eckley 2012), trend by Mann–Kendall / Theil–Sen (Sen
+    1968), several new runs by Mann–Whitney U and the Hodges–Lehmann shift (Hollander & Wolfe),
+    p-values adjusted by Holm (1979). This is the question Daly et al. (ICPE 2020, "The use of
+    change point detection to identify software performance regressions") answer for MongoDB's
+    CI; false-alarm rate and power at 10, 20 and 30 history runs, with drift and changepoints,
+    are printed by ``benchmarks/validate_regressions.py``: 20 history runs are recommended.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(3)
+    >>> t = pd.date_range("2024-01-01", periods=21, freq="D", tz="UTC")
+    >>> v = 3000 * np.exp(rng.normal(0, 0.02, 21))
+    >>> v[-1] *= 0.85  # the newest run lost 15 %
+    >>> df = pd.DataFrame({"config": "gp3", "metric": "iops", "timestamp": t, "value": v,
+    ...                    "higher_is_better": True})
+    >>> r = regressions(df.iloc[:20], df.iloc[20:])
+    >>> r[["config", "metric", "verdict"]].values.tolist()
+    [['gp3', 'iops', 'worse']]
+    >>> bool(r["ratio_ci_high"].iloc[0] < 1)
+    True
+    """
+    if padjust not in ("holm", "fdr_bh", "bonferroni", "none"):
+        raise ValueError(f"padjust must be holm, fdr_bh, bonferroni or none, got {padjust!r}")
+    if regime not in ("auto", "changepoint", "trend", "all"):
+        raise ValueError(f"regime must be auto, changepoint, trend or all, got {regime!r}")
+    keys = group_keys(history, by, within)
+    keys = [k for k in keys if k in history.columns or k in as_list(by)]
+    check_columns(history, [value, *keys])
+    check_columns(new, [value, *keys])
+    tcol = time if (time and time in history.columns and time in new.columns) else None
+    hist_groups = {(k if isinstance(k, tuple) else (k,)): g for k, g in
+                   history.groupby(keys, observed=True, sort=True, dropna=False)} if keys else {
+        (): history}
+    new_groups = {(k if isinstance(k, tuple) else (k,)): g for k, g in
+                  new.groupby(keys, observed=True, sort=True, dropna=False)} if keys else {
+        (): new}
+    rows = []
+    for key, nw in new_groups.items():
+        h = hist_groups.get(key, history.iloc[:0])
+        row = {**dict(zip(keys, key, strict=True)),
+               **_group(h, nw, value, tcol, regime, confidence, alpha, min_history)}
+        row["higher_is_better"] = _hib(pd.concat([h, nw]), higher_is_better)
+        rows.append(row)
+    return _finish(pd.DataFrame(rows), padjust, alpha, confidence)
+
+
+_ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per_day",
+          "expected", "pi_low", "pi_high", "n_new", "new", "ratio", "ratio_ci_low",
+          "ratio_ci_high", "change_pct", "z", "p_value", "p_adjusted", "padjust", "test_method",
+          "higher_is_better", "verdict", "out_of_line", "confidence", "warning"]
+
+
+def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) -> pd.DataFrame:
+    if out.empty:
+        return pd.DataFrame(columns=_ORDER)
+    for c in ("n_regime", "regime_start", "changepoint", "trend_pct_per_day"):
+        if c not in out.columns:
+            out[c] = np.nan
+    p = out["p_value"].to_numpy(dtype=float)
+    ok = np.isfinite(p)
+    padj = np.full(p.size, np.nan)
+    if ok.any():
+        padj[ok] = p[ok] if padjust == "none" else adjust_pvalues(p[ok], padjust)
+    out["p_adjusted"] = padj
+    out["padjust"] = padjust
+    out["change_pct"] = 100 * (out["ratio"] - 1)
+    out["verdict"] = [_verdict(pa, alpha, s, r, hib) for pa, s, r, hib in
+                      zip(padj, out["shift"], out["ratio"], out["higher_is_better"], strict=True)]
+    out["out_of_line"] = out["verdict"].isin(OUT_OF_LINE)
+    out["confidence"] = confidence
+    keys = [c for c in out.columns if c not in _ORDER and c != "shift"]
+    return out[[*keys, *_ORDER]]

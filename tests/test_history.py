@@ -1,0 +1,155 @@
+"""regressions(): the new run against its history's latest regime, trend and robust spread."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from ebsstats.stats.history import qn, qn_df, regressions
+from ebsstats.stats.multiplicity import adjust_pvalues
+
+T0 = pd.Timestamp("2024-01-01", tz="UTC")
+
+
+def _frame(values, config="gp3", start_day=0, metric="iops", hib=True):
+    values = np.asarray(values, dtype=float)
+    return pd.DataFrame({"config": config, "metric": metric,
+                         "timestamp": T0 + pd.to_timedelta(start_day + np.arange(values.size),
+                                                           unit="D"),
+                         "value": values, "higher_is_better": hib})
+
+
+def _noise(n, cv=0.02, seed=0):
+    return np.exp(np.random.default_rng(seed).normal(0, cv, n))
+
+
+def test_single_run_p_value_is_the_prediction_interval_by_hand():
+    h = _frame(1000 * _noise(20, seed=1))
+    new = _frame([955.0], start_day=20)
+    r = regressions(h, new, regime="all").iloc[0]
+    y = np.log(h["value"].to_numpy())
+    s = qn(y)
+    d = np.log(955.0) - np.median(y)
+    z = d / (s * np.sqrt(1 + 1 / 20))
+    df = qn_df(20)
+    assert r["z"] == pytest.approx(z)
+    assert r["p_value"] == pytest.approx(2 * stats.t.sf(abs(z), df))
+    tq = stats.t.ppf(0.975, df)
+    assert r["ratio_ci_low"] == pytest.approx(np.exp(d - tq * s * np.sqrt(1.05)))
+    assert r["pi_high"] == pytest.approx(np.exp(np.median(y) + tq * s * np.sqrt(1.05)))
+    assert r["test_method"].startswith("robust prediction interval")
+
+
+def test_several_new_runs_use_mann_whitney_by_hand():
+    h = _frame(1000 * _noise(20, seed=2))
+    new = _frame(900 * _noise(4, seed=3), start_day=20)
+    r = regressions(h, new, regime="all").iloc[0]
+    y, yn = np.log(h["value"].to_numpy()), np.log(new["value"].to_numpy())
+    assert r["p_value"] == pytest.approx(stats.mannwhitneyu(yn, y).pvalue)
+    assert r["verdict"] == "worse" and r["out_of_line"]
+    assert r["ratio_ci_high"] < 1 and r["test_method"].startswith("Mann-Whitney")
+
+
+def test_qn_small_sample_factor_makes_it_unbiased():
+    x = np.random.default_rng(0).normal(size=(400, 10))
+    assert np.mean([qn(row) for row in x]) == pytest.approx(1.0, abs=0.03)
+    assert qn_df(5) == pytest.approx(0.43 * 4)
+
+
+def test_changepoint_in_history_uses_latest_regime():
+    """A -20 % step mid-history: a new run at the new level is consistent with the latest
+    regime; one back at the old level is out of line with it, which the whole-history band
+    (centred between the levels, widened by the step) misses."""
+    v = 1000 * _noise(30, seed=4)
+    v[15:] *= 0.8
+    h, new = _frame(v), _frame([800.0 * 1.01], start_day=30)
+    r = regressions(h, new).iloc[0]
+    assert r["changepoint"] and r["n_regime"] == 15
+    assert r["verdict"] == "~" and r["expected"] == pytest.approx(800, rel=0.03)
+    back = _frame([1000.0], start_day=30)
+    assert regressions(h, back).iloc[0]["verdict"] == "better"
+    assert regressions(h, back, regime="all").iloc[0]["verdict"] == "~"
+
+
+def test_trend_in_history_is_extrapolated():
+    """-1 %/day drift: the next day's run continues it and is not a regression; a run at the
+    history's median level is 16 % above the trend line, which the flat band cannot see."""
+    v = 1000 * 0.99 ** np.arange(30) * _noise(30, cv=0.01, seed=5)
+    h, new = _frame(v), _frame([1000 * 0.99 ** 30], start_day=30)
+    r = regressions(h, new).iloc[0]
+    assert r["trend_pct_per_day"] == pytest.approx(-1, abs=0.2)
+    assert r["verdict"] == "~"
+    flat = _frame([float(np.median(v))], start_day=30)
+    assert regressions(h, flat).iloc[0]["verdict"] == "better"
+    assert regressions(h, flat, regime="all").iloc[0]["verdict"] == "~"
+
+
+def test_history_outliers_do_not_widen_the_band():
+    v = 1000 * _noise(24, seed=6)
+    clean = regressions(_frame(v), _frame([1000.0], start_day=24)).iloc[0]
+    v2 = v.copy()
+    v2[[5, 17]] = [300.0, 2500.0]
+    dirty = regressions(_frame(v2), _frame([1000.0], start_day=24)).iloc[0]
+    w = lambda r: r["pi_high"] / r["pi_low"]  # noqa: E731
+    assert w(dirty) == pytest.approx(w(clean), rel=0.25)
+    assert dirty["pi_high"] < 1150
+
+
+def test_groups_are_holm_adjusted_and_verdicts_follow_direction():
+    h = pd.concat([_frame(1000 * _noise(20, seed=7), config="a"),
+                   _frame(1000 * _noise(20, seed=8), config="b"),
+                   _frame(0.001 * _noise(20, seed=9), config="a", metric="clat_p99",
+                          hib=False)])
+    new = pd.concat([_frame([700.0], config="a", start_day=20),
+                     _frame([1000.0], config="b", start_day=20),
+                     _frame([0.0015], config="a", metric="clat_p99", start_day=20,
+                            hib=False)])
+    r = regressions(h, new, by="config")
+    assert r["p_adjusted"].to_numpy() == pytest.approx(adjust_pvalues(r["p_value"], "holm"))
+    v = {(c, m): x for c, m, x in zip(r["config"], r["metric"], r["verdict"], strict=True)}
+    assert v[("a", "iops")] == "worse" and v[("a", "clat_p99")] == "worse"
+    assert v[("b", "iops")] == "~"
+
+
+def test_not_testable_groups_say_why():
+    r = regressions(_frame([1000.0, 1010, 990]), _frame([500.0], start_day=3))
+    assert np.isnan(r["p_value"].iloc[0]) and r["verdict"].iloc[0] == "~"
+    assert "not testable" in r["warning"].iloc[0]
+    r2 = regressions(_frame(1000 * _noise(20)), _frame([500.0], config="other"))
+    assert "not testable" in r2["warning"].iloc[0]
+
+
+def test_cli_regress_exit_codes_and_json(tmp_path, capsys):
+    from ebsstats.app.cli import main
+
+    h = _frame(1000 * _noise(20, seed=10)).assign(test="randread-4k", op="read")
+    ok = _frame([1003.0], start_day=20).assign(test="randread-4k", op="read")
+    bad = _frame([700.0], start_day=20).assign(test="randread-4k", op="read")
+    for name, df in (("h", h), ("ok", ok), ("bad", bad)):
+        df.to_parquet(tmp_path / f"{name}.parquet", index=False)
+    assert main(["regress", str(tmp_path / "h.parquet"), str(tmp_path / "ok.parquet")]) == 0
+    assert "0 of 1 group(s) out of line" in capsys.readouterr().out
+    code = main(["regress", str(tmp_path / "h.parquet"), str(tmp_path / "bad.parquet"),
+                 "--by", "config,test", "--format", "json"])
+    assert code == 1
+    rec = json.loads(capsys.readouterr().out)
+    assert rec[0]["verdict"] == "worse" and rec[0]["config"] == "gp3"
+
+
+def test_history_plot_returns_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ebsstats.plots.history import history_plot
+
+    v = 1000 * _noise(30, seed=11)
+    v[15:] *= 0.8
+    h, new = _frame(v), _frame([700.0], start_day=30)
+    r = regressions(h, new)
+    fig = history_plot(h, new, r)
+    ax = fig.axes[0]
+    assert "gp3" in ax.get_title() and len(ax.collections) >= 3
