@@ -179,7 +179,7 @@ def coverage(reps: int) -> None:
               f"dependence warned in {_pct(np.mean(warned) if warned else np.nan)}")
     # the summarize hook on one frame with run order
     x = 1000 * np.exp(np.cumsum(rng.normal(0, 0.02, 40)) * 0.5)
-    s = es.summarize(pd.DataFrame({"repetition": range(40), "value": x}), bootstrap=0).iloc[0]
+    s = es.summarize(pd.DataFrame({"repetition": range(40), "value": x}), n_boot=0).iloc[0]
     print(f"  summarize on a 40-run random walk: lag1 {s.get('lag1_autocorr', 'n/a')}, "
           f"warning = {s['warning']!r}")
 
@@ -254,7 +254,7 @@ def real(path: str) -> None:
         print(f"  no *_io.csv under {path}")
         return
     df = pd.concat(frames, ignore_index=True)
-    s = es.summarize(df, by="config", bootstrap=999)
+    s = es.summarize(df, by="config", n_boot=999)
     cols = [c for c in ("config", "n", "median", "cv", "cv_ci_low", "cv_ci_high",
                         "lag1_autocorr", "bimodality") if c in s]
     with pd.option_context("display.width", 160, "display.max_columns", 20):

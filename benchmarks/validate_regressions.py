@@ -98,10 +98,28 @@ def family(reps: int, seed: int, groups: int = 10) -> float:
     return hits / reps
 
 
-def real(path: str, start: int = 20) -> pd.DataFrame:
+def _load_real(path: str) -> pd.DataFrame:
+    """A Parquet file, a folder ebsstats reads, or a folder of CSVs with ``Time`` (epoch s) and
+    ``Value`` columns, one series per file (Leitner & Scheuner's bursting-cloud-instances)."""
+    from pathlib import Path
+
     import ebsstats as es
 
-    df = es.read_parquet(path) if path.endswith(".parquet") else es.read(path)
+    p = Path(path)
+    csvs = sorted(p.glob("*.csv")) if p.is_dir() else []
+    if csvs and {"Time", "Value"} <= set(pd.read_csv(csvs[0], nrows=1).columns):
+        parts = []
+        for f in csvs:
+            d = pd.read_csv(f)
+            parts.append(pd.DataFrame({"timestamp": pd.to_datetime(d["Time"], unit="s", utc=True),
+                                       "value": d["Value"], "config": f.stem, "metric": "value",
+                                       "flag": None}))
+        return pd.concat(parts, ignore_index=True)
+    return es.read_parquet(path) if path.endswith(".parquet") else es.read(path)
+
+
+def real(path: str, start: int = 20) -> pd.DataFrame:
+    df = _load_real(path)
     df = df[df["value"].notna() & (df["value"] > 0) & df["timestamp"].notna()]
     df = df[df["flag"].isna()] if "flag" in df.columns else df
     keys = [c for c in ("config", "test", "op", "metric") if c in df.columns]

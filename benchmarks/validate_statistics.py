@@ -162,7 +162,7 @@ def agreement(seed: int) -> None:
     rng = np.random.default_rng(seed)
     x = lognormal(rng, 12) * 100
     df = pd.DataFrame({"value": x})
-    s = summarize(df, bootstrap=9999, seed=3).iloc[0]
+    s = summarize(df, n_boot=9999, seed=3).iloc[0]
     t_lo, t_hi = stats.t.interval(0.95, len(x) - 1, loc=x.mean(), scale=stats.sem(x))
     check(np.isclose(s["mean_ci_low"], t_lo) and np.isclose(s["mean_ci_high"], t_hi),
           f"t CI equals scipy.stats.t.interval: [{t_lo:.4f}, {t_hi:.4f}]")

@@ -50,6 +50,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.sysbench": ("read_sysbench",),
     "ebsstats.io.pts": ("read_pts",),
     "ebsstats.io.ioping": ("read_ioping",),
+    "ebsstats.io.pkb": ("read_pkb",),
     "ebsstats.io.published": ("read_published",),
     "ebsstats.io.parquet": ("to_parquet", "read_parquet"),
     "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),

@@ -78,7 +78,7 @@ def test_holm_and_bh_equal_statsmodels_and_within_cells():
     holm = compare(df, baseline="a", n_boot=0)
     assert len(holm) == 6 and set(holm["metric"]) == {"iops", "lat_mean"}
     assert np.allclose(holm["p_adjusted"], multipletests(holm["p_value"], 0.05, "holm")[1])
-    bh = compare(df, baseline="a", n_boot=0, correction="fdr_bh")
+    bh = compare(df, baseline="a", n_boot=0, padjust="fdr_bh")
     assert np.allclose(bh["p_adjusted"], multipletests(bh["p_value"], 0.05, "fdr_bh")[1])
     with pytest.raises(ValueError):
         compare(df, baseline="zzz")
@@ -162,7 +162,7 @@ def test_tables_fit_100_columns():
                 rows.append({"config": c, "test": test, "metric": "bandwidth", "unit": "B/s",
                              "higher_is_better": True, "value": v})
     df = pd.DataFrame(rows)
-    s = summary_table(summarize(df, by="config", bootstrap=0))
+    s = summary_table(summarize(df, by="config", n_boot=0))
     c = compare_table(compare(df, baseline="gp3", n_boot=99))
     for text in (s, c):
         assert max(len(line) for line in text.splitlines()) <= 100

@@ -105,7 +105,7 @@ def test_small_sample_ci_is_the_one_summarize_gives():
     # (75 % exact level), as summarize reports it (cost used to give NaN here)
     df = tidy(records("gp2", [1500.0, 1490.0, 1510.0], volume_type="gp2", size_gib=500))
     r = es.cost(df, as_of="2017-06-01").iloc[0]
-    s = es.summarize(df, bootstrap=0).iloc[0]
+    s = es.summarize(df, n_boot=0).iloc[0]
     assert r["iops"] == 1500.0
     assert (r["iops_ci_low"], r["iops_ci_high"]) == (1490.0, 1510.0)
     assert (s["median_ci_low"], s["median_ci_high"]) == (r["iops_ci_low"], r["iops_ci_high"])

@@ -32,7 +32,9 @@ def test_single_run_p_value_is_the_prediction_interval_by_hand():
     new = _frame([955.0], start_day=20)
     r = regressions(h, new, regime="all").iloc[0]
     y = np.log(h["value"].to_numpy())
-    s = qn(y)
+    tail = max(1.0, np.quantile(np.abs(y - np.median(y)) / qn(y), 0.9) / stats.norm.ppf(0.95))
+    s = qn(y) * tail
+    assert r["tail_factor"] == pytest.approx(tail)
     d = np.log(955.0) - np.median(y)
     z = d / (s * np.sqrt(1 + 1 / 20))
     df = qn_df(20)
@@ -153,3 +155,12 @@ def test_history_plot_returns_figure():
     fig = history_plot(h, new, r)
     ax = fig.axes[0]
     assert "gp3" in ax.get_title() and len(ax.collections) >= 3
+
+
+def test_heavy_tailed_history_widens_its_band():
+    """A history where one run in five is 40 % slow (a bimodal metric): its Qn sees only the
+    core, so without the tail factor the next slow run is a false alarm."""
+    v = 1000 * _noise(25, seed=12)
+    v[::5] *= 0.6
+    r = regressions(_frame(v), _frame([600.0], start_day=25)).iloc[0]
+    assert r["tail_factor"] > 3 and r["verdict"] == "~"

@@ -50,7 +50,7 @@ def test_summarize_warns_on_dependent_runs_and_adds_columns():
     rng = np.random.default_rng(2)
     df = pd.DataFrame({"config": ["ar"] * 40 + ["iid"] * 40, "repetition": list(range(40)) * 2,
                        "value": np.r_[ar1(40, 0.9, rng), 1000 * np.exp(rng.normal(0, .05, 40))]})
-    s = es.summarize(df, by="config", bootstrap=499).set_index("config")
+    s = es.summarize(df, by="config", n_boot=499).set_index("config")
     assert "not independent" in s.loc["ar", "warning"]
     assert s.loc["ar", "lag1_autocorr"] > 0.5
     assert s.loc["ar", "n_eff"] < 12
@@ -69,6 +69,6 @@ def test_summarize_warns_on_dependent_runs_and_adds_columns():
 def test_summarize_notes_a_bimodal_group():
     rng = np.random.default_rng(3)
     df = pd.DataFrame({"value": np.r_[rng.normal(1000, 20, 30), rng.normal(700, 20, 20)]})
-    s = es.summarize(df, bootstrap=0).iloc[0]
+    s = es.summarize(df, n_boot=0).iloc[0]
     assert s["bimodality"] == "bimodal"
     assert "two performance bands" in s["warning"]

@@ -120,7 +120,7 @@ def test_summarize_dask_equals_ebsstats_summarize(client, tree):
     variance = pytest.importorskip("ebsstats.stats.summary")  # on main once the stats work is merged
     ddf = scale.read_dask(tree, files_per_partition=4)
     got = es.summarize_dask(ddf, by=["config"]).compute().reset_index(drop=True)
-    ref = variance.summarize(ddf.compute(), by=["config"], bootstrap=0)
+    ref = variance.summarize(ddf.compute(), by=["config"], n_boot=0)
     keys = ["config", "test", "op", "metric"]
     ref = ref.sort_values(keys).reset_index(drop=True)
     got = got.sort_values(keys).reset_index(drop=True)

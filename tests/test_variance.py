@@ -38,12 +38,12 @@ def test_median_ci_on_1_to_10():
 
 def test_n5_warning_text():
     df = pd.DataFrame({"config": ["a"] * 5, "value": [3.0, 1, 2, 5, 4]})
-    s = summarize(df, by="config", bootstrap=0)
+    s = summarize(df, by="config", n_boot=0)
     assert s["warning"].iloc[0] == ("n=5: no order-statistic interval reaches 95 %; "
                                     "widest covers 93.75 %")
     assert (s["median_ci_low"].iloc[0], s["median_ci_high"].iloc[0]) == (1.0, 5.0)
     assert s["median_ci_level"].iloc[0] == pytest.approx(0.9375)
-    one = summarize(pd.DataFrame({"value": [2.0]}), bootstrap=0)
+    one = summarize(pd.DataFrame({"value": [2.0]}), n_boot=0)
     assert one["warning"].iloc[0].startswith("n=1: too few values")
     assert np.isnan(one["median_ci_low"].iloc[0])
 
@@ -52,7 +52,7 @@ def test_summarize_equals_scipy():
     rng = np.random.default_rng(7)
     x = np.exp(rng.normal(5, 0.3, 15))
     df = pd.DataFrame({"config": "gp3", "metric": "iops", "unit": "IO/s", "value": x})
-    s = summarize(df, by="config", bootstrap=2999, seed=11).iloc[0]
+    s = summarize(df, by="config", n_boot=2999, seed=11).iloc[0]
     lo, hi = stats.t.interval(0.95, 14, loc=x.mean(), scale=stats.sem(x))
     assert (s["mean_ci_low"], s["mean_ci_high"]) == pytest.approx((lo, hi))
     boot = stats.bootstrap((x,), np.mean, n_resamples=2999, method="BCa",
@@ -74,11 +74,11 @@ def test_summarize_equals_scipy():
 def test_averages_and_nan_exclusion():
     df = pd.DataFrame({"tool": "sysbench", "unit": "B/s", "metric": "bandwidth",
                        "value": [1.0, 2.0, 4.0, np.nan], "flag": [None, None, None, "too_fast"]})
-    s = summarize(df, bootstrap=0)
+    s = summarize(df, n_boot=0)
     assert (s["n"].iloc[0], s["n_excluded"].iloc[0]) == (3, 1)
     assert s["average"].iloc[0] == pytest.approx(7 / 3)  # sysbench runs are fixed-time
     assert "1 NaN value(s) excluded" in s["warning"].iloc[0]
-    g = summarize(df, bootstrap=0, average="geometric")
+    g = summarize(df, n_boot=0, average="geometric")
     assert g["average"].iloc[0] == pytest.approx(2.0)  # (1*2*4)^(1/3)
     assert average_method("auto", "s")[0] == "arithmetic"
     assert average_method("auto", "ratio")[0] == "geometric"
@@ -91,7 +91,7 @@ def test_within_columns_keep_metrics_apart_and_input_untouched():
                        "metric": ["iops"] * 4 + ["lat_mean"] * 4,
                        "value": [1.0, 2, 3, 4, 10, 20, 30, 40]})
     before = df.copy()
-    s = summarize(df, by="config", bootstrap=0)
+    s = summarize(df, by="config", n_boot=0)
     assert len(s) == 4
     assert s.set_index(["config", "metric"]).loc[("b", "lat_mean"), "median"] == 35.0
     pd.testing.assert_frame_equal(df, before)

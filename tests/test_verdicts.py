@@ -21,7 +21,7 @@ def test_core_median_ci_is_the_one_every_statistic_uses():
     med, lo, hi, level = _core.median_ci_array(x)
     assert (med, lo, hi) == (3.0, 1.0, 5.0)
     assert level == pytest.approx(1 - 2 * stats.binom.cdf(0, 5, 0.5))  # 0.9375
-    s = es.summarize(pd.DataFrame({"value": x}), bootstrap=0).iloc[0]
+    s = es.summarize(pd.DataFrame({"value": x}), n_boot=0).iloc[0]
     assert (s["median_ci_low"], s["median_ci_high"], s["median_ci_level"]) == (lo, hi, level)
 
 
@@ -44,7 +44,7 @@ def test_cli_summary_counts_the_runs_summarize_of_select_counts(capsys):
     assert main(["summary", str(path), "--metric", "iops", "--by", "config"]) == 0
     out = capsys.readouterr().out
     df = es.read(path)
-    ref = es.summarize(es.select(df, metric="iops"), by="config", bootstrap=0)
+    ref = es.summarize(es.select(df, metric="iops"), by="config", n_boot=0)
     assert (df["flag"] == "reported_mean").any()  # the trap: PTS's mean beside its runs
     for _, r in ref.iterrows():
         line = next(ln for ln in out.splitlines() if ln.startswith(str(r["config"]) + " "))

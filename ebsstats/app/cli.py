@@ -167,7 +167,7 @@ def cmd_compare(args) -> int:
     print(f"comparing {len(groups) - 1} {args.by} value(s) with {args.baseline!r} "
           f"({len(df):,} values) …", file=sys.stderr)
     c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
-                correction=args.correction)
+                padjust=args.correction)
     _emit(c, compare_table(c, width=args.width) if args.format == "table" else "", args.format)
     return 0
 

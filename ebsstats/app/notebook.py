@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ebsstats import units
+from ebsstats._docs import renamed
 
 __all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note",
            "group_column"]
@@ -279,10 +280,11 @@ def _cell(v) -> str:
     return str(v)
 
 
-def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
+@renamed(frame="data")
+def table(data: pd.DataFrame | pd.Series, *, unit: str | None = None,
           columns: Sequence[str] | None = None, max_rows: int = 40, index: bool = False,
           drop_empty: bool = True):
-    """A frame as an HTML table a storage engineer reads: value columns converted from the
+    """A data as an HTML table a storage engineer reads: value columns converted from the
     canonical ``unit`` to display units with the unit in the header (``B/s`` → MB/s, ``s`` →
     ms, ``IO/s`` → IOPS), 3–4 significant digits, missing values as "—", all-empty columns
     left out, at most ``max_rows`` rows (the rest counted), horizontally scrollable.
@@ -296,7 +298,7 @@ def table(frame: pd.DataFrame | pd.Series, *, unit: str | None = None,
     """
     from IPython.display import HTML
 
-    df = frame.to_frame() if isinstance(frame, pd.Series) else frame.copy()
+    df = data.to_frame() if isinstance(data, pd.Series) else data.copy()
     if index:
         df = df.reset_index().rename(columns={"index": ""})
     if columns is not None:

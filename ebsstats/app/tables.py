@@ -89,7 +89,7 @@ def summary_table(summary: pd.DataFrame, width: int = 100) -> str:
     >>> import pandas as pd, ebsstats as es
     >>> df = pd.DataFrame({"config": ["a"] * 10, "metric": "iops", "unit": "IO/s",
     ...                    "value": [float(v) for v in range(3000, 3010)]})
-    >>> print(summary_table(es.summarize(df, by="config", bootstrap=0)))
+    >>> print(summary_table(es.summarize(df, by="config", n_boot=0)))
     metric iops [IOPS]
     config   n  median          95% CI     ±  level     cv
     a       10   3,004  [3,001, 3,008]  0.1%  97.9%  0.10%

@@ -12,7 +12,7 @@ def load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    from ebsstats.io import _registry, bonnie, fio, fio_log, ioping, pts, published, sysbench
+    from ebsstats.io import _registry, bonnie, fio, fio_log, ioping, pkb, pts, published, sysbench
 
-    for module in (published, fio_log, fio, bonnie, sysbench, pts, ioping):
+    for module in (published, pkb, fio_log, fio, bonnie, sysbench, pts, ioping):
         _registry.add_builtin(module.READER)

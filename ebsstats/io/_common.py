@@ -125,6 +125,21 @@ def load_text(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> str:
     return decode(load_bytes(path, max_bytes), str(path))
 
 
+def unconvertible(exc: Exception, text: str, source: str) -> ParseError:
+    """A ParseError for a conversion a reader could not make (an integer of more than 4,300
+    digits, a nesting too deep), at the line of the first over-long digit run if there is one.
+
+    >>> str(unconvertible(ValueError("Exceeds the limit"), "a 1\\nb " + "9" * 5000, "x.txt"))
+    "x.txt, line 2: expected numbers Python can convert; found 'ValueError: Exceeds the limit'"
+    """
+    import re
+
+    m = re.search(r"\d{4301,}", text)
+    line = line_of(text, m.start()) if m else 1
+    return ParseError(source, line, "numbers Python can convert",
+                      found=f"{type(exc).__name__}: {exc}")
+
+
 def line_of(text: str, offset: int) -> int:
     """1-based line number of a character offset."""
     return text.count("\n", 0, offset) + 1
@@ -229,7 +244,15 @@ def read_one(path: str | os.PathLike, parse: Callable[..., Parsed], meta: Mappin
     says. With ``series=True`` returns ``(results, series)``.
     """
     source = str(path)
-    parsed = parse(load_text(path), source, **options)
+    text = load_text(path)
+    try:
+        parsed = parse(text, source, **options)
+    except ParseError:
+        raise
+    except (ValueError, RecursionError, OverflowError) as exc:  # > 4,300 digits, deep nesting
+        raise unconvertible(exc, text, source) from exc
+    except MemoryError as exc:
+        raise ParseError(source, None, "a file that fits in memory", found="MemoryError") from exc
     return frame_of(parsed, meta, series)
 
 

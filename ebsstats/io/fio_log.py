@@ -58,9 +58,10 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from ebsstats import schema, units
+from ebsstats._docs import renamed
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
-from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes
+from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes, unconvertible
 from ebsstats.io._registry import Reader
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
@@ -168,9 +169,15 @@ def parse(text: str, source: str, *, kind: str | None = None, fio_version: str |
     >>> p.series[0][["op", "metric", "t", "value"]].values.tolist()
     [['read', 'bandwidth', 0.5, 109920256.0], ['write', 'bandwidth', 0.5, 109993984.0]]
     """
-    return _parse_bytes(text.encode(), source, kind=kind, fio_version=fio_version,
-                        time_unit=time_unit, log_offset=log_offset, log_avg_msec=log_avg_msec,
-                        log_max_value=log_max_value, run_id=run_id, test=test)
+    try:
+        return _parse_bytes(text.encode(), source, kind=kind, fio_version=fio_version,
+                            time_unit=time_unit, log_offset=log_offset,
+                            log_avg_msec=log_avg_msec, log_max_value=log_max_value,
+                            run_id=run_id, test=test)
+    except ParseError:
+        raise
+    except (ValueError, OverflowError) as exc:  # an integer of more than 4,300 digits
+        raise unconvertible(exc, text, source) from exc
 
 
 def _layout(ncol: int, vt: tuple[int, int] | None, source: str, log_offset: bool | None,
@@ -535,7 +542,8 @@ def _int(v) -> int | None:
 # aggregation of per-I/O rows
 # --------------------------------------------------------------------------------------------
 
-def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
+@renamed(ts="data")
+def aggregate_log(data: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     """Aggregate log rows into fixed windows of ``window`` seconds (stamped at the window's end).
 
     Per-I/O rows become: ``ios`` → ``iops`` (count / window, IO/s); per-I/O ``bandwidth`` →
@@ -552,9 +560,9 @@ def aggregate_log(ts: pd.DataFrame, window: float = 1.0) -> pd.DataFrame:
     """
     if window <= 0:
         raise ValueError("window must be positive")
-    if ts.empty:
-        return ts
-    df = ts.copy()
+    if data.empty:
+        return data
+    df = data.copy()
     df["_w"] = np.floor(df["t"].to_numpy() / window)
     sampling = df["sampling"].astype(str) if "sampling" in df else pd.Series("per_io",
                                                                              index=df.index)

@@ -52,7 +52,7 @@ import pandas as pd
 
 from ebsstats import schema
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Parsed, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_ioping"]
@@ -491,7 +491,12 @@ def parse(text: str, source: str, *, interval: float | None = None, **options) -
     stripped = text.lstrip()
     if stripped.startswith("[") or stripped.startswith("{"):
         return _parse_json(text, source)
-    return _Text(text, source, interval).parse()
+    try:
+        return _Text(text, source, interval).parse()
+    except ParseError:
+        raise
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of > 4,300 digits
+        raise unconvertible(exc, text, source) from exc
 
 
 def read_ioping(path: str | os.PathLike, *, series: bool = False, interval: float | None = None,

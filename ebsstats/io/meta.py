@@ -199,8 +199,9 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
 
     shown = shown or str(path)
     text = _read_sidecar(path, shown)
-    loader = yaml.SafeLoader(text)
+    loader = None
     try:
+        loader = yaml.SafeLoader(text)  # refuses unprintable characters already
         node = loader.get_single_node()
         if node is None:
             return {}
@@ -228,17 +229,20 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         pos = f"line {mark.line + 1}" if mark is not None else None
+        if mark is None and isinstance(getattr(exc, "position", None), int):  # ReaderError
+            pos = f"line {text.count(chr(10), 0, exc.position) + 1}"
         raise ParseError(shown, pos, "a YAML mapping of metadata keys",
                          found=str(getattr(exc, "problem", None) or exc)) from exc
     except (RecursionError, MemoryError) as exc:
         try:
-            pos = f"line {loader.get_mark().line + 1}"
+            pos = f"line {loader.get_mark().line + 1}"  # type: ignore[union-attr]
         except Exception:
             pos = None
         raise ParseError(shown, pos, "a YAML mapping of scalar metadata",
                          found=f"{type(exc).__name__} (nesting too deep or too large)") from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _inside(candidate: Path, root: Path) -> bool:

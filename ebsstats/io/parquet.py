@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.atomic import atomic_dir, atomic_file
 from ebsstats.io import _columns
 
 __all__ = ["to_parquet", "read_parquet"]
 
 
-def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
+@renamed(df="data")
+def to_parquet(data: pd.DataFrame, path: str | os.PathLike, *,
                partition_cols: list[str] | None = None) -> Path:
     """Write a tidy frame to Parquet atomically (a temporary file or folder, then a rename).
 
@@ -28,15 +30,15 @@ def to_parquet(df: pd.DataFrame, path: str | os.PathLike, *,
     0
     """
     target = Path(path)
-    df = df.copy(deep=False)
-    df.attrs = {}
+    data = data.copy(deep=False)
+    data.attrs = {}
     target.parent.mkdir(parents=True, exist_ok=True)
     if partition_cols:
         with atomic_dir(target) as tmp:
-            df.to_parquet(tmp, partition_cols=partition_cols, index=False)
+            data.to_parquet(tmp, partition_cols=partition_cols, index=False)
         return target
     with atomic_file(target) as tmp:
-        df.to_parquet(tmp, index=False)
+        data.to_parquet(tmp, index=False)
     return target
 
 

@@ -432,7 +432,7 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
-        raise ParseError(source, getattr(exc, "lineno", None), "PTS result-file-to-json output",
+        raise ParseError(source, getattr(exc, "lineno", None) or "$", "PTS result-file-to-json output",
                          found=f"{type(exc).__name__}: {exc}") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("systems"), dict) or not isinstance(
             doc.get("results"), dict):
@@ -700,7 +700,12 @@ def _log_times(log_dir: Path | None, res: _Result, system: str, tz: str | None,
               if h]
     for h in hashes:
         path = log_dir / h / f"{system}.log"
-        if path.is_file():
+        try:  # names come from the file: never outside log_dir, never raising on long names
+            inside = path.resolve().is_relative_to(log_dir.resolve())
+            found = inside and path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found:
             try:
                 with open(path, "rb") as fh:
                     text = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")

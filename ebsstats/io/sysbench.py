@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Columns, Parsed, public_series, read_one
+from ebsstats.io._common import Columns, Parsed, public_series, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
@@ -802,7 +802,9 @@ def _parse(text: str, source: str, **options) -> Parsed:
         return _Reader(text, source, options).run()
     except ParseError:
         raise
-    except (ValueError, KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4,300 digits
+        raise unconvertible(exc, text, source) from exc
+    except (KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
         raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
                          ) from exc
 

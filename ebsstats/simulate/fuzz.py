@@ -50,7 +50,8 @@ def mutations(data: bytes, rng: np.random.Generator, n: int) -> Iterator[tuple[s
         yield "truncate_line", data[: int(c)]
         produced += 1
     kinds = ["flip", "truncate_byte", "delete_line", "duplicate_line", "swap_lines", "number",
-             "utf16", "latin1", "garbage_line", "empty", "binary", "crlf", "insert_nul"]
+             "utf16", "latin1", "garbage_line", "empty", "binary", "crlf", "insert_nul",
+             "deep_nesting", "huge_integer"]
     doc = _as_json(data)
     tree = _as_xml(data) if doc is None else None
     if doc is not None:  # structure-aware: drop / retype / renumber a field
@@ -175,7 +176,30 @@ def _mutate(kind: str, data: bytes, lines: list[bytes], rng: np.random.Generator
     if kind == "insert_nul" and size:
         i = int(rng.integers(size))
         return data[:i] + b"\x00" + data[i:]
+    if kind in ("deep_nesting", "huge_integer"):
+        return _bomb(kind, data, rng)
     return data
+
+
+def _bomb(kind: str, data: bytes, rng: np.random.Generator) -> bytes:
+    """A number of ``data`` replaced by a 1,000-100,000-level nesting (JSON arrays, objects or
+    XML elements, as the input is) or by an integer of 4,301-20,000 digits."""
+    matches = list(_NUMBER.finditer(data))
+    if not matches:
+        return data + b"\n" + b"[" * 5000 + b"]" * 5000
+    m = matches[int(rng.integers(len(matches)))]
+    if kind == "huge_integer":
+        new = b"9" * int(rng.integers(4301, 20_000))
+    else:
+        depth = int(rng.choice([1000, 10_000, 100_000]))
+        style = int(rng.integers(3))
+        if style == 0:
+            new = b"[" * depth + b"1" + b"]" * depth
+        elif style == 1:
+            new = b'{"a":' * depth + b"1" + b"}" * depth
+        else:
+            new = b"<a>" * depth + b"1" + b"</a>" * depth
+    return data[: m.start()] + new + data[m.end():]
 
 
 def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **options) -> str:
@@ -304,4 +328,139 @@ def fuzz(module_name: str, samples: dict[str, bytes], n_per_sample: int, seed: i
             if key not in ("ok", "parse_error"):
                 defects.append((name, kind, outcome, mutated))
     counts["_slowest_s"] = round(slowest, 3)  # type: ignore[assignment]
+    return counts, defects
+
+
+# --- folder-level families: hostile names, sidecars and links, beside a good file -------------
+
+CANARY = "ebsstats-canary-7f3a"  # in files outside the tree: must never reach a frame
+
+_SIDECARS = [
+    lambda rng: "a0: &a0 {x: 1}\n" + "".join(
+        f"a{i}: &a{i}\n  <<: [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10)),
+    lambda rng: "value: 12345\n", lambda rng: "value: .inf\n", lambda rng: "run_id: same\n",
+    lambda rng: "unit: B/s\n", lambda rng: "tool: fio\n", lambda rng: "op: write\n",
+    lambda rng: "source: x\n", lambda rng: "threads: -4\n", lambda rng: "size_gib: -1\n",
+    lambda rng: "raid_members: .inf\n", lambda rng: "timestamp: 2026-13-45\n",
+    lambda rng: "config: 2026-02-30\n", lambda rng: "n: !!int abc\n",
+    lambda rng: "n: " + "9" * int(rng.integers(4301, 9000)) + "\n",
+    lambda rng: "a: " + "[" * 50_000 + "]" * 50_000 + "\n",
+    lambda rng: "a: &a [*a]\n", lambda rng: "x: !!python/object/apply:os.system [ls]\n",
+    lambda rng: "note: " + "A" * int(rng.integers(4097, 2_000_000)) + "\n",
+    lambda rng: "".join(f"k{i}: {i}\n" for i in range(int(rng.integers(1001, 3000)))),
+    lambda rng: 'config: "gp3 $\\\\undefinedcmd{x}$"\n', lambda rng: "- a\n- b\n",
+    lambda rng: "config: [unclosed\n", lambda rng: "\x00\xff binary\n",
+    lambda rng: f"config: {CANARY}-inside-is-fine\n",
+]
+
+
+def _hostile_name(rng: np.random.Generator, suffix: str) -> str:
+    """A legal file name of 246-255 bytes, or one with control bytes, ``$``, quotes, spaces."""
+    if rng.random() < 0.5:
+        n = int(rng.integers(246, 256)) - len(suffix.encode())
+        return "n" * n + suffix
+    alphabet = ["\x1b[2J", "\x07", "\r", "\t", "$", "'", '"', " ", "é", "..", "\\", "%s", "{}",
+                "\x1b]0;t\x07"]
+    parts = [alphabet[int(i)] for i in rng.integers(len(alphabet), size=int(rng.integers(1, 6)))]
+    return "r" + "".join(parts) + suffix
+
+
+def folder_cases(sample: bytes, name: str, rng: np.random.Generator, n: int
+                 ) -> Iterator[tuple[str, dict]]:
+    """``n`` folder attacks on one genuine sample: (family, layout) where layout maps relative
+    paths to bytes, or to ``("link", target)`` for a symbolic link (``"@outside"`` is a file
+    outside the tree holding :data:`CANARY`, ``"/proc/self/status"`` a system file)."""
+    suffix = "." + name.rsplit(".", 1)[-1] if "." in name else ".out"
+    families = ["long_or_hostile_name", "hostile_sidecar", "link_out"]
+    for _ in range(n):
+        fam = families[int(rng.integers(len(families)))]
+        if fam == "long_or_hostile_name":
+            yield fam, {f"attack/{_hostile_name(rng, suffix)}": sample}
+        elif fam == "hostile_sidecar":
+            text = _SIDECARS[int(rng.integers(len(_SIDECARS)))](rng)
+            where = "attack/meta.yaml" if rng.random() < 0.5 else f"attack/run{suffix}.meta.yaml"
+            yield fam, {f"attack/run{suffix}": sample,
+                        where: text.encode("utf-8", "surrogateescape")}
+        else:
+            target = "@outside" if rng.random() < 0.7 else "/proc/self/status"
+            where = "attack/meta.yaml" if rng.random() < 0.5 else f"attack/run{suffix}.meta.yaml"
+            yield fam, {f"attack/run{suffix}": sample, where: ("link", target)}
+
+
+def run_folder_case(layout: dict, good: dict[str, bytes], expected, base) -> str:
+    """Read a tree of ``good`` files plus the attack ``layout`` under ``base``; the outcome is
+    ``"ok"`` (attack read), ``"refused"`` (attack listed), or a defect: ``crash: …`` (an
+    exception escaped the folder read), ``good_changed`` (the good files' values differ from
+    ``expected``), ``leak`` (the canary from outside the tree reached the frame)."""
+    import os
+    import shutil
+    import tempfile
+    import warnings
+    from pathlib import Path
+
+    from ebsstats.io import meta as metamod
+    from ebsstats.io.folder import read
+
+    work = Path(tempfile.mkdtemp(dir=base))
+    try:
+        root = work / "tree"
+        (work / "outside.yaml").write_text(f"db_password: {CANARY}\nconfig: {CANARY}\n")
+        for rel, data in {**good, **layout}.items():
+            p = root / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(data, tuple):
+                target = work / "outside.yaml" if data[1] == "@outside" else data[1]
+                os.symlink(target, p)
+            else:
+                p.write_bytes(data)
+        metamod.clear_cache()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                df, fails = read(root, with_failures=True, errors="collect")
+        except Exception as exc:
+            return f"crash: {type(exc).__name__}: {exc}"[:200]
+        text = df.astype("string").to_csv(index=False) if len(df) else ""
+        if CANARY in text and not any(
+                isinstance(v, bytes) and CANARY.encode() in v for v in layout.values()):
+            return "leak"
+        good_rows = df[df["source"].astype(str).str.startswith("good/")]
+        got = good_rows[["source", "position", "metric", "value"]].astype(str)
+        if not got.sort_values(list(got.columns)).reset_index(drop=True).equals(expected):
+            return "good_changed"
+        attacked = df["source"].astype(str).str.startswith("attack/").any()
+        return "ok" if attacked else "refused"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def fuzz_folder(samples: dict[str, bytes], good: dict[str, bytes], n_per_sample: int,
+                seed: int = 0, base=None) -> tuple[Counter, list[tuple[str, str, str]]]:
+    """Folder-level fuzzing: every sample attacked by :func:`folder_cases` beside ``good``
+    files; counts per outcome (``ok``, ``refused``, defects) and the defects."""
+    import tempfile
+    from pathlib import Path
+
+    from ebsstats.io.folder import read
+
+    rng = np.random.default_rng(seed)
+    base = base or tempfile.mkdtemp(prefix="ebsstats-fuzz-")
+    ref = Path(tempfile.mkdtemp(dir=base))
+    for rel, data in good.items():
+        (ref / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ref / rel).write_bytes(data)
+    df = read(ref)
+    expected = df[["source", "position", "metric", "value"]].astype(str)
+    expected = expected.sort_values(list(expected.columns)).reset_index(drop=True)
+    counts: Counter = Counter()
+    defects = []
+    for name, data in samples.items():
+        if data in good.values():  # a copy of a good file is read once (dedupe): not an attack
+            continue
+        for fam, layout in folder_cases(data, name, rng, n_per_sample):
+            outcome = run_folder_case(layout, good, expected, base)
+            key = outcome if outcome in ("ok", "refused") else outcome.split(":")[0]
+            counts[f"{fam}:{key}"] += 1
+            if key not in ("ok", "refused"):
+                defects.append((name, fam, outcome))
     return counts, defects

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ebsstats._docs import renamed
 from ebsstats.pricing import burst_parameters
 
 __all__ = ["burst_model", "burst_check", "label_burst", "BURST_STATES"]
@@ -153,7 +154,8 @@ def _first(g: pd.DataFrame, col: str):
     return v.iloc[0] if len(v) else None
 
 
-def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
+@renamed(ts="data")
+def burst_check(data: pd.DataFrame, value: str = "value", time: str = "t",
                 by: str | Sequence[str] | None = None, *, metric: str | None = None,
                 volume_type: str = "volume_type", size: str = "size_gib",
                 block_size: int | None = None, credits: float | None = None, as_of=None,
@@ -164,7 +166,7 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
 
     Parameters
     ----------
-    ts : DataFrame
+    data : DataFrame
         Series frame of long runs (fio ``iops``/``bw`` logs with ``log_avg_msec``); needs
         ``volume_type`` and ``size_gib`` columns (sidecar metadata) or pass them as constants
         by adding the columns.
@@ -225,13 +227,13 @@ def burst_check(ts: pd.DataFrame, value: str = "value", time: str = "t",
     --------
     >>> t = np.arange(9.0, 3361.0, 9.0)
     >>> v = np.where(t <= 1862, 3000.0, 100.0)
-    >>> ts = pd.DataFrame({"run_id": "r", "op": "read", "metric": "iops", "t": t, "value": v,
+    >>> data = pd.DataFrame({"run_id": "r", "op": "read", "metric": "iops", "t": t, "value": v,
     ...                    "volume_type": "gp2", "size_gib": 20.0})
-    >>> r = burst_check(ts, as_of="2024-01-01")
+    >>> r = burst_check(data, as_of="2024-01-01")
     >>> abs(float(r["depletion_rel_error"].iloc[0])) < 0.01
     True
     """
-    d = ts
+    d = data
     for c in (volume_type, size):
         if c not in d.columns:
             raise KeyError(f"burst_check needs a {c!r} column (volume type and size)")
@@ -503,7 +505,8 @@ def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions
         clock = start + pd.Timedelta(seconds=float(dur))
 
 
-def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
+@renamed(df="data")
+def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
                 time: str = "timestamp", value: str = "value",
                 volume_type: str = "volume_type", size: str = "size_gib", as_of=None,
                 sustain_tol: float = 0.10) -> pd.DataFrame:
@@ -517,7 +520,7 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
 
     Parameters
     ----------
-    df : DataFrame
+    data : DataFrame
         Results frame with ``run_id``, ``metric``, ``value``, ``timestamp``, ``volume_type``,
         ``size_gib`` (sidecar metadata); ``runtime`` (or ``io_bytes``) rows give each run's
         duration.
@@ -534,7 +537,7 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     Returns
     -------
     DataFrame
-        A copy of ``df`` with ``burst_state`` (``inside_burst``: the bucket lasted the whole
+        A copy of ``data`` with ``burst_state`` (``inside_burst``: the bucket lasted the whole
         run; ``depleted``: it ran dry during the run, a mixture of burst and baseline;
         ``baseline``: the run used no more than the baseline earns, or ran on an empty bucket;
         ``no_bucket``: gp3, io1/io2, magnetic, instance store; ``unknown``: type, size, time or
@@ -548,30 +551,30 @@ def label_burst(df: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     Notes
     -----
     The signature of a result measured inside a burst: a gp2 volume below 1 TiB delivering more
-    than 3 IOPS/GiB. Separate such rows (``df[df.burst_state != "inside_burst"]``) before
+    than 3 IOPS/GiB. Separate such rows (``data[data.burst_state != "inside_burst"]``) before
     comparing volume types on sustained performance (see :doc:`/questions/firstwrite`).
 
     Examples
     --------
-    >>> df = pd.DataFrame({"run_id": ["a", "a"], "metric": ["iops", "runtime"],
+    >>> data = pd.DataFrame({"run_id": ["a", "a"], "metric": ["iops", "runtime"],
     ...     "op": ["read", "read"], "value": [3000.0, 60.0], "block_size": 16384,
     ...     "timestamp": pd.Timestamp("2024-03-01", tz="UTC"), "volume": "v",
     ...     "volume_type": "gp2", "size_gib": 20.0})
-    >>> label_burst(df)["burst_state"].tolist()
+    >>> label_burst(data)["burst_state"].tolist()
     ['inside_burst', 'inside_burst']
     """
     if by is None:
-        vol_cols = [c for c in ("volume", "config") if c in df.columns][:1]
+        vol_cols = [c for c in ("volume", "config") if c in data.columns][:1]
     else:
         vol_cols = [by] if isinstance(by, str) else list(by)
-    out = df.copy()
+    out = data.copy()
     out["burst_state"] = "unknown"
     out["credits_start"] = math.nan
     out["burst_depletion_s"] = math.nan
     out["burst_contradiction"] = False
-    if "run_id" not in df.columns or time not in df.columns:
+    if "run_id" not in data.columns or time not in data.columns:
         return out
-    runs = _run_table(df, vol_cols, time, value)
+    runs = _run_table(data, vol_cols, time, value)
     runs["t_start"] = pd.to_datetime(runs["_time"], utc=True, errors="coerce")
     labels: dict = {}
     contradictions: set = set()

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
+from ebsstats._docs import renamed
 from ebsstats.stats._core import adjust_pvalues, group_keys
 
 __all__ = ["drift", "drift_test", "local_calendar", "REGION_TZ", "WEEKDAYS", "region_tz"]
@@ -959,11 +960,12 @@ _PARAMS_DOC = """
     design cannot reach below 1000 % is reported as NaN, never as a number."""
 
 
+@renamed(adjust="padjust")
 def drift(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
           by: str | Sequence[str] | None = None, block: str | Sequence[str] | None = None,
           tz: str | None = None, region: str | None = None, hour_bins: int | str | None = "auto",
           cov: str = "cluster", cluster: str | None = None, confidence: float = 0.95,
-          alpha: float = 0.05, power: float = 0.8, adjust: str | None = "holm",
+          alpha: float = 0.05, power: float = 0.8, padjust: str | None = "holm",
           n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
     """Day-of-week and hour-of-day effects, as ratios to the typical level, with CIs.
 
@@ -1014,15 +1016,16 @@ def drift(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     True
     """
     return _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster,
-                    confidence, alpha, power, adjust, n_permutations, seed)[0]
+                    confidence, alpha, power, padjust, n_permutations, seed)[0]
 
 
+@renamed(adjust="padjust")
 def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
                by: str | Sequence[str] | None = None, block: str | Sequence[str] | None = None,
                tz: str | None = None, region: str | None = None,
                hour_bins: int | str | None = "auto", cov: str = "cluster",
                cluster: str | None = None, confidence: float = 0.95, alpha: float = 0.05,
-               power: float = 0.8, adjust: str | None = "holm",
+               power: float = 0.8, padjust: str | None = "holm",
                n_permutations: int = N_PERMUTATIONS, seed: int = 0) -> pd.DataFrame:
     """Omnibus drift tests per group and factor, with spread and minimum detectable effect.
 
@@ -1034,7 +1037,7 @@ def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp"
     DataFrame
         One row per (group, factor): ``factor``, ``levels``, ``statistic`` (Wald F from the robust
         covariance), ``df`` (numerator df q = levels - 1), ``df_denom``, ``p_value``,
-        ``p_adjusted`` (``adjust`` across all tests of the call), ``kw_statistic``,
+        ``p_adjusted`` (``padjust`` across all tests of the call), ``kw_statistic``,
         ``kw_p_value`` (Kruskal–Wallis across levels on block-adjusted log values; assumes
         independent runs, a rank-based cross-check, not the verdict), ``spread_pct`` (max/min
         level ratio - 1, in %), ``mde_pct`` (see Notes), ``power``, ``alpha``, ``verdict``
@@ -1047,7 +1050,7 @@ def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp"
     Minimum detectable effect: the smallest deviation of *one* level from all the others (so
     that max/min ratio = 1 + MDE, the scale of ``spread_pct``) that the omnibus test detects
     with probability ``power`` at level alpha / m (m tests in the call: the Bonferroni bound of
-    the Holm step used for the verdict; alpha when ``adjust=None``), for the design and the
+    the Holm step used for the verdict; alpha when ``padjust=None``), for the design and the
     estimated covariance V of the q = k - 1 coded coefficients at hand. With c_j = e_j - 1/k
     (first k - 1 entries) the noncentrality of a deviation delta on level j is
     lambda = delta² c_j' V⁻¹ c_j; lambda* solves P(F(q, d, lambda*) > F_crit(alpha / m; q, d)) =
@@ -1068,7 +1071,7 @@ def drift_test(data: pd.DataFrame, value: str = "value", time: str = "timestamp"
     (True, True)
     """
     return _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster,
-                    confidence, alpha, power, adjust, n_permutations, seed)[1]
+                    confidence, alpha, power, padjust, n_permutations, seed)[1]
 
 
 drift.__doc__ = drift.__doc__.format(params=_PARAMS_DOC)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats._docs import renamed
 from ebsstats.stats._core import (
     adjust_pvalues,
     as_list,
@@ -349,8 +350,9 @@ def _direction_note(r) -> str | None:
 # --------------------------------------------------------------------------------------------
 # compare
 # --------------------------------------------------------------------------------------------
+@renamed(correction="padjust")
 def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = "config",
-            baseline=None, test: str = "mannwhitney", correction: str = "holm",
+            baseline=None, test: str = "mannwhitney", padjust: str = "holm",
             confidence: float = 0.95, paired: str | Sequence[str] | None = None,
             higher_is_better: bool | None = None, alpha: float = 0.05, seed: int = 0,
             within: str | Sequence[str] | None = "auto", n_boot: int = 1999,
@@ -374,7 +376,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         Two-sided test. Unpaired: Mann–Whitney U (:func:`scipy.stats.mannwhitneyu`) or a
         permutation test of the difference of medians (:func:`scipy.stats.permutation_test`).
         Paired: Wilcoxon signed-rank (:func:`scipy.stats.wilcoxon`) or a paired permutation test.
-    correction : {"holm", "fdr_bh", "bonferroni", "none"}
+    padjust : {"holm", "fdr_bh", "bonferroni", "none"}
         Adjustment of the p-values over *all* comparisons of this call
         (:func:`statsmodels.stats.multitest.multipletests`).
     confidence : float
@@ -416,7 +418,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         value units) with ``shift_ci_low``/``shift_ci_high``/``shift_ci_level``,
         ``cliffs_delta`` (+ bootstrap CI), ``cles`` (P(group > baseline) + ½ P(tie)),
         ``p_value``, ``p_adjusted``, ``test_method`` (not ``test``, which names the
-        workload in the tidy frame), ``correction``, ``higher_is_better``,
+        workload in the tidy frame), ``padjust``, ``higher_is_better``,
         ``verdict`` (``better``/``worse``/``~``), ``confidence``, ``method``, ``warning``.
 
     Notes
@@ -429,7 +431,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     ratio, the printed medians (paired: of the paired blocks) and the rank test's own location
     estimate (Hodges–Lehmann) move the same way, otherwise ``~`` with a warning, so a row never
     contradicts itself. A row warns when :data:`STRATA` columns are unbalanced between the groups
-    (Simpson's paradox; pass ``strata=``) and when ``correction`` over the call's comparisons
+    (Simpson's paradox; pass ``strata=``) and when ``padjust`` over the call's comparisons
     makes a significant verdict unattainable for its sample sizes (the exact floor
     ``2 / C(m+n, m)`` times the number of comparisons for Holm), with the runs per side that
     would make it attainable. Holm (1979) controls the family-wise error under any dependence (the comparisons
@@ -457,8 +459,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     """
     if test not in TESTS:
         raise ValueError(f"test must be one of {TESTS}, got {test!r}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}")
+    if padjust not in CORRECTIONS:
+        raise ValueError(f"padjust must be one of {CORRECTIONS}, got {padjust!r}")
     by_cols = as_list(by)
     if not by_cols:
         raise ValueError("compare needs at least one 'by' column")
@@ -483,7 +485,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    return _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence,
+    return _finish(out, cells, by_cols, block_cols, test, padjust, alpha, confidence,
                    ratio_method, n_boot, strata_notes)
 
 

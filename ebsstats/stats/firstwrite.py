@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats._docs import renamed
 from ebsstats.stats._core import adjust_pvalues
 from ebsstats.stats.changepoint import changepoints
 
@@ -311,7 +312,8 @@ def _sysbench(df, by_cols, value, confidence, later_test="seqwr"):
 # evidence: offsets (series frame)
 
 
-def touch_table(ts: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+@renamed(ts="data")
+def touch_table(data: pd.DataFrame, by: str | Sequence[str] | None = None, *,
                 metric: str | None = "clat", bucket: int | None = None) -> pd.DataFrame:
     """Per-I/O rows of offset-resolved logs with a touched-before indicator.
 
@@ -321,7 +323,7 @@ def touch_table(ts: pd.DataFrame, by: str | Sequence[str] | None = None, *,
 
     Parameters
     ----------
-    ts : DataFrame
+    data : DataFrame
         Series frame with ``offset`` (fio ``log_offset=1``), one row per I/O.
     by : str or list, optional
         The volume; default ``config`` or ``volume`` when present, else ``run_id``.
@@ -338,12 +340,12 @@ def touch_table(ts: pd.DataFrame, by: str | Sequence[str] | None = None, *,
 
     Examples
     --------
-    >>> ts = pd.DataFrame({"run_id": "r", "t": [1.0, 2.0, 3.0], "value": [5.0, 1.0, 5.0],
+    >>> data = pd.DataFrame({"run_id": "r", "t": [1.0, 2.0, 3.0], "value": [5.0, 1.0, 5.0],
     ...                    "offset": [0, 0, 4096], "block_size": 4096, "metric": "clat"})
-    >>> touch_table(ts)["first_touch"].tolist()
+    >>> touch_table(data)["first_touch"].tolist()
     [True, False, True]
     """
-    d = ts
+    d = data
     if metric is not None and "metric" in d.columns:
         d = d[d["metric"].astype(str) == metric]
     if "offset" not in d.columns:

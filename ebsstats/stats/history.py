@@ -10,7 +10,9 @@ For each group (configuration × test × op × metric), the history's own spread
    new run's time and the spread is taken from the residuals;
 3. **robust prediction interval** — centre = median of the (detrended) regime, scale = Rousseeuw &
    Croux's Qn (:func:`statsmodels.robust.scale.qn_scale`: 50 % breakdown, 82 % Gaussian
-   efficiency), a Student-t quantile with the effective degrees of freedom of Qn;
+   efficiency) widened by the regime's own tail (:func:`_tail_factor`: a bimodal or spiky
+   metric gets the band its history shows), a Student-t quantile with Qn's effective degrees of
+   freedom;
 4. **test** — one new run: its standardised distance from the predicted centre (the prediction
    interval inverted); several new runs: Mann–Whitney U of their residuals against the regime's
    (distribution-free), effect from the Hodges–Lehmann shift with its Moses interval;
@@ -28,9 +30,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, group_keys
+from ebsstats.stats._core import (
+    adjust_pvalues,
+    as_list,
+    check_columns,
+    direction,
+    direction_word,
+    group_keys,
+)
 from ebsstats.stats.changepoint import changepoints
-from ebsstats.stats.comparison import _hib, _verdict, hodges_lehmann
+from ebsstats.stats.comparison import hodges_lehmann
 from ebsstats.stats.trends import trend
 
 __all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE"]
@@ -44,6 +53,7 @@ _QN_SMALL = {2: 0.399, 3: 0.994, 4: 0.512, 5: 0.844, 6: 0.611, 7: 0.857, 8: 0.66
 _QN_EFF_N = (5, 8, 10, 15, 20, 30, 40, 60, 100, 1000)
 _QN_EFF = (0.43, 0.55, 0.60, 0.63, 0.67, 0.71, 0.75, 0.77, 0.80, 0.82)
 TREND_ALPHA = 0.05
+TAIL_Z90 = 1.6448536269514722  # Gaussian 95 % quantile = 90 % quantile of |z|
 OUT_OF_LINE = ("worse", "higher", "lower")  # verdicts that fail a CI pipeline
 _DAY = pd.Timedelta(days=1)
 
@@ -99,7 +109,7 @@ def _clip_outliers(y: np.ndarray) -> np.ndarray:
 
 def _theil_sen(x: np.ndarray, y: np.ndarray, times) -> tuple[float, float]:
     """Theil–Sen slope of log value per day and Mann–Kendall p (via :func:`trend`)."""
-    tr = trend(pd.DataFrame({"timestamp": times, "value": np.exp(y)}), freq=None, adjust=None)
+    tr = trend(pd.DataFrame({"timestamp": times, "value": np.exp(y)}), freq=None, padjust=None)
     return float(np.log(tr["ratio_per_day"].iloc[0])), float(tr["p_value"].iloc[0])
 
 
@@ -135,6 +145,17 @@ def _model(y: np.ndarray, x: np.ndarray | None, times, regime: str) -> tuple[int
     return start, 0.0
 
 
+def _tail_factor(resid: np.ndarray, center: float, scale: float) -> float:
+    """How much heavier than Gaussian the regime's own tails are (>= 1): the 90 % quantile of
+    ``|r - centre| / Qn`` over its Gaussian value 1.645. Qn measures the core of the
+    distribution; a history with frequent spikes (a bimodal or heavy-tailed metric) must widen
+    its band by its own tail, or every spike is a false alarm."""
+    if not scale > 0 or resid.size < 8:
+        return 1.0
+    q = float(np.quantile(np.abs(resid - center) / scale, 0.9))
+    return max(1.0, q / TAIL_Z90)
+
+
 def _fit(h: pd.DataFrame, y: np.ndarray, x, time, regime: str, alpha: float) -> dict:
     order = np.argsort(x, kind="stable") if x is not None else np.arange(y.size)
     y, xs = y[order], (x[order] if x is not None else None)
@@ -143,9 +164,10 @@ def _fit(h: pd.DataFrame, y: np.ndarray, x, time, regime: str, alpha: float) -> 
     yr = y[start:]
     xr = xs[start:] if xs is not None else None
     resid = yr - slope * (xr if xr is not None else 0.0)
-    scale = qn(resid)
+    center, scale = float(np.median(resid)), qn(resid)
+    tails = _tail_factor(resid, center, scale)
     return {"y": yr, "x": xr, "resid": resid, "slope": slope, "start": start,
-            "center": float(np.median(resid)), "scale": scale, "n_regime": yr.size,
+            "center": center, "scale": scale * tails, "tail_factor": tails, "n_regime": yr.size,
             "regime_start": (h[time].iloc[order].iloc[start] if xs is not None else start),
             "df": qn_df(yr.size)}
 
@@ -214,7 +236,8 @@ def _group(h: pd.DataFrame, nw: pd.DataFrame, value: str, time: str | None, regi
     warn = (f"latest regime has only {fit['n_regime']} runs" if fit["n_regime"] < 10 else None)
     return {**base, "n_regime": fit["n_regime"], "regime_start": fit["regime_start"],
             "changepoint": fit["start"] > 0,
-            "trend_pct_per_day": 100 * np.expm1(fit["slope"]), **res, "warning": warn}
+            "trend_pct_per_day": 100 * np.expm1(fit["slope"]), "tail_factor": fit["tail_factor"],
+            **res, "warning": warn}
 
 
 def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str] | None = "config",
@@ -274,6 +297,14 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
     change point detection to identify software performance regressions") answer for MongoDB's
     CI; false-alarm rate and power at 10, 20 and 30 history runs, with drift and changepoints,
     are printed by ``benchmarks/validate_regressions.py``: 20 history runs are recommended.
+    Measured there (3 % run-to-run CV, 20 history runs, 120 simulated groups per cell): false
+    alarms per group 1-4 % on stable, changepoint and outlier-contaminated histories (at most
+    5.8 % over all sizes), up to 8 % when a weak drift (-0.3 %/day) goes undetected; a 10 % drop
+    is caught in 90 % of groups with one new run and 100 % with three. Histories with frequent
+    slow runs (10 % of runs 30 % low) lower the single-run detection to about 40 % (70 % with
+    three): their band is wider, by design. The scale is multiplied by ``max(1, q90(|r - centre| / Qn) / 1.645)``, so Gaussian histories keep their
+    band and heavy-tailed ones are not flagged at every spike (on Leitner & Scheuner's fresh-VM
+    sysbench series, UCC 2016, the rolling out-of-line rate fell from 22 % to 10 %).
 
     Examples
     --------
@@ -310,12 +341,13 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         h = hist_groups.get(key, history.iloc[:0])
         row = {**dict(zip(keys, key, strict=True)),
                **_group(h, nw, value, tcol, regime, confidence, alpha, min_history)}
-        row["higher_is_better"] = _hib(pd.concat([h, nw]), higher_is_better)
+        row["higher_is_better"] = direction(pd.concat([h, nw]), higher_is_better)
         rows.append(row)
     return _finish(pd.DataFrame(rows), padjust, alpha, confidence)
 
 
 _ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per_day",
+          "tail_factor",
           "expected", "pi_low", "pi_high", "n_new", "new", "ratio", "ratio_ci_low",
           "ratio_ci_high", "change_pct", "z", "p_value", "p_adjusted", "padjust", "test_method",
           "higher_is_better", "verdict", "out_of_line", "confidence", "warning"]
@@ -324,7 +356,7 @@ _ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per
 def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) -> pd.DataFrame:
     if out.empty:
         return pd.DataFrame(columns=_ORDER)
-    for c in ("n_regime", "regime_start", "changepoint", "trend_pct_per_day"):
+    for c in ("n_regime", "regime_start", "changepoint", "trend_pct_per_day", "tail_factor"):
         if c not in out.columns:
             out[c] = np.nan
     p = out["p_value"].to_numpy(dtype=float)
@@ -335,8 +367,8 @@ def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) ->
     out["p_adjusted"] = padj
     out["padjust"] = padjust
     out["change_pct"] = 100 * (out["ratio"] - 1)
-    out["verdict"] = [_verdict(pa, alpha, s, r, hib) for pa, s, r, hib in
-                      zip(padj, out["shift"], out["ratio"], out["higher_is_better"], strict=True)]
+    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else "~" for pa, s, hib in
+                      zip(padj, out["shift"], out["higher_is_better"], strict=True)]
     out["out_of_line"] = out["verdict"].isin(OUT_OF_LINE)
     out["confidence"] = confidence
     keys = [c for c in out.columns if c not in _ORDER and c != "shift"]

@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats._core import adjust_pvalues, as_list, check_columns
-from ebsstats.stats.comparison import _verdict
+from ebsstats._docs import renamed
+from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, direction_word
 
 __all__ = ["merge_histograms", "pooled_percentiles", "percentiles_over_time",
            "compare_percentiles", "histogram_percentile", "BIN_RELATIVE_ERROR"]
@@ -293,10 +293,11 @@ def run_cols(data: pd.DataFrame) -> list[str]:
     return [c for c in ("run_id", "source") if c in data.columns] or ["lat"]
 
 
+@renamed(correction="padjust")
 def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", baseline=None,
                         percentile: float = 99.0, within: str | Sequence[str] | None = "op",
                         run: str = "run_id", latency: str | None = "clat",
-                        correction: str = "holm", confidence: float = 0.95, alpha: float = 0.05,
+                        padjust: str = "holm", confidence: float = 0.95, alpha: float = 0.05,
                         n_boot: int = 1999, n_permutations: int = 9999, seed: int = 0,
                         higher_is_better: bool = False) -> pd.DataFrame:
     """Compare the pooled percentile of each group with a baseline, as :func:`compare` does.
@@ -313,7 +314,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
         Which pooled percentile (default p99).
     within, run, latency
         As in :func:`pooled_percentiles`.
-    correction : {"holm", "fdr_bh", "bonferroni", "none"}
+    padjust : {"holm", "fdr_bh", "bonferroni", "none"}
         Adjustment over every comparison of the call.
     confidence, alpha, n_boot, n_permutations, seed
         CI level, verdict level, bootstrap and permutation resamples, seed.
@@ -326,7 +327,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
         Per (within-cell, group ≠ baseline): ``by``/``within`` columns, ``baseline``,
         ``percentile``, ``n`` and ``n_baseline`` (runs), ``pooled``, ``pooled_baseline`` (s),
         ``ratio`` (group / baseline), ``ratio_ci_low``/``ratio_ci_high``, ``change_pct``,
-        ``p_value``, ``p_adjusted``, ``correction``, ``test_method``, ``higher_is_better``,
+        ``p_value``, ``p_adjusted``, ``padjust``, ``test_method``, ``higher_is_better``,
         ``verdict`` (``better``/``worse``/``~``), ``confidence``, ``warning``.
 
     Notes
@@ -380,13 +381,13 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     ok = out["p_value"].notna().to_numpy()
     padj = np.full(len(out), np.nan)
     if ok.any():
-        padj[ok] = (out["p_value"].to_numpy()[ok] if correction == "none"
-                    else adjust_pvalues(out["p_value"].to_numpy()[ok], correction))
+        padj[ok] = (out["p_value"].to_numpy()[ok] if padjust == "none"
+                    else adjust_pvalues(out["p_value"].to_numpy()[ok], padjust))
     out["p_adjusted"] = padj
-    out["correction"] = correction
+    out["correction"] = padjust
     out["test_method"] = "permutation of runs"
     out["higher_is_better"] = higher_is_better
-    out["verdict"] = [_verdict(pa, alpha, np.log(r) if r == r else np.nan, r, higher_is_better)
+    out["verdict"] = [direction_word(np.sign(np.log(r)), higher_is_better) if pa < alpha else "~"
                       for pa, r in zip(out["p_adjusted"], out["ratio"], strict=True)]
     out["confidence"] = confidence
     out["warning"] = [_warn(n, nb, alpha) for n, nb in zip(out["n"], out["n_baseline"],

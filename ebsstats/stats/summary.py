@@ -18,6 +18,7 @@ from scipy import stats
 
 # grouping, the never-pool policy and the median CI live in the one statistical core; the names
 # stay importable from here for the modules that import them from summary.
+from ebsstats._docs import renamed
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
     as_list,
@@ -168,8 +169,9 @@ def _bca_mean(x: np.ndarray, confidence: float, n_resamples: int,
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+@renamed(bootstrap="n_boot")
 def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] | None = None,
-              confidence: float = 0.95, average: str = "auto", bootstrap: int = 1999,
+              confidence: float = 0.95, average: str = "auto", n_boot: int = 1999,
               seed: int = 0, within: str | Sequence[str] | None = "auto") -> pd.DataFrame:
     """Location, spread and confidence intervals per group of a tidy frame.
 
@@ -186,7 +188,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         Confidence level of every interval.
     average : {"auto", "arithmetic", "harmonic", "geometric"}
         The rate-aware average reported in ``average`` (see :func:`average_method`).
-    bootstrap : int
+    n_boot : int
         Resamples of the BCa bootstrap interval of the mean (``0`` skips it).
     seed : int
         Seed of the bootstrap; group ``i`` (in output order) uses
@@ -222,7 +224,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     --------
     >>> import pandas as pd, ebsstats as es
     >>> df = pd.DataFrame({"config": ["a"] * 10 + ["b"] * 5, "value": list(range(1, 16))})
-    >>> s = es.summarize(df, by="config", bootstrap=0)
+    >>> s = es.summarize(df, by="config", n_boot=0)
     >>> s[["config", "n", "median", "median_ci_low", "median_ci_high"]].values.tolist()
     [['a', 10, 5.5, 2.0, 9.0], ['b', 5, 13.0, 11.0, 15.0]]
     >>> print(s["warning"].iloc[1])
@@ -249,7 +251,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         else:
             lo = hi = np.nan
         rng = np.random.default_rng([seed, i])  # group i of the call: reproducible
-        blo, bhi = _bca_mean(x, confidence, bootstrap, rng)
+        blo, bhi = _bca_mean(x, confidence, n_boot, rng)
         med, mlo, mhi, level = median_ci_array(x, confidence)
         unit = first_value(sub, "unit")
         metric = key.get("metric", first_value(sub, "metric"))
@@ -272,7 +274,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
             row["higher_is_better"] = first_value(sub, "higher_is_better")
         row["confidence"] = confidence
         row["method"] = ("median: order statistics (binomial); mean: Student t"
-                         + (f", BCa bootstrap ({bootstrap} resamples)" if bootstrap > 0 else ""))
+                         + (f", BCa bootstrap ({n_boot} resamples)" if n_boot > 0 else ""))
         warn = [w for w in (median_warning(n, confidence),) if w]
         if n_excl:
             warn.append(f"{n_excl} NaN value(s) excluded")
@@ -282,4 +284,4 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         rows.append(row)
     from ebsstats.stats.independence import summary_extras  # CV CI, independence, bimodality
 
-    return summary_extras(_frame(rows, keys), data, keys, value, confidence, bootstrap, seed)
+    return summary_extras(_frame(rows, keys), data, keys, value, confidence, n_boot, seed)

@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats._docs import renamed
+
 __all__ = ["trend", "decompose"]
 
 _DAY = pd.Timedelta(days=1)
@@ -28,10 +30,11 @@ def _log_values(data, value, time, by_cols):
     return d, int((~ok).sum())
 
 
+@renamed(adjust="padjust")
 def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
           by: str | Sequence[str] | None = None, freq: str | None = "D",
           confidence: float = 0.95, tz: str | None = None,
-          adjust: str | None = "holm") -> pd.DataFrame:
+          padjust: str | None = "holm") -> pd.DataFrame:
     """Relative trend per day (Theil–Sen on log values) with CI and a Mann–Kendall test.
 
     Parameters
@@ -49,7 +52,7 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
         Level of the slope CI.
     tz : str, optional
         Zone in which periods are cut (default UTC).
-    adjust : str or None
+    padjust : str or None
         Multiple-comparison method across groups (statsmodels ``multipletests``).
 
     Returns
@@ -130,10 +133,10 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     out = pd.DataFrame(rows)
     if len(out):
         valid = out["p_value"].notna().to_numpy()
-        if valid.sum() > 1 and adjust not in (None, "none"):
+        if valid.sum() > 1 and padjust not in (None, "none"):
             from ebsstats.stats._core import adjust_pvalues
 
-            out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], adjust)
+            out.loc[valid, "p_adjusted"] = adjust_pvalues(out.loc[valid, "p_value"], padjust)
         else:
             out["p_adjusted"] = out["p_value"]
         out.loc[(out["shape"] != "") & ~(out["p_adjusted"] < 0.05), "shape"] = "none"

@@ -1,0 +1,354 @@
+"""PerfKit Benchmarker results files (``perfkitbenchmarker_results.json``) for fio, bonnie++ and
+sysbench.
+
+PKB's ``NewlineDelimitedJSONPublisher`` writes one JSON object per line and per *sample*:
+``metric``, ``value``, ``unit``, ``timestamp`` (Unix seconds), ``test`` (the benchmark: ``fio``,
+``bonnieplusplus``, ``sysbench``), ``run_uri``, ``sample_uri``, ``product_name``, ``official``,
+``owner`` and the sample's metadata — by default collapsed into one ``labels`` string
+``|key:value|,|key:value|`` (sorted by key; ``collapse_labels=False`` keeps a ``metadata``
+object instead; both are read).
+
+============================  ========================================================  ===========
+PKB sample                    tidy rows                                                 value
+============================  ========================================================  ===========
+fio ``JOB:MODE:bandwidth``    test=JOB, op=MODE, ``bandwidth``                          KB/s × 1024
+fio ``JOB:MODE:iops``         ``iops``
+fio ``JOB:MODE:latency:STAT`` ``<measure>_STAT`` (``clat_mean``, ``clat_p99``, …)       µs → s
+bonnie++ ``put_block``, …     the bonnie++ reader's tests (put_block → seqwrite, …):    K/sec × 1024
+                              ``bandwidth``; ``seeks`` → ``iops``; file tests → ``ops``  (rates: /s)
+bonnie++ ``*_cpu``            ``cpu`` (%)
+bonnie++ ``*_latency``        ``lat_max`` (bonnie's worst single operation)             ms/us → s
+sysbench ``tps``              test = ``sysbench_testname``, ``ops`` (transactions/s)
+sysbench ``qps``              test = ``<testname> queries``, ``ops`` (queries/s)
+sysbench ``*_latency``        ``lat_min``/``lat_mean``/``lat_max``; metadata            ms → s
+                              ``percentile_95_latency`` → ``lat_p95``
+============================  ========================================================  ===========
+
+Other samples (``*_array`` time series with value -1, data-load times, ``lscpu``, VM boot times,
+other benchmarks) are skipped and counted in the file's notes. Metadata (from PKB's
+``DefaultMetadataProvider``: the representative VM's and its first scratch disk's resource
+metadata) is mapped onto the tidy columns: ``data_disk_0_type`` → ``volume_type``,
+``data_disk_0_size`` (GB) → ``size_gib``, ``data_disk_0_iops`` → ``provisioned_iops``,
+``data_disk_0_num_stripes`` → ``raid_members`` (``raid_level`` ``0`` when > 1; PKB stripes with
+mdadm RAID 0), ``machine_type`` → ``instance_type``, ``zone`` → ``az`` and ``region`` (the zone
+without its letter, as PKB's AWS ``GetRegionFromZone``), ``hostnames`` → ``host``; ``config`` is
+``<volume_type>-<size>g`` (``-<iops>`` when provisioned) unless a sidecar says otherwise. fio job
+parameters (``rw``, ``blocksize``/``bs``, ``iodepth``, ``numjobs``) give workload, block size,
+iodepth and threads; ``run_uri``, ``cloud``, ``fio_job``, ``latency_measure``,
+``data_disk_0_throughput`` and ``perfkitbenchmarker_version`` are kept as metadata columns.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+
+from ebsstats import units
+from ebsstats.errors import ParseError
+from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
+
+__all__ = ["sniff", "parse", "read_pkb", "labels_to_dict"]
+
+TOOLS = {"fio": "fio", "bonnieplusplus": "bonnie++", "sysbench": "sysbench"}
+
+_FIO_RW = {"read": "seqread", "write": "seqwrite", "randread": "randread",
+           "randwrite": "randwrite", "randrw": "randrw", "rw": "randrw", "readwrite": "randrw",
+           "trim": "other", "randtrim": "other"}
+_FIO_STAT = re.compile(r"^(min|max|mean|stddev|p\d+(?:\.\d+)?)$")
+
+# bonnie++ field -> (workload, op, kind); kinds as in ebsstats.io.bonnie
+_BONNIE = {"putc": ("seqwrite", "write", "char"), "put_block": ("seqwrite", "write", "block"),
+           "rewrite": ("rewrite", "write", "block"), "getc": ("seqread", "read", "char"),
+           "get_block": ("seqread", "read", "block"), "seeks": ("seeks", "read", "seek"),
+           "seq_create": ("create", "total", "file"), "seq_stat": ("stat", "total", "file"),
+           "seq_del": ("delete", "total", "file"), "ran_create": ("create", "total", "file"),
+           "ran_stat": ("stat", "total", "file"), "ran_del": ("delete", "total", "file")}
+_SYSBENCH_LAT = {"min_latency": "lat_min", "average_latency": "lat_mean",
+                 "max_latency": "lat_max"}
+_KEEP = ("run_uri", "cloud", "fio_job", "latency_measure", "data_disk_0_throughput",
+         "perfkitbenchmarker_version", "sysbench_run_threads", "sysbench_table_size",
+         "sysbench_tables", "file_size", "chunk_size", "num_files")
+
+
+def labels_to_dict(labels: str) -> dict[str, str]:
+    """PKB's collapsed metadata ``|k1:v1|,|k2:v2|`` as a dict (PKB's ``LabelsToDict``).
+
+    >>> labels_to_dict("|machine_type:m5.large|,|zone:us-east-1a|")
+    {'machine_type': 'm5.large', 'zone': 'us-east-1a'}
+    """
+    if not labels:
+        return {}
+    out = {}
+    for entry in labels[1:-1].split("|,|"):
+        k, _, v = entry.partition(":")
+        out[k] = v
+    return out
+
+
+def _first_object(head: str):
+    for line in head.splitlines():
+        line = line.strip()
+        if line:
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+    return None
+
+
+def sniff(head: str, name: str = "") -> str | None:
+    """``"json lines"`` if the first line is a PKB sample (metric, value, unit, labels or
+    metadata, and run_uri or test).
+
+    >>> sniff('{"metric": "fio:read:iops", "value": 1.0, "unit": "", "labels": "", '
+    ...       '"run_uri": "a1", "test": "fio"}\\n')
+    'json lines'
+    """
+    if not head.lstrip().startswith("{"):
+        return None
+    obj = _first_object(head)
+    if not isinstance(obj, dict):
+        return None
+    if {"metric", "value", "unit"} <= obj.keys() and ("labels" in obj or "metadata" in obj) \
+            and ("run_uri" in obj or "test" in obj):
+        return "json lines"
+    return None
+
+
+def _size_bytes(text) -> int | None:
+    if text in (None, ""):
+        return None
+    try:
+        return int(units.binary_size(str(text)))
+    except (ValueError, TypeError):
+        return None
+
+
+def _int(text) -> int | None:
+    try:
+        return int(float(text))
+    except (TypeError, ValueError):
+        return None
+
+
+def _meta(md: dict) -> dict:
+    """PKB metadata → ebsstats' metadata columns (plus the kept PKB keys)."""
+    out: dict = {}
+    vtype = md.get("data_disk_0_type")
+    size = md.get("data_disk_0_size")
+    iops = _int(md.get("data_disk_0_iops"))
+    stripes = _int(md.get("data_disk_0_num_stripes"))
+    zone = md.get("zone")
+    out["volume_type"] = vtype or None
+    out["size_gib"] = float(size) if size not in (None, "", "None") else None
+    out["provisioned_iops"] = iops
+    out["instance_type"] = md.get("machine_type") or None
+    out["az"] = zone or None
+    out["region"] = (zone[:-1] if zone and zone[-1].isalpha() and zone[-2].isdigit() else zone) \
+        if zone else None
+    out["host"] = md.get("hostnames") or None
+    if stripes and stripes > 1:
+        out["raid_members"], out["raid_level"] = stripes, "0"
+    if vtype:
+        cfg = f"{vtype}-{size}g" if out["size_gib"] is not None else vtype
+        out["config"] = f"{cfg}-{iops}" if iops else cfg
+    for k in _KEEP:
+        if md.get(k) not in (None, ""):
+            out[k] = str(md[k])
+    return out
+
+
+def _fio(metric: str, value: float, unit: str, md: dict) -> dict | None:
+    parts = metric.split(":")
+    if len(parts) < 3 or parts[1] not in ("read", "write", "trim"):
+        return None
+    job, op, kind = parts[0], parts[1], parts[2]
+    measure = md.get("latency_measure") or "clat"
+    if kind == "bandwidth" and len(parts) == 3:
+        name, v = "bandwidth", value * units.KiB  # fio's bw: KiB/s (PKB labels it KB/s)
+    elif kind == "iops" and len(parts) == 3:
+        name, v = "iops", value
+    elif kind == "latency" and len(parts) == 4 and _FIO_STAT.match(parts[3]):
+        stat = parts[3]
+        name = f"{measure}_{stat}" if not stat.startswith("p") else \
+            f"{measure}_p{float(stat[1:]):g}"
+        v = value * units.US  # PKB converts fio's ns to usec
+    else:  # the bare ``:latency`` sample repeats ``:latency:mean``
+        return None
+    rw = str(md.get("rw", "")).lower()
+    return {"test": job, "op": op, "metric": name, "value": v,
+            "workload": _FIO_RW.get(rw, "other" if rw else None),
+            "block_size": _size_bytes(md.get("blocksize", md.get("bs"))),
+            "iodepth": _int(md.get("iodepth")), "threads": _int(md.get("numjobs")),
+            "run_part": job, "tool_version": md.get("fio_version")}
+
+
+def _bonnie(metric: str, value: float, unit: str, md: dict) -> dict | None:
+    base = metric.removesuffix("_cpu").removesuffix("_latency")
+    if base not in _BONNIE:
+        return None
+    workload, op, kind = _BONNIE[base]
+    if metric.endswith("_cpu"):
+        name, v = "cpu", value
+    elif metric.endswith("_latency"):
+        name, v = "lat_max", units.duration(f"{value}{unit}")
+    elif kind in ("char", "block"):
+        name, v = "bandwidth", value * units.KiB  # bonnie++'s K/sec is KiB/s
+    else:  # PKB labels every rate K/sec; seeks and file tests are plain per-second counts
+        name, v = ("iops" if kind == "seek" else "ops"), value
+    chunk = _size_bytes(md.get("chunk_size"))
+    return {"test": base, "op": op, "metric": name, "value": v, "workload": workload,
+            "block_size": 1 if kind == "char" else chunk if kind in ("block", "seek") else None,
+            "threads": _int(md.get("concurrency")), "run_part": md.get("name") or "",
+            "tool_version": md.get("bonnie_version")}
+
+
+def _sysbench(metric: str, value: float, unit: str, md: dict) -> list[dict]:
+    test = md.get("sysbench_testname") or "sysbench"
+    common = {"workload": "mixed" if "read_write" in test else "other", "op": "total",
+              "threads": _int(md.get("sysbench_thread_count", md.get("sysbench_run_threads"))),
+              "run_part": f"{test}:{md.get('sysbench_thread_count', '')}", "tool_version": None}
+    if metric == "tps":
+        rows = [{**common, "test": test, "metric": "ops", "value": value}]
+        p95 = md.get("percentile_95_latency")
+        if p95 not in (None, ""):
+            pct = md.get("sysbench_latency_percentile") or 95
+            rows.append({**common, "test": test, "metric": f"lat_p{float(pct):g}",
+                         "value": float(p95) * units.MS})
+        return rows
+    if metric == "qps":
+        return [{**common, "test": f"{test} queries", "metric": "ops", "value": value}]
+    if metric in _SYSBENCH_LAT and unit == "ms":
+        return [{**common, "test": test, "metric": _SYSBENCH_LAT[metric],
+                 "value": value * units.MS}]
+    return []
+
+
+def _sample(obj, source: str, line: int) -> tuple[dict, dict]:
+    if not isinstance(obj, dict):
+        raise ParseError(source, line, "a JSON object (one PKB sample per line)",
+                         found=type(obj).__name__)
+    for key in ("metric", "value", "unit"):
+        if key not in obj:
+            raise ParseError(source, line, f"a PKB sample with '{key}'",
+                             found=", ".join(sorted(obj)) or "{}")
+    labels = obj.get("labels")
+    md = obj.get("metadata")
+    if md is None:
+        if not isinstance(labels, str):
+            raise ParseError(source, f"line {line}: $.labels", "a labels string "
+                             "'|key:value|,…' or a metadata object", found=repr(labels)[:60])
+        md = labels_to_dict(labels)
+    elif not isinstance(md, dict):
+        raise ParseError(source, f"line {line}: $.metadata", "an object", found=repr(md)[:60])
+    return obj, md
+
+
+def _timestamp(obj, source: str, line: int):
+    ts = obj.get("timestamp")
+    if ts is None:
+        return None
+    try:
+        t = float(ts)
+    except (TypeError, ValueError):
+        raise ParseError(source, f"line {line}: $.timestamp", "Unix seconds",
+                         found=repr(ts)[:40]) from None
+    if not math.isfinite(t):
+        raise ParseError(source, f"line {line}: $.timestamp", "finite Unix seconds",
+                         found=repr(ts))
+    import pandas as pd
+
+    return pd.Timestamp(t, unit="s", tz="UTC")
+
+
+def _rows(obj: dict, md: dict) -> list[dict]:
+    bench = TOOLS.get(str(obj.get("test", "")))
+    try:
+        value = float(obj["value"])
+    except (TypeError, ValueError):
+        return []
+    metric, unit = str(obj["metric"]), str(obj.get("unit") or "")
+    if bench == "fio":
+        r = _fio(metric, value, unit, md)
+        return [r] if r else []
+    if bench == "bonnie++":
+        r = _bonnie(metric, value, unit, md)
+        return [r] if r else []
+    if bench == "sysbench":
+        return _sysbench(metric, value, unit, md)
+    return []
+
+
+def parse(text: str, source: str, **options) -> Parsed:
+    """Parse a PKB results file (JSON lines). Raises :class:`ParseError` naming the line."""
+    out = Parsed(tool="fio", format="json lines")
+    skipped = 0
+    tools = set()
+    for i, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as exc:
+            raise ParseError(source, i, "one JSON object per line (a PKB sample)",
+                             found=str(exc)) from None
+        obj, md = _sample(raw, source, i)
+        rows = _rows(obj, md)
+        if not rows:
+            skipped += 1
+            continue
+        ts = _timestamp(obj, source, i)
+        meta = _meta({**md, "run_uri": obj.get("run_uri")})
+        tool = TOOLS[str(obj["test"])]
+        tools.add(tool)
+        run_uri = str(obj.get("run_uri") or "")
+        for r in rows:
+            part = r.pop("run_part")
+            version = r.pop("tool_version")
+            out.records.append({**meta, **r, "source": source, "position": f"line {i}",
+                                "tool": tool, "tool_version": version, "timestamp": ts,
+                                "run_key": f"{run_uri}:{tool}:{part}"})
+    if skipped:
+        out.notes.append(f"{skipped} PKB sample(s) of other metrics or benchmarks skipped")
+    if len(tools) == 1:
+        out.tool = tools.pop()
+    return out
+
+
+def read_pkb(path: str | os.PathLike, **meta):
+    """Read one PerfKit Benchmarker results file (JSON lines) into the tidy frame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``perfkitbenchmarker_results.json`` (any name: the content decides).
+    **meta
+        Metadata set on every row (``config="gp3"``), overriding what PKB recorded.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The results frame (:mod:`ebsstats.schema`): fio, bonnie++ and sysbench samples, PKB's
+        VM and disk metadata in ``volume_type``, ``size_gib``, ``provisioned_iops``,
+        ``instance_type``, ``az``, ``region``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "perfkitbenchmarker_results.json"
+    >>> _ = p.write_text('{"metric": "randread:read:iops", "value": 3000.0, "unit": "", '
+    ...   '"timestamp": 1700000000.0, "test": "fio", "run_uri": "0a1b2c3d", "labels": '
+    ...   '"|data_disk_0_size:100|,|data_disk_0_type:gp3|,|machine_type:m5.large|,'
+    ...   '|rw:randread|,|zone:us-east-1a|"}\\n')
+    >>> df = read_pkb(p)
+    >>> df[["tool", "test", "metric", "value", "config", "instance_type", "region"]].values.tolist()
+    [['fio', 'randread', 'iops', 3000.0, 'gp3-100g', 'm5.large', 'us-east-1']]
+    """
+    return read_one(path, parse, meta)
+
+
+# the records carry their own tool (fio, bonnie++ or sysbench); "fio" names the reader's default
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(parse))
