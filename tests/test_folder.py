@@ -188,3 +188,40 @@ def test_read_metadata_keywords_are_deprecated_in_favour_of_meta(tmp_path):
     new = es.read(root, meta={"serie": True})
     old.attrs, new.attrs = {}, {}
     pd.testing.assert_frame_equal(old, new)
+
+
+def _bump_mtime(path, seconds=5):
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def test_edited_folder_sidecar_is_read_again_without_clearing_the_cache(tmp_path):
+    # a notebook session: read, edit meta.yaml, read again -> the new metadata (no clear_cache)
+    (tmp_path / "gp3").mkdir()
+    (tmp_path / "gp3" / "run-0.txt").write_text("FAKE 1.0\nrr=100\n")
+    sidecar = tmp_path / "gp3" / "meta.yaml"
+    sidecar.write_text("volume_type: gp3\nsize_gib: 100\n")
+    assert es.read(tmp_path)["volume_type"].tolist() == ["gp3"]
+    sidecar.write_text("volume_type: io2\nsize_gib: 100\n")  # same size: the mtime tells
+    _bump_mtime(sidecar)
+    df = es.read(tmp_path)
+    assert df["volume_type"].tolist() == ["io2"] and df["size_gib"].tolist() == [100.0]
+    sidecar.write_text("volume_type: io2\nsize_gib: 100\nprovisioned_iops: 16000\n")
+    _bump_mtime(sidecar, 10)
+    assert es.read(tmp_path)["provisioned_iops"].tolist() == [16000]
+
+
+def test_unchanged_sidecar_is_parsed_once_and_a_fixed_one_again(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "run-0.txt").write_text("FAKE 1.0\nrr=100\n")
+    sidecar = tmp_path / "a" / "meta.yaml"
+    sidecar.write_text("config: [unclosed\n")
+    _, fails = es.read(tmp_path, with_failures=True)
+    assert fails["reason"].str.contains("meta.yaml").all()
+    sidecar.write_text("config: fixed\n")  # the cached ParseError does not outlive the edit
+    _bump_mtime(sidecar)
+    assert es.read(tmp_path)["config"].tolist() == ["fixed"]
+    before = metamod._sidecar_cached.cache_info()
+    es.read(tmp_path)
+    after = metamod._sidecar_cached.cache_info()
+    assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)

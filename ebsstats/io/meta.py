@@ -282,18 +282,30 @@ def _sidecar(p: Path, root: Path, real_root: Path) -> dict:
     return _load_yaml(p, shown)
 
 
-@lru_cache(maxsize=4096)
 def _folder_meta(folder: str, root: str) -> tuple[tuple[str, object], ...] | ParseError:
-    top = Path(root)
-    real_root = Path(os.path.realpath(top))
     for name in SIDECAR_NAMES:
         p = Path(folder, name)
         if _exists(p):
-            try:
-                return tuple(_sidecar(p, top, real_root).items())
-            except ParseError as exc:  # cached too: a bad sidecar is read once per read
-                return exc
+            try:  # the cache is keyed on the file's state: an edited sidecar is read again
+                st = os.stat(p)
+                key: tuple = (st.st_mtime_ns, st.st_size)
+            except (OSError, ValueError):  # a dangling link: _sidecar says why
+                key = (None, None)
+            return _sidecar_cached(str(p), root, *key)
     return ()
+
+
+@lru_cache(maxsize=4096)
+def _sidecar_cached(path: str, root: str, mtime_ns: int | None, size: int | None
+                    ) -> tuple[tuple[str, object], ...] | ParseError:
+    """One folder sidecar, cached on ``(path, root, mtime_ns, size)``: read once while it is
+    unchanged, again as soon as it is edited (a notebook session re-reads a fixed ``meta.yaml``
+    without :func:`clear_cache`)."""
+    top = Path(root)
+    try:
+        return tuple(_sidecar(Path(path), top, Path(os.path.realpath(top))).items())
+    except ParseError as exc:  # cached too: a bad sidecar is read once until it changes
+        return exc
 
 
 def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None) -> dict:
@@ -325,7 +337,8 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
 
 def folder_sidecar(folder: str | os.PathLike, root: str | os.PathLike) -> dict:
     """The metadata of one folder's own ``meta.yaml`` under the absolute ``root`` (``{}`` if it
-    has none); cached until :func:`clear_cache`. Raises as :func:`sidecar_meta`."""
+    has none); cached while the sidecar's modification time and size stay the same. Raises as
+    :func:`sidecar_meta`."""
     got = _folder_meta(str(folder), str(root))
     if isinstance(got, ParseError):
         raise got
@@ -344,8 +357,9 @@ def file_sidecar(path: str | os.PathLike, root: str | os.PathLike) -> dict:
 
 
 def clear_cache() -> None:
-    """Forget cached folder sidecars (call after editing ``meta.yaml`` files in a session)."""
-    _folder_meta.cache_clear()
+    """Forget cached folder sidecars (an edited ``meta.yaml`` is read again without this: the
+    cache is keyed on its modification time and size)."""
+    _sidecar_cached.cache_clear()
 
 
 def check_ingest(outputs, pattern: str | None = None) -> None:
