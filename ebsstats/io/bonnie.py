@@ -862,4 +862,5 @@ def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None,
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="bonnie++", name=__name__, detect=sniff, parse=text_parser(parse))
+READER = Reader(tool="bonnie++", name=__name__, detect=sniff, parse=text_parser(parse),
+                memory_factor=MEMORY_FACTOR)

@@ -1289,4 +1289,5 @@ def _normal_line(line: str, n: int, job: dict, op: str | None,
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(_parse))
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(_parse),
+                memory_factor=MEMORY_FACTOR)

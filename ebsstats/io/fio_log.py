@@ -704,4 +704,5 @@ def _parse_in_folder(data: bytes, source: str, context: Mapping) -> Parsed:
 # the reader this module registers (ebsstats.io._registry): bytes straight to pyarrow's CSV
 # reader (no decode + re-encode of a large file); needs the report beside the log
 READER = Reader(tool="fio", name=__name__, detect=sniff, parse=_parse_in_folder,
-                needs=frozenset({"path", "source_of", "folder_version"}))
+                needs=frozenset({"path", "source_of", "folder_version"}),
+                memory_factor=MEMORY_FACTOR)

@@ -526,4 +526,5 @@ def read_ioping(path: str | os.PathLike, *, series: bool = False, interval: floa
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="ioping", name=__name__, detect=sniff, parse=text_parser(parse))
+READER = Reader(tool="ioping", name=__name__, detect=sniff, parse=text_parser(parse),
+                memory_factor=MEMORY_FACTOR)

@@ -1036,4 +1036,5 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(_parse))
+READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(_parse),
+                memory_factor=MEMORY_FACTOR)

@@ -306,4 +306,5 @@ def read_published(path_or_name: str | os.PathLike | None = None) -> pd.DataFram
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="table", name=__name__, detect=sniff, parse=text_parser(parse))
+READER = Reader(tool="table", name=__name__, detect=sniff, parse=text_parser(parse),
+                memory_factor=MEMORY_FACTOR)

@@ -889,4 +889,5 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(_parse))
+READER = Reader(tool="sysbench", name=__name__, detect=sniff, parse=text_parser(_parse),
+                memory_factor=MEMORY_FACTOR)
