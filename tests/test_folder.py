@@ -4,6 +4,7 @@ sniffing by content, metadata precedence, failures collected, duplicates, links,
 from __future__ import annotations
 
 import os
+import warnings
 
 import pandas as pd
 import pytest
@@ -183,9 +184,9 @@ def test_bad_sidecar_is_a_parse_error_naming_it(tmp_path):
 
 def test_read_metadata_keywords_are_deprecated_in_favour_of_meta(tmp_path):
     root = _tree(tmp_path / "in")
-    with pytest.warns(DeprecationWarning, match=r"meta=\{'serie': \.\.\.\}"):
-        old = es.read(root, serie=True)
-    new = es.read(root, meta={"serie": True})
+    with pytest.warns(DeprecationWarning, match=r"meta=\{'campaign': \.\.\.\}"):
+        old = es.read(root, campaign=True)  # (serie=True, a typo of series=, is a TypeError)
+    new = es.read(root, meta={"campaign": True})
     old.attrs, new.attrs = {}, {}
     pd.testing.assert_frame_equal(old, new)
 
@@ -225,3 +226,45 @@ def test_unchanged_sidecar_is_parsed_once_and_a_fixed_one_again(tmp_path):
     es.read(tmp_path)
     after = metamod._sidecar_cached.cache_info()
     assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
+
+
+# --- read(**meta): typos of parameters are errors, metadata keywords still work (deprecated) ---
+
+def _one_file(tmp_path):
+    f = tmp_path / "run-0.txt"
+    f.write_text("FAKE 1.0\nrr=100\n")
+    return f
+
+
+@pytest.mark.parametrize("typo, meant", [("serie", "series"), ("Series", "series"),
+                                         ("patern", "pattern"), ("error", "errors"),
+                                         ("max_byte", "max_bytes"), ("job", "jobs")])
+def test_a_typo_of_a_read_parameter_is_a_type_error_not_a_column(tmp_path, typo, meant):
+    f = _one_file(tmp_path)
+    with pytest.raises(TypeError, match=rf"unexpected keyword argument '{typo}'; did you mean "
+                                        rf"{meant}=\? \(metadata goes in meta="):
+        es.read(f, **{typo: True})
+    with pytest.raises(TypeError, match=rf"did you mean {meant}="):
+        es.read(tmp_path, **{typo: "x"})
+
+
+def test_read_series_refuses_the_typo_too(tmp_path):
+    with pytest.raises(TypeError, match="did you mean series="):
+        es.read_series(_one_file(tmp_path), serie=True)
+
+
+def test_a_mapping_keyword_is_not_metadata(tmp_path):
+    with pytest.raises(TypeError, match="'metadata' holding a mapping; metadata goes in meta="):
+        es.read(_one_file(tmp_path), metadata={"config": "gp3"})
+
+
+def test_metadata_keywords_still_work_with_a_deprecation_warning(tmp_path):
+    f = _one_file(tmp_path)
+    # schema columns close to a parameter name and free keys alike stay metadata
+    with pytest.warns(DeprecationWarning, match=r"pass meta=\{'config': \.\.\., 'raid_set'"):
+        df = es.read(f, config="gp3", raid_set="md0", series_id="s-7")
+    assert (df["config"].tolist(), df["raid_set"].tolist(), df["series_id"].tolist()) == (
+        ["gp3"], ["md0"], ["s-7"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the new way warns about nothing
+        assert es.read(f, meta={"serie": "x"})["serie"].tolist() == ["x"]

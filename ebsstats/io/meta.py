@@ -20,13 +20,14 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from ebsstats.errors import ParseError
 
 __all__ = ["sidecar_meta", "folder_sidecar", "file_sidecar", "pattern_meta", "check_pattern",
-           "check_meta", "check_ingest", "escape_controls",
+           "check_meta", "check_meta_kwargs", "check_ingest", "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -110,6 +111,38 @@ def check_meta(key: str, value):
     if not ok:
         raise ValueError(f"metadata {key!r} must be {what} >= {low:g}, not {value!r}")
     return value
+
+
+def check_meta_kwargs(func: str, kwargs: Mapping, params: Iterable[str]) -> None:
+    """Refuse keyword arguments of ``func`` that look like mistakes rather than metadata.
+
+    A key that is a likely typo of one of ``params`` (a :mod:`difflib` close match, ratio
+    >= 0.8, at most two characters longer or shorter, case ignored: ``serie`` for ``series``)
+    or whose value is a mapping (``metadata={...}``) raises :class:`TypeError` naming the
+    parameter meant; schema columns (``config``, ``volume_type``, …) are always metadata.
+
+    >>> check_meta_kwargs("read", {"config": "gp3", "raid_set": "md0"}, ["series", "jobs"])
+    >>> check_meta_kwargs("read", {"serie": True}, ["series", "jobs"])
+    Traceback (most recent call last):
+    ...
+    TypeError: read() got an unexpected keyword argument 'serie'; did you mean series=? (metadata goes in meta={'serie': ...})
+    """
+    import difflib
+
+    from ebsstats.schema import COLUMNS, META_COLUMNS
+
+    params = list(params)
+    for key, value in kwargs.items():
+        if key in META_COLUMNS or key in COLUMNS or key in TYPED:
+            continue
+        close = [c for c in difflib.get_close_matches(key.lower(), params, n=3, cutoff=0.8)
+                 if abs(len(c) - len(key)) <= 2]
+        if close:
+            raise TypeError(f"{func}() got an unexpected keyword argument {key!r}; did you mean "
+                            f"{close[0]}=? (metadata goes in meta={{{key!r}: ...}})")
+        if isinstance(value, Mapping):
+            raise TypeError(f"{func}() got an unexpected keyword argument {key!r} holding a "
+                            f"mapping; metadata goes in meta={{...}}")
 
 
 def _scalar(loader, node, path: str):
