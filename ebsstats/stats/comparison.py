@@ -283,12 +283,12 @@ def _dependence(base_sub: pd.DataFrame, sub: pd.DataFrame, x: np.ndarray, y: np.
     g = _group_row(sub, o["value"], col, DEPENDENCE_THRESHOLD, o["confidence"])
     b = _group_row(base_sub, o["value"], col, DEPENDENCE_THRESHOLD, o["confidence"])
     out.update(lag1_autocorr=g["rho"], lag1_autocorr_baseline=b["rho"])
-    if not (np.isfinite(g["rho"]) and np.isfinite(b["rho"])):
-        return out  # fewer than 8 ordered runs in a group: not estimable
-    lo, hi = _ratio_ci_neff(x, y, b["rho"], g["rho"], o["confidence"], o["n_boot"], rng)
-    # never narrower than the i.i.d. interval
-    lo = float(np.fmin(lo, row.get("ratio_ci_low", np.nan))) if lo == lo else lo
-    hi = float(np.fmax(hi, row.get("ratio_ci_high", np.nan))) if hi == hi else hi
+    lo = hi = np.nan
+    if np.isfinite(g["rho"]) and np.isfinite(b["rho"]):  # else: < 8 ordered runs or constant
+        lo, hi = _ratio_ci_neff(x, y, b["rho"], g["rho"], o["confidence"], o["n_boot"], rng)
+        # never narrower than the i.i.d. interval
+        lo = float(np.fmin(lo, row.get("ratio_ci_low", np.nan))) if lo == lo else lo
+        hi = float(np.fmax(hi, row.get("ratio_ci_high", np.nan))) if hi == hi else hi
     out.update(ratio_ci_low_dep=lo, ratio_ci_high_dep=hi)
     flagged = g["dependent"] is True or b["dependent"] is True
     out["_dep_used"] = bool(lo == lo and (o["dependence"] == "block" or flagged))
@@ -296,7 +296,9 @@ def _dependence(base_sub: pd.DataFrame, sub: pd.DataFrame, x: np.ndarray, y: np.
         out["_dep_note"] = (
             f"runs not independent: lag-1 autocorrelation {g['rho']:.2f} (group), "
             f"{b['rho']:.2f} (baseline) in {col} order; the i.i.d. ratio CI is too narrow"
-            + ("; verdict from ratio_ci_low_dep/high_dep (effective n)" if lo == lo else ""))
+            + ("; verdict from ratio_ci_low_dep/high_dep (effective n)" if lo == lo
+               else "; no robust CI (a group has < 8 ordered runs, constant values or "
+                    "n_boot=0)"))
     return out
 
 
