@@ -56,6 +56,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "ebsstats.io.dataset": ("read_dask", "to_parquet_dataset", "read_dataset"),
     "ebsstats.stats.dask": ("summarize_dask",),
     # the contract
+    "ebsstats.io._columns": ("frame",),
     "ebsstats.schema": ("validate", "validate_series", "select"),
     "ebsstats.stats.overview": ("inventory",),
     # variance and comparison

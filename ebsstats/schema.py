@@ -15,8 +15,10 @@ source              string                     file it came from (as given, or r
 position            string                     where in the file: ``line 12``, ``$.jobs[0].read``,
                                                ``/PhoronixTestSuite/Result[3]/Data/Entry[1]``
 tool                category                   ``fio``, ``bonnie++``, ``sysbench``, ``pts``,
-                                               ``ioping``, ``table`` (published tables) or
-                                               ``sim`` (simulated)
+                                               ``ioping``, ``table`` (published tables),
+                                               ``sim`` (simulated), or the name of any other tool
+                                               (:data:`TOOL_NAME`) whose rows were brought with
+                                               :func:`ebsstats.frame`
 tool_version        string                     as printed by the tool (``fio-3.33``, ``1.96``,
                                                ``1.0.20``), or ``<NA>``
 timestamp           datetime64[ns, UTC]        when the run started, if the output or metadata
@@ -71,10 +73,14 @@ import pandas as pd
 
 from ebsstats.errors import SchemaError
 
-__all__ = ["TOOLS", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
+__all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS"]
 
+#: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
+#: Any other tool's name (rows brought with :func:`ebsstats.frame`): lowercase, 1–40 characters,
+#: letters, digits and ``+._-``, starting with a letter or digit (``gobonniego``, ``elbencho``).
+TOOL_NAME = re.compile(r"[a-z0-9][a-z0-9+._-]{0,39}")
 WORKLOADS = ["seqread", "seqwrite", "randread", "randwrite", "randrw", "rewrite", "seeks",
              "create", "stat", "delete", "mixed", "other"]
 OPS = ["read", "write", "trim", "sync", "total"]
@@ -85,7 +91,7 @@ COLUMNS: dict[str, object] = {
     "run_id": STRING,
     "source": STRING,
     "position": STRING,
-    "tool": pd.CategoricalDtype(TOOLS),
+    "tool": "category",  # an open vocabulary: TOOLS, or any name TOOL_NAME matches
     "tool_version": STRING,
     "timestamp": pd.DatetimeTZDtype("ns", "UTC"),
     "test": STRING,
@@ -178,6 +184,30 @@ def metric_info(metric: str) -> tuple[str | None, bool | None]:
     raise SchemaError(f"unknown metric {metric!r}; see ebsstats.schema.metric_info")
 
 
+def check_tools(values) -> None:
+    """Raise :class:`SchemaError` unless every (non-missing) value is a tool name: one of
+    :data:`TOOLS`, or any other name :data:`TOOL_NAME` matches in full.
+
+    >>> check_tools(["fio", "gobonniego", "elbencho-3.0"])
+    >>> try:
+    ...     check_tools(["FIO"])
+    ... except SchemaError as exc:
+    ...     print(str(exc).endswith("(did you mean 'fio'?)"))
+    True
+    """
+    for v in dict.fromkeys(values):
+        if v is None or v is pd.NA or (isinstance(v, float) and v != v) or v in TOOLS:
+            continue
+        if isinstance(v, str) and TOOL_NAME.fullmatch(v):
+            continue
+        hint = ""
+        if isinstance(v, str) and v.strip().lower() in TOOLS:
+            hint = f" (did you mean {v.strip().lower()!r}?)"
+        raise SchemaError(f"tool name {v!r} is not allowed: a tool is one of {TOOLS} or a "
+                          f"lowercase name of 1-40 letters, digits and '+._-' that starts with "
+                          f"a letter or digit{hint}")
+
+
 def percentile_metric(prefix: str, pct: float | str) -> str:
     """Name of a percentile metric: ``percentile_metric("clat", "99.900000") == "clat_p99.9"``."""
     p = float(pct)
@@ -232,7 +262,8 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     """Check that ``df`` follows the results-frame contract; return it unchanged, or raise.
 
     Checked: every column of :data:`COLUMNS` and :data:`META_COLUMNS` present, in that order, with
-    its dtype; no missing ``run_id``/``source``/``tool``/``test``/``metric``/``unit``; every metric
+    its dtype; no missing ``run_id``/``source``/``tool``/``test``/``metric``/``unit``; every tool
+    one of :data:`TOOLS` or a name :data:`TOOL_NAME` matches (:func:`check_tools`); every metric
     in the vocabulary with its canonical unit (``score`` excepted); values finite or NaN (never
     ±inf); NaN values only where ``flag`` says why; rates and latencies not negative.
 
@@ -269,6 +300,9 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             ok = actual == dtype
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
+        if name == "tool":
+            codes = df[name].cat.codes.to_numpy()
+            check_tools(df[name].cat.categories[np.unique(codes[codes >= 0])])
         if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
             used = set(map(str, df[name].dropna().unique()))
             unknown = sorted(used - set(map(str, dtype.categories)))

@@ -4,6 +4,7 @@ sniffing by content, metadata precedence, failures collected, duplicates, links,
 from __future__ import annotations
 
 import os
+import warnings
 
 import pandas as pd
 import pytest
@@ -183,8 +184,87 @@ def test_bad_sidecar_is_a_parse_error_naming_it(tmp_path):
 
 def test_read_metadata_keywords_are_deprecated_in_favour_of_meta(tmp_path):
     root = _tree(tmp_path / "in")
-    with pytest.warns(DeprecationWarning, match=r"meta=\{'serie': \.\.\.\}"):
-        old = es.read(root, serie=True)
-    new = es.read(root, meta={"serie": True})
+    with pytest.warns(DeprecationWarning, match=r"meta=\{'campaign': \.\.\.\}"):
+        old = es.read(root, campaign=True)  # (serie=True, a typo of series=, is a TypeError)
+    new = es.read(root, meta={"campaign": True})
     old.attrs, new.attrs = {}, {}
     pd.testing.assert_frame_equal(old, new)
+
+
+def _bump_mtime(path, seconds=5):
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def test_edited_folder_sidecar_is_read_again_without_clearing_the_cache(tmp_path):
+    # a notebook session: read, edit meta.yaml, read again -> the new metadata (no clear_cache)
+    (tmp_path / "gp3").mkdir()
+    (tmp_path / "gp3" / "run-0.txt").write_text("FAKE 1.0\nrr=100\n")
+    sidecar = tmp_path / "gp3" / "meta.yaml"
+    sidecar.write_text("volume_type: gp3\nsize_gib: 100\n")
+    assert es.read(tmp_path)["volume_type"].tolist() == ["gp3"]
+    sidecar.write_text("volume_type: io2\nsize_gib: 100\n")  # same size: the mtime tells
+    _bump_mtime(sidecar)
+    df = es.read(tmp_path)
+    assert df["volume_type"].tolist() == ["io2"] and df["size_gib"].tolist() == [100.0]
+    sidecar.write_text("volume_type: io2\nsize_gib: 100\nprovisioned_iops: 16000\n")
+    _bump_mtime(sidecar, 10)
+    assert es.read(tmp_path)["provisioned_iops"].tolist() == [16000]
+
+
+def test_unchanged_sidecar_is_parsed_once_and_a_fixed_one_again(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "run-0.txt").write_text("FAKE 1.0\nrr=100\n")
+    sidecar = tmp_path / "a" / "meta.yaml"
+    sidecar.write_text("config: [unclosed\n")
+    _, fails = es.read(tmp_path, with_failures=True)
+    assert fails["reason"].str.contains("meta.yaml").all()
+    sidecar.write_text("config: fixed\n")  # the cached ParseError does not outlive the edit
+    _bump_mtime(sidecar)
+    assert es.read(tmp_path)["config"].tolist() == ["fixed"]
+    before = metamod._sidecar_cached.cache_info()
+    es.read(tmp_path)
+    after = metamod._sidecar_cached.cache_info()
+    assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
+
+
+# --- read(**meta): typos of parameters are errors, metadata keywords still work (deprecated) ---
+
+def _one_file(tmp_path):
+    f = tmp_path / "run-0.txt"
+    f.write_text("FAKE 1.0\nrr=100\n")
+    return f
+
+
+@pytest.mark.parametrize("typo, meant", [("serie", "series"), ("Series", "series"),
+                                         ("patern", "pattern"), ("error", "errors"),
+                                         ("max_byte", "max_bytes"), ("job", "jobs")])
+def test_a_typo_of_a_read_parameter_is_a_type_error_not_a_column(tmp_path, typo, meant):
+    f = _one_file(tmp_path)
+    with pytest.raises(TypeError, match=rf"unexpected keyword argument '{typo}'; did you mean "
+                                        rf"{meant}=\? \(metadata goes in meta="):
+        es.read(f, **{typo: True})
+    with pytest.raises(TypeError, match=rf"did you mean {meant}="):
+        es.read(tmp_path, **{typo: "x"})
+
+
+def test_read_series_refuses_the_typo_too(tmp_path):
+    with pytest.raises(TypeError, match="did you mean series="):
+        es.read_series(_one_file(tmp_path), serie=True)
+
+
+def test_a_mapping_keyword_is_not_metadata(tmp_path):
+    with pytest.raises(TypeError, match="'metadata' holding a mapping; metadata goes in meta="):
+        es.read(_one_file(tmp_path), metadata={"config": "gp3"})
+
+
+def test_metadata_keywords_still_work_with_a_deprecation_warning(tmp_path):
+    f = _one_file(tmp_path)
+    # schema columns close to a parameter name and free keys alike stay metadata
+    with pytest.warns(DeprecationWarning, match=r"pass meta=\{'config': \.\.\., 'raid_set'"):
+        df = es.read(f, config="gp3", raid_set="md0", series_id="s-7")
+    assert (df["config"].tolist(), df["raid_set"].tolist(), df["series_id"].tolist()) == (
+        ["gp3"], ["md0"], ["s-7"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the new way warns about nothing
+        assert es.read(f, meta={"serie": "x"})["serie"].tolist() == ["x"]

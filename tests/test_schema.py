@@ -91,3 +91,46 @@ def test_validate_rejects_values_outside_the_vocabularies():
     with pytest.raises(SchemaError, match="workload.*randomread"):
         es.validate(df)
     es.validate(_columns.frame([_rec(workload="randread", op="sync")]))
+
+
+# --- open tool names: rows from any tool through es.frame ---------------------------------
+
+def test_frame_accepts_a_tool_it_does_not_read_and_keeps_the_dtypes():
+    df = es.frame([_rec(tool="gobonniego", run_key=1), _rec(tool="gobonniego", run_key=2),
+                   _rec(tool="fio", run_key=3)])
+    assert es.validate(df) is df
+    assert isinstance(df["tool"].dtype, pd.CategoricalDtype)
+    assert list(df["tool"].cat.categories) == ["fio", "gobonniego"]  # observed values only
+    assert list(df["op"].cat.categories) == ["read"]
+    assert df["unit"].tolist() == ["IO/s"] * 3
+    # the tidy frame's dtypes survive a concat and a parquet round trip
+    both = es.io.concat([df, es.frame([_rec(tool="elbencho-3.0")])])
+    assert list(both["tool"].cat.categories) == ["elbencho-3.0", "fio", "gobonniego"]
+    assert es.validate(es.io.conform(both))["tool"].tolist()[-1] == "elbencho-3.0"
+
+
+def test_frame_is_public_at_the_top_level():
+    assert es.frame is es.io.frame is _columns.frame
+    assert "frame" in dir(es)
+
+
+@pytest.mark.parametrize("bad", ["", " fio", "FIO", "go bonnie", "x\x00", "tab\t", "-lead",
+                                 "a" * 41, "caf\u00e9"])
+def test_garbage_tool_names_are_refused_by_frame_and_validate(bad):
+    with pytest.raises(SchemaError, match="tool name"):
+        es.frame([_rec(tool=bad)])
+    df = es.frame([_rec()])
+    df["tool"] = pd.Categorical([bad])
+    with pytest.raises(SchemaError, match="tool name"):
+        es.validate(df)
+
+
+def test_upper_case_builtin_tool_says_which_was_meant():
+    with pytest.raises(SchemaError, match=r"did you mean 'bonnie\+\+'"):
+        es.frame([_rec(tool="Bonnie++")])
+
+
+def test_builtin_tools_and_a_forty_character_name_pass():
+    names = [*schema.TOOLS, "a" * 40, "fio2", "bonnie++-2.0", "db_bench"]
+    df = es.frame([_rec(tool=t, run_key=i) for i, t in enumerate(names)])
+    assert sorted(es.validate(df)["tool"].astype(str)) == sorted(names)

@@ -105,11 +105,18 @@ def _namespace_page() -> str:
              "from. The subpackages and core modules are attributes too: "
              + ", ".join(f"``es.{m}``" for m in ebsstats._MODULES) + ".\n"]
     for modname, names in ebsstats._PUBLIC.items():
-        lines += [f".. rubric:: From :mod:`{modname}`\n", ".. autosummary::",
-                  "   :nosignatures:", ""]
+        # a name defined in a private module (es.frame) has no module page: its page is here
+        toctree = ["   :toctree: generated/"] if _private(modname) else []
+        lines += [f".. rubric:: From ``{modname}``\n" if _private(modname) else
+                  f".. rubric:: From :mod:`{modname}`\n", ".. autosummary::",
+                  *toctree, "   :nosignatures:", ""]
         lines += [f"   ~{modname}.{n}" for n in names]
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _private(modname: str) -> bool:
+    return any(part.startswith("_") for part in modname.split("."))
 
 
 def _write(path: Path, text: str) -> None:
@@ -126,6 +133,12 @@ def _prune(api: Path, keep: set[str]) -> None:
             p.unlink()
 
 
+def ebsstats_public() -> dict[str, tuple[str, ...]]:
+    import ebsstats
+
+    return ebsstats._PUBLIC
+
+
 def generate_api(srcdir: Path) -> None:
     api = srcdir / "api"
     toc = [_title("API reference"),
@@ -134,6 +147,8 @@ def generate_api(srcdir: Path) -> None:
            ".. toctree::", "   :maxdepth: 2", "", "   namespace"]
     _write(api / "namespace.rst", _namespace_page())
     written = {"index.rst", "namespace.rst"}
+    written.update(f"generated/{m}.{n}.rst" for m, names in ebsstats_public().items()
+                   if _private(m) for n in names)
     for page, title, intro, roots in AREAS:
         mods = _modules(roots)
         toc.append(f"   {page}")
@@ -242,7 +257,9 @@ def generate_schema(srcdir: Path) -> None:
            _list_table(["metric", "canonical unit", "better is"], rows, "50 25 25"))
     _write(out / "schema_vocab.rst", "\n".join([
         _list_table(["vocabulary", "values"], [
-            ["``tool``", ", ".join(f"``{t}``" for t in schema.TOOLS)],
+            ["``tool``", ", ".join(f"``{t}``" for t in schema.TOOLS)
+             + ", or any other tool's name (rows brought with :func:`ebsstats.frame`): "
+             "lowercase, 1-40 characters, ``" + schema.TOOL_NAME.pattern + "``"],
             ["``workload``", ", ".join(f"``{t}``" for t in schema.WORKLOADS)],
             ["``op``", ", ".join(f"``{t}``" for t in schema.OPS)],
             ["``unit``", ", ".join(f"``{t}``" for t in schema.UNITS)

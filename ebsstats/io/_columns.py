@@ -29,6 +29,7 @@ from ebsstats.schema import (
     META_COLUMNS,
     SERIES_COLUMNS,
     STRING,
+    check_tools,
     empty,
     empty_series,
     metric_info,
@@ -41,7 +42,7 @@ __all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of",
 
 def _has_dtype(actual, dtype) -> bool:
     """Whether a column's dtype already is the schema's ``dtype`` (then typing is a no-op)."""
-    if dtype == "category":  # also CategoricalDtype(TOOLS): categories are the observed values
+    if dtype == "category":  # also a CategoricalDtype: categories are the observed values
         return isinstance(actual, pd.CategoricalDtype)
     if dtype is STRING:
         return actual == STRING
@@ -342,22 +343,62 @@ def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
 
 
 def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
-    """Build a typed results frame from reader records (dicts) or a loose DataFrame.
+    """The tidy results frame from rows of any tool: records (dicts) or a loose DataFrame.
 
-    Each record needs ``source``, ``tool``, ``test``, ``metric`` and ``value``; ``unit`` and
-    ``higher_is_better`` default to the metric vocabulary; ``run_id`` defaults to a hash of
-    ``source`` and ``run_key`` (or ``position``). Keys outside the schema become string metadata
-    columns. The result passes :func:`validate`.
+    How results that no ebsstats reader parses (another benchmark harness, a spreadsheet, a
+    CloudWatch export) join the same analyses: each row becomes one row of the results frame
+    (:mod:`ebsstats.schema`) with the schema's columns and dtypes.
+
+    Parameters
+    ----------
+    records : iterable of mappings, or pandas.DataFrame
+        One mapping (or DataFrame row) per value. Required keys: ``source`` (where it came from),
+        ``tool``, ``test``, ``metric`` (the metric vocabulary, :func:`ebsstats.schema.metric_info`)
+        and ``value`` (in canonical units, :mod:`ebsstats.units`). ``tool`` is one of the tools
+        ebsstats reads (:data:`ebsstats.schema.TOOLS`) or the name of any other tool: lowercase,
+        1-40 letters, digits and ``+._-`` (:data:`ebsstats.schema.TOOL_NAME`). ``unit`` and
+        ``higher_is_better`` default to the metric vocabulary; ``run_id`` defaults to a hash of
+        ``source`` and ``run_key`` (or ``position``), so repeated runs need distinct ``run_key``
+        values. Any key outside the schema becomes a string metadata column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The results frame: schema columns first (absent ones ``<NA>``), then further keys sorted
+        by name. It passes :func:`ebsstats.validate` when the values do (finite, canonical units,
+        NaN only with a ``flag``).
+
+    Raises
+    ------
+    ebsstats.SchemaError
+        A required key is missing, a value cannot take its column's dtype, a metric is unknown,
+        or a tool name is not allowed (empty, upper case, spaces or control characters).
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> df = es.frame([
+    ...     {"source": "gbg.json", "tool": "gobonniego", "tool_version": "1.0.9",
+    ...      "test": "write", "op": "write", "metric": "bandwidth", "value": 2.5e8, "run_key": 1},
+    ...     {"source": "gbg.json", "tool": "gobonniego", "tool_version": "1.0.9",
+    ...      "test": "write", "op": "write", "metric": "bandwidth", "value": 2.4e8, "run_key": 2}])
+    >>> len(es.validate(df)), list(df["tool"].cat.categories), df["unit"].iloc[0]
+    (2, ['gobonniego'], 'B/s')
     """
     if isinstance(records, pd.DataFrame):
         if records.empty and not len(records.columns):
             return empty()
         n = len(records)
-        return frame_of_columns({c: [records[c]] for c in records.columns}, [n])
-    records = records if isinstance(records, list) else list(records)
-    if not records:
-        return empty()
-    return frame_of_columns({k: [v] for k, v in columns_of(records).items()}, [len(records)])
+        out = frame_of_columns({c: [records[c]] for c in records.columns}, [n])
+    else:
+        records = records if isinstance(records, list) else list(records)
+        if not records:
+            return empty()
+        out = frame_of_columns({k: [v] for k, v in columns_of(records).items()},
+                               [len(records)])
+    codes = out["tool"].cat.codes.to_numpy()
+    check_tools(out["tool"].cat.categories[np.unique(codes[codes >= 0])])
+    return out
 
 
 def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.DataFrame:

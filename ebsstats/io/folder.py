@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import stat
 import sys
@@ -579,7 +580,8 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     meta : mapping, optional
         Metadata set on every row, overriding everything else, e.g. ``meta={"config": "gp3"}``
         (keyword arguments such as ``config="gp3"`` still work but are deprecated: a typo
-        became a column).
+        became a column; one that looks like a typo of a parameter, ``serie=True``, now raises
+        :class:`TypeError` naming the parameter).
     series : bool
         Also return the time-series frame (fio logs, sysbench ``--report-interval``, …).
     progress : bool, optional
@@ -615,6 +617,8 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     >>> df = es.read("data/", pattern="{config}/**/*")          # doctest: +SKIP
     """
     if meta_kwargs:  # a typo (serie=True) silently became a column: metadata goes in meta=
+        metamod.check_meta_kwargs("read", meta_kwargs, [
+            n for n, p in inspect.signature(read).parameters.items() if p.kind is p.KEYWORD_ONLY])
         warnings.warn(f"es.read(..., {', '.join(f'{k}=' for k in meta_kwargs)}) as metadata is "
                       f"deprecated; pass meta={{{', '.join(repr(k) + ': ...' for k in meta_kwargs)}}}",
                       DeprecationWarning, stacklevel=2)

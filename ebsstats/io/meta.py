@@ -20,13 +20,14 @@ import math
 import os
 import re
 import stat
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from ebsstats.errors import ParseError
 
 __all__ = ["sidecar_meta", "folder_sidecar", "file_sidecar", "pattern_meta", "check_pattern",
-           "check_meta", "check_ingest", "escape_controls",
+           "check_meta", "check_meta_kwargs", "check_ingest", "escape_controls",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -110,6 +111,38 @@ def check_meta(key: str, value):
     if not ok:
         raise ValueError(f"metadata {key!r} must be {what} >= {low:g}, not {value!r}")
     return value
+
+
+def check_meta_kwargs(func: str, kwargs: Mapping, params: Iterable[str]) -> None:
+    """Refuse keyword arguments of ``func`` that look like mistakes rather than metadata.
+
+    A key that is a likely typo of one of ``params`` (a :mod:`difflib` close match, ratio
+    >= 0.8, at most two characters longer or shorter, case ignored: ``serie`` for ``series``)
+    or whose value is a mapping (``metadata={...}``) raises :class:`TypeError` naming the
+    parameter meant; schema columns (``config``, ``volume_type``, …) are always metadata.
+
+    >>> check_meta_kwargs("read", {"config": "gp3", "raid_set": "md0"}, ["series", "jobs"])
+    >>> check_meta_kwargs("read", {"serie": True}, ["series", "jobs"])
+    Traceback (most recent call last):
+    ...
+    TypeError: read() got an unexpected keyword argument 'serie'; did you mean series=? (metadata goes in meta={'serie': ...})
+    """
+    import difflib
+
+    from ebsstats.schema import COLUMNS, META_COLUMNS
+
+    params = list(params)
+    for key, value in kwargs.items():
+        if key in META_COLUMNS or key in COLUMNS or key in TYPED:
+            continue
+        close = [c for c in difflib.get_close_matches(key.lower(), params, n=3, cutoff=0.8)
+                 if abs(len(c) - len(key)) <= 2]
+        if close:
+            raise TypeError(f"{func}() got an unexpected keyword argument {key!r}; did you mean "
+                            f"{close[0]}=? (metadata goes in meta={{{key!r}: ...}})")
+        if isinstance(value, Mapping):
+            raise TypeError(f"{func}() got an unexpected keyword argument {key!r} holding a "
+                            f"mapping; metadata goes in meta={{...}}")
 
 
 def _scalar(loader, node, path: str):
@@ -313,18 +346,30 @@ def _sidecar(p: Path, root: Path, real_root: Path) -> dict:
     return _load_yaml(p, shown)
 
 
-@lru_cache(maxsize=4096)
 def _folder_meta(folder: str, root: str) -> tuple[tuple[str, object], ...] | ParseError:
-    top = Path(root)
-    real_root = Path(os.path.realpath(top))
     for name in SIDECAR_NAMES:
         p = Path(folder, name)
         if _exists(p):
-            try:
-                return tuple(_sidecar(p, top, real_root).items())
-            except ParseError as exc:  # cached too: a bad sidecar is read once per read
-                return exc
+            try:  # the cache is keyed on the file's state: an edited sidecar is read again
+                st = os.stat(p)
+                key: tuple = (st.st_mtime_ns, st.st_size)
+            except (OSError, ValueError):  # a dangling link: _sidecar says why
+                key = (None, None)
+            return _sidecar_cached(str(p), root, *key)
     return ()
+
+
+@lru_cache(maxsize=4096)
+def _sidecar_cached(path: str, root: str, mtime_ns: int | None, size: int | None
+                    ) -> tuple[tuple[str, object], ...] | ParseError:
+    """One folder sidecar, cached on ``(path, root, mtime_ns, size)``: read once while it is
+    unchanged, again as soon as it is edited (a notebook session re-reads a fixed ``meta.yaml``
+    without :func:`clear_cache`)."""
+    top = Path(root)
+    try:
+        return tuple(_sidecar(Path(path), top, Path(os.path.realpath(top))).items())
+    except ParseError as exc:  # cached too: a bad sidecar is read once until it changes
+        return exc
 
 
 def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None) -> dict:
@@ -356,7 +401,8 @@ def sidecar_meta(path: str | os.PathLike, root: str | os.PathLike | None = None)
 
 def folder_sidecar(folder: str | os.PathLike, root: str | os.PathLike) -> dict:
     """The metadata of one folder's own ``meta.yaml`` under the absolute ``root`` (``{}`` if it
-    has none); cached until :func:`clear_cache`. Raises as :func:`sidecar_meta`."""
+    has none); cached while the sidecar's modification time and size stay the same. Raises as
+    :func:`sidecar_meta`."""
     got = _folder_meta(str(folder), str(root))
     if isinstance(got, ParseError):
         raise got
@@ -375,8 +421,9 @@ def file_sidecar(path: str | os.PathLike, root: str | os.PathLike) -> dict:
 
 
 def clear_cache() -> None:
-    """Forget cached folder sidecars (call after editing ``meta.yaml`` files in a session)."""
-    _folder_meta.cache_clear()
+    """Forget cached folder sidecars (an edited ``meta.yaml`` is read again without this: the
+    cache is keyed on its modification time and size)."""
+    _sidecar_cached.cache_clear()
 
 
 def check_ingest(outputs, pattern: str | None = None) -> None:

@@ -15,7 +15,7 @@ fio ``JOB:MODE:bandwidth``    test=JOB, op=MODE, ``bandwidth``                  
 fio ``JOB:MODE:iops``         ``iops``
 fio ``JOB:MODE:latency:STAT`` ``<measure>_STAT`` (``clat_mean``, ``clat_p99``, …)       µs → s
 bonnie++ ``put_block``, …     the bonnie++ reader's tests (put_block → seqwrite, …):    K/sec × 1024
-                              ``bandwidth``; ``seeks`` → ``iops``; file tests → ``ops``  (rates: /s)
+                              ``bandwidth``; ``seeks`` → ``iops``; files → ``ops``      (rates: /s)
 bonnie++ ``*_cpu``            ``cpu`` (%)
 bonnie++ ``*_latency``        ``lat_max`` (bonnie's worst single operation)             ms/us → s
 sysbench ``tps``              test = ``sysbench_testname``, ``ops`` (transactions/s)
