@@ -70,7 +70,7 @@ validate: $(STAMP)
 
 # The documentation site, offline, warnings as errors; the `docs` dependency group is added to .venv.
 docs: $(STAMP)
-	$(UV) run --locked --group docs sphinx-build -b html -W --keep-going -q docs docs/_build/html
+	$(UV) run --locked --group docs sphinx-build -b html -E -W --keep-going -q docs docs/_build/html
 
 clean:
 	rm -rf $(VENV) .uv $(OUT) .pytest_cache $(LOWEST) .venv-wheel dist

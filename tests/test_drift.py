@@ -341,3 +341,12 @@ def test_one_run_per_day_null_rate_simulator():
         assert t.p_value.notna().all()
         flagged += bool((t.p_adjusted < 0.05).any())
     assert flagged <= 4  # <= 0.10; Binomial(40, 0.05): P(> 4) = 0.05, HC3 (0.095): P(> 4) = 0.5
+
+
+def test_effect_plot_without_estimable_factors_says_so():
+    from ebsstats.plots.calendar import effect_plot
+
+    empty = pd.DataFrame(columns=["factor", "level", "level_index", "ratio", "ratio_ci_low",
+                                  "ratio_ci_high"])
+    fig = effect_plot(empty)
+    assert "no weekday or hour effect" in fig.axes[0].texts[0].get_text()

@@ -104,22 +104,9 @@ def summary_table(summary: pd.DataFrame, width: int = 100) -> str:
         factor, disp = display(unit) if unit else (1.0, "")
         head = " ".join(f"{k} {v}" for k, v in key.items() if v is not None and not pd.isna(v))
         lines.append(_fit((head or "all") + (f" [{disp}]" if disp else ""), width))
-        rows, notes = [], []
-        for _, r in sub.iterrows():
-            med = r["median"] * factor
-            lo, hi = r["median_ci_low"] * factor, r["median_ci_high"] * factor
-            hw = (max(hi - med, med - lo) / abs(med) * 100
-                  if med and not (math.isnan(lo) or math.isnan(hi)) else math.nan)
-            mark = ""
-            if isinstance(r.get("warning"), str) and r["warning"]:
-                notes.append(r["warning"])
-                mark = f"({len(notes)})"
-            rows.append([_label(r, lab_cols), str(int(r["n"])), _num(med),
-                         f"[{_num(lo)}, {_num(hi)}]" if not math.isnan(lo) else "–",
-                         "–" if math.isnan(hw) else f"{hw:.1f}%",
-                         "–" if pd.isna(r["median_ci_level"]) else
-                         f"{100 * r['median_ci_level']:.1f}%",
-                         "–" if pd.isna(r["cv"]) else f"{100 * r['cv']:.2f}%", mark])
+        notes: list[str] = []
+        rows = [[*_summary_cells(r, lab_cols, factor), _note_mark(r, notes)]
+                for _, r in sub.iterrows()]
         header = ["/".join(lab_cols), "n", "median", f"{100 * conf:.3g}% CI", "±", "level", "cv",
                   ""]
         lines += _render(header, rows, "lrrrrrrl", width)
@@ -153,38 +140,65 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
     lab_cols = [c for c in cols if c not in SECTION] or sec_cols
     lines: list[str] = []
     for key, sub in _sections(comparison, sec_cols):
-        unit = str(sub["unit"].iloc[0]) if "unit" in sub and sub["unit"].notna().any() else None
-        if unit is None and "metric" in key:
-            try:
-                from ebsstats.schema import metric_info
-                unit = metric_info(str(key["metric"]))[0]
-            except Exception:  # unknown metric (SchemaError): no display unit
-                unit = None
-        factor, disp = display(unit) if unit else (1.0, "")
+        factor, disp = _display_unit(sub, key)
         head = " ".join(f"{k} {v}" for k, v in key.items() if v is not None and not pd.isna(v))
         conf = float(sub["confidence"].iloc[0])
         base = sub["baseline"].iloc[0]
         lines.append(_fit(f"{head or 'all'}" + (f" [{disp}]" if disp else "")
                           + f"  baseline {base}  (p: {sub['test_method'].iloc[0]}, "
                           f"{sub['correction'].iloc[0]}-adjusted)", width))
-        rows, notes = [], []
-        for _, r in sub.iterrows():
-            ci = ("–" if pd.isna(r["change_pct_ci_low"]) else
-                  f"[{_signed_pct(r['change_pct_ci_low'])}, {_signed_pct(r['change_pct_ci_high'])}]")
-            p = r["p_adjusted"]
-            ptxt = "–" if pd.isna(p) else (f"{p:.2g}" if p < 0.001 else f"{p:.3f}")
-            mark = ""
-            if isinstance(r.get("warning"), str) and r["warning"]:
-                notes.append(r["warning"])
-                mark = f" ({len(notes)})"
-            n_txt = (f"{int(r['n_pairs'])} pairs" if "n_pairs" in r and not pd.isna(r["n_pairs"])
-                     else f"{int(r['n'])}+{int(r['n_baseline'])}")
-            rows.append([_label(r, lab_cols), _num(r["median_baseline"] * factor),
-                         _num(r["median"] * factor), _signed_pct(r["change_pct"]), ci, ptxt,
-                         n_txt, f"{r['verdict']}{mark}"])
+        notes: list[str] = []
+        rows = [_compare_cells(r, lab_cols, factor, notes) for _, r in sub.iterrows()]
         header = ["/".join(lab_cols), "base median", "median", "Δ%", f"{100 * conf:.3g}% CI of Δ",
                   "p_adj", "n", "verdict"]
         lines += _render(header, rows, "lrrrlrll", width)
         lines += [_fit(f"  ({i}) {t}", width) for i, t in enumerate(notes, 1)]
         lines.append("")
     return "\n".join(lines).rstrip("\n")
+
+
+def _note_mark(r: pd.Series, notes: list[str], sep: str = "") -> str:
+    """Append the row's warning to ``notes`` and return its mark (``(n)``), or ``""``."""
+    if isinstance(r.get("warning"), str) and r["warning"]:
+        notes.append(r["warning"])
+        return f"{sep}({len(notes)})"
+    return ""
+
+
+def _summary_cells(r: pd.Series, lab_cols: list[str], factor: float) -> list[str]:
+    """One summary row: label, n, median, CI, half-width %, CI level, CV."""
+    med = r["median"] * factor
+    lo, hi = r["median_ci_low"] * factor, r["median_ci_high"] * factor
+    hw = (max(hi - med, med - lo) / abs(med) * 100
+          if med and not (math.isnan(lo) or math.isnan(hi)) else math.nan)
+    return [_label(r, lab_cols), str(int(r["n"])), _num(med),
+            f"[{_num(lo)}, {_num(hi)}]" if not math.isnan(lo) else "–",
+            "–" if math.isnan(hw) else f"{hw:.1f}%",
+            "–" if pd.isna(r["median_ci_level"]) else f"{100 * r['median_ci_level']:.1f}%",
+            "–" if pd.isna(r["cv"]) else f"{100 * r['cv']:.2f}%"]
+
+
+def _compare_cells(r: pd.Series, lab_cols: list[str], factor: float,
+                   notes: list[str]) -> list[str]:
+    """One comparison row: label, medians, Δ% with its CI, adjusted p, n, verdict (+ mark)."""
+    ci = ("–" if pd.isna(r["change_pct_ci_low"]) else
+          f"[{_signed_pct(r['change_pct_ci_low'])}, {_signed_pct(r['change_pct_ci_high'])}]")
+    p = r["p_adjusted"]
+    ptxt = "–" if pd.isna(p) else (f"{p:.2g}" if p < 0.001 else f"{p:.3f}")
+    n_txt = (f"{int(r['n_pairs'])} pairs" if "n_pairs" in r and not pd.isna(r["n_pairs"])
+             else f"{int(r['n'])}+{int(r['n_baseline'])}")
+    return [_label(r, lab_cols), _num(r["median_baseline"] * factor), _num(r["median"] * factor),
+            _signed_pct(r["change_pct"]), ci, ptxt, n_txt,
+            f"{r['verdict']}{_note_mark(r, notes, ' ')}"]
+
+
+def _display_unit(sub: pd.DataFrame, key: dict) -> tuple[float, str]:
+    """Display factor and unit of a section: its ``unit`` column, else its metric's unit."""
+    unit = str(sub["unit"].iloc[0]) if "unit" in sub and sub["unit"].notna().any() else None
+    if unit is None and "metric" in key:
+        try:
+            from ebsstats.schema import metric_info
+            unit = metric_info(str(key["metric"]))[0]
+        except Exception:  # unknown metric (SchemaError): no display unit
+            unit = None
+    return display(unit) if unit else (1.0, "")

@@ -8,21 +8,21 @@ PKB's ``NewlineDelimitedJSONPublisher`` writes one JSON object per line and per 
 ``|key:value|,|key:value|`` (sorted by key; ``collapse_labels=False`` keeps a ``metadata``
 object instead; both are read).
 
-============================  ========================================================  ===========
-PKB sample                    tidy rows                                                 value
-============================  ========================================================  ===========
-fio ``JOB:MODE:bandwidth``    test=JOB, op=MODE, ``bandwidth``                          KB/s × 1024
-fio ``JOB:MODE:iops``         ``iops``
-fio ``JOB:MODE:latency:STAT`` ``<measure>_STAT`` (``clat_mean``, ``clat_p99``, …)       µs → s
-bonnie++ ``put_block``, …     the bonnie++ reader's tests (put_block → seqwrite, …):    K/sec × 1024
-                              ``bandwidth``; ``seeks`` → ``iops``; files → ``ops``      (rates: /s)
-bonnie++ ``*_cpu``            ``cpu`` (%)
-bonnie++ ``*_latency``        ``lat_max`` (bonnie's worst single operation)             ms/us → s
-sysbench ``tps``              test = ``sysbench_testname``, ``ops`` (transactions/s)
-sysbench ``qps``              test = ``<testname> queries``, ``ops`` (queries/s)
-sysbench ``*_latency``        ``lat_min``/``lat_mean``/``lat_max``; metadata            ms → s
-                              ``percentile_95_latency`` → ``lat_p95``
-============================  ========================================================  ===========
+==============================  ========================================================  ===========
+PKB sample                      tidy rows                                                 value
+==============================  ========================================================  ===========
+fio ``JOB:MODE:bandwidth``      test=JOB, op=MODE, ``bandwidth``                          KB/s × 1024
+fio ``JOB:MODE:iops``           ``iops``
+fio ``JOB:MODE:latency:STAT``   ``<measure>_STAT`` (``clat_mean``, ``clat_p99``, …)       µs → s
+bonnie++ ``put_block``, …       the bonnie++ reader's tests (put_block → seqwrite, …):    K/sec × 1024
+                                ``bandwidth``; ``seeks`` → ``iops``; files → ``ops``      (rates: /s)
+bonnie++ ``*_cpu``              ``cpu`` (%)
+bonnie++ ``*_latency``          ``lat_max`` (bonnie's worst single operation)             ms/us → s
+sysbench ``tps``                test = ``sysbench_testname``, ``ops`` (transactions/s)
+sysbench ``qps``                test = ``<testname> queries``, ``ops`` (queries/s)
+sysbench ``*_latency``          ``lat_min``/``lat_mean``/``lat_max``; metadata            ms → s
+                                ``percentile_95_latency`` → ``lat_p95``
+==============================  ========================================================  ===========
 
 Other samples (``*_array`` time series with value -1, data-load times, ``lscpu``, VM boot times,
 other benchmarks) are skipped and counted in the file's notes. Metadata (from PKB's

@@ -99,6 +99,12 @@ def effect_plot(data: pd.DataFrame, *, hue: str | None = None, fig=None):
         hue = extra[0] if extra else None
     if fig is None:
         fig = plt.figure(figsize=(5 + 5 * (len(factors) > 1), 3.5))
+    if not factors:  # nothing estimable (e.g. too few days): say so instead of failing
+        ax = fig.subplots()
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, "no weekday or hour effect is estimable from this data",
+                ha="center", va="center", transform=ax.transAxes)
+        return fig
     axes = fig.subplots(1, len(factors), squeeze=False)[0]
     groups = list(data.groupby(hue, sort=True)) if hue else [(None, data)]
     for ax, f in zip(axes, factors, strict=True):

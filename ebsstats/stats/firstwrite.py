@@ -432,92 +432,100 @@ def _time_regimes(t: np.ndarray, y: np.ndarray, rep: np.ndarray, penalty, min_pe
 
 
 def _offsets(ts, by_cols, value, metric, bucket, confidence, penalty, tol, min_effect):
-    import statsmodels.api as sm
-
     tt = touch_table(ts, by=by_cols or None, metric=metric, bucket=bucket)
     if tt.empty:
         return []
-    rows = []
     cols = _by_cols(tt, by_cols) if by_cols or any(c in tt for c in ("config", "volume")) \
         else (["run_id"] if "run_id" in tt.columns else [])
-    for key, g in _groups(tt, cols):
-        kd = dict(zip(cols, key, strict=True))
-        x = g[value].to_numpy(dtype=float)
-        ok = np.isfinite(x) & (x > 0)
-        g, x = g[ok], x[ok]
-        ft = g["first_touch"].to_numpy(dtype=bool)
-        if ft.sum() < 2 or (~ft).sum() < 2:
-            rows.append(_row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
-                             n_later=int((~ft).sum()),
-                             method="offsets: need first and repeat touches"))
-            continue
-        unit = g["unit"].iloc[0] if "unit" in g else None
-        lower = _lower_is_better(metric or "", unit)
-        y = np.log(x) if lower else -np.log(x)  # y: log of time per I/O (slower = larger)
-        # time regimes per run, from the repeat touches only
-        reg = np.zeros(len(g), dtype=int)
-        time_ratio, change_at = 1.0, math.nan
-        ro = g["run_order"].to_numpy()
-        tcol = g["t"].to_numpy(dtype=float)
-        labels = np.empty(len(g), dtype=object)
-        for r in np.unique(ro):
-            m = ro == r
-            rg, cuts, ratio = _time_regimes(tcol[m], y[m], ~ft[m], penalty)
-            reg[m] = rg
-            labels[m] = [f"{r}:{v}" for v in rg]
-            if cuts and abs(math.log(ratio)) > abs(math.log(time_ratio)):
-                time_ratio, change_at = ratio, cuts[0]
-        mixed = pd.Series(ft).groupby(ro).agg(lambda s: 0 < s.mean() < 1).to_numpy()
-        run_lab = np.where(mixed[ro], ro.astype(str), "pooled")
-        cell = np.where(reg > 0, labels, run_lab.astype(object))
-        X = pd.get_dummies(pd.Series(cell, dtype="string"), drop_first=True, dtype=float)
-        X.insert(0, "first_touch", ft.astype(float))
-        X = sm.add_constant(X, has_constant="add")
-        n = len(y)
-        lags = int(math.floor(4 * (n / 100.0) ** (2.0 / 9.0)))
-        fit = sm.OLS(y, X.to_numpy()).fit(cov_type="HAC", cov_kwds={"maxlags": lags})
-        b, se = float(fit.params[1]), float(fit.bse[1])
-        q = float(stats.norm.ppf(0.5 + confidence / 2.0))
-        pen, lo, hi = math.exp(b), math.exp(b - q * se), math.exp(b + q * se)
-        naive = float(np.exp(np.median(y[ft]) - np.median(y[~ft])))
-        # coverage and the point after which first touches no longer slow the stream
-        share = pd.Series(ft.astype(float)).rolling(max(50, n // 50), min_periods=1).mean()
-        slow = 1.0 + max(pen - 1.0, 0.0) * share.to_numpy()
-        bad = np.flatnonzero(slow > 1.0 + tol)
-        if lo <= 1.0:
-            clr, i_clear = True, 0
-        elif bad.size == 0 or bad[-1] < n - 1:
-            clr, i_clear = True, (int(bad[-1]) + 1 if bad.size else 0)
-        else:
-            clr, i_clear = False, None
-        cum = g["cum_bytes"].to_numpy(dtype=float)
-        el = g["elapsed"].to_numpy(dtype=float)
-        btc = (0.0 if i_clear == 0 else float(cum[i_clear - 1])) if i_clear is not None \
-            else math.nan
-        ttc = (0.0 if i_clear == 0 else float(el[i_clear - 1])) if i_clear is not None \
-            else math.nan
-        off = g["offset"].to_numpy(dtype=np.int64)
-        bsz = int(g["bucket_size"].iloc[0])
-        extent = (off.max() - off.min()) // bsz + 1
-        coverage = float(g["bucket"].nunique() / extent) if extent > 0 else math.nan
-        ft_sig = lo > 1.0 and pen >= 1.0 + min_effect
-        t_sig = abs(math.log(time_ratio)) >= math.log1p(min_effect)
-        attribution = ("both" if ft_sig and t_sig else "first_touch" if ft_sig else
-                       "time" if t_sig else "none")
-        rows.append(_row(kd, evidence="offsets", test=",".join(sorted(
-            g["test"].astype(str).unique())) if "test" in g else None,
-            op=",".join(sorted(g["op"].astype(str).unique())) if "op" in g else None,
-            metric=metric, penalty=pen, penalty_ci_low=lo, penalty_ci_high=hi,
-            confidence=confidence, n_first=int(ft.sum()), n_later=int((~ft).sum()),
-            first_level=float(np.median(x[ft])), later_level=float(np.median(x[~ft])),
-            naive_ratio=naive, time_effect=time_ratio, time_change_at=change_at,
-            attribution=attribution, detected=bool(lo > 1.0), bytes_to_clear=btc, time_to_clear=ttc, cleared=clr,
-            coverage=coverage,
-            method=f"offsets (bucket {bsz} B): OLS of log latency on first touch + run and "
-                   f"time-regime effects (PELT {penalty} on repeat touches), Newey-West HAC "
-                   f"({lags} lags); clear when the rolling first-touch slowdown stays below "
-                   f"{tol:.0%}"))
-    return rows
+    return [_offsets_group(dict(zip(cols, key, strict=True)), g, value, metric, confidence,
+                           penalty, tol, min_effect)
+            for key, g in _groups(tt, cols)]
+
+
+def _regime_cells(g, y, ft, penalty):
+    """Per-I/O cell labels (run x time regime of the repeat touches), the largest time ratio
+    between regimes and where it happens."""
+    reg = np.zeros(len(g), dtype=int)
+    time_ratio, change_at = 1.0, math.nan
+    ro = g["run_order"].to_numpy()
+    tcol = g["t"].to_numpy(dtype=float)
+    labels = np.empty(len(g), dtype=object)
+    for r in np.unique(ro):
+        m = ro == r
+        rg, cuts, ratio = _time_regimes(tcol[m], y[m], ~ft[m], penalty)
+        reg[m] = rg
+        labels[m] = [f"{r}:{v}" for v in rg]
+        if cuts and abs(math.log(ratio)) > abs(math.log(time_ratio)):
+            time_ratio, change_at = ratio, cuts[0]
+    mixed = pd.Series(ft).groupby(ro).agg(lambda s: 0 < s.mean() < 1).to_numpy()
+    run_lab = np.where(mixed[ro], ro.astype(str), "pooled")
+    return np.where(reg > 0, labels, run_lab.astype(object)), time_ratio, change_at
+
+
+def _clearing(g, ft, pen, lo, tol):
+    """Whether first touches stop slowing the stream, and the bytes and time until they do."""
+    n = len(ft)
+    share = pd.Series(ft.astype(float)).rolling(max(50, n // 50), min_periods=1).mean()
+    slow = 1.0 + max(pen - 1.0, 0.0) * share.to_numpy()
+    bad = np.flatnonzero(slow > 1.0 + tol)
+    if lo <= 1.0:
+        clr, i_clear = True, 0
+    elif bad.size == 0 or bad[-1] < n - 1:
+        clr, i_clear = True, (int(bad[-1]) + 1 if bad.size else 0)
+    else:
+        return False, math.nan, math.nan
+    if i_clear == 0:
+        return clr, 0.0, 0.0
+    return (clr, float(g["cum_bytes"].to_numpy(dtype=float)[i_clear - 1]),
+            float(g["elapsed"].to_numpy(dtype=float)[i_clear - 1]))
+
+
+def _offsets_group(kd, g, value, metric, confidence, penalty, tol, min_effect):
+    import statsmodels.api as sm
+
+    x = g[value].to_numpy(dtype=float)
+    ok = np.isfinite(x) & (x > 0)
+    g, x = g[ok], x[ok]
+    ft = g["first_touch"].to_numpy(dtype=bool)
+    if ft.sum() < 2 or (~ft).sum() < 2:
+        return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
+                    n_later=int((~ft).sum()), method="offsets: need first and repeat touches")
+    unit = g["unit"].iloc[0] if "unit" in g else None
+    lower = _lower_is_better(metric or "", unit)
+    y = np.log(x) if lower else -np.log(x)  # y: log of time per I/O (slower = larger)
+    cell, time_ratio, change_at = _regime_cells(g, y, ft, penalty)
+    X = pd.get_dummies(pd.Series(cell, dtype="string"), drop_first=True, dtype=float)
+    X.insert(0, "first_touch", ft.astype(float))
+    X = sm.add_constant(X, has_constant="add")
+    n = len(y)
+    lags = int(math.floor(4 * (n / 100.0) ** (2.0 / 9.0)))
+    fit = sm.OLS(y, X.to_numpy()).fit(cov_type="HAC", cov_kwds={"maxlags": lags})
+    b, se = float(fit.params[1]), float(fit.bse[1])
+    q = float(stats.norm.ppf(0.5 + confidence / 2.0))
+    pen, lo, hi = math.exp(b), math.exp(b - q * se), math.exp(b + q * se)
+    naive = float(np.exp(np.median(y[ft]) - np.median(y[~ft])))
+    clr, btc, ttc = _clearing(g, ft, pen, lo, tol)
+    off = g["offset"].to_numpy(dtype=np.int64)
+    bsz = int(g["bucket_size"].iloc[0])
+    extent = (off.max() - off.min()) // bsz + 1
+    coverage = float(g["bucket"].nunique() / extent) if extent > 0 else math.nan
+    ft_sig = lo > 1.0 and pen >= 1.0 + min_effect
+    t_sig = abs(math.log(time_ratio)) >= math.log1p(min_effect)
+    attribution = ("both" if ft_sig and t_sig else "first_touch" if ft_sig else
+                   "time" if t_sig else "none")
+    return _row(kd, evidence="offsets", test=",".join(sorted(
+        g["test"].astype(str).unique())) if "test" in g else None,
+        op=",".join(sorted(g["op"].astype(str).unique())) if "op" in g else None,
+        metric=metric, penalty=pen, penalty_ci_low=lo, penalty_ci_high=hi,
+        confidence=confidence, n_first=int(ft.sum()), n_later=int((~ft).sum()),
+        first_level=float(np.median(x[ft])), later_level=float(np.median(x[~ft])),
+        naive_ratio=naive, time_effect=time_ratio, time_change_at=change_at,
+        attribution=attribution, detected=bool(lo > 1.0), bytes_to_clear=btc,
+        time_to_clear=ttc, cleared=clr, coverage=coverage,
+        method=f"offsets (bucket {bsz} B): OLS of log latency on first touch + run and "
+               f"time-regime effects (PELT {penalty} on repeat touches), Newey-West HAC "
+               f"({lags} lags); clear when the rolling first-touch slowdown stays below "
+               f"{tol:.0%}")
 
 
 # ---------------------------------------------------------------------------------------------
