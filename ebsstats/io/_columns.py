@@ -210,16 +210,24 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     n = sum(p.n if type(p) is Const else len(p) for p in pieces)
     codes = np.empty(n, dtype=np.intp)
     index: dict = {}
+    strs: dict = {}
     values: list = []
     at = 0
     try:
         for p in pieces:
             if type(p) is Const:
-                k = _key(p.value)
-                c = index.get(k)
-                if c is None:
-                    c = index[k] = len(values)
-                    values.append(p.value)
+                v = p.value
+                if type(v) is str:  # the usual constant: keyed by itself (only strs are strs)
+                    c = strs.get(v)
+                    if c is None:
+                        c = strs[v] = len(values)
+                        values.append(v)
+                else:
+                    k = _key(v)
+                    c = index.get(k)
+                    if c is None:
+                        c = index[k] = len(values)
+                        values.append(v)
                 codes[at:at + p.n] = c
                 at += p.n
                 continue
@@ -230,6 +238,8 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     except TypeError:  # unhashable values
         return None
     typed = _from_list(values, dtype, extra)
+    if len(values) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
+        return pd.Series(typed.array, copy=False)
     if isinstance(typed.dtype, pd.CategoricalDtype):
         cat = typed.array
         return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))

@@ -80,6 +80,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import os
 import re
 from collections.abc import Mapping
@@ -720,10 +721,14 @@ def _direction(d: dict, path: str, is_sync: bool):
             for k, m in (("iops_min", "iops_min"), ("iops_max", "iops_max"),
                          ("iops_mean", "iops_mean"), ("iops_stddev", "iops_stddev")):
                 add((f"{path}.{k}", m, _num(d, k, path)))
-    for pos, _metric, value in out:
-        if math.isinf(value):  # finite as printed, but not once in B/s or s (1e308 KiB/s)
-            raise _Bad(pos, "a number that stays finite in canonical units", "overflow")
+    if any(map(math.isinf, map(_VALUE, out))):  # one pass in C; then find which
+        for pos, _metric, value in out:
+            if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
+                raise _Bad(pos, "a number that stays finite in canonical units", "overflow")
     return out, has_bins
+
+
+_VALUE = operator.itemgetter(2)
 
 
 # (family, percentile key) -> metric name, for keys already seen valid (0 < p <= 100)

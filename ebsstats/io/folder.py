@@ -150,14 +150,24 @@ def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...
     return tuple(meta.items())
 
 
+@functools.lru_cache(maxsize=4096)
+def _folder_of(parent: str, root: str) -> tuple[str, str] | None:
+    """``(absolute root, parent relative to root)``, or ``None`` when ``parent`` is not under
+    ``root``: once per folder of a read, not once per file (pathlib is slow)."""
+    try:
+        rel_dir = Path(parent).relative_to(root).as_posix()
+    except ValueError:
+        return None
+    return os.path.abspath(root), rel_dir
+
+
 def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
     """Sidecar metadata of ``path`` under ``root``: its folders' then its own (``own``: whether
     ``<file>.meta.yaml`` exists, if the listing knows; else it is looked up)."""
-    try:
-        rel_dir = path.parent.relative_to(root).as_posix()
-    except ValueError:
+    where = _folder_of(os.path.dirname(path), os.fspath(root))
+    if where is None:
         return metamod.sidecar_meta(path, root)
-    top = os.path.abspath(root)
+    top, rel_dir = where
     meta = dict(_folder_chain_meta(top, "" if rel_dir == "." else rel_dir))
     if own is None or own:
         meta.update(metamod.file_sidecar(Path(top, rel_dir, path.name), top))
@@ -453,6 +463,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     else:
         sidecar_names = None
     _folder_chain_meta.cache_clear()  # sidecars may have changed since the last read
+    _folder_of.cache_clear()  # the working directory may have changed
     versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
     jobs = _jobs(jobs, len(files))

@@ -222,6 +222,34 @@ def _read_sidecar(path: Path, shown: str) -> str:
                          found=type(exc).__name__) from exc
 
 
+_FLAT_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_NOT_FLAT = frozenset("[]{}&*!|>'\"%@`#\\")
+
+
+def _flat(text: str) -> bool:
+    """Whether a sidecar is only comments and ``key: scalar`` lines (plain or simply quoted) of printable ASCII
+    at column 0 (no flow or block collections, anchors, aliases, tags, escapes or block
+    scalars): what the C parser reads exactly as the pure-Python one, without any nesting."""
+    if not text.isascii():
+        return False
+    for line in text.split("\n"):
+        if not line.isprintable():  # tabs, carriage returns, control characters
+            return False
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, colon, value = line.partition(":")
+        if not colon or not _FLAT_KEY.fullmatch(key) or (value and value[0] != " "):
+            return False
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"" \
+                and value[0] not in value[1:-1] and "\\" not in value:
+            continue  # one quoted scalar, no escapes
+        if value and (value[0] in "-?:," or ": " in value or value.endswith(":")
+                      or not _NOT_FLAT.isdisjoint(value)):
+            return False
+    return True
+
+
 def _load_yaml(path: Path, shown: str | None = None) -> dict:
     """A sidecar as ``{key: scalar}``, within the limits; ParseError (with the line) else.
 
@@ -234,7 +262,10 @@ def _load_yaml(path: Path, shown: str | None = None) -> dict:
     text = _read_sidecar(path, shown)
     loader = None
     try:
-        loader = yaml.SafeLoader(text)  # refuses unprintable characters already
+        # refuses unprintable characters already; libyaml only for flat, printable-ASCII
+        # `key: plain value` text, where nothing can nest (the usual sidecar, ~10x faster)
+        loader = (yaml.CSafeLoader if _flat(text) and yaml.__with_libyaml__
+                  else yaml.SafeLoader)(text)
         node = loader.get_single_node()
         if node is None:
             return {}

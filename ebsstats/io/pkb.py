@@ -89,14 +89,16 @@ def labels_to_dict(labels: str) -> dict[str, str]:
 
 
 def _first_object(head: str):
-    for line in head.splitlines():
-        line = line.strip()
-        if line:
-            try:
-                return json.loads(line)
-            except ValueError:
-                return None
-    return None
+    # the first non-blank line, without splitting the whole 64 KiB head into lines (every
+    # line boundary of str.splitlines is whitespace, so lstrip skips the blank lines)
+    rest = head.lstrip()
+    if not rest:
+        return None
+    line = rest.split("\n", 1)[0].splitlines()[0].strip()
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
 
 
 def sniff(head: str, name: str = "") -> str | None:

@@ -458,8 +458,9 @@ class _Reader:
                 continue
             try:
                 handled = self._header_line(s, hdr, extra)
-                if any(isinstance(v, int) and not 0 <= v < 2**63
-                       for v in (*hdr.values(), *extra.values())):
+                # only a line that echoed an option changed hdr/extra (earlier ones passed)
+                if handled and any(isinstance(v, int) and not 0 <= v < 2**63
+                                   for v in (*hdr.values(), *extra.values())):
                     raise ValueError("a count beyond 64 bits")
             except (ValueError, OverflowError) as exc:
                 raise self.err(i, "a sysbench option line", found=raw) from exc
