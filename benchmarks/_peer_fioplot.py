@@ -12,19 +12,15 @@ of its first job. A file it still cannot flatten counts as failed, its time incl
 Prints one JSON line: {"parse": s, "peer": s, "ok": files, "failed": files, "rows": n}.
 """
 
-import json
 import sys
-import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _peer_timing import report
 from fio_plot.fiolib import jsonimport, jsonparsing
 
 corpus, repeat = Path(sys.argv[1]), int(sys.argv[2])
 files = sorted(corpus.glob("*.json"))
-
-
-def parse_only():
-    return [json.loads(f.read_bytes()) for f in files]
 
 
 def peer():
@@ -48,16 +44,4 @@ def peer():
     return ok, failed, rows
 
 
-def best(fn):
-    out, times = None, []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
-
-
-parse_only()
-tp, _ = best(parse_only)
-tq, (ok, failed, rows) = best(peer)
-print(json.dumps({"parse": tp, "peer": tq, "ok": ok, "failed": failed, "rows": rows}))
+report(files, peer, repeat, "rows")

@@ -14,9 +14,11 @@ Prints one JSON line: {"parse": s, "peer": s, "ok": files, "failed": files, "sam
 import importlib.util
 import json
 import sys
-import time
 import types
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _peer_timing import report
 
 pkb, corpus, repeat = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 sys.path.insert(0, str(pkb))
@@ -46,10 +48,6 @@ fio = sys.modules["perfkitbenchmarker.linux_packages.fio"]
 files = sorted(corpus.glob("*.json"))
 
 
-def parse_only():
-    return [json.loads(f.read_bytes()) for f in files]
-
-
 def peer():
     ok = failed = samples = 0
     for f in files:
@@ -62,16 +60,4 @@ def peer():
     return ok, failed, samples
 
 
-def best(fn):
-    out, times = None, []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
-
-
-parse_only()
-tp, _ = best(parse_only)
-tq, (ok, failed, samples) = best(peer)
-print(json.dumps({"parse": tp, "peer": tq, "ok": ok, "failed": failed, "samples": samples}))
+report(files, peer, repeat, "samples")
