@@ -28,6 +28,11 @@ import ebsstats as es
 from ebsstats.stats import members as mb
 from ebsstats.stats.summary import median_ci_array
 
+try:  # run as a script (benchmarks/ on sys.path) or imported as benchmarks.validate_estimators
+    from _noise import ar1_series, dips, falling
+except ImportError:  # pragma: no cover
+    from benchmarks._noise import ar1_series, dips, falling
+
 T0 = pd.Timestamp("2026-03-02", tz="UTC")
 
 
@@ -92,29 +97,6 @@ def slow_members(sets: int) -> None:
 
 
 # ------------------------------------------------------------------------------ steady state
-def falling(rng, hours=3.0, step_s=60, rate=0.20, noise=0.03):
-    t = np.arange(0, hours * 3600, step_s, dtype=float)
-    v = 1000 * (1 - rate) ** (t / 3600) * np.exp(noise * rng.standard_t(3, len(t)) / np.sqrt(3))
-    return pd.DataFrame({"t": t, "value": v, "metric": "iops"})
-
-
-def ar1_series(rng, n=300, rho=0.9, sd=0.03):
-    e = np.zeros(n)
-    e[0] = rng.normal(0, sd / np.sqrt(1 - rho**2))
-    for i in range(1, n):
-        e[i] = rho * e[i - 1] + rng.normal(0, sd)
-    return pd.DataFrame({"t": np.arange(n, dtype=float), "value": 1000 * np.exp(e),
-                         "metric": "iops"})
-
-
-def dips(rng, step_s=300, noise=0.02):
-    t = np.arange(0, 24 * 3600, step_s, dtype=float)
-    h = t / 3600
-    f = np.where((h >= 6) & (h < 7), 0.92, 1.0) * np.where((h >= 17) & (h < 18.5), 0.93, 1.0)
-    return pd.DataFrame({"t": t, "value": 1000 * f * np.exp(rng.normal(0, noise, len(t))),
-                         "metric": "iops"})
-
-
 def steady(reps: int) -> None:
     rng = np.random.default_rng(17)
     for name, gen, good in (("falling 20 %/h, t3 noise, 3 h", falling, "no_steady_state"),

@@ -7,22 +7,9 @@ import numpy as np
 import pandas as pd
 
 import ebsstats as es
+from benchmarks._noise import ar1_series as ar1
+from benchmarks._noise import dips, falling
 from ebsstats.stats.warmup import robust_ar1, trend_excursion
-
-
-def falling(rng, hours=3.0, step_s=60, rate=0.20, noise=0.03):
-    t = np.arange(0, hours * 3600, step_s, dtype=float)
-    v = 1000 * (1 - rate) ** (t / 3600) * np.exp(noise * rng.standard_t(3, len(t)) / np.sqrt(3))
-    return pd.DataFrame({"t": t, "value": v, "metric": "iops"})
-
-
-def ar1(rng, n=300, rho=0.9, sd=0.03):
-    e = np.zeros(n)
-    e[0] = rng.normal(0, sd / np.sqrt(1 - rho**2))
-    for i in range(1, n):
-        e[i] = rho * e[i - 1] + rng.normal(0, sd)
-    return pd.DataFrame({"t": np.arange(n, dtype=float), "value": 1000 * np.exp(e),
-                         "metric": "iops"})
 
 
 def test_a_series_still_falling_has_no_steady_state():
@@ -53,11 +40,8 @@ def test_robust_ar1_and_trend_excursion_hand_values():
 
 def test_short_dips_in_a_flat_run_are_not_warmup():
     rng = np.random.default_rng(3)
-    t = np.arange(0, 24 * 3600, 300, dtype=float)
-    h = t / 3600
-    f = np.where((h >= 6) & (h < 7), 0.92, 1.0) * np.where((h >= 17) & (h < 18.5), 0.93, 1.0)
-    ts = pd.DataFrame({"t": t, "value": 1000 * f * np.exp(rng.normal(0, 0.02, len(t))),
-                       "metric": "iops"})
+    ts = dips(rng)
+    t = ts["t"]
     r = es.steady_state(ts, by="metric").iloc[0]
     assert r["klass"] == "flat"
     assert r["n_steady"] == r["n_rounds"] == len(t)     # nothing discarded as warm-up
