@@ -428,7 +428,12 @@ def _parse_pre3(root: ET.Element, source: str) -> tuple[list[_System], list[_Res
 # exports
 
 
-def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+# _Result fields after the title, in order, by their key in each format
+_RESULT_FIELDS_JSON = ("app_version", "arguments", "description", "scale", "proportion",
+                       "display_format")
+
+
+def _json_doc(text: str, source: str) -> dict:
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
@@ -438,53 +443,57 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
             doc.get("results"), dict):
         raise ParseError(source, "$", "an object with 'systems' and 'results' objects",
                          found=type(doc).__name__)
+    return doc
+
+
+def _json_system(sid: str, s, source: str) -> _System:
+    path = f"$.systems[{json.dumps(sid)}]"
+    if not isinstance(s, dict):
+        raise ParseError(source, path, "a system object", found=type(s).__name__)
+    hw = s.get("hardware") or {}
+    sw = s.get("software") or {}
+    if not isinstance(hw, dict) or not isinstance(sw, dict):
+        raise ParseError(source, path, "hardware/software objects", found=str(hw)[:60])
+    return _System(str(s.get("identifier") or sid), {str(k): str(v) for k, v in hw.items()},
+                   {str(k): str(v) for k, v in sw.items()}, _str(s.get("timestamp")),
+                   _str(s.get("client_version")))
+
+
+def _json_list(e: dict, key: str, epos: str, source: str) -> list[str] | None:
+    """``raw_values``/``test_run_times`` of an entry as strings (null runs are "": non-numeric,
+    skipped and noted)."""
+    v = e.get(key)
+    if v is not None and not isinstance(v, list):
+        raise ParseError(source, f"{epos}.{key}", "a list", found=type(v).__name__)
+    return [_str(x) or "" for x in v] if v else None
+
+
+def _json_result(h: str, r, source: str) -> _Result:
+    path = f"$.results[{json.dumps(h)}]"
+    if not isinstance(r, dict) or not isinstance(r.get("results"), dict):
+        raise ParseError(source, path, "a result object with 'results'", found=str(r)[:60])
+    title = r.get("title") or r.get("identifier")
+    if not title:
+        raise ParseError(source, path, "a title or identifier", found="neither")
+    res = _Result(_str(r.get("identifier")), str(title),
+                  *(_str(r.get(k)) for k in _RESULT_FIELDS_JSON), path, hash=str(h))
+    for sid, e in r["results"].items():
+        epos = f"{path}.results[{json.dumps(sid)}]"
+        if not isinstance(e, dict):
+            raise ParseError(source, epos, "an entry object", found=type(e).__name__)
+        raw = _json_list(e, "raw_values", epos, source)
+        times = _json_list(e, "test_run_times", epos, source)
+        res.entries.append(_Entry(str(sid), _str(e.get("value")), raw, times, epos))
+    return res
+
+
+def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+    doc = _json_doc(text, source)
     info = {"title": doc.get("title"), "last_modified": doc.get("last_modified"),
             "tool_version": None}
-    systems = []
     try:
-        for sid, s in doc["systems"].items():
-            path = f"$.systems[{json.dumps(sid)}]"
-            if not isinstance(s, dict):
-                raise ParseError(source, path, "a system object", found=type(s).__name__)
-            hw = s.get("hardware") or {}
-            sw = s.get("software") or {}
-            if not isinstance(hw, dict) or not isinstance(sw, dict):
-                raise ParseError(source, path, "hardware/software objects", found=str(hw)[:60])
-            systems.append(_System(str(s.get("identifier") or sid),
-                                   {str(k): str(v) for k, v in hw.items()},
-                                   {str(k): str(v) for k, v in sw.items()},
-                                   _str(s.get("timestamp")), _str(s.get("client_version"))))
-        results = []
-        for h, r in doc["results"].items():
-            path = f"$.results[{json.dumps(h)}]"
-            if not isinstance(r, dict) or not isinstance(r.get("results"), dict):
-                raise ParseError(source, path, "a result object with 'results'",
-                                 found=str(r)[:60])
-            title = r.get("title") or r.get("identifier")
-            if not title:
-                raise ParseError(source, path, "a title or identifier", found="neither")
-            res = _Result(_str(r.get("identifier")), str(title), _str(r.get("app_version")),
-                          _str(r.get("arguments")), _str(r.get("description")),
-                          _str(r.get("scale")), _str(r.get("proportion")),
-                          _str(r.get("display_format")), path, hash=str(h))
-            for sid, e in r["results"].items():
-                epos = f"{path}.results[{json.dumps(sid)}]"
-                if not isinstance(e, dict):
-                    raise ParseError(source, epos, "an entry object", found=type(e).__name__)
-                raw = e.get("raw_values")
-                times = e.get("test_run_times")
-                if raw is not None and not isinstance(raw, list):
-                    raise ParseError(source, f"{epos}.raw_values", "a list",
-                                     found=type(raw).__name__)
-                if times is not None and not isinstance(times, list):
-                    raise ParseError(source, f"{epos}.test_run_times", "a list",
-                                     found=type(times).__name__)
-                res.entries.append(_Entry(str(sid), _str(e.get("value")),
-                                          # null runs are "" (non-numeric: skipped, noted)
-                                          [_str(v) or "" for v in raw] if raw else None,
-                                          [_str(v) or "" for v in times] if times else None,
-                                          epos))
-            results.append(res)
+        systems = [_json_system(sid, s, source) for sid, s in doc["systems"].items()]
+        results = [_json_result(h, r, source) for h, r in doc["results"].items()]
     except AttributeError as exc:
         raise ParseError(source, "$", "PTS result-file-to-json structure",
                          found=str(exc)) from exc
@@ -521,6 +530,37 @@ def _split_title(head: str) -> tuple[str, str | None]:
     return title.strip(), (desc.strip() or None) if sep else None
 
 
+def _csv_result(line: int, row: list[str], ids: list[str]) -> _Result | None:
+    """A result row ``"<Title> - <Description> (<Scale>)",HIB|LIB,v1,v2``, else None."""
+    m = _CSV_ROW_RE.match(row[0]) if len(row) >= 2 and row[1] in _CSV_PROPORTIONS else None
+    if m is None:
+        return None
+    test, desc = _split_title(m.group("head"))
+    res = _Result(None, test, None, None, desc, m.group("scale").strip(), row[1] or None, None,
+                  f"line {line}")
+    for k, sid in enumerate(ids):
+        cell = row[k + 2].strip() if k + 2 < len(row) else ""
+        if cell:
+            res.entries.append(_Entry(sid, cell, None, None, f"line {line}, column {k + 3}"))
+    return res
+
+
+_CSV_PROPORTIONS = ("HIB", "LIB", "NIB", "")
+
+
+def _csv_systems(ids: list[str], system_rows: dict[str, list[str]]) -> list[_System]:
+    """The systems of the header row, with the system table's Processor/OS/… rows."""
+    systems = []
+    for k, sid in enumerate(ids):
+        hw, sw = {}, {}
+        for key, vals in system_rows.items():
+            v = vals[k] if k < len(vals) else ""
+            if v:
+                (hw if key in _HW_KEYS else sw)[key] = v
+        systems.append(_System(sid, hw, sw))
+    return systems
+
+
 def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
     rows = _csv_rows(text, source)
     title = next((c.strip() for c in rows[0][1] if c.strip()), None) if rows else None
@@ -529,23 +569,15 @@ def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Resu
     system_rows: dict[str, list[str]] = {}
     results = []
     for line, row in rows:
-        if not row or not any(c.strip() for c in row):
+        if not any(c.strip() for c in row):
             continue
         if row[0].strip() == "" and len(row) > 2 and row[1] == "":
             ids = [c.strip() for c in row[2:]]
             continue
         if ids is None:
             continue
-        if len(row) >= 2 and row[1] in ("HIB", "LIB", "NIB", "") and _CSV_ROW_RE.match(row[0]):
-            m = _CSV_ROW_RE.match(row[0])
-            test, desc = _split_title(m.group("head"))
-            res = _Result(None, test, None, None, desc, m.group("scale").strip(),
-                          row[1] or None, None, f"line {line}")
-            for k, sid in enumerate(ids):
-                cell = row[k + 2].strip() if k + 2 < len(row) else ""
-                if cell:
-                    res.entries.append(_Entry(sid, cell, None, None,
-                                              f"line {line}, column {k + 3}"))
+        res = _csv_result(line, row, ids)
+        if res is not None:
             results.append(res)
         elif len(row) >= 3 and row[1] == "":
             system_rows[row[0].strip()] = [c.strip() for c in row[2:]]
@@ -555,15 +587,7 @@ def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Resu
     if ids is None:
         raise ParseError(source, None, "the system header row ' ,,\"<identifier>\",…'",
                          found="none")
-    systems = []
-    for k, sid in enumerate(ids):
-        hw, sw = {}, {}
-        for key, vals in system_rows.items():
-            v = vals[k] if k < len(vals) else ""
-            if v:
-                (hw if key in _HW_KEYS else sw)[key] = v
-        systems.append(_System(sid, hw, sw))
-    return systems, results, info
+    return _csv_systems(ids, system_rows), results, info
 
 
 _HW_KEYS = {"Processor", "Motherboard", "Chipset", "Memory", "System Memory", "Disk", "Hard Disk",
