@@ -579,7 +579,7 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
             if ckey in job:
                 rows.append(("total", f"{path}.{ckey}", metric, _num(job, ckey, path)))
         if isinstance(job.get("job_runtime"), (int, float)):
-            runtimes.append(float(job["job_runtime"]))
+            runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
         elapsed = job.get("elapsed")
         if end is None:
             start = None
