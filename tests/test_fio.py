@@ -425,3 +425,22 @@ def test_rate_iops_option_and_achieved_rate():
     df = read(*F, "logs_raw_run.json")
     assert set(df["rate_iops"]) == {"1000"}  # job option rate_iops=1000 (a string column)
     assert close(val(df, "iops", "read"), 999.50025)  # the achieved rate, as fio printed it
+
+
+FIO_DIR = Path(__file__).parent / "fixtures" / "fio"
+
+
+@pytest.mark.parametrize("text", [
+    *(p.read_text() for p in sorted(FIO_DIR.glob("*.json"))),
+    'fio: note before the report\n{"jobs": [], "x": 1}\n\n',
+    '{"jobs": [], "x": 1}\nfio: a note after the report\n',
+    '{"jobs": [1]}\n{"jobs": [2]}\n',  # --status-interval: several documents
+    '{"jobs": [], "v": NaN}',  # the standard library reads NaN, orjson refuses it
+    '{"jobs": [], "big": 123456789012345678901234567890}',
+])
+def test_json_documents_are_the_same_through_orjson_and_the_standard_library(text):
+    """The orjson fast path gives the documents, their lines and the text around them exactly
+    as the standard decoder's loop does (which it falls back to for what orjson refuses)."""
+    fast = fio._json_docs(text, "x.json")
+    slow = fio._json_docs_stdlib(text, "x.json")
+    assert repr(fast) == repr(slow)

@@ -152,6 +152,8 @@ def _set(doc, path, value):
 
 @LIGHT
 @given(slot=st.sampled_from(SLOTS), value=NUMBERS)
+# an integer beyond a float (10**400) as job_runtime crashed float() with OverflowError
+@example(slot=("jobs", 0, "job_runtime"), value=10**400)
 def test_any_number_anywhere_in_a_fio_json(slot, value):
     doc = json.loads(json.dumps(SMALL))
     _set(doc, slot, value)

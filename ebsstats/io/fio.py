@@ -80,12 +80,12 @@ from __future__ import annotations
 import functools
 import json
 import math
-import operator
 import os
 import re
 from collections.abc import Mapping
 
 import numpy as np
+import orjson
 import pandas as pd
 
 from ebsstats import schema, units
@@ -427,7 +427,35 @@ def _sane(v, path: str) -> float:
 _DECODER = json.JSONDecoder()
 
 
+_JSON_SPACE = " \t\n\r"
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+
+
 def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
+    """The JSON documents of a fio output (each with its line) and the text around them.
+
+    One document with nothing after it (the usual report) is decoded by orjson, ~3x faster than
+    the standard library; anything orjson refuses (several documents, fio's notes after the
+    JSON, NaN, lone surrogates, deep nesting) goes through the standard decoder, which gives
+    the same objects and the positioned errors."""
+    start = 0 if text.startswith("{") else text.find("\n{")
+    # orjson turns an integer beyond 64 bits into a float (the standard library keeps it an
+    # int, which the checks then name as printed): such a number has 19 digits or more
+    if start >= 0 and _LONG_DIGITS not in text.encode("utf-8", "surrogatepass").translate(
+            _DIGITS_AS_ZERO):
+        start += text[start] == "\n"
+        try:
+            obj = orjson.loads(text[start:] if start else text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            rest = len(text.rstrip(_JSON_SPACE))
+            return [(obj, line_of(text, start))], [text[:start], text[rest:]]
+    return _json_docs_stdlib(text, source)
+
+
+def _json_docs_stdlib(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
     decoder = _DECODER
     docs: list[tuple[dict, int]] = []
     between: list[str] = []
@@ -522,7 +550,12 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
     if not jobs:  # 0 rows must say why
         raise _Bad(f"$.{key}", "at least one job (fio reports none when every job failed "
                    "to start: see its error messages)", "an empty list")
-    jobs_rows: list[tuple[dict, list, dict]] = []
+    bases: list[tuple[dict, int]] = []  # each job's constants and its number of rows
+    ops: list = []
+    pos: list = []
+    metrics: list = []
+    values: list = []
+    bss: list = []
     plus = False
     for i, job in enumerate(jobs):
         path = f"$.{key}[{i}]"
@@ -550,36 +583,34 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
             base["flag"] = ",".join(flags)
         if isinstance(job.get("hostname"), str):
             base["host"] = job["hostname"]
-        rows: list[tuple[str, str, str, float]] = []  # (op, position, metric, value)
+        # the job's rows as parallel lists (op, position, metric, value): no tuple per row
+        jops: list = []
+        jpos: list = []
+        jmet: list = []
+        jval: list = []
         runtimes = [0.0]
         present = [k for k, _ in _DIRS if isinstance(job.get(k), dict)]
         for dkey, op in _DIRS:
             d = job.get(dkey)
             if not isinstance(d, dict):
                 continue
-            dpath = f"{path}.{dkey}"
-            got, has_bins = _direction(d, dpath, dkey == "sync")
+            k0 = len(jval)
+            got, has_bins = _direction(d, f"{path}.{dkey}", dkey == "sync", jpos, jmet, jval)
             plus = plus or has_bins
-            if got is None:
+            if not got:
                 continue
             runtimes.append(float(d.get("runtime", 0) or 0))
-            rows.extend((op, p, m, v) for p, m, v in got)
+            jops += [op] * (len(jval) - k0)
         if error:  # rates of a failed job: NaN where fio printed none, never a silent gap
-            done = {(r[0], r[2]) for r in rows}
-            ops = [r[0] for r in rows if r[0] not in ("total", "sync")]
-            if "mixed" in present:
-                ops.append("total")
-            else:
-                ops += _RW_OPS.get(_strip_rw(meta.get("rw")) or "", ("total",))
-            for op in dict.fromkeys(ops):
-                dkey = "mixed" if op == "total" else op
-                rows.extend((op, f"{path}.{dkey}.{m}", m, math.nan) for m in _RATE_METRICS
-                            if (op, m) not in done)
+            _failed_rates(path, meta, present, jops, jpos, jmet, jval)
         for ckey, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
             if ckey in job:
-                rows.append(("total", f"{path}.{ckey}", metric, _num(job, ckey, path)))
+                jops.append("total")
+                jpos.append(f"{path}.{ckey}")
+                jmet.append(metric)
+                jval.append(_num(job, ckey, path))
         if isinstance(job.get("job_runtime"), (int, float)):
-            runtimes.append(float(job["job_runtime"]))
+            runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
         elapsed = job.get("elapsed")
         if end is None:
             start = None
@@ -589,41 +620,52 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
             start = end - max(runtimes) / 1000.0
         base["timestamp"] = _timestamp(start)
         if error:
-            rows = [(op, pos, metric, math.nan if metric not in _COUNT_METRICS and value == 0.0
-                     else value) for op, pos, metric, value in rows]
-        jobs_rows.append((base, rows, bsizes))
-    return _job_columns(jobs_rows, prefix), plus
+            jval = [math.nan if metric not in _COUNT_METRICS and value == 0.0 else value
+                    for metric, value in zip(jmet, jval, strict=True)]
+        bases.append((base, len(jval)))
+        ops += jops
+        pos += [prefix + x for x in jpos] if prefix else jpos
+        metrics += jmet
+        values += jval
+        bss += map(bsizes.get, jops)
+    cols, n = _job_columns(bases)
+    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    return (cols, n), plus
 
 
-def _job_columns(jobs_rows: list[tuple[dict, list, dict]], prefix: str) -> tuple[dict, int]:
-    """The rows of every job of a report as columns (what :func:`columns_of` makes of the
-    records, without a dict per row): a job's constants repeated, the per-row values listed."""
-    n = sum(len(rows) for _, rows, _ in jobs_rows)
+def _failed_rates(path: str, meta: dict, present: list, jops: list, jpos: list, jmet: list,
+                  jval: list) -> None:
+    """NaN rates for the directions a failed job should have reported and did not."""
+    done = set(zip(jops, jmet, strict=True))
+    wanted = [o for o in jops if o not in ("total", "sync")]
+    if "mixed" in present:
+        wanted.append("total")
+    else:
+        wanted += _RW_OPS.get(_strip_rw(meta.get("rw")) or "", ("total",))
+    for op in dict.fromkeys(wanted):
+        dkey = "mixed" if op == "total" else op
+        for m in _RATE_METRICS:
+            if (op, m) not in done:
+                jops.append(op)
+                jpos.append(f"{path}.{dkey}.{m}")
+                jmet.append(m)
+                jval.append(math.nan)
+
+
+def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
+    """The constant columns of every job of a report (what :func:`columns_of` makes of the
+    records, without a dict per row): a job's constants repeated over its rows."""
+    n = sum(m for _, m in bases)
     cols: dict = {}
-    keys = dict.fromkeys(k for base, _, _ in jobs_rows for k in base)
+    keys = dict.fromkeys(k for base, _ in bases for k in base)
     for k in keys:
-        if len(jobs_rows) == 1:
-            cols[k] = Const(jobs_rows[0][0][k], n)
+        if len(bases) == 1:
+            cols[k] = Const(bases[0][0][k], n)
             continue
         vals: list = []
-        for base, rows, _ in jobs_rows:
-            vals += [base.get(k)] * len(rows)
+        for base, m in bases:
+            vals += [base.get(k)] * m
         cols[k] = Const(vals[0], n) if is_constant(vals) else vals
-    ops: list = []
-    pos: list = []
-    metrics: list = []
-    values: list = []
-    bss: list = []
-    for _, rows, bsizes in jobs_rows:
-        if not rows:
-            continue
-        o, p, m, v = zip(*rows, strict=True)
-        ops += o
-        pos += [prefix + x for x in p] if prefix else p
-        metrics += m
-        values += v
-        bss += map(bsizes.get, o)
-    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
     return cols, n
 
 
@@ -635,32 +677,38 @@ def records_of(columns: tuple[dict, int]) -> list[dict]:
     return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
-def _direction(d: dict, path: str, is_sync: bool):
-    """Rows (position, metric, value) of one direction object, or None when it is empty."""
+def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: list):
+    """Append the rows (position, metric, value) of one direction object to the parallel lists
+    ``pos``, ``met``, ``val``; returns ``(whether it had any, whether it has histogram bins)``."""
     total_ios = _num(d, "total_ios", path) if "total_ios" in d else None
     runtime = _num(d, "runtime", path) if "runtime" in d else None
     has_bins = False
     if is_sync:
         if not total_ios:
-            return None, False
+            return False, False
     elif not runtime and not total_ios:
-        return None, False
-    out: list[tuple[str, str, float]] = []
-    add = out.append
+        return False, False
+    k0 = len(val)
+
+    def add(position, metric, value):
+        pos.append(position)
+        met.append(metric)
+        val.append(value)
+
     if not is_sync:
         if "io_bytes" in d:
             io = _num(d, "io_bytes", path)
             # io_kbytes beside io_bytes (fio >= 2.21): io_bytes is bytes; before: KiB
-            add((f"{path}.io_bytes", "io_bytes", io if "io_kbytes" in d else io * units.KiB))
+            add(f"{path}.io_bytes", "io_bytes", io if "io_kbytes" in d else io * units.KiB)
         if runtime:
             if "bw_bytes" in d:
-                add((f"{path}.bw_bytes", "bandwidth", _num(d, "bw_bytes", path)))
+                add(f"{path}.bw_bytes", "bandwidth", _num(d, "bw_bytes", path))
             else:
-                add((f"{path}.bw", "bandwidth", _num(d, "bw", path) * units.KiB))
-            add((f"{path}.iops", "iops", _num(d, "iops", path)))
-        add((f"{path}.runtime", "runtime", (runtime or 0.0) * units.MS))
+                add(f"{path}.bw", "bandwidth", _num(d, "bw", path) * units.KiB)
+            add(f"{path}.iops", "iops", _num(d, "iops", path))
+        add(f"{path}.runtime", "runtime", (runtime or 0.0) * units.MS)
     if total_ios is not None:
-        add((f"{path}.total_ios", "total_ios", total_ios))
+        add(f"{path}.total_ios", "total_ios", total_ios)
     for fam in ("slat", "clat", "lat"):
         if isinstance(d.get(f"{fam}_ns"), dict):
             key, scale = f"{fam}_ns", units.NS
@@ -677,58 +725,104 @@ def _direction(d: dict, path: str, is_sync: bool):
         lo, hi, mean = (_num(st, k, fpath) for k in ("min", "max", "mean"))
         if n is None and lo == 0 and hi == 0 and mean == 0:
             continue  # not measured (e.g. slat of a sync engine)
-        add((f"{fpath}.min", f"{fam}_min", lo * scale))
-        add((f"{fpath}.max", f"{fam}_max", hi * scale))
-        add((f"{fpath}.mean", f"{fam}_mean", mean * scale))
-        add((f"{fpath}.stddev", f"{fam}_stddev", _num(st, "stddev", fpath) * scale))
+        add(f"{fpath}.min", f"{fam}_min", lo * scale)
+        add(f"{fpath}.max", f"{fam}_max", hi * scale)
+        add(f"{fpath}.mean", f"{fam}_mean", mean * scale)
+        add(f"{fpath}.stddev", f"{fam}_stddev", _num(st, "stddev", fpath) * scale)
         pct = st.get("percentile")
         if isinstance(pct, dict):
-            for k, v in pct.items():
-                name = _PCT_NAMES.get((fam, k))
-                tv = type(v)
-                if name and ((tv is float and 0.0 <= v < math.inf) or
-                             (tv is int and 0 <= v < 2**53)):  # the usual case, checked inline
-                    add((f'{fpath}.percentile["{k}"]', name, v * scale))
-                    continue
-                try:
-                    p = float(k)
-                except ValueError:
-                    raise _Bad(f"{fpath}.percentile", "percentile keys such as '99.900000'",
-                               k) from None
-                if not p <= 100:  # also NaN
-                    raise _Bad(f"{fpath}.percentile", "percentile keys from 0 to 100", k)
-                if p <= 0:
-                    continue  # 2.x pads the list with "0.00": 0
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
-                name = _pct_name(fam, k)
-                if len(_PCT_NAMES) < 4096:
-                    _PCT_NAMES[fam, k] = name
-                add((f'{fpath}.percentile["{k}"]', name,
-                     _sane(v, f'{fpath}.percentile["{k}"]') * scale))
+            _percentiles(pct, fam, fpath, scale, pos, met, val)
     if not is_sync:
         samples = d.get("bw_samples")
         if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
                                 else _num(d, "bw_max", path) > 0):
             for k, m in (("bw_min", "bandwidth_min"), ("bw_max", "bandwidth_max"),
                          ("bw_mean", "bandwidth_mean"), ("bw_dev", "bandwidth_stddev")):
-                add((f"{path}.{k}", m, _num(d, k, path) * units.KiB))
+                add(f"{path}.{k}", m, _num(d, k, path) * units.KiB)
             if "bw_agg" in d:
-                add((f"{path}.bw_agg", "bw_agg", _num(d, "bw_agg", path)))
+                add(f"{path}.bw_agg", "bw_agg", _num(d, "bw_agg", path))
         samples = d.get("iops_samples")
         if "iops_max" in d and (samples > 0 if isinstance(samples, (int, float))
                                 else _num(d, "iops_max", path) > 0):
             for k, m in (("iops_min", "iops_min"), ("iops_max", "iops_max"),
                          ("iops_mean", "iops_mean"), ("iops_stddev", "iops_stddev")):
-                add((f"{path}.{k}", m, _num(d, k, path)))
-    if any(map(math.isinf, map(_VALUE, out))):  # one pass in C; then find which
-        for pos, _metric, value in out:
+                add(f"{path}.{k}", m, _num(d, k, path))
+    if any(map(math.isinf, val[k0:])):  # one pass in C; then find which
+        for position, value in zip(pos[k0:], val[k0:], strict=True):
             if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
-                raise _Bad(pos, "a number that stays finite in canonical units", "overflow")
-    return out, has_bins
+                raise _Bad(position, "a number that stays finite in canonical units",
+                           "overflow")
+    return True, has_bins
 
 
-_VALUE = operator.itemgetter(2)
+# (family, path of the statistics object, percentile keys) -> (positions, metric names, which
+# values are kept): a report's percentile lists repeat from job to job and file to file
+_PCT_PLANS: dict[tuple, tuple[tuple, tuple, tuple | None]] = {}
+_PLAIN_MAX = 2.0**53  # values below this (ints exact, floats finite) need no further check
+
+
+def _percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                 val: list) -> None:
+    """Append the rows of one ``percentile`` object. Keys seen before under the same path are
+    not parsed again; their values are checked together (types, then ``0 <= v < 2**53`` and
+    not NaN, in C) and anything unusual goes through the value-by-value checks."""
+    keys = tuple(pct)
+    plan = _PCT_PLANS.get((fam, fpath, keys))
+    if plan is not None:
+        vals = list(pct.values())
+        if plan[2] is not None:
+            vals = [vals[i] for i in plan[2]]
+        if not vals:
+            return
+        if set(map(type, vals)) <= _NUMBER_TYPES:
+            try:
+                ok = min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals))
+            except OverflowError:
+                ok = False
+            if ok:
+                pos += plan[0]
+                met += plan[1]
+                val += [v * scale for v in vals]
+                return
+    k0 = len(val)
+    _percentiles_checked(pct, fam, fpath, scale, pos, met, val)
+    if plan is None and len(_PCT_PLANS) < 4096:  # every key is valid: remember the layout
+        kept = [i for i, k in enumerate(keys) if float(k) > 0]
+        _PCT_PLANS[fam, fpath, keys] = (tuple(pos[k0:]), tuple(met[k0:]),
+                                        None if len(kept) == len(keys) else tuple(kept))
+
+
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _percentiles_checked(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                         val: list) -> None:
+    for k, v in pct.items():
+        name = _PCT_NAMES.get((fam, k))
+        tv = type(v)
+        if name and ((tv is float and 0.0 <= v < math.inf) or
+                     (tv is int and 0 <= v < 2**53)):  # the usual case, checked inline
+            pos.append(f'{fpath}.percentile["{k}"]')
+            met.append(name)
+            val.append(v * scale)
+            continue
+        try:
+            p = float(k)
+        except ValueError:
+            raise _Bad(f"{fpath}.percentile", "percentile keys such as '99.900000'",
+                       k) from None
+        if not p <= 100:  # also NaN
+            raise _Bad(f"{fpath}.percentile", "percentile keys from 0 to 100", k)
+        if p <= 0:
+            continue  # 2.x pads the list with "0.00": 0
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
+        name = _pct_name(fam, k)
+        if len(_PCT_NAMES) < 4096:
+            _PCT_NAMES[fam, k] = name
+        pos.append(f'{fpath}.percentile["{k}"]')
+        met.append(name)
+        val.append(_sane(v, f'{fpath}.percentile["{k}"]') * scale)
 
 
 # (family, percentile key) -> metric name, for keys already seen valid (0 < p <= 100)
