@@ -141,14 +141,15 @@ def unconvertible(exc: Exception, text: str, source: str) -> ParseError:
                       found=f"{type(exc).__name__}: {exc}")
 
 
-def number(value, source: str, position, what: str = "number", *, negative: bool = False,
+def number(value, source: str, position, what: str | tuple = "number", *, negative: bool = False,
            scale: float = 1.0, found: str | None = None, context: str | None = None) -> float:
     """A figure a tool printed as a float (times ``scale``): finite, and not negative unless
     ``negative=True``; else a :class:`ParseError` at ``source``/``position``. The one range check
     of the text and XML readers.
 
     ``value`` is the printed text or a number; the error says what was expected (``"a finite,
-    non-negative <what>"``) and what was found (``found``, default the value itself). A reader
+    non-negative <what>"``; a tuple ``what`` is joined with spaces, so that a hot loop need not
+    build the text) and what was found (``found``, default the value itself). A reader
     that names the line it expected passes ``context`` (``"a sysbench result line"``): the
     expected text is then ``"<context> (<what> <value> is not a finite, non-negative number)"``.
 
@@ -170,10 +171,14 @@ def number(value, source: str, position, what: str = "number", *, negative: bool
     except OverflowError:  # an integer beyond a float
         v = math.inf
     except (TypeError, ValueError) as exc:
+        if isinstance(what, tuple):
+            what = " ".join(what)
         raise ParseError(source, position, context or f"a {what} (a number)",
                          found=found if found is not None else str(value)) from exc
     if (v >= 0 or negative) and v - v == 0:  # finite (inf - inf and nan - nan are nan)
         return v
+    if isinstance(what, tuple):
+        what = " ".join(what)
     sign = "" if negative else ", non-negative"
     expected = (f"{context} ({what} {v!r} is not a finite{sign} number)" if context
                 else f"a finite{sign} {what}")

@@ -120,6 +120,9 @@ _CHUNK = re.compile(r"^\d+[kmg]?$")
 _INT = re.compile(r"^\d+$")
 _CSV_RATE = re.compile(r"^(?:\d+(?:\.\d+)?|\++)?$")
 _CSV_CPU = re.compile(r"^(?:\d+|\++)?$")
+# every rate and %CP field of a CSV row, with the pattern its cell must match
+_RATE_CHECKS = [(name, _CSV_CPU if name.endswith("_cpu") else _CSV_RATE)
+                for name in _IO_FIELDS + _FILE_FIELDS]
 _CSV_LAT = re.compile(r"^(?:\d+(?:\.\d+)?(?:us|ms|s))?$")
 _NUM_FILES = re.compile(
     r"^(?P<n>\d+)(?::(?P<max>\d+|link|symlink)(?::(?P<min>\d+))?)?(?:/(?P<dirs>\d+))?"
@@ -275,25 +278,29 @@ def _bad(name: str, value: str) -> str:
     return f"field {name} = {value!r}"
 
 
-def _check_rates(named: dict, names: list[str]) -> str | None:
-    for name in names:
-        pattern = _CSV_CPU if name.endswith("_cpu") else _CSV_RATE
+def _check_rates(named: dict) -> str | None:
+    for name, pattern in _RATE_CHECKS:
         if not pattern.match(named[name]):
             return _bad(name, named[name])
     return None
 
 
+# the structure rule: a key and the fields that must be empty without it (latency fields too)
+_STRUCTURE = [(key, [(name, name.endswith("_latency")) for test in tests
+                     for name in (test, f"{test}_cpu", f"{test}_latency")])
+              for key, tests in (("file_size", [t for t, *_ in _IO_TESTS]),
+                                 ("num_files", [t for t, *_ in _FILE_TESTS]))]
+
+
 def _check_structure(named: dict, latency: bool) -> str | None:
     """bonnie++ writes IO results only with a file size and file results only with a file count
     (bon_time.cpp): a row breaking this is misaligned (a wrong number of commas somewhere)."""
-    parts = [("file_size", [t for t, *_ in _IO_TESTS]), ("num_files", [t for t, *_ in _FILE_TESTS])]
-    for key, tests in parts:
+    for key, names in _STRUCTURE:
         if named[key]:
             continue
-        for test in tests:
-            for name in (test, f"{test}_cpu") + ((f"{test}_latency",) if latency else ()):
-                if named[name]:
-                    return f"{_bad(name, named[name])} but {key} is empty"
+        for name, is_latency in names:
+            if (latency or not is_latency) and named[name]:
+                return f"{_bad(name, named[name])} but {key} is empty"
     return None
 
 
@@ -302,7 +309,7 @@ def _check_103(named: dict) -> str | None:
         return _bad("file_size", named["file_size"])
     if named["num_files"] and not _NUM_FILES.match(named["num_files"]):
         return _bad("num_files", named["num_files"])
-    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, False)
+    return _check_rates(named) or _check_structure(named, False)
 
 
 def _check_19x(named: dict, label: str) -> str | None:
@@ -327,7 +334,7 @@ def _check_19x(named: dict, label: str) -> str | None:
             return _bad(name, named[name])
     if "seek_count" in named and named["file_size"] and not named["seek_count"]:
         return _bad("seeks", "") + " with a file size"
-    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, True)
+    return _check_rates(named) or _check_structure(named, True)
 
 
 def _files_meta(n: str | None, max_size: str | None, min_size: str | None, dirs: str | None,
@@ -682,22 +689,25 @@ def _text_io_meta(name, size, concurrency, csv2txt, scaled) -> dict:
 
 
 # --- values -------------------------------------------------------------------------------------
-def _value(test: str, kind: str, text: str) -> tuple[str, float, str | None]:
-    """(metric, canonical value, flag) of one cell."""
+def _value(test: str, kind: str, text: str, source: str, lineno: int
+           ) -> tuple[str, float, str | None]:
+    """(metric, canonical value, flag) of one cell; a figure out of range is a ParseError."""
+    what = (test, kind, "figure")
     if kind == "lat":
-        return "lat_max", units.duration(text), None
+        return "lat_max", number(units.duration(text), source, lineno, what, found=text), None
     if kind == "cpu":
         if text.startswith("+"):
             return "cpu", math.nan, TOO_FAST
-        return "cpu", float(text), None
+        return "cpu", number(text, source, lineno, what), None
     metric = _RATE_METRIC[_TESTS[test][2]]
     if text.startswith("+"):
         return metric, math.nan, TOO_FAST
     if metric == "bandwidth":
         if text[-1] in "kmg":  # 2.00a text: KiB/MiB/GiB per second
-            return metric, units.scaled(text, binary=True), None
-        return metric, float(text) * units.KiB, None  # K/sec = KiB/s
-    return metric, float(text), None
+            return metric, number(units.scaled(text, binary=True), source, lineno, what,
+                                  found=text), None
+        return metric, number(text, source, lineno, what, scale=units.KiB), None  # K/sec = KiB/s
+    return metric, number(text, source, lineno, what), None
 
 
 def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> list[dict]:
@@ -718,9 +728,7 @@ def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> lis
             # bon_csv2txt renders +++++ as "0k" (its bug) next to a +++ %CP
             metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
         else:
-            metric, value, flag = _value(test, kind, text)
-            if flag is None:
-                value = number(value, source, lineno, f"{test} {kind} figure", found=text)
+            metric, value, flag = _value(test, kind, text, source, lineno)
         block = 1 if tkind == "char" else chunk if tkind in ("block", "seek") else None
         out.append({
             "source": source, "run_key": run_key, "position": f"line {lineno}", "tool": TOOL,

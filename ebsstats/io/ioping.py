@@ -471,7 +471,7 @@ def _parse_json(text: str, source: str) -> Parsed:
         raise ParseError(source, "$", "ioping JSON objects with io/stat/load fields",
                          found=f"{type(exc).__name__}: {exc}") from exc
     for r in records:
-        number(r["value"], source, r["position"], found=str(r["value"]))
+        number(r["value"], source, r["position"])
     return Parsed(tool=TOOL, format="json", version=None, records=records, series=series)
 
 

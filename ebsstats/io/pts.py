@@ -786,14 +786,11 @@ def _options(res: _Result) -> tuple:
     return res.identifier, res.title, res.arguments, res.description
 
 
-def _iops_entry(res: _Result, entry: _Entry, results: list[_Result]) -> _Entry | None:
-    """The same system's entry of the IOPS result with the same options, if there is one."""
+def _iops_sibling(res: _Result, results: list[_Result]) -> _Result | None:
+    """The IOPS result with the same options (what an MB/s figure is checked against)."""
     key = _options(res)
-    sibling = next((r for r in results if r is not res and (r.scale or "").upper() == "IOPS"
-                    and _options(r) == key), None)
-    if sibling is None:
-        return None
-    return next((e for e in sibling.entries if e.system == entry.system), None)
+    return next((r for r in results if r is not res and (r.scale or "").upper() == "IOPS"
+                 and _options(r) == key), None)
 
 
 def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
@@ -811,14 +808,16 @@ def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
     return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
 
 
-def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str,
+def _mb_basis(res: _Result, entry: _Entry, sibling: _Result | None, bs: int | None, mode: str,
               fio: bool = True) -> tuple[float, str]:
+    """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check
+    against the same system's entry of the IOPS ``sibling`` x the block size ``bs``."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    _, _, bs = _workload(res)
-    other = _iops_entry(res, entry, results)
+    other = None if sibling is None else next(
+        (e for e in sibling.entries if e.system == entry.system), None)
     checked = _mb_checked(_mean_value(entry), _mean_value(other) if other else None, bs)
     if checked is not None:
         return checked
@@ -882,8 +881,9 @@ class _Rows:
         rhash = res.hash or _comparison_hash(res, res.scale)
         if rhash:
             base["result_hash"] = rhash
+        sibling = _iops_sibling(res, self.results) if metric == "bandwidth" else None
         for entry in res.entries:
-            self.entry(res, entry, base, fio, lat_factor)
+            self.entry(res, entry, base, fio, lat_factor, sibling)
 
     def _values(self, res: _Result, entry: _Entry) -> tuple[float | None, list | None] | None:
         """(Value, runs) of an entry; None when it gives no rows (noted why)."""
@@ -905,11 +905,12 @@ class _Rows:
             return None
         return value, raw
 
-    def _factor(self, res: _Result, entry: _Entry, metric: str, fio: bool,
-                lat_factor: float | None) -> tuple[float, str | None]:
+    def _factor(self, res: _Result, entry: _Entry, base: dict, fio: bool,
+                lat_factor: float | None, sibling: _Result | None) -> tuple[float, str | None]:
         """Factor to the canonical unit, and the basis it rests on."""
-        if metric == "bandwidth":
-            return _mb_basis(res, entry, self.results, self.fio_mb if fio else "auto", fio)
+        if base["metric"] == "bandwidth":
+            return _mb_basis(res, entry, sibling, base["block_size"],
+                             self.fio_mb if fio else "auto", fio)
         if lat_factor is not None:
             return lat_factor, f"{res.scale} -> s (the profile's mean latency)"
         return 1.0, None
@@ -925,7 +926,7 @@ class _Rows:
         return times
 
     def entry(self, res: _Result, entry: _Entry, base: dict, fio: bool,
-              lat_factor: float | None) -> None:
+              lat_factor: float | None, sibling: _Result | None) -> None:
         metric = base["metric"]
         system = self.sysmap.get(entry.system)
         ts = _tstamp(system.timestamp if system else None, self.tz, self.notes, self.source)
@@ -935,11 +936,11 @@ class _Rows:
         if values is None:
             return
         value, raw = values
-        factor, basis = self._factor(res, entry, metric, fio, lat_factor)
+        factor, basis = self._factor(res, entry, base, fio, lat_factor, sibling)
+        what, signed = f"{metric} ({res.scale})", metric in _SIGNED_METRICS
         for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
-            if v is not None:
-                number(v, self.source, entry.position, f"{metric} ({res.scale})", scale=factor,
-                       negative=metric in _SIGNED_METRICS, found=repr(v))
+            if v is not None:  # (a float: found, its str, is its repr)
+                number(v, self.source, entry.position, what, scale=factor, negative=signed)
         times = self._times(entry, raw)
         logged = _log_times(self.log_dir, res, entry.system, self.tz, self.notes)
         key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"

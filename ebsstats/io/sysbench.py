@@ -357,6 +357,24 @@ _RESULT_LINES = (
     (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
 )
 
+def _any_of(patterns, prefixes=()) -> re.Pattern:
+    """One pattern that matches where any of ``patterns`` (or a ``prefixes`` string) matches: a
+    single C-level test that lets the many lines that are none of them skip the table walk."""
+    parts = [f"(?{'i' if p.flags & re.I else ''}:{p.pattern})" for p in patterns]
+    parts += [re.escape(x) for x in prefixes]
+    return re.compile("|".join(parts))
+
+
+# a line _Reader._header_line can act on (its patterns and prefixes, in any order)
+_OPTION_LINE = _any_of(
+    [_H_THREADS, _H_FLAGS, _H_PREPARE_FILES, _H_DOING,
+     *(row[0] for row in (*_FILEIO_ECHO, *_CPU_ECHO, *_MEMORY_ECHO))],
+    ("Doing CPU performance benchmark", "Running memory speed test", "Memory transfer size",
+     "total size:", "Thread yields per test"))
+
+# a line one row of _RESULT_LINES matches
+_RESULT_LINE = _any_of([row[0] for row in _RESULT_LINES])
+
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
 _PROGRESS_LINES = frozenset((
     "Threads started!", "Initializing worker threads...", "Done.",
@@ -557,7 +575,7 @@ class _Reader:
     def _option_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
         """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
         try:
-            handled = self._header_line(s, st.hdr, st.extra)
+            handled = self._header_line(s, st.hdr, st.extra) if _OPTION_LINE.match(s) else None
             # only a line that echoed an option changed hdr/extra (earlier ones passed)
             if handled and any(isinstance(v, int) and not 0 <= v < 2**63
                                for v in (*st.hdr.values(), *st.extra.values())):
@@ -697,6 +715,8 @@ class _Reader:
     def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
                      extra: dict) -> str | None:
         """Apply the first row of :data:`_RESULT_LINES` that matches ``s``; return its tag."""
+        if not _RESULT_LINE.match(s):
+            return None
         for pattern, where, outputs, tag in _RESULT_LINES:
             if where is not None and section != where:
                 continue
