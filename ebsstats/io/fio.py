@@ -354,7 +354,23 @@ def _int_option(value) -> int | None:
 
 
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
-    """Metadata record keys and per-op block sizes from a job's options (already merged)."""
+    """Metadata record keys and per-op block sizes from a job's options (already merged).
+    The two dicts may be shared between calls: read them, never change them."""
+    if not all(type(v) is str for v in opts.values()):  # fio prints strings; 1 == True
+        return _job_meta(opts, defaults)
+    key = (defaults, *opts.items())
+    hit = _JOB_META.get(key)
+    if hit is None:
+        hit = _job_meta(opts, defaults)
+        if len(_JOB_META) < 1024:  # the jobs of a campaign repeat their options
+            _JOB_META[key] = hit
+    return hit
+
+
+_JOB_META: dict[tuple, tuple[dict, dict]] = {}
+
+
+def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
     rw = opts.get("rw", opts.get("readwrite"))
     if rw is None and defaults:
         rw = "read"
@@ -662,10 +678,14 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         if len(bases) == 1:
             cols[k] = Const(bases[0][0][k], n)
             continue
+        per_job = [base.get(k) for base, m in bases if m]  # judged per job, not per row
+        if not per_job or is_constant(per_job):
+            cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
+            continue
         vals: list = []
         for base, m in bases:
             vals += [base.get(k)] * m
-        cols[k] = Const(vals[0], n) if is_constant(vals) else vals
+        cols[k] = vals
     return cols, n
 
 
