@@ -313,7 +313,13 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
         if df[name].isna().any():
             row = int(np.flatnonzero(df[name].isna().to_numpy())[0])
             raise SchemaError(f"column {name!r} is missing in row {row}")
-    for metric, unit in df[["metric", "unit"]].drop_duplicates().itertuples(index=False):
+    # metric and unit are categorical (checked above): work on their codes, not on strings
+    metric_cat, unit_cat = df["metric"].array, df["unit"].array
+    m_codes = metric_cat.codes.astype(np.int64)
+    u_codes = unit_cat.codes.astype(np.int64)
+    for pair in np.unique(m_codes * (len(unit_cat.categories) + 1) + u_codes):
+        m, u = divmod(int(pair), len(unit_cat.categories) + 1)
+        metric, unit = metric_cat.categories[m], unit_cat.categories[u]
         want, _ = metric_info(str(metric))
         if want is not None and str(unit) != want:
             raise SchemaError(f"metric {metric!r} has unit {unit!r}, expected {want!r}")
@@ -324,8 +330,9 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
         raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")
-    units = df["unit"].astype(str).to_numpy()
-    rate = np.isin(units, ["B/s", "IO/s", "s", "ops/s", "B", "count"])
+    rate_units = {"B/s", "IO/s", "s", "ops/s", "B", "count"}
+    rate_codes = [i for i, c in enumerate(unit_cat.categories) if str(c) in rate_units]
+    rate = np.isin(u_codes, rate_codes)
     negative = rate & (values < 0)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])

@@ -207,6 +207,11 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
     unhashable."""
+    if all(type(p) is Const for p in pieces):
+        fast = _consts_by_codes(pieces)
+        if fast is not None:
+            values, codes = fast
+            return _spread(_from_list(values, dtype, extra), codes, len(codes))
     n = sum(p.n if type(p) is Const else len(p) for p in pieces)
     codes = np.empty(n, dtype=np.intp)
     index: dict = {}
@@ -237,8 +242,32 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
             at += m
     except TypeError:  # unhashable values
         return None
-    typed = _from_list(values, dtype, extra)
-    if len(values) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
+    return _spread(_from_list(values, dtype, extra), codes, n)
+
+
+_STR_OR_NONE = frozenset({str, type(None)})
+
+
+def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray] | None:
+    """Distinct values and per-row codes of :class:`Const` runs that hold strings (or
+    ``None``), without a Python step per run beyond C-level maps; ``None`` for other values
+    (numbers and ``True`` compare equal across types: the general loop keys them by type)."""
+    vals = list(map(_CONST_VALUE, pieces))
+    if not set(map(type, vals)) <= _STR_OR_NONE:
+        return None
+    index = {v: i for i, v in enumerate(dict.fromkeys(vals))}
+    per_run = np.fromiter(map(index.__getitem__, vals), dtype=np.intp, count=len(vals))
+    lengths = np.fromiter(map(_CONST_N, pieces), dtype=np.intp, count=len(vals))
+    return list(index), np.repeat(per_run, lengths)
+
+
+_CONST_VALUE = operator.itemgetter(0)
+_CONST_N = operator.itemgetter(1)
+
+
+def _spread(typed: pd.Series, codes: np.ndarray, n: int) -> pd.Series:
+    """The typed distinct values spread to the rows by their codes."""
+    if len(typed) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
         return pd.Series(typed.array, copy=False)
     if isinstance(typed.dtype, pd.CategoricalDtype):
         cat = typed.array
@@ -420,7 +449,12 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.Data
     unit, hib = col("unit"), col("higher_is_better")
     need_u = [j for j, p in enumerate(unit) if _needs(p)]
     need_h = [j for j, p in enumerate(hib) if _needs(p)]
-    if need_u or need_h:
+    from_vocabulary = (len(need_u) == len(need_h) == len(lengths)
+                       and all(type(p) is Const for p in itertools.chain(unit, hib)))
+    if from_vocabulary:  # the usual case: no reader set a unit; derived from metric's codes
+        pieces["unit"] = [Const(None, n)]
+        pieces["higher_is_better"] = [Const(None, n)]
+    elif need_u or need_h:
         names: set = set()
         for p in metric:
             names.update([p.value] if type(p) is Const else _piece_list(p))
@@ -474,7 +508,26 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.Data
                     _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
         pieces["run_id"] = rid
     pieces.pop("run_key", None)
-    return _build(pieces, n, {**COLUMNS, **META_COLUMNS})
+    out = _build(pieces, n, {**COLUMNS, **META_COLUMNS})
+    if from_vocabulary:
+        out["unit"], out["higher_is_better"] = _vocabulary_columns(out["metric"].array)
+    return out
+
+
+def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:
+    """``unit`` and ``higher_is_better`` of every row from its metric's vocabulary entry: one
+    lookup per distinct metric, spread by the metric's codes (as typing the per-row values
+    would give: observed units as sorted categories, ``<NA>`` where the metric is missing)."""
+    infos = [metric_info(str(m)) for m in metric.categories]
+    units = sorted({u for u, _ in infos if u is not None})
+    unit_code = {u: i for i, u in enumerate(units)}
+    codes = metric.codes.astype(np.intp)
+    per_metric = np.array([unit_code.get(u, -1) for u, _ in infos] + [-1], dtype=np.int64)
+    unit = (pd.Categorical.from_codes(per_metric[codes], categories=pd.Index(units, dtype="str"))
+            if units else _categorical([None] * len(codes)))  # no unit at all: as typing gives
+    hib = np.array([bool(h) for _, h in infos] + [False], dtype=bool)
+    known = np.array([h is not None for _, h in infos] + [False], dtype=bool)
+    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
 
 
 def conform(df: pd.DataFrame) -> pd.DataFrame:

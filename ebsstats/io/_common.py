@@ -64,7 +64,7 @@ class Parsed:
 
 def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
     """Read a file's bytes (never modifying it), refusing files above ``max_bytes``."""
-    p = Path(path)
+    p = path if isinstance(path, Path) else Path(path)  # not a new Path per file read
     try:
         st = p.stat()
         if not stat.S_ISREG(st.st_mode):  # a FIFO would block open() forever
@@ -83,8 +83,8 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES) -> bytes:
                              "while it was read")
         return data
     except OSError as exc:
-        raise ParseError(p, None, "a readable file", found=f"{type(exc).__name__}: {exc.strerror}"
-                         ) from exc
+        raise ParseError(p, None, "a readable file",
+                         found=f"{type(exc).__name__}: {exc.strerror}") from exc
     except MemoryError as exc:
         raise ParseError(p, None, "a file that fits in memory", found="MemoryError") from exc
 

@@ -354,7 +354,23 @@ def _int_option(value) -> int | None:
 
 
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
-    """Metadata record keys and per-op block sizes from a job's options (already merged)."""
+    """Metadata record keys and per-op block sizes from a job's options (already merged).
+    The two dicts may be shared between calls: read them, never change them."""
+    if not all(type(v) is str for v in opts.values()):  # fio prints strings; 1 == True
+        return _job_meta(opts, defaults)
+    key = (defaults, *opts.items())
+    hit = _JOB_META.get(key)
+    if hit is None:
+        hit = _job_meta(opts, defaults)
+        if len(_JOB_META) < 1024:  # the jobs of a campaign repeat their options
+            _JOB_META[key] = hit
+    return hit
+
+
+_JOB_META: dict[tuple, tuple[dict, dict]] = {}
+
+
+def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
     rw = opts.get("rw", opts.get("readwrite"))
     if rw is None and defaults:
         rw = "read"
@@ -662,10 +678,14 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         if len(bases) == 1:
             cols[k] = Const(bases[0][0][k], n)
             continue
+        per_job = [base.get(k) for base, m in bases if m]  # judged per job, not per row
+        if not per_job or is_constant(per_job):
+            cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
+            continue
         vals: list = []
         for base, m in bases:
             vals += [base.get(k)] * m
-        cols[k] = Const(vals[0], n) if is_constant(vals) else vals
+        cols[k] = vals
     return cols, n
 
 
@@ -722,13 +742,17 @@ def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: lis
         n = st.get("N")
         if n == 0:
             continue
-        lo, hi, mean = (_num(st, k, fpath) for k in ("min", "max", "mean"))
-        if n is None and lo == 0 and hi == 0 and mean == 0:
-            continue  # not measured (e.g. slat of a sync engine)
-        add(f"{fpath}.min", f"{fam}_min", lo * scale)
-        add(f"{fpath}.max", f"{fam}_max", hi * scale)
-        add(f"{fpath}.mean", f"{fam}_mean", mean * scale)
-        add(f"{fpath}.stddev", f"{fam}_stddev", _num(st, "stddev", fpath) * scale)
+        vals = _plain(st, _STAT_KEYS)
+        if vals is None:  # something unusual: the value-by-value checks, in their order
+            lo, hi, mean = (_num(st, k, fpath) for k in ("min", "max", "mean"))
+            if n is None and lo == 0 and hi == 0 and mean == 0:
+                continue  # not measured (e.g. slat of a sync engine)
+            vals = [lo, hi, mean, _num(st, "stddev", fpath)]
+        elif n is None and vals[0] == 0 and vals[1] == 0 and vals[2] == 0:
+            continue
+        pos += _positions(fpath, _STAT_KEYS)
+        met += _STAT_METRICS[fam]
+        val += [v * scale for v in vals]
         pct = st.get("percentile")
         if isinstance(pct, dict):
             _percentiles(pct, fam, fpath, scale, pos, met, val)
@@ -736,23 +760,61 @@ def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: lis
         samples = d.get("bw_samples")
         if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
                                 else _num(d, "bw_max", path) > 0):
-            for k, m in (("bw_min", "bandwidth_min"), ("bw_max", "bandwidth_max"),
-                         ("bw_mean", "bandwidth_mean"), ("bw_dev", "bandwidth_stddev")):
-                add(f"{path}.{k}", m, _num(d, k, path) * units.KiB)
+            vals = _plain(d, _BW_KEYS) or [_num(d, k, path) for k in _BW_KEYS]
+            pos += _positions(path, _BW_KEYS)
+            met += _BW_METRICS
+            val += [v * units.KiB for v in vals]
             if "bw_agg" in d:
                 add(f"{path}.bw_agg", "bw_agg", _num(d, "bw_agg", path))
         samples = d.get("iops_samples")
         if "iops_max" in d and (samples > 0 if isinstance(samples, (int, float))
                                 else _num(d, "iops_max", path) > 0):
-            for k, m in (("iops_min", "iops_min"), ("iops_max", "iops_max"),
-                         ("iops_mean", "iops_mean"), ("iops_stddev", "iops_stddev")):
-                add(f"{path}.{k}", m, _num(d, k, path))
+            vals = _plain(d, _IOPS_KEYS) or [_num(d, k, path) for k in _IOPS_KEYS]
+            pos += _positions(path, _IOPS_KEYS)
+            met += _IOPS_KEYS
+            val += map(float, vals)
     if any(map(math.isinf, val[k0:])):  # one pass in C; then find which
         for position, value in zip(pos[k0:], val[k0:], strict=True):
             if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
                 raise _Bad(position, "a number that stays finite in canonical units",
                            "overflow")
     return True, has_bins
+
+
+_STAT_KEYS = ("min", "max", "mean", "stddev")
+_STAT_METRICS = {fam: tuple(f"{fam}_{k}" for k in _STAT_KEYS) for fam in ("slat", "clat", "lat")}
+_BW_KEYS = ("bw_min", "bw_max", "bw_mean", "bw_dev")
+_BW_METRICS = ("bandwidth_min", "bandwidth_max", "bandwidth_mean", "bandwidth_stddev")
+_IOPS_KEYS = ("iops_min", "iops_max", "iops_mean", "iops_stddev")  # metric names as the keys
+
+# (path, keys) -> the positions f"{path}.{key}": the paths and keys repeat from file to file
+_POSITIONS: dict[tuple[str, tuple], tuple[str, ...]] = {}
+
+
+def _positions(path: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    got = _POSITIONS.get((path, keys))
+    if got is None:
+        got = tuple(f"{path}.{k}" for k in keys)
+        if len(_POSITIONS) < 4096:
+            _POSITIONS[path, keys] = got
+    return got
+
+
+def _plain(obj: dict, keys: tuple[str, ...]) -> list | None:
+    """The values at ``keys`` when every one is a plain statistic (an int or float, not NaN,
+    ``0 <= v < 2**53``: checked together, in C), else ``None`` (then each value is checked on
+    its own, and the first bad one named)."""
+    try:
+        vals = [obj[k] for k in keys]
+    except KeyError:
+        return None
+    if set(map(type, vals)) <= _NUMBER_TYPES:
+        try:
+            if min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals)):
+                return vals
+        except OverflowError:
+            pass
+    return None
 
 
 # (family, path of the statistics object, percentile keys) -> (positions, metric names, which

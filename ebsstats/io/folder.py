@@ -106,11 +106,13 @@ def display_name(name: str) -> str:
     return metamod.escape_controls(name)
 
 
-def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
+def _walk(root: Path, errors: list[OSError] | None = None,
+          sizes: dict[Path, int] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
     that cannot be listed are appended to ``errors``. The same file under two names (a link)
     is listed once, by its real name: identity is the (device, inode) pair of one ``stat``,
-    not a ``realpath`` per file."""
+    not a ``realpath`` per file. ``sizes`` (if given) receives each file's size from that
+    same ``stat``."""
     files: list[Path] = []
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
@@ -125,15 +127,33 @@ def _walk(root: Path, errors: list[OSError] | None = None) -> list[Path]:
                 st = os.stat(p)
                 key: object = (st.st_dev, st.st_ino)
             except OSError:
-                key = str(p)
+                st, key = None, str(p)
             if key in seen:  # the same file twice: keep its real name over a link
                 k = seen[key]
                 if os.path.islink(files[k]) and not os.path.islink(p):
+                    if sizes is not None:  # the same inode: the same size
+                        sizes[p] = sizes.pop(files[k], 0)
                     files[k] = p
                 continue
             seen[key] = len(files)
             files.append(p)
+            if sizes is not None:
+                sizes[p] = st.st_size if st is not None else 0
     return files
+
+
+def _relative_names(files: list[Path], root: Path) -> list[str]:
+    """Each file's name relative to ``root`` (``/``-separated, printable): the folder part
+    computed once per folder (``Path.relative_to`` per file cost more than reading it)."""
+    folders: dict[str, str] = {}
+    out = []
+    for f in files:
+        parent, name = os.path.split(f)
+        rel_dir = folders.get(parent)
+        if rel_dir is None:
+            rel_dir = folders[parent] = Path(parent).relative_to(root).as_posix()
+        out.append(display_name(name if rel_dir == "." else f"{rel_dir}/{name}"))
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -328,9 +348,14 @@ DEFAULT_MEMORY_FACTOR = 60
 def memory_budget() -> int:
     """Bytes one file's parse may use: ``$EBSSTATS_MEMORY_BUDGET`` (bytes), else half of the
     machine's memory (at least 1 GiB; 4 GiB where it cannot be known)."""
+    return _memory_budget(os.environ.get(MEMORY_BUDGET_ENV))
+
+
+@functools.lru_cache(maxsize=8)
+def _memory_budget(env: str | None) -> int:  # sysconf once per setting, not once per file
     try:
-        return int(os.environ[MEMORY_BUDGET_ENV])
-    except (KeyError, ValueError):
+        return int(env)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
         pass
     try:
         return max(1024**3, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2)
@@ -442,10 +467,11 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     for key, value in (meta or {}).items():
         metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
+    known: dict[Path, int] = {}
     if p.is_dir():
         root = p
-        files = _walk(p, walk_errors) if files is None else [Path(f) for f in files]
-        rels = [display_name(f.relative_to(p).as_posix()) for f in files]
+        files = _walk(p, walk_errors, known) if files is None else [Path(f) for f in files]
+        rels = _relative_names(files, p)
     else:
         root = None
         files, rels = [p], [display_name(str(path))]
@@ -453,10 +479,13 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         return [], root
     sizes = []
     for f in files:
-        try:
-            sizes.append(f.stat().st_size)
-        except OSError:
-            sizes.append(0)
+        size = known.get(f)
+        if size is None:
+            try:
+                size = f.stat().st_size
+            except OSError:
+                size = 0
+        sizes.append(size)
     if given is None and root is not None:
         sidecar_names: frozenset | None = frozenset(
             str(f) for f in files if f.name.lower().endswith((".meta.yaml", ".meta.yml")))

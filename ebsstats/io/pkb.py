@@ -94,7 +94,10 @@ def _first_object(head: str):
     rest = head.lstrip()
     if not rest:
         return None
-    line = rest.split("\n", 1)[0].splitlines()[0].strip()
+    end = rest.find("\n")
+    line = (rest if end < 0 else rest[:end]).splitlines()[0].strip()
+    if '"metric"' not in line and "\\u" not in line:  # a sample names its metric: no parse
+        return None
     try:
         return json.loads(line)
     except ValueError:

@@ -33,7 +33,7 @@ class Sniffed:
 
 def is_companion(path: str | os.PathLike) -> bool:
     """True for files that accompany outputs (sidecars, job files, READMEs), never read as data."""
-    name = Path(path).name.lower()
+    name = os.path.basename(os.fspath(path)).lower()
     return name in NOT_OUTPUTS or name.endswith(NOT_OUTPUT_SUFFIXES)
 
 
