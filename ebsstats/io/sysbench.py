@@ -372,6 +372,24 @@ _OPTION_LINE = _any_of(
     ("Doing CPU performance benchmark", "Running memory speed test", "Memory transfer size",
      "total size:", "Thread yields per test"))
 
+def _lat_pct(group: int):
+    """The metric of a percentile latency whose percentile is in ``group``."""
+    return lambda m: _percentile("lat", m.group(group))
+
+
+# report-interval lines: (pattern, ((metric, op, group, scale, test), ...)); metric as in
+# _RESULT_LINES, test None for the run's own test; an output whose group is empty is skipped
+_INTERVAL_LINES = (
+    (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
+               ("iops", "sync", 4, 1.0, None), (_lat_pct(5), "total", 6, units.MS, None),
+               (_lat_pct(8), "total", 7, units.MS, None))),
+    (_I_EPS, (("ops", "total", 2, 1.0, None), (_lat_pct(3), "total", 4, units.MS, None))),
+    (_I_OLTP10, (("ops", "total", 2, 1.0, "oltp"), ("ops", "total", 3, 1.0, "oltp_queries"),
+                 (_lat_pct(4), "total", 5, units.MS, "oltp"))),
+    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (_lat_pct(6), "total", 5, units.MS, "oltp"))),
+    (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
+)
+
 # a line one row of _RESULT_LINES matches
 _RESULT_LINE = _any_of([row[0] for row in _RESULT_LINES])
 
@@ -801,45 +819,21 @@ class _Reader:
 
     # -- report-interval lines
     def _interval(self, t: float, body: str, i: int, rows: list) -> None:
-        def add(metric, op, value, test=None):
-            value = number(value, self.source, i + 1, metric, context="a report-interval line",
-                           found=self.lines[i])
-            rows.append({"t": t, "metric": metric, "op": op, "value": value,
-                         "unit": _SERIES_UNIT.get(metric, "s"), "test": test, "line": i})
-
-        m = _I_FILE.match(body)
-        if m:
-            add("bandwidth", "read", float(m.group(1)) * units.MiB)
-            add("bandwidth", "write", float(m.group(3)) * units.MiB)
-            add("iops", "sync", m.group(4))
-            if m.group(5) is not None:
-                add(_percentile("lat", m.group(5)), "total",
-                    float(m.group(6)) * units.MS)
-            else:
-                add(_percentile("lat", m.group(8)), "total",
-                    float(m.group(7)) * units.MS)
-            return
-        m = _I_EPS.match(body)
-        if m:
-            add("ops", "total", m.group(2))
-            add(_percentile("lat", m.group(3)), "total", float(m.group(4)) * units.MS)
-            return
-        m = _I_OLTP10.match(body)
-        if m:
-            add("ops", "total", m.group(2), "oltp")
-            add("ops", "total", m.group(3), "oltp_queries")
-            add(_percentile("lat", m.group(4)), "total", float(m.group(5)) * units.MS,
-                "oltp")
-            return
-        m = _I_OLTP05.match(body)
-        if m:
-            add("ops", "total", m.group(2), "oltp")
-            add(_percentile("lat", m.group(6)), "total", float(m.group(5)) * units.MS,
-                "oltp")
-            return
-        m = _I_MEM.match(body)
-        if m:
-            add("bandwidth", "total", float(m.group(1)) * units.MiB)
+        """Rows of one report-interval line, by the first row of :data:`_INTERVAL_LINES` that
+        matches; a line of none of them is noted."""
+        for pattern, outputs in _INTERVAL_LINES:
+            m = pattern.match(body)
+            if m is None:
+                continue
+            for metric, op, group, scale, test in outputs:
+                text = m.group(group)
+                if text is None:  # 0.5 prints "response time", 1.0 "latency"
+                    continue
+                name = _pick(metric, m)
+                value = number(text, self.source, i + 1, name, scale=scale,
+                               context="a report-interval line", found=self.lines[i])
+                rows.append({"t": t, "metric": name, "op": op, "value": value,
+                             "unit": _SERIES_UNIT.get(name, "s"), "test": test, "line": i})
             return
         if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
             return
