@@ -188,8 +188,6 @@ def test_six_column_337_log_without_options_reads_the_max_column_from_one_parse(
     """fio >= 3.37, 6 columns, no options to say which: a third column above 3 cannot be a
     ddir, so it is the window max (time, mean, max, ddir, bs, prio); the probe parse is the
     parse (the file is not read twice)."""
-    from ebsstats.io import fio_log
-
     p = fio_log.parse("0, 5, 7, 0, 4096, 1\n10, 6, 9, 1, 4096, 2\n", "x_bw.1.log",
                       fio_version="3.37")
     ts = p.series[0]
