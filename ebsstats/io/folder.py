@@ -16,7 +16,9 @@ shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printabl
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
+import gc
 import hashlib
 import inspect
 import os
@@ -422,7 +424,23 @@ def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
 
 
 def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
-    return [_read_path(path, rel, job) for path, rel in items]
+    with _bulk():
+        return [_read_path(path, rel, job) for path, rel in items]
+
+
+@contextlib.contextmanager
+def _bulk():
+    """The cyclic garbage collector paused while a read builds its objects (and restored as
+    it was). A read makes millions of acyclic objects (dicts, lists, floats, strings) that
+    reference counting frees; each collection would walk all of them again: 6 % of a
+    2,000-file fio read."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _progress(total: int, progress: bool | None):
@@ -700,10 +718,11 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         raise ValueError("errors must be 'collect' or 'raise'")
     if max_bytes is None:
         max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
-    outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
-                             progress=progress, jobs=jobs, max_bytes=max_bytes,
-                             dedupe=dedupe, series=series)
-    result = _assemble(outcomes, series)
+    with _bulk():
+        outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
+                                 progress=progress, jobs=jobs, max_bytes=max_bytes,
+                                 dedupe=dedupe, series=series)
+        result = _assemble(outcomes, series)
     if errors == "raise":
         _raise_failures(outcomes, root, path)  # files whose values could not be typed
     fails = failures_frame(outcomes)
