@@ -727,7 +727,8 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         _raise_failures(outcomes, root, path)  # files whose values could not be typed
     fails = failures_frame(outcomes)
     df = result[0] if series else result
-    df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
+    df.attrs["failures"] = (fails.astype(object).where(fails.notna(), None).to_dict("records")
+                            if len(fails) else [])
     if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
         warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
                       f"{fails['reason'].iloc[0]}", stacklevel=2)
