@@ -408,7 +408,8 @@ def fiologparser_task(work: Path, script: Path, log: Path, repeat: int,
     import ebsstats as es
     from ebsstats.io.fio_log import aggregate_log
 
-    part = work / "logs" / "prefix_bw.1.log"
+    part = work / "logs-prefix" / "prefix_bw.1.log"  # not beside the big log (read_series)
+    part.parent.mkdir(parents=True, exist_ok=True)
     with open(log) as src, open(part, "w") as dst:
         for _ in range(lines):
             dst.write(src.readline())
