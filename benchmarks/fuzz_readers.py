@@ -53,7 +53,7 @@ def samples_for(module_name: str) -> dict[str, bytes]:
 
 
 def options_for(module_name: str) -> dict:
-    return {"fio_version": "fio-3.33"} if module_name.endswith("fio_log") else {}
+    return {"fio_version": "fio-3.33"} if module_name.endswith("fio.log") else {}
 
 
 def _defect_key(outcome: str) -> str:

@@ -406,7 +406,8 @@ import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 import pandas, pyarrow, ebsstats as es
-from ebsstats.io import folder, fio, bonnie, sysbench, pts, fio_log
+from ebsstats.io import folder, fio, bonnie, sysbench, pts
+from ebsstats.io.fio import log as fio_log
 def status(key):  # from /proc: ru_maxrss would include the parent's RSS before exec
     for line in open("/proc/self/status"):
         if line.startswith(key + ":"):

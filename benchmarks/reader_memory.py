@@ -33,7 +33,7 @@ from ebsstats.io._common import record_chunk, series_chunk
 from ebsstats.io.folder import _guarded_parse
 mod = importlib.import_module(sys.argv[1])
 data = open(sys.argv[2], "rb").read()
-opts = {"fio_version": "fio-3.33"} if sys.argv[1].endswith("fio_log") else {}
+opts = {"fio_version": "fio-3.33"} if sys.argv[1].endswith("fio.log") else {}
 mod.MEMORY_FACTOR = 0  # measure, never refuse
 warm = _guarded_parse(mod, open(sys.argv[4], "rb").read(), sys.argv[3], opts)  # lazy imports
 del warm

@@ -15,6 +15,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io import fio
+from ebsstats.io.fio import json as fio_json
 from tests.conftest import fixture, tree_digest
 
 F = ("fio",)
@@ -441,6 +442,6 @@ FIO_DIR = Path(__file__).parent / "fixtures" / "fio"
 def test_json_documents_are_the_same_through_orjson_and_the_standard_library(text):
     """The orjson fast path gives the documents, their lines and the text around them exactly
     as the standard decoder's loop does (which it falls back to for what orjson refuses)."""
-    fast = fio._json_docs(text, "x.json")
-    slow = fio._json_docs_stdlib(text, "x.json")
+    fast = fio_json._json_docs(text, "x.json")
+    slow = fio_json._json_docs_stdlib(text, "x.json")
     assert repr(fast) == repr(slow)
