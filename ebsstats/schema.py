@@ -330,14 +330,24 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
         raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")
-    rate_units = {"B/s", "IO/s", "s", "ops/s", "B", "count"}
-    rate_codes = [i for i, c in enumerate(unit_cat.categories) if str(c) in rate_units]
-    rate = np.isin(u_codes, rate_codes)
-    negative = rate & (values < 0)
+    negative = _never_negative(df["unit"]) & (values < 0)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative {df['metric'].iloc[row]} in row {row}")
     return df
+
+
+_NEVER_NEGATIVE = frozenset({"B/s", "IO/s", "s", "ops/s", "B", "count"})  # rates, times, counts
+
+
+def _never_negative(unit: pd.Series) -> np.ndarray:
+    """Rows whose unit admits no negative value; judged on a categorical's codes (one test per
+    category), not on a string per row."""
+    if isinstance(unit.dtype, pd.CategoricalDtype):
+        cats = unit.cat.categories
+        hit = np.array([str(c) in _NEVER_NEGATIVE for c in cats] + [False], dtype=bool)
+        return hit[unit.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry
+    return np.isin(unit.astype(str).to_numpy(), list(_NEVER_NEGATIVE))
 
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
@@ -367,8 +377,7 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
     values = ts["value"].to_numpy()
     if np.isinf(values).any():
         raise SchemaError(f"infinite series value in row {int(np.flatnonzero(np.isinf(values))[0])}")
-    units = ts["unit"].astype(str).to_numpy()
-    negative = np.isin(units, ["B/s", "IO/s", "s", "ops/s", "B", "count"]) & (values < 0)
+    negative = _never_negative(ts["unit"]) & (values < 0)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative series {ts['metric'].iloc[row]} in row {row}")
