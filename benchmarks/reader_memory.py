@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ebsstats.io.sniff import READERS  # noqa: E402
+from ebsstats.io import _builtin, _registry  # noqa: E402
 from ebsstats.simulate.fuzz import genuine_samples  # noqa: E402
 
 CHILD = r"""
@@ -135,8 +135,9 @@ def main(argv=None) -> int:
     print(f"{'reader':<10} {'sample':<44} {'in MB':>7} {'rows':>8} {'peak MB':>8} "
           f"{'MB/MB':>6} {'factor':>6}")
     with tempfile.TemporaryDirectory(dir=args.out) as tmp:
-        for module_name, _ in READERS:
-            short = module_name.rsplit(".", 1)[1]
+        _builtin.load()
+        for module_name in [r.name for r in _registry.readers()]:
+            short = module_name.removeprefix("ebsstats.io.")  # fio, fio.log, bonnie …
             if args.only and short not in args.only.split(","):
                 continue
             samples = genuine_samples(module_name, [ROOT / "tests" / "fixtures"],
