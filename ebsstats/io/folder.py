@@ -15,6 +15,7 @@ shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printabl
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import inspect
@@ -207,6 +208,9 @@ class _Job:
     series: bool
     final: bool = False  # the pass for readers that need what other files said
     sidecar_names: frozenset = frozenset()  # "<folder>/<name>" of every <file>.meta.y*ml
+    # sizes that more than one listed file has (None: any): only those files can be the same
+    # bytes as another, so only they are hashed (a 2 M-line log's SHA-1 cost a tenth of its read)
+    shared_sizes: frozenset | None = None
 
 
 def _source_of(job: _Job):
@@ -282,7 +286,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         data = load_bytes(path, job.max_bytes)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
-        if not data.strip():
+        if not data or data.isspace():  # not data.strip(): that copies the file
             out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
             return out
         head = data[:65536]
@@ -299,7 +303,7 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
         if "folder_version" in reader.needs and not job.final:
             return out  # parsed in the final pass, once the other reports have been read
-        if job.want_digest:
+        if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
         parsed = _guarded_parse(reader, data, rel, _context(reader, path, job))
         del data
@@ -493,6 +497,8 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         sidecar_names = None
     _folder_chain_meta.cache_clear()  # sidecars may have changed since the last read
     _folder_of.cache_clear()  # the working directory may have changed
+    counts = collections.Counter(sizes)
+    shared = frozenset(size for size, k in counts.items() if k > 1)
     versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
     jobs = _jobs(jobs, len(files))
@@ -502,7 +508,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     try:
         while batch:
             job = _Job(root, pattern, max_bytes, dict(versions), dedupe, meta, series,
-                       final=final, sidecar_names=sidecar_names)
+                       final=final, sidecar_names=sidecar_names, shared_sizes=shared)
             _run_batch(batch, files, rels, sizes, job, jobs, outcomes, bar)
             for i in batch:  # what each folder's reports say, for the readers that need it
                 o = outcomes[i]

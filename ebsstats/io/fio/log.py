@@ -55,6 +55,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ebsstats import schema, units
@@ -257,8 +258,9 @@ def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
         raise ParseError(source, line or _first_line(data), expected,
                          found=found or str(exc)) from exc
     for name in wanted:
-        col = table.column(name).to_numpy()
-        if len(col) and col.min() < 0:
+        low = pc.min(table.column(name)).as_py()  # in Arrow, on its chunks: no copy
+        if low is not None and low < 0:
+            col = table.column(name).to_numpy()
             line, found = _row_line(data, int(np.flatnonzero(col < 0)[0]))
             raise ParseError(source, line or _first_line(data),
                              f"a non-negative {name} (fio log values are unsigned)", found=found)
