@@ -406,7 +406,7 @@ def fiologparser_task(work: Path, script: Path, log: Path, repeat: int,
     ``lines`` lines of the same log. The script's windows cost O(samples) each, so the whole
     2 M-line log would take hours: the prefix keeps it to seconds."""
     import ebsstats as es
-    from ebsstats.io.fio_log import aggregate_log
+    from ebsstats.io.fio.log import aggregate_log
 
     part = work / "logs" / "prefix_bw.1.log"
     with open(log) as src, open(part, "w") as dst:
