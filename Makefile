@@ -53,7 +53,7 @@ wheel-check: $(filter .uv/bin/uv,$(UV))
 	cd /tmp && $(CURDIR)/.venv-wheel/bin/ebsstats report $(CURDIR)/data/samples -o $(CURDIR)/.venv-wheel/report
 
 # ruff; the layer contracts of pyproject's [tool.importlinter]; cyclomatic complexity <= 25 in
-# stats/ and app/ (tools/complexity.py, radon).
+# stats/, app/ and io/ (tools/complexity.py, radon).
 lint: $(STAMP)
 	$(BIN)/ruff check ebsstats tests benchmarks tools
 	$(BIN)/lint-imports

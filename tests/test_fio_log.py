@@ -182,3 +182,17 @@ def test_folder_read_links_log_rows_to_their_job_run_id(tmp_path):
     assert len(job_ids) == 1
     assert set(ts["run_id"]) == job_ids
     assert set(ts["test"]) == {"logavg"}
+
+
+def test_six_column_337_log_without_options_reads_the_max_column_from_one_parse():
+    """fio >= 3.37, 6 columns, no options to say which: a third column above 3 cannot be a
+    ddir, so it is the window max (time, mean, max, ddir, bs, prio); the probe parse is the
+    parse (the file is not read twice)."""
+    p = fio_log.parse("0, 5, 7, 0, 4096, 1\n10, 6, 9, 1, 4096, 2\n", "x_bw.1.log",
+                      fio_version="3.37")
+    ts = p.series[0]
+    assert ts["value"].tolist() == [5 * 1024, 6 * 1024, 7 * 1024, 9 * 1024]  # KiB/s -> B/s
+    assert ts["sampling"].tolist() == ["window_mean"] * 2 + ["window_max"] * 2
+    assert ts["op"].tolist() == ["read", "write", "read", "write"]
+    assert ts["t"].tolist() == [0.0, 0.01, 0.0, 0.01]  # ms -> s
+    assert ts["block_size"].tolist() == [4096] * 4

@@ -1,11 +1,12 @@
-"""Fail when a function in ``ebsstats/stats`` or ``ebsstats/app`` is too complex to review.
+"""Fail when a function in ``ebsstats/stats``, ``ebsstats/app`` or ``ebsstats/io`` is too complex
+to review.
 
 Cyclomatic complexity (McCabe 1976) from radon's API, per function and method (a nested
 function counts toward its parent, as radon reports it). Exits 1 and lists the offenders when any
 exceeds ``--max`` (default 25); ``PENDING`` names functions that other work is still splitting,
 each with the complexity it had when listed: they may not grow, and the list is meant to empty.
 
-    python tools/complexity.py                 # the package's stats/ and app/
+    python tools/complexity.py                 # the package's stats/, app/ and io/
     python tools/complexity.py some/file.py    # any files or folders
 """
 
@@ -19,12 +20,27 @@ from pathlib import Path
 from radon.complexity import cc_visit
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PATHS = ("ebsstats/stats", "ebsstats/app")
+DEFAULT_PATHS = ("ebsstats/stats", "ebsstats/app", "ebsstats/io")
 MAX_CC = 25
 
 #: Functions above the limit in modules other open work is rewriting ("path:qualname": CC when
 #: listed). Temporary: remove each entry when its function is split; a function may not grow.
-PENDING: dict[str, int] = {}
+PENDING: dict[str, int] = {
+    # fio readers (the package has a module per format: json, terse, normal, log)
+    "ebsstats/io/fio/normal.py:_parse_normal": 43,
+    "ebsstats/io/fio/json.py:_direction": 47,
+    "ebsstats/io/fio/json.py:_json_records": 37,
+    "ebsstats/io/fio/normal.py:_normal_line": 28,
+    "ebsstats/io/fio/terse.py:_terse_direction": 28,
+    "ebsstats/io/fio/terse.py:_terse_line": 28,
+    "ebsstats/io/fio/log.py:_parse_bytes": 49,
+    "ebsstats/io/fio/log.py:find_run": 26,
+    # columnar typing and the folder read: being rewritten around the reader protocol
+    "ebsstats/io/_columns.py:frame_of_columns": 42,
+    "ebsstats/io/folder.py:_ingest": 35,
+    "ebsstats/io/folder.py:_read_path": 33,
+    "ebsstats/io/folder.py:read": 27,
+}
 
 
 def _files(paths: Iterable[str | Path]) -> Iterator[Path]:

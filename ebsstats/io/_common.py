@@ -16,6 +16,7 @@ Readers know nothing of statistics.
 
 from __future__ import annotations
 
+import math
 import os
 import stat
 from collections.abc import Callable, Mapping, Sequence
@@ -138,6 +139,50 @@ def unconvertible(exc: Exception, text: str, source: str) -> ParseError:
     line = line_of(text, m.start()) if m else 1
     return ParseError(source, line, "numbers Python can convert",
                       found=f"{type(exc).__name__}: {exc}")
+
+
+def number(value, source: str, position, what: str | tuple = "number", *, negative: bool = False,
+           scale: float = 1.0, found: str | None = None, context: str | None = None) -> float:
+    """A figure a tool printed as a float (times ``scale``): finite, and not negative unless
+    ``negative=True``; else a :class:`ParseError` at ``source``/``position``. The one range check
+    of the text and XML readers.
+
+    ``value`` is the printed text or a number; the error says what was expected (``"a finite,
+    non-negative <what>"``; a tuple ``what`` is joined with spaces, so that a hot loop need not
+    build the text) and what was found (``found``, default the value itself). A reader
+    that names the line it expected passes ``context`` (``"a sysbench result line"``): the
+    expected text is then ``"<context> (<what> <value> is not a finite, non-negative number)"``.
+
+    >>> number("12.5", "x.txt", 3, "bandwidth", scale=1024.0)
+    12800.0
+    >>> try:
+    ...     number("-1", "x.txt", 3, "iops")
+    ... except ParseError as e:
+    ...     print(e)
+    x.txt, line 3: expected a finite, non-negative iops; found '-1'
+    >>> try:
+    ...     number("9" * 400, "x.txt", 4, "runtime", context="a result line")
+    ... except ParseError as e:
+    ...     print(e.expected)
+    a result line (runtime inf is not a finite, non-negative number)
+    """
+    try:
+        v = float(value) * scale
+    except OverflowError:  # an integer beyond a float
+        v = math.inf
+    except (TypeError, ValueError) as exc:
+        if isinstance(what, tuple):
+            what = " ".join(what)
+        raise ParseError(source, position, context or f"a {what} (a number)",
+                         found=found if found is not None else str(value)) from exc
+    if (v >= 0 or negative) and v - v == 0:  # finite (inf - inf and nan - nan are nan)
+        return v
+    if isinstance(what, tuple):
+        what = " ".join(what)
+    sign = "" if negative else ", non-negative"
+    expected = (f"{context} ({what} {v!r} is not a finite{sign} number)" if context
+                else f"a finite{sign} {what}")
+    raise ParseError(source, position, expected, found=found if found is not None else str(value))
 
 
 def line_of(text: str, offset: int) -> int:

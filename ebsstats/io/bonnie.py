@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 
 from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._common import Parsed, number, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["read_bonnie", "sniff", "parse"]
@@ -120,6 +120,9 @@ _CHUNK = re.compile(r"^\d+[kmg]?$")
 _INT = re.compile(r"^\d+$")
 _CSV_RATE = re.compile(r"^(?:\d+(?:\.\d+)?|\++)?$")
 _CSV_CPU = re.compile(r"^(?:\d+|\++)?$")
+# every rate and %CP field of a CSV row, with the pattern its cell must match
+_RATE_CHECKS = [(name, _CSV_CPU if name.endswith("_cpu") else _CSV_RATE)
+                for name in _IO_FIELDS + _FILE_FIELDS]
 _CSV_LAT = re.compile(r"^(?:\d+(?:\.\d+)?(?:us|ms|s))?$")
 _NUM_FILES = re.compile(
     r"^(?P<n>\d+)(?::(?P<max>\d+|link|symlink)(?::(?P<min>\d+))?)?(?:/(?P<dirs>\d+))?"
@@ -275,25 +278,29 @@ def _bad(name: str, value: str) -> str:
     return f"field {name} = {value!r}"
 
 
-def _check_rates(named: dict, names: list[str]) -> str | None:
-    for name in names:
-        pattern = _CSV_CPU if name.endswith("_cpu") else _CSV_RATE
+def _check_rates(named: dict) -> str | None:
+    for name, pattern in _RATE_CHECKS:
         if not pattern.match(named[name]):
             return _bad(name, named[name])
     return None
 
 
+# the structure rule: a key and the fields that must be empty without it (latency fields too)
+_STRUCTURE = [(key, [(name, name.endswith("_latency")) for test in tests
+                     for name in (test, f"{test}_cpu", f"{test}_latency")])
+              for key, tests in (("file_size", [t for t, *_ in _IO_TESTS]),
+                                 ("num_files", [t for t, *_ in _FILE_TESTS]))]
+
+
 def _check_structure(named: dict, latency: bool) -> str | None:
     """bonnie++ writes IO results only with a file size and file results only with a file count
     (bon_time.cpp): a row breaking this is misaligned (a wrong number of commas somewhere)."""
-    parts = [("file_size", [t for t, *_ in _IO_TESTS]), ("num_files", [t for t, *_ in _FILE_TESTS])]
-    for key, tests in parts:
+    for key, names in _STRUCTURE:
         if named[key]:
             continue
-        for test in tests:
-            for name in (test, f"{test}_cpu") + ((f"{test}_latency",) if latency else ()):
-                if named[name]:
-                    return f"{_bad(name, named[name])} but {key} is empty"
+        for name, is_latency in names:
+            if (latency or not is_latency) and named[name]:
+                return f"{_bad(name, named[name])} but {key} is empty"
     return None
 
 
@@ -302,7 +309,7 @@ def _check_103(named: dict) -> str | None:
         return _bad("file_size", named["file_size"])
     if named["num_files"] and not _NUM_FILES.match(named["num_files"]):
         return _bad("num_files", named["num_files"])
-    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, False)
+    return _check_rates(named) or _check_structure(named, False)
 
 
 def _check_19x(named: dict, label: str) -> str | None:
@@ -327,7 +334,7 @@ def _check_19x(named: dict, label: str) -> str | None:
             return _bad(name, named[name])
     if "seek_count" in named and named["file_size"] and not named["seek_count"]:
         return _bad("seeks", "") + " with a file size"
-    return _check_rates(named, _IO_FIELDS + _FILE_FIELDS) or _check_structure(named, True)
+    return _check_rates(named) or _check_structure(named, True)
 
 
 def _files_meta(n: str | None, max_size: str | None, min_size: str | None, dirs: str | None,
@@ -517,6 +524,123 @@ def _looks_like_row(line: str) -> bool:
     return len(line) > _DESC and len(line[_desc_end(line):].split()) >= 2
 
 
+@dataclass
+class _Table:
+    """The header of one text table (IO or file tests) starting at line index ``start``."""
+
+    io: bool
+    start: int
+    version: str | None
+    csv2txt: bool
+    concurrency: str | None = None
+    scaled: bool = False  # 1.98+ "Name:Size etc" header: cells carry k/m/g suffixes
+    file_host: str | None = None
+
+
+# the two text tables (IO table?): (sub-header pattern, what it must be, column header
+# pattern, what it must be)
+_TEXT_TABLES = {
+    True: (_IO_SUB, "the -Per Chr- --Block-- sub-header of the bonnie++ table", _IO_COLS,
+           "the 'Machine  Size' or 'Name:Size etc' column header"),
+    False: (_FILE_SUB, "the -Create-- --Read--- sub-header of the bonnie++ file table",
+            _FILE_COLS, "the 'files  /sec %CP' column header"),
+}
+
+
+def _table(lines: list[str], i: int, m_io: re.Match | None, m_file: re.Match | None) -> _Table:
+    """The table whose header line is ``lines[i]``, its two sub-header lines checked."""
+    io = m_io is not None
+    m = m_io or m_file
+    n = len(lines)
+    version = m.group(2)
+    table = _Table(io, i, version, version is not None and _is_csv2txt(m))
+    sub = lines[i + 1] if i + 1 < n else ""
+    cols = lines[i + 2] if i + 2 < n else ""
+    sub_re, sub_what, cols_re, cols_what = _TEXT_TABLES[io]
+    ms = sub_re.match(sub)
+    if not ms:
+        raise _TextError(i + 2, sub_what, sub)
+    if not cols_re.match(cols):
+        raise _TextError(i + 3, cols_what, cols)
+    if io:
+        table.concurrency = ms.group(1)
+        table.scaled = cols.startswith("Name:Size")
+    else:
+        table.file_host = ms.group(1).strip() or None
+    return table
+
+
+def _io_run(row: str, j: int, t: _Table) -> _Run:
+    """The run of one IO table row (line index ``j``)."""
+    desc = row[:_desc_end(row)]
+    run = _Run(line=j + 1, fmt="bon_csv2txt" if t.csv2txt else "text", version=t.version,
+               native=not t.csv2txt)
+    name, size = _split_desc(desc, _TXT_SIZE)
+    if size is None:
+        raise _TextError(j + 1, "a machine name and size like 'vm   512M'", desc)
+    run.io_line = j + 1
+    run.text_scaled = t.scaled
+    run.meta = _text_io_meta(name, size, t.concurrency, t.csv2txt, t.scaled)
+    try:
+        run.threads = int(run.meta["concurrency"]) if run.meta.get("concurrency") else (
+            1 if not t.scaled and t.version and t.version.startswith("1.0") else None)
+        if run.meta.get("chunk_size"):
+            run.chunk = int(units.binary_size(run.meta["chunk_size"]))
+    except (ValueError, OverflowError) as exc:
+        raise _TextError(j + 1, "a size like '512M', '512M:64k' or '512M::2'", size) from exc
+    run.cells = _row_cells(row, j + 1, _IO_TESTS, _TXT_RATE if t.scaled else _TXT_PLAIN,
+                           "a bonnie++ IO table row")
+    return run
+
+
+def _file_run(row: str, j: int, t: _Table) -> _Run:
+    """The run of one file table row (line index ``j``)."""
+    desc = row[:_desc_end(row)]
+    run = _Run(line=j + 1, fmt="bon_csv2txt" if t.csv2txt else "text", version=t.version,
+               native=not t.csv2txt)
+    name, spec = _split_desc(desc, _TXT_FILES)
+    if spec is None:
+        raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'", desc)
+    try:
+        run.meta = {"host": name or t.file_host, **_parse_num_files(spec)}
+    except ValueError as exc:
+        raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'", spec) from exc
+    run.cells = _row_cells(row, j + 1, _FILE_TESTS, _TXT_PLAIN, "a bonnie++ file table row")
+    return run
+
+
+def _table_rows(lines: list[str], t: _Table) -> tuple[list[_Run], int]:
+    """The runs of a table's rows (Latency rows join the row above), and the index after."""
+    n = len(lines)
+    j = t.start + 3
+    block: list[_Run] = []
+    while j < n:
+        row = lines[j]
+        if row.startswith("Latency"):
+            if not block:
+                raise _TextError(j + 1, "a table row before the Latency row", row)
+            block[-1].cells += _latency_cells(row, j + 1, _IO_TESTS if t.io else _FILE_TESTS)
+        elif row.strip() and "Latency".startswith(row.strip()):
+            raise _TextError(j + 1, "a Latency row", row)
+        elif _block_end(row) or not _looks_like_row(row):
+            break
+        else:
+            block.append((_io_run if t.io else _file_run)(row, j, t))
+        j += 1
+    if not block:
+        raise _TextError(j + 1, "a data row under the bonnie++ table header",
+                         lines[j] if j < n else "end of file")
+    return block, j
+
+
+def _same_report(last_io: tuple[_Run, int] | None, t: _Table, block: list[_Run]) -> bool:
+    """A one-row file table right under a one-row IO table of the same host: one run."""
+    if last_io is None or last_io[1] != t.start or len(block) != 1:
+        return False
+    host, fh = last_io[0].meta.get("host"), t.file_host
+    return fh is None or host in (None, fh) or fh.startswith(host or "")
+
+
 def _text_runs(lines: list[str]) -> list[_Run]:
     """Every table of the text report, as runs (an IO row and the file row of the same report
     are one run). Raises _TextError on a malformed table row."""
@@ -529,91 +653,14 @@ def _text_runs(lines: list[str]) -> list[_Run]:
         if not io and not fl:
             i += 1
             continue
-        m = io or fl
-        version = m.group(2)
-        csv2txt = version is not None and _is_csv2txt(m)
-        sub = lines[i + 1] if i + 1 < n else ""
-        cols = lines[i + 2] if i + 2 < n else ""
-        if io:
-            ms = _IO_SUB.match(sub)
-            if not ms:
-                raise _TextError(i + 2, "the -Per Chr- --Block-- sub-header of the bonnie++ table",
-                                 sub)
-            if not _IO_COLS.match(cols):
-                raise _TextError(i + 3, "the 'Machine  Size' or 'Name:Size etc' column header",
-                                 cols)
-            concurrency = ms.group(1)
-            scaled = cols.startswith("Name:Size")
-        else:
-            ms = _FILE_SUB.match(sub)
-            if not ms:
-                raise _TextError(i + 2, "the -Create-- --Read--- sub-header of the bonnie++ "
-                                 "file table", sub)
-            if not _FILE_COLS.match(cols):
-                raise _TextError(i + 3, "the 'files  /sec %CP' column header", cols)
-            file_host = ms.group(1).strip() or None
-        j = i + 3
-        block: list[_Run] = []
-        while j < n:
-            row = lines[j]
-            if row.startswith("Latency"):
-                if not block:
-                    raise _TextError(j + 1, "a table row before the Latency row", row)
-                tests = _IO_TESTS if io else _FILE_TESTS
-                block[-1].cells += _latency_cells(row, j + 1, tests)
-                j += 1
-                continue
-            if row.strip() and "Latency".startswith(row.strip()):
-                raise _TextError(j + 1, "a Latency row", row)
-            if _block_end(row) or not _looks_like_row(row):
-                break
-            desc = row[:_desc_end(row)]
-            run = _Run(line=j + 1, fmt="bon_csv2txt" if csv2txt else "text",
-                       version=version, native=not csv2txt)
-            if io:
-                name, size = _split_desc(desc, _TXT_SIZE)
-                if size is None:
-                    raise _TextError(j + 1, "a machine name and size like 'vm   512M'", desc)
-                run.io_line = j + 1
-                run.text_scaled = scaled
-                run.meta = _text_io_meta(name, size, concurrency, csv2txt, scaled)
-                try:
-                    run.threads = int(run.meta["concurrency"]) if run.meta.get(
-                        "concurrency") else (1 if not scaled and version
-                                             and version.startswith("1.0") else None)
-                    if run.meta.get("chunk_size"):
-                        run.chunk = int(units.binary_size(run.meta["chunk_size"]))
-                except (ValueError, OverflowError) as exc:
-                    raise _TextError(j + 1, "a size like '512M', '512M:64k' or '512M::2'",
-                                     size) from exc
-                run.cells = _row_cells(row, j + 1, _IO_TESTS, _TXT_RATE if scaled else
-                                       _TXT_PLAIN, "a bonnie++ IO table row")
-            else:
-                name, spec = _split_desc(desc, _TXT_FILES)
-                if spec is None:
-                    raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'",
-                                     desc)
-                try:
-                    run.meta = {"host": name or file_host, **_parse_num_files(spec)}
-                except ValueError as exc:
-                    raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'",
-                                     spec) from exc
-                run.cells = _row_cells(row, j + 1, _FILE_TESTS, _TXT_PLAIN,
-                                       "a bonnie++ file table row")
-            block.append(run)
-            j += 1
-        if not block:
-            raise _TextError(j + 1, "a data row under the bonnie++ table header",
-                             lines[j] if j < n else "end of file")
-        if io:
+        t = _table(lines, i, io, fl)
+        block, j = _table_rows(lines, t)
+        if t.io:
             runs += block
-            last_io = (block[0], j) if len(block) == 1 and not csv2txt else None
+            last_io = (block[0], j) if len(block) == 1 and not t.csv2txt else None
         else:
-            prev = last_io
-            if (prev is not None and prev[1] == i and len(block) == 1
-                    and (file_host is None or prev[0].meta.get("host") in (None, file_host)
-                         or file_host.startswith(prev[0].meta.get("host") or ""))):
-                io_run = prev[0]  # same report: one run
+            if _same_report(last_io, t, block):
+                io_run = last_io[0]  # same report: one run
                 io_run.meta.update({k: v for k, v in block[0].meta.items() if k != "host"})
                 io_run.cells += block[0].cells
             else:
@@ -642,22 +689,25 @@ def _text_io_meta(name, size, concurrency, csv2txt, scaled) -> dict:
 
 
 # --- values -------------------------------------------------------------------------------------
-def _value(test: str, kind: str, text: str) -> tuple[str, float, str | None]:
-    """(metric, canonical value, flag) of one cell."""
+def _value(test: str, kind: str, text: str, source: str, lineno: int
+           ) -> tuple[str, float, str | None]:
+    """(metric, canonical value, flag) of one cell; a figure out of range is a ParseError."""
+    what = (test, kind, "figure")
     if kind == "lat":
-        return "lat_max", units.duration(text), None
+        return "lat_max", number(units.duration(text), source, lineno, what, found=text), None
     if kind == "cpu":
         if text.startswith("+"):
             return "cpu", math.nan, TOO_FAST
-        return "cpu", float(text), None
+        return "cpu", number(text, source, lineno, what), None
     metric = _RATE_METRIC[_TESTS[test][2]]
     if text.startswith("+"):
         return metric, math.nan, TOO_FAST
     if metric == "bandwidth":
         if text[-1] in "kmg":  # 2.00a text: KiB/MiB/GiB per second
-            return metric, units.scaled(text, binary=True), None
-        return metric, float(text) * units.KiB, None  # K/sec = KiB/s
-    return metric, float(text), None
+            return metric, number(units.scaled(text, binary=True), source, lineno, what,
+                                  found=text), None
+        return metric, number(text, source, lineno, what, scale=units.KiB), None  # K/sec = KiB/s
+    return metric, number(text, source, lineno, what), None
 
 
 def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> list[dict]:
@@ -678,10 +728,7 @@ def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> lis
             # bon_csv2txt renders +++++ as "0k" (its bug) next to a +++ %CP
             metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
         else:
-            metric, value, flag = _value(test, kind, text)
-            if flag is None and not (value >= 0 and math.isfinite(value)):
-                raise ParseError(source, lineno, f"a finite, non-negative {test} {kind} "
-                                 "figure", found=text)
+            metric, value, flag = _value(test, kind, text, source, lineno)
         block = 1 if tkind == "char" else chunk if tkind in ("block", "seek") else None
         out.append({
             "source": source, "run_key": run_key, "position": f"line {lineno}", "tool": TOOL,
@@ -728,17 +775,53 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
     >>> p.format, p.records[0]["test"], p.records[0]["value"]  # 529610 KiB/s * 1024
     ('csv 1.03', 'put_block', 542320640.0)
     """
+    default_chunk = _default_chunk(chunk_size, source)
+    lines = [ln.rstrip("\r") for ln in text.splitlines()]
+    notes: list[str] = []
+    csv_runs, stray = _csv_runs(lines, source, notes)
+    text_runs: list[_Run] = []
+    text_error: _TextError | None = None
     try:
-        default_chunk = DEFAULT_CHUNK if chunk_size is None else int(
-            units.binary_size(str(chunk_size)))
+        text_runs = _text_runs(lines)
+    except _TextError as exc:
+        text_error = exc
+    except ValueError as exc:  # a size or number the table should not hold
+        text_error = _TextError(0, "a bonnie++ text table", str(exc))
+    if csv_runs:
+        if stray:  # a corrupted line among CSV rows: refused, never skipped
+            k = stray[0]
+            raise ParseError(source, k + 1, "a bonnie++ CSV row (the other lines of this CSV "
+                             "output are rows; this one is corrupted)", found=lines[k][:120])
+        runs = csv_runs
+        if text_runs or text_error:
+            notes.append("text table ignored: the CSV rows of the same output are exact")
+        _recover_chunks(csv_runs, text_runs, notes)
+    elif text_error is not None:
+        raise ParseError(source, text_error.lineno or None, text_error.expected,
+                         found=text_error.found)
+    elif text_runs:
+        runs = text_runs
+    else:
+        first = next((ln.strip() for ln in lines if ln.strip()), "an empty file")
+        where = next((k + 1 for k, ln in enumerate(lines) if ln.strip()), None)
+        raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
+    return Parsed(tool=TOOL, format=runs[0].fmt, version=runs[0].version,
+                  records=_all_records(runs, source, default_chunk), notes=notes)
+
+
+def _default_chunk(chunk_size: str | int | None, source: str) -> int:
+    try:
+        return DEFAULT_CHUNK if chunk_size is None else int(units.binary_size(str(chunk_size)))
     except ValueError as exc:
         raise ParseError(source, None, "chunk_size like '64k' or 8192",
                          found=str(chunk_size)) from exc
-    lines = [ln.rstrip("\r") for ln in text.splitlines()]
-    notes: list[str] = []
+
+
+def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Run], list[int]]:
+    """The runs of the CSV rows, and the comma lines that are no bonnie++ row ("stray")."""
     csv_runs: list[_Run] = []
     pending_break = False
-    stray: list[int] = []  # comma lines that are no bonnie++ row
+    stray: list[int] = []
     for i, line in enumerate(lines):
         if "," not in line:
             continue
@@ -760,37 +843,12 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
         run.group_break = pending_break
         pending_break = False
         csv_runs.append(run)
+    return csv_runs, stray
 
-    text_runs: list[_Run] = []
-    text_error: _TextError | None = None
-    try:
-        text_runs = _text_runs(lines)
-    except _TextError as exc:
-        text_error = exc
-    except ValueError as exc:  # a size or number the table should not hold
-        text_error = _TextError(0, "a bonnie++ text table", str(exc))
 
-    if csv_runs and stray:  # a corrupted line among CSV rows: refused, never skipped
-        k = stray[0]
-        raise ParseError(source, k + 1, "a bonnie++ CSV row (the other lines of this CSV "
-                         "output are rows; this one is corrupted)", found=lines[k][:120])
-    if csv_runs:
-        runs = csv_runs
-        if text_runs or text_error:
-            notes.append("text table ignored: the CSV rows of the same output are exact")
-        _recover_chunks(csv_runs, text_runs, notes)
-        fmt = csv_runs[0].fmt
-    elif text_error is not None:
-        raise ParseError(source, text_error.lineno or None, text_error.expected,
-                         found=text_error.found)
-    elif text_runs:
-        runs = text_runs
-        fmt = text_runs[0].fmt
-    else:
-        first = next((ln.strip() for ln in lines if ln.strip()), "an empty file")
-        where = next((k + 1 for k, ln in enumerate(lines) if ln.strip()), None)
-        raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
-
+def _all_records(runs: list[_Run], source: str, default_chunk: int) -> list[dict]:
+    """Records of every run; consecutive runs of the same settings are repetitions 0, 1, …
+    (a CSV header row between them starts a new group)."""
     records: list[dict] = []
     previous = None
     repetition = 0
@@ -807,7 +865,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
             raise
         except (ValueError, OverflowError) as exc:
             raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
-    return Parsed(tool=TOOL, format=fmt, version=runs[0].version, records=records, notes=notes)
+    return records
 
 
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:

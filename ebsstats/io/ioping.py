@@ -44,7 +44,6 @@ ioping's default 1 s. Periodic statistics (``-p``) become series rows ``iops``, 
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 
@@ -52,7 +51,7 @@ import pandas as pd
 
 from ebsstats import schema
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one, unconvertible
+from ebsstats.io._common import Parsed, number, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_ioping"]
@@ -90,31 +89,38 @@ _RAW_RE = re.compile(r"^\d+(?: \d+){9}\s*$")
 
 _EXCLUDED = {"warmup", "too fast", "too slow", "EAGAIN"}
 
-
-def _finite(value: float, text) -> float:
-    """ioping's figures are >= 0 by the regular expressions; a 400-digit one is inf."""
-    if not (value >= 0 and math.isfinite(value)):
-        raise ValueError(f"{text!r} is not a finite, non-negative number")
-    return value
+# the summary block's lines in order: (pattern, key in the run, the key that must precede it)
+_SUMMARY_LINES = ((_HEAD_RE, "head", None), (_DONE_RE, "done", "head"), (_GEN_RE, "gen", "done"),
+                  (_MDEV_RE, "mdev", "gen"))
 
 
-def _time(text: str) -> float:
+def _time(text: str, source: str) -> float:
     num, _, unit = text.partition(" ")
     if unit not in _TIME:
         raise ValueError(f"unknown time unit in {text!r}")
-    return _finite(float(num) * _TIME[unit] if unit else float(num), text)
+    return number(num, source, None, scale=_TIME[unit], found=text)
 
 
-def _size(text: str) -> float:
+def _size(text: str, source: str) -> float:
     num, _, unit = text.partition(" ")
     if unit not in _SIZE:
         raise ValueError(f"unknown size unit in {text!r}")
-    return _finite(float(num) * _SIZE[unit], text)
+    return number(num, source, None, scale=_SIZE[unit], found=text)
 
 
-def _count(text: str) -> float:
+def _count(text: str, source: str) -> float:
     num, _, unit = text.partition(" ")
-    return _finite(float(num) * _INT[unit], text)
+    return number(num, source, None, scale=_INT[unit], found=text)
+
+
+# the summary block's figures: (metric, summary line, its group, conversion)
+_TEXT_STATS = (
+    ("lat_min", "mdev", "min", _time), ("lat_mean", "mdev", "avg", _time),
+    ("lat_max", "mdev", "max", _time), ("lat_stddev", "mdev", "mdev", _time),
+    ("iops", "done", "iops", _count), ("bandwidth", "done", "bw", _size),
+    ("total_ios", "done", "n", _count), ("io_bytes", "done", "size", _size),
+    ("runtime", "gen", "wall", _time),
+)
 
 
 def sniff(head: str, name: str = "") -> str | None:
@@ -184,39 +190,37 @@ class _Text:
                 continue
             if run["start"] is None:
                 run["start"] = i
-            m = _REQ_RE.match(s)
-            if m:
-                self._request(run, m, i)
-                continue
-            if _RAW_RE.match(s):
-                fields = _raw_fields(s)
-                if max(fields) >= 2**63:
-                    raise self.err(i, "ioping raw statistics (64-bit counters)", found=s)
-                run["raw"].append((i, fields))
-                continue
-            m = _HEAD_RE.match(s)
-            if m:
-                run["head"] = (i, m)
-                continue
-            m = _DONE_RE.match(s)
-            if m and run["head"]:
-                run["done"] = (i, m)
-                continue
-            m = _GEN_RE.match(s)
-            if m and run["done"]:
-                run["gen"] = (i, m)
-                continue
-            m = _MDEV_RE.match(s)
-            if m and run["gen"]:
-                run["mdev"] = (i, m)
+            if self._line(run, s, i) == "mdev":
                 self._finish_text(run)
                 summaries += 1
                 run = self._new_run()
-                continue
-            if s.startswith("ioping:"):
-                raise self.err(i, "ioping output (ioping reported an error)", found=s)
-            raise self.err(i, "an ioping request line, raw statistics line or summary block",
-                           found=s)
+        return self._end(run, summaries)
+
+    def _line(self, run: dict, s: str, i: int) -> str:
+        """Take one line into ``run``; return its kind (a key of :data:`_SUMMARY_LINES`,
+        ``"request"`` or ``"raw"``)."""
+        m = _REQ_RE.match(s)
+        if m:
+            self._request(run, m, i)
+            return "request"
+        if _RAW_RE.match(s):
+            fields = _raw_fields(s)
+            if max(fields) >= 2**63:
+                raise self.err(i, "ioping raw statistics (64-bit counters)", found=s)
+            run["raw"].append((i, fields))
+            return "raw"
+        for pattern, key, after in _SUMMARY_LINES:
+            m = pattern.match(s)
+            if m and (after is None or run[after]):
+                run[key] = (i, m)
+                return key
+        if s.startswith("ioping:"):
+            raise self.err(i, "ioping output (ioping reported an error)", found=s)
+        raise self.err(i, "an ioping request line, raw statistics line or summary block",
+                       found=s)
+
+    def _end(self, run: dict, summaries: int) -> Parsed:
+        """The file's result once every line is read: an unfinished block is refused."""
         if run["head"] or run["done"] or run["gen"]:
             last = max(x[0] for x in (run["head"], run["done"], run["gen"]) if x)
             raise self.err(last, "the rest of the ioping statistics block "
@@ -239,9 +243,10 @@ class _Text:
 
     def _request(self, run: dict, m: re.Match, i: int) -> None:
         try:
-            size = _finite(float(m["size"]) * _SIZE[m["sunit"] or ""], m["size"])
-            t = _finite(float(m["t"]) * _TIME[m["tunit"]] if m["tunit"] else float(m["t"]),
-                        m["t"])
+            size = number(m["size"], self.source, i + 1, "size",
+                          scale=_SIZE[m["sunit"] or ""], found=m["size"])
+            t = number(m["t"], self.source, i + 1, "time",
+                       scale=_TIME[m["tunit"]] if m["tunit"] else 1.0, found=m["t"])
             if int(m["req"]) >= 2**63 or size >= 2**63:
                 raise ValueError("a request number or size beyond 64 bits")
         except (KeyError, ValueError) as exc:
@@ -274,23 +279,21 @@ class _Text:
         else:
             op = {"read": "read", "written": "write"}.get(direction) or \
                 {"<<<": "read", ">>>": "write"}[run["dir"]]
+        src = self.source
         try:
-            n = _count(done["n"])
-            io_bytes = _size(done["size"])
+            n = _count(done["n"], src)
+            io_bytes = _size(done["size"], src)
             if run["block_size"] is None and n and (io_bytes / n).is_integer():
                 run["block_size"] = int(io_bytes / n)
             base = self._base(run, op, run["start"])
-            rows = [
-                ("lat_min", _time(mdev["min"]), mi), ("lat_mean", _time(mdev["avg"]), mi),
-                ("lat_max", _time(mdev["max"]), mi), ("lat_stddev", _time(mdev["mdev"]), mi),
-                ("iops", _count(done["iops"]), di), ("bandwidth", _size(done["bw"]), di),
-                ("total_ios", n, di), ("io_bytes", io_bytes, di),
-                ("runtime", _time(gen["wall"]), gi),
-            ]
-            generated = _count(gen["n"])
-            wall = _time(gen["wall"])
-        except (ValueError, KeyError, OverflowError) as exc:
-            raise self.err(mi, "ioping statistics with known units", found=str(exc)) from exc
+            blocks = {"mdev": (mi, mdev), "done": (di, done), "gen": (gi, gen)}
+            rows = [(metric, conv(blocks[block][1][key], src), blocks[block][0])
+                    for metric, block, key, conv in _TEXT_STATS]
+            generated = _count(gen["n"], src)
+            wall = _time(gen["wall"], src)
+        except (ValueError, KeyError, OverflowError) as exc:  # ParseError: a figure out of range
+            found = f"{exc.found!r} is not {exc.expected}" if isinstance(exc, ParseError) else exc
+            raise self.err(mi, "ioping statistics with known units", found=str(found)) from exc
         for metric, value, line in rows:
             self.records.append({**base, "position": f"line {line + 1}", "metric": metric,
                                  "value": value})
@@ -361,7 +364,17 @@ class _Text:
         self._periodic_series(run, base, op, periodic)
 
 
-def _parse_json(text: str, source: str) -> Parsed:
+# the final stat object's figures: (metric, key, divisor to the canonical unit or None)
+_JSON_STATS = (("total_ios", "count", None), ("io_bytes", "size", None), ("iops", "iops", None),
+               ("bandwidth", "bps", None), ("lat_min", "min", 1e9), ("lat_mean", "avg", 1e9),
+               ("lat_max", "max", 1e9), ("lat_stddev", "mdev", 1e9))
+# a periodic stat object's figures (-J -p): (metric, key, divisor or None, unit)
+_JSON_PERIODIC = (("iops", "iops", None, "IO/s"), ("bandwidth", "bps", None, "B/s"),
+                  ("lat_mean", "avg", 1e9, "s"))
+
+
+def _json_doc(text: str, source: str) -> tuple[list, list[int]]:
+    """The -J array and the indices of its 'stat' objects."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -379,72 +392,78 @@ def _parse_json(text: str, source: str) -> Parsed:
     if not stats:
         raise ParseError(source, "$", "ioping 'stat' objects (the run's statistics)",
                          found="no 'stat' object")
+    return doc, stats
+
+
+def _json_base(doc: list, ios: list, fin: dict, source: str) -> tuple[dict, float]:
+    """The columns every row of the run shares, and the run's start time (epoch s)."""
+    ops = {e["io"]["operation"] for _, e in ios}
+    op = ops.pop() if len(ops) == 1 else ("total" if ops else "read")
+    op = op if op in ("read", "write") else "total"
+    st, load = fin["stat"], fin.get("load", {})
+    tgt = fin.get("target", {})
+    meta = {"target": tgt.get("path")}
+    if tgt.get("fstype"):
+        meta["filesystem"] = tgt["fstype"]
+    if tgt.get("device"):
+        meta["device"] = tgt["device"]
+    block = int(st["size"] / st["count"]) if st.get("count") else None
+    if ios:
+        block = int(ios[0][1]["io"]["size"])
+        t0 = float(ios[0][1]["timestamp"])
+    else:
+        t0 = float(fin["timestamp"]) - float(load.get("time", 0)) / 1e9
+    ts = pd.Timestamp(round(t0 * 1e6), unit="us", tz="UTC")  # printed with 6 decimals
+    workload = {"read": "randread", "write": "randwrite"}.get(op, "other")
+    return {"source": source, "run_key": "$", "tool": TOOL, "tool_version": None,
+            "timestamp": ts, "test": TEST, "workload": workload, "op": op,
+            "block_size": block, "threads": 1, "iodepth": 1, "repetition": None, **meta}, t0
+
+
+def _json_frame(base: dict, source: str, rows: list[tuple]) -> pd.DataFrame:
+    """A series frame of (metric, value, unit, t) rows."""
+    return pd.DataFrame({
+        "run_id": schema.run_id(source, "$"), "source": source, "test": TEST, "op": base["op"],
+        "metric": [r[0] for r in rows], "t": [r[3] for r in rows],
+        "value": [r[1] for r in rows], "unit": [r[2] for r in rows],
+        "block_size": base["block_size"]}, dtype=object)
+
+
+def _json_rows(doc: list, stats: list[int], source: str) -> tuple[list[dict], list]:
+    ios = [(k, e) for k, e in enumerate(doc) if "io" in e]
+    k_final = stats[-1]
+    fin = doc[k_final]
+    base, t0 = _json_base(doc, ios, fin, source)
+    st, load = fin["stat"], fin.get("load", {})
+    p = f"$[{k_final}]"
+    rows = [(m, st[key] if d is None else st[key] / d, f"{p}.stat.{key}")
+            for m, key, d in _JSON_STATS]
+    if "time" in load:
+        rows.append(("runtime", load["time"] / 1e9, f"{p}.load.time"))
+    records = [{**base, "position": pos, "metric": m, "value": float(v)} for m, v, pos in rows]
+    series = []
+    valid = [(_json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True),
+              _json_value(e["io"]["time"] / 1e9, source, f"$[{k}].io.time"))
+             for k, e in ios if not e["io"].get("ignored")]
+    if valid:
+        series.append(_json_frame(base, source, [("lat", v, "s", max(t, 0.0))
+                                                 for t, v in valid]))
+    rows_p = []
+    for k in stats[:-1]:
+        e = doc[k]
+        t = _json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True)
+        rows_p += [(m, _json_value(e["stat"][key] if d is None else e["stat"][key] / d, source,
+                                   f"$[{k}].stat.{key}"), unit, t)
+                   for m, key, d, unit in _JSON_PERIODIC]
+    if rows_p:
+        series.append(_json_frame(base, source, rows_p))
+    return records, series
+
+
+def _parse_json(text: str, source: str) -> Parsed:
+    doc, stats = _json_doc(text, source)
     try:
-        ios = [(k, e) for k, e in enumerate(doc) if "io" in e]
-        ops = {e["io"]["operation"] for _, e in ios}
-        op = ops.pop() if len(ops) == 1 else ("total" if ops else "read")
-        op = op if op in ("read", "write") else "total"
-        k_final = stats[-1]
-        fin = doc[k_final]
-        st, load = fin["stat"], fin.get("load", {})
-        tgt = fin.get("target", {})
-        meta = {"target": tgt.get("path")}
-        if tgt.get("fstype"):
-            meta["filesystem"] = tgt["fstype"]
-        if tgt.get("device"):
-            meta["device"] = tgt["device"]
-        block = int(st["size"] / st["count"]) if st.get("count") else None
-        if ios:
-            block = int(ios[0][1]["io"]["size"])
-            t0 = float(ios[0][1]["timestamp"])
-        else:
-            t0 = float(fin["timestamp"]) - float(load.get("time", 0)) / 1e9
-        ts = pd.Timestamp(round(t0 * 1e6), unit="us", tz="UTC")  # printed with 6 decimals
-        workload = {"read": "randread", "write": "randwrite"}.get(op, "other")
-        base = {"source": source, "run_key": "$", "tool": TOOL, "tool_version": None,
-                "timestamp": ts, "test": TEST, "workload": workload, "op": op,
-                "block_size": block, "threads": 1, "iodepth": 1, "repetition": None, **meta}
-        p = f"$[{k_final}]"
-        rows = [("total_ios", st["count"], f"{p}.stat.count"),
-                ("io_bytes", st["size"], f"{p}.stat.size"),
-                ("iops", st["iops"], f"{p}.stat.iops"),
-                ("bandwidth", st["bps"], f"{p}.stat.bps"),
-                ("lat_min", st["min"] / 1e9, f"{p}.stat.min"),
-                ("lat_mean", st["avg"] / 1e9, f"{p}.stat.avg"),
-                ("lat_max", st["max"] / 1e9, f"{p}.stat.max"),
-                ("lat_stddev", st["mdev"] / 1e9, f"{p}.stat.mdev")]
-        if "time" in load:
-            rows.append(("runtime", load["time"] / 1e9, f"{p}.load.time"))
-        records = [{**base, "position": pos, "metric": m, "value": float(v)}
-                   for m, v, pos in rows]
-        series = []
-        rid = schema.run_id(source, "$")
-        valid = [(_json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True),
-                  _json_value(e["io"]["time"] / 1e9, source, f"$[{k}].io.time"))
-                 for k, e in ios if not e["io"].get("ignored")]
-        if valid:
-            series.append(pd.DataFrame({
-                "run_id": rid, "source": source, "test": TEST, "op": op, "metric": "lat",
-                "t": [max(t, 0.0) for t, _ in valid], "value": [v for _, v in valid],
-                "unit": "s", "block_size": block}, dtype=object))
-        periodic = stats[:-1]
-        if periodic:
-            rows_p = []
-            for k in periodic:
-                e = doc[k]
-                t = _json_value(float(e["timestamp"]) - t0, source, f"$[{k}].timestamp", True)
-                sp = f"$[{k}].stat"
-                rows_p += [("iops", _json_value(e["stat"]["iops"], source, f"{sp}.iops"),
-                            "IO/s", t),
-                           ("bandwidth", _json_value(e["stat"]["bps"], source, f"{sp}.bps"),
-                            "B/s", t),
-                           ("lat_mean", _json_value(e["stat"]["avg"] / 1e9, source,
-                                                    f"{sp}.avg"), "s", t)]
-            series.append(pd.DataFrame({
-                "run_id": rid, "source": source, "test": TEST, "op": op,
-                "metric": [r[0] for r in rows_p], "t": [r[3] for r in rows_p],
-                "value": [r[1] for r in rows_p], "unit": [r[2] for r in rows_p],
-                "block_size": block}, dtype=object))
+        records, series = _json_rows(doc, stats, source)
     except ParseError:
         raise
     except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError,
@@ -452,9 +471,7 @@ def _parse_json(text: str, source: str) -> Parsed:
         raise ParseError(source, "$", "ioping JSON objects with io/stat/load fields",
                          found=f"{type(exc).__name__}: {exc}") from exc
     for r in records:
-        if not (r["value"] >= 0 and math.isfinite(r["value"])):
-            raise ParseError(source, r["position"], "a finite, non-negative number",
-                             found=str(r["value"]))
+        number(r["value"], source, r["position"])
     return Parsed(tool=TOOL, format="json", version=None, records=records, series=series)
 
 
@@ -462,13 +479,7 @@ def _json_value(v, source: str, pos: str, signed: bool = False) -> float:
     """A number of an ioping JSON object: finite (and >= 0 unless ``signed``)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ParseError(source, pos, "a number", found=repr(v))
-    try:
-        f = float(v)
-    except OverflowError:
-        f = math.inf
-    if not math.isfinite(f) or (f < 0 and not signed):
-        raise ParseError(source, pos, "a finite, non-negative number", found=repr(v))
-    return f
+    return number(v, source, pos, negative=signed, found=repr(v))
 
 
 def parse(text: str, source: str, *, interval: float | None = None, **options) -> Parsed:

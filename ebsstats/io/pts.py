@@ -118,7 +118,7 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Columns, Parsed, public_series, read_one
+from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -428,7 +428,12 @@ def _parse_pre3(root: ET.Element, source: str) -> tuple[list[_System], list[_Res
 # exports
 
 
-def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+# _Result fields after the title, in order, by their key in each format
+_RESULT_FIELDS_JSON = ("app_version", "arguments", "description", "scale", "proportion",
+                       "display_format")
+
+
+def _json_doc(text: str, source: str) -> dict:
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
@@ -438,53 +443,57 @@ def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Res
             doc.get("results"), dict):
         raise ParseError(source, "$", "an object with 'systems' and 'results' objects",
                          found=type(doc).__name__)
+    return doc
+
+
+def _json_system(sid: str, s, source: str) -> _System:
+    path = f"$.systems[{json.dumps(sid)}]"
+    if not isinstance(s, dict):
+        raise ParseError(source, path, "a system object", found=type(s).__name__)
+    hw = s.get("hardware") or {}
+    sw = s.get("software") or {}
+    if not isinstance(hw, dict) or not isinstance(sw, dict):
+        raise ParseError(source, path, "hardware/software objects", found=str(hw)[:60])
+    return _System(str(s.get("identifier") or sid), {str(k): str(v) for k, v in hw.items()},
+                   {str(k): str(v) for k, v in sw.items()}, _str(s.get("timestamp")),
+                   _str(s.get("client_version")))
+
+
+def _json_list(e: dict, key: str, epos: str, source: str) -> list[str] | None:
+    """``raw_values``/``test_run_times`` of an entry as strings (null runs are "": non-numeric,
+    skipped and noted)."""
+    v = e.get(key)
+    if v is not None and not isinstance(v, list):
+        raise ParseError(source, f"{epos}.{key}", "a list", found=type(v).__name__)
+    return [_str(x) or "" for x in v] if v else None
+
+
+def _json_result(h: str, r, source: str) -> _Result:
+    path = f"$.results[{json.dumps(h)}]"
+    if not isinstance(r, dict) or not isinstance(r.get("results"), dict):
+        raise ParseError(source, path, "a result object with 'results'", found=str(r)[:60])
+    title = r.get("title") or r.get("identifier")
+    if not title:
+        raise ParseError(source, path, "a title or identifier", found="neither")
+    res = _Result(_str(r.get("identifier")), str(title),
+                  *(_str(r.get(k)) for k in _RESULT_FIELDS_JSON), path, hash=str(h))
+    for sid, e in r["results"].items():
+        epos = f"{path}.results[{json.dumps(sid)}]"
+        if not isinstance(e, dict):
+            raise ParseError(source, epos, "an entry object", found=type(e).__name__)
+        raw = _json_list(e, "raw_values", epos, source)
+        times = _json_list(e, "test_run_times", epos, source)
+        res.entries.append(_Entry(str(sid), _str(e.get("value")), raw, times, epos))
+    return res
+
+
+def _parse_json_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
+    doc = _json_doc(text, source)
     info = {"title": doc.get("title"), "last_modified": doc.get("last_modified"),
             "tool_version": None}
-    systems = []
     try:
-        for sid, s in doc["systems"].items():
-            path = f"$.systems[{json.dumps(sid)}]"
-            if not isinstance(s, dict):
-                raise ParseError(source, path, "a system object", found=type(s).__name__)
-            hw = s.get("hardware") or {}
-            sw = s.get("software") or {}
-            if not isinstance(hw, dict) or not isinstance(sw, dict):
-                raise ParseError(source, path, "hardware/software objects", found=str(hw)[:60])
-            systems.append(_System(str(s.get("identifier") or sid),
-                                   {str(k): str(v) for k, v in hw.items()},
-                                   {str(k): str(v) for k, v in sw.items()},
-                                   _str(s.get("timestamp")), _str(s.get("client_version"))))
-        results = []
-        for h, r in doc["results"].items():
-            path = f"$.results[{json.dumps(h)}]"
-            if not isinstance(r, dict) or not isinstance(r.get("results"), dict):
-                raise ParseError(source, path, "a result object with 'results'",
-                                 found=str(r)[:60])
-            title = r.get("title") or r.get("identifier")
-            if not title:
-                raise ParseError(source, path, "a title or identifier", found="neither")
-            res = _Result(_str(r.get("identifier")), str(title), _str(r.get("app_version")),
-                          _str(r.get("arguments")), _str(r.get("description")),
-                          _str(r.get("scale")), _str(r.get("proportion")),
-                          _str(r.get("display_format")), path, hash=str(h))
-            for sid, e in r["results"].items():
-                epos = f"{path}.results[{json.dumps(sid)}]"
-                if not isinstance(e, dict):
-                    raise ParseError(source, epos, "an entry object", found=type(e).__name__)
-                raw = e.get("raw_values")
-                times = e.get("test_run_times")
-                if raw is not None and not isinstance(raw, list):
-                    raise ParseError(source, f"{epos}.raw_values", "a list",
-                                     found=type(raw).__name__)
-                if times is not None and not isinstance(times, list):
-                    raise ParseError(source, f"{epos}.test_run_times", "a list",
-                                     found=type(times).__name__)
-                res.entries.append(_Entry(str(sid), _str(e.get("value")),
-                                          # null runs are "" (non-numeric: skipped, noted)
-                                          [_str(v) or "" for v in raw] if raw else None,
-                                          [_str(v) or "" for v in times] if times else None,
-                                          epos))
-            results.append(res)
+        systems = [_json_system(sid, s, source) for sid, s in doc["systems"].items()]
+        results = [_json_result(h, r, source) for h, r in doc["results"].items()]
     except AttributeError as exc:
         raise ParseError(source, "$", "PTS result-file-to-json structure",
                          found=str(exc)) from exc
@@ -521,6 +530,37 @@ def _split_title(head: str) -> tuple[str, str | None]:
     return title.strip(), (desc.strip() or None) if sep else None
 
 
+def _csv_result(line: int, row: list[str], ids: list[str]) -> _Result | None:
+    """A result row ``"<Title> - <Description> (<Scale>)",HIB|LIB,v1,v2``, else None."""
+    m = _CSV_ROW_RE.match(row[0]) if len(row) >= 2 and row[1] in _CSV_PROPORTIONS else None
+    if m is None:
+        return None
+    test, desc = _split_title(m.group("head"))
+    res = _Result(None, test, None, None, desc, m.group("scale").strip(), row[1] or None, None,
+                  f"line {line}")
+    for k, sid in enumerate(ids):
+        cell = row[k + 2].strip() if k + 2 < len(row) else ""
+        if cell:
+            res.entries.append(_Entry(sid, cell, None, None, f"line {line}, column {k + 3}"))
+    return res
+
+
+_CSV_PROPORTIONS = ("HIB", "LIB", "NIB", "")
+
+
+def _csv_systems(ids: list[str], system_rows: dict[str, list[str]]) -> list[_System]:
+    """The systems of the header row, with the system table's Processor/OS/… rows."""
+    systems = []
+    for k, sid in enumerate(ids):
+        hw, sw = {}, {}
+        for key, vals in system_rows.items():
+            v = vals[k] if k < len(vals) else ""
+            if v:
+                (hw if key in _HW_KEYS else sw)[key] = v
+        systems.append(_System(sid, hw, sw))
+    return systems
+
+
 def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Result], dict]:
     rows = _csv_rows(text, source)
     title = next((c.strip() for c in rows[0][1] if c.strip()), None) if rows else None
@@ -529,23 +569,15 @@ def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Resu
     system_rows: dict[str, list[str]] = {}
     results = []
     for line, row in rows:
-        if not row or not any(c.strip() for c in row):
+        if not any(c.strip() for c in row):
             continue
         if row[0].strip() == "" and len(row) > 2 and row[1] == "":
             ids = [c.strip() for c in row[2:]]
             continue
         if ids is None:
             continue
-        if len(row) >= 2 and row[1] in ("HIB", "LIB", "NIB", "") and _CSV_ROW_RE.match(row[0]):
-            m = _CSV_ROW_RE.match(row[0])
-            test, desc = _split_title(m.group("head"))
-            res = _Result(None, test, None, None, desc, m.group("scale").strip(),
-                          row[1] or None, None, f"line {line}")
-            for k, sid in enumerate(ids):
-                cell = row[k + 2].strip() if k + 2 < len(row) else ""
-                if cell:
-                    res.entries.append(_Entry(sid, cell, None, None,
-                                              f"line {line}, column {k + 3}"))
+        res = _csv_result(line, row, ids)
+        if res is not None:
             results.append(res)
         elif len(row) >= 3 and row[1] == "":
             system_rows[row[0].strip()] = [c.strip() for c in row[2:]]
@@ -555,15 +587,7 @@ def _parse_csv_export(text: str, source: str) -> tuple[list[_System], list[_Resu
     if ids is None:
         raise ParseError(source, None, "the system header row ' ,,\"<identifier>\",…'",
                          found="none")
-    systems = []
-    for k, sid in enumerate(ids):
-        hw, sw = {}, {}
-        for key, vals in system_rows.items():
-            v = vals[k] if k < len(vals) else ""
-            if v:
-                (hw if key in _HW_KEYS else sw)[key] = v
-        systems.append(_System(sid, hw, sw))
-    return systems, results, info
+    return _csv_systems(ids, system_rows), results, info
 
 
 _HW_KEYS = {"Processor", "Motherboard", "Chipset", "Memory", "System Memory", "Disk", "Hard Disk",
@@ -749,169 +773,228 @@ def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | Non
     return "score", scale if scale else "unknown", None
 
 
-def _mb_basis(res: _Result, entry: _Entry, results: list[_Result], mode: str,
+def _mean_value(entry: _Entry) -> float | None:
+    """An entry's Value, else the mean of its runs; None when not numeric."""
+    v = _num(entry.value)
+    if v is None and entry.raw:
+        vals = [_num(x) for x in entry.raw]
+        v = sum(vals) / len(vals) if all(x is not None for x in vals) else None
+    return v
+
+
+def _options(res: _Result) -> tuple:
+    return res.identifier, res.title, res.arguments, res.description
+
+
+def _iops_sibling(res: _Result, results: list[_Result]) -> _Result | None:
+    """The IOPS result with the same options (what an MB/s figure is checked against)."""
+    key = _options(res)
+    return next((r for r in results if r is not res and (r.scale or "").upper() == "IOPS"
+                 and _options(r) == key), None)
+
+
+def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
+                ) -> tuple[float, str] | None:
+    """(factor, basis) of an MB/s figure checked against IOPS x block size; None if unchecked."""
+    if not (bs and mbps and iops and mbps > 0 and iops > 0):
+        return None
+    if not all(0 < mbps * f / (iops * bs) < math.inf for f in _MB_FACTORS.values()):
+        return None
+    expected = iops * bs
+    dist = {k: abs(math.log(mbps * f / expected)) for k, f in _MB_FACTORS.items()}
+    best = min(dist, key=dist.get)
+    if dist[best] < 0.018:
+        return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
+    return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
+
+
+def _mb_basis(res: _Result, entry: _Entry, sibling: _Result | None, bs: int | None, mode: str,
               fio: bool = True) -> tuple[float, str]:
+    """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check
+    against the same system's entry of the IOPS ``sibling`` x the block size ``bs``."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    _, _, bs = _workload(res)
-    sibling = next((r for r in results if r is not res and (r.scale or "").upper() == "IOPS"
-                    and r.identifier == res.identifier and r.title == res.title
-                    and r.arguments == res.arguments and r.description == res.description), None)
-    other = None
-    if sibling is not None:
-        other = next((e for e in sibling.entries if e.system == entry.system), None)
-    mbps = _num(entry.value) if entry.value is not None else None
-    if mbps is None and entry.raw:
-        vals = [_num(v) for v in entry.raw]
-        mbps = sum(vals) / len(vals) if all(v is not None for v in vals) else None
-    iops = None
-    if other is not None:
-        iops = _num(other.value)
-        if iops is None and other.raw:
-            vals = [_num(v) for v in other.raw]
-            iops = sum(vals) / len(vals) if all(v is not None for v in vals) else None
-    ratios = [mbps * f / (iops * bs) for f in _MB_FACTORS.values()] if (
-        bs and mbps and iops and mbps > 0 and iops > 0) else []
-    if ratios and all(0 < r < math.inf for r in ratios):
-        expected = iops * bs
-        dist = {k: abs(math.log(mbps * f / expected)) for k, f in _MB_FACTORS.items()}
-        best = min(dist, key=dist.get)
-        if dist[best] < 0.018:
-            return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
-        return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
+    other = None if sibling is None else next(
+        (e for e in sibling.entries if e.system == entry.system), None)
+    checked = _mb_checked(_mean_value(entry), _mean_value(other) if other else None, bs)
+    if checked is not None:
+        return checked
     if fio:
         return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
     return _MB_FACTORS["MiB"], "MiB/s assumed (no IOPS result to check)"
 
 
-def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
-             tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
-    notes: list[str] = []
-    sysmap = {s.identifier: s for s in systems}
-    sysmeta: dict[str, dict] = {}
-    for s in systems:
-        meta: dict = {}
-        for k, v in s.hardware.items():
-            meta[_column_key("hw_", k)] = v
-        for k, v in s.software.items():
-            meta[_column_key("sw_", k)] = v
-        fs = s.software.get("File-System") or s.software.get("Filesystem")
-        if fs:
-            meta["filesystem"] = fs
-        sysmeta[s.identifier] = meta
-    records: list[dict] = []
-    series: list[pd.DataFrame] = []
-    runtime_done: set = set()
-    for res in results:
+_SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
+
+
+def _system_meta(s: _System) -> dict:
+    """A System's Hardware/Software pairs as hw_*/sw_* columns, and its file system."""
+    meta = {_column_key("hw_", k): v for k, v in s.hardware.items()}
+    meta.update({_column_key("sw_", k): v for k, v in s.software.items()})
+    fs = s.software.get("File-System") or s.software.get("Filesystem")
+    if fs:
+        meta["filesystem"] = fs
+    return meta
+
+
+def _run_offsets(logged: dict, times: list[float] | None, n: int) -> tuple[list[float], str]:
+    """``t`` of n runs: test-log times, else cumulative test-run-times, else the run index."""
+    if len(logged) >= n and all(k + 1 in logged for k in range(n)):
+        t0 = logged[1]
+        return [(logged[k + 1] - t0).total_seconds() for k in range(n)], "test-log"
+    if times is not None:
+        return [float(sum(times[:k])) for k in range(n)], "test-run-times"
+    return [float(k) for k in range(n)], "run index"
+
+
+class _Rows:
+    """The records, series and notes of one PTS file, built result by result."""
+
+    def __init__(self, systems: list[_System], results: list[_Result], info: dict,
+                 source: str, fmt: str, tz: str | None, fio_mb: str, log_dir: Path | None):
+        self.results, self.info, self.source, self.fmt = results, info, source, fmt
+        self.tz, self.fio_mb, self.log_dir = tz, fio_mb, log_dir
+        self.composite = fmt.startswith("composite")
+        self.notes: list[str] = []
+        self.sysmap = {s.identifier: s for s in systems}
+        self.sysmeta = {s.identifier: _system_meta(s) for s in systems}
+        self.records: list[dict] = []
+        self.series: list[Columns] = []
+        self.runtime_done: set = set()
+
+    def result(self, res: _Result) -> None:
         fio = _is_fio(res)
-        scale = res.scale
         workload, op, bs = _workload(res)
-        hib = {"HIB": True, "LIB": False}.get((res.proportion or "").upper())
-        metric, unit, lat_factor = _canonical(res, fmt, fio)
+        metric, unit, lat_factor = _canonical(res, self.fmt, fio)
         base = {
-            "source": source, "tool": "pts", "test": res.title, "workload": workload, "op": op,
-            "block_size": bs, "metric": metric, "unit": unit, "higher_is_better": hib,
+            "source": self.source, "tool": "pts", "test": res.title, "workload": workload,
+            "op": op, "block_size": bs, "metric": metric, "unit": unit,
+            "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
             "result_identifier": res.identifier, "app_version": res.app_version,
-            "arguments": res.arguments, "description": res.description, "scale": scale,
+            "arguments": res.arguments, "description": res.description, "scale": res.scale,
             "display_format": res.display_format, "proportion": res.proportion,
         }
-        if fmt == "raw csv export":
+        if self.fmt == "raw csv export":
             base["flag_default"] = "scale_unknown"
-        rhash = res.hash or _comparison_hash(res, scale)
+        rhash = res.hash or _comparison_hash(res, res.scale)
         if rhash:
             base["result_hash"] = rhash
+        sibling = _iops_sibling(res, self.results) if metric == "bandwidth" else None
         for entry in res.entries:
-            system = sysmap.get(entry.system)
-            ts = _tstamp(system.timestamp if system else None, tz, notes, source)
-            tool_version = (system.client_version if system and system.client_version
-                            else info.get("tool_version"))
-            value = _num(entry.value) if entry.value is not None else None
-            if entry.value is not None and value is None:
-                notes.append(f"{entry.position}: non-numeric Value {entry.value!r} "
-                             f"({res.display_format or 'unknown format'}) skipped")
-                continue
-            raw = None
-            if entry.raw:
-                raw = [_num(v) for v in entry.raw]
-                if any(v is None for v in raw):
-                    notes.append(f"{entry.position}: non-numeric RawString "
-                                 f"{':'.join(entry.raw)!r} skipped")
-                    raw = None
-            if value is None and raw is None:
-                if entry.value is None and not entry.raw:
-                    notes.append(f"{entry.position}: empty entry skipped")
-                continue
-            factor, basis = 1.0, None
-            if metric == "bandwidth":
-                factor, basis = _mb_basis(res, entry, results, fio_mb if fio else "auto", fio)
-            elif lat_factor is not None:
-                factor, basis = lat_factor, f"{scale} -> s (the profile's mean latency)"
-            for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
-                if v is not None and (math.isinf(v * factor) or (
-                        v < 0 and metric in ("bandwidth", "iops", "lat_mean"))):
-                    raise ParseError(source, entry.position, f"a finite, non-negative "
-                                     f"{metric} ({scale})", found=repr(v))
-            times = None
-            if entry.run_times:
-                times = [_num(v) for v in entry.run_times]
-                if any(v is None or v < 0 for v in times) or (raw and len(times) != len(raw)):
-                    notes.append(f"{entry.position}: test-run-times {entry.run_times!r} "
-                                 "do not match the runs; ignored")
-                    times = None
-            logged = _log_times(log_dir, res, entry.system, tz, notes)
-            key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
-            common = {**base, **sysmeta.get(entry.system, {}), "config": entry.system,
-                      "tool_version": tool_version, "timestamp": ts}
-            if basis and metric == "bandwidth":
-                common["mb_basis"] = basis
-            elif basis:
-                common["basis"] = basis
-            flag_default = common.pop("flag_default", None)
-            if raw is not None:
-                for k, v in enumerate(raw):
-                    rts = logged.get(k + 1, ts)
-                    records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
-                                    "position": f"{entry.position}/RawString (run {k + 1})"
-                                    if fmt.startswith("composite") else
-                                    f"{entry.position} (run {k + 1})",
-                                    "value": v * factor, "repetition": k,
-                                    "flag": flag_default})
-                    if times is not None and (key, k) not in runtime_done:
-                        records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
-                                        "position": f"{entry.position}/JSON test-run-times "
-                                        f"(run {k + 1})", "metric": "runtime", "unit": "s",
-                                        "higher_is_better": None, "value": times[k],
-                                        "repetition": k, "flag": None, "scale": None,
-                                        "mb_basis": None, "basis": None})
-                        runtime_done.add((key, k))
-                if len(logged) >= len(raw) and all(k + 1 in logged for k in range(len(raw))):
-                    t0 = logged[1]
-                    t = [(logged[k + 1] - t0).total_seconds() for k in range(len(raw))]
-                    tb = "test-log"
-                elif times is not None:
-                    t = [float(sum(times[:k])) for k in range(len(raw))]
-                    tb = "test-run-times"
-                else:
-                    t = [float(k) for k in range(len(raw))]
-                    tb = "run index"
-                series.append(Columns({  # typed once by _common.series_of
-                    "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
-                    "source": source, "test": res.title, "op": op, "metric": metric,
-                    "t": t, "value": [v * factor for v in raw], "unit": unit,
-                    "block_size": bs, "config": entry.system, "t_basis": tb,
-                    "scale": scale, "arguments": res.arguments,
-                    "description": res.description,
-                }, len(raw)))
-            if value is not None:
-                vpos = f"{entry.position}/Value" if fmt.startswith("composite") else (
-                    f"{entry.position}.value" if fmt == "json export" else entry.position)
-                records.append({**common, "run_key": f"{key}|reported", "position": vpos,
-                                "value": value * factor, "repetition": None,
-                                "flag": "reported_mean"})
-    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), records=records,
-                  series=series, notes=notes)
+            self.entry(res, entry, base, fio, lat_factor, sibling)
+
+    def _values(self, res: _Result, entry: _Entry) -> tuple[float | None, list | None] | None:
+        """(Value, runs) of an entry; None when it gives no rows (noted why)."""
+        value = _num(entry.value)
+        if entry.value is not None and value is None:
+            self.notes.append(f"{entry.position}: non-numeric Value {entry.value!r} "
+                              f"({res.display_format or 'unknown format'}) skipped")
+            return None
+        raw = None
+        if entry.raw:
+            raw = [_num(v) for v in entry.raw]
+            if any(v is None for v in raw):
+                self.notes.append(f"{entry.position}: non-numeric RawString "
+                                  f"{':'.join(entry.raw)!r} skipped")
+                raw = None
+        if value is None and raw is None:
+            if entry.value is None and not entry.raw:
+                self.notes.append(f"{entry.position}: empty entry skipped")
+            return None
+        return value, raw
+
+    def _factor(self, res: _Result, entry: _Entry, base: dict, fio: bool,
+                lat_factor: float | None, sibling: _Result | None) -> tuple[float, str | None]:
+        """Factor to the canonical unit, and the basis it rests on."""
+        if base["metric"] == "bandwidth":
+            return _mb_basis(res, entry, sibling, base["block_size"],
+                             self.fio_mb if fio else "auto", fio)
+        if lat_factor is not None:
+            return lat_factor, f"{res.scale} -> s (the profile's mean latency)"
+        return 1.0, None
+
+    def _times(self, entry: _Entry, raw: list | None) -> list[float] | None:
+        if not entry.run_times:
+            return None
+        times = [_num(v) for v in entry.run_times]
+        if any(v is None or v < 0 for v in times) or (raw and len(times) != len(raw)):
+            self.notes.append(f"{entry.position}: test-run-times {entry.run_times!r} "
+                              "do not match the runs; ignored")
+            return None
+        return times
+
+    def entry(self, res: _Result, entry: _Entry, base: dict, fio: bool,
+              lat_factor: float | None, sibling: _Result | None) -> None:
+        metric = base["metric"]
+        system = self.sysmap.get(entry.system)
+        ts = _tstamp(system.timestamp if system else None, self.tz, self.notes, self.source)
+        tool_version = (system.client_version if system and system.client_version
+                        else self.info.get("tool_version"))
+        values = self._values(res, entry)
+        if values is None:
+            return
+        value, raw = values
+        factor, basis = self._factor(res, entry, base, fio, lat_factor, sibling)
+        what, signed = f"{metric} ({res.scale})", metric in _SIGNED_METRICS
+        for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
+            if v is not None:  # (a float: found, its str, is its repr)
+                number(v, self.source, entry.position, what, scale=factor, negative=signed)
+        times = self._times(entry, raw)
+        logged = _log_times(self.log_dir, res, entry.system, self.tz, self.notes)
+        key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
+        common = {**base, **self.sysmeta.get(entry.system, {}), "config": entry.system,
+                  "tool_version": tool_version, "timestamp": ts}
+        if basis:
+            common["mb_basis" if metric == "bandwidth" else "basis"] = basis
+        flag_default = common.pop("flag_default", None)
+        if raw is not None:
+            self._runs(res, entry, common, key, raw, times, logged, factor, flag_default)
+        if value is not None:
+            vpos = f"{entry.position}/Value" if self.composite else (
+                f"{entry.position}.value" if self.fmt == "json export" else entry.position)
+            self.records.append({**common, "run_key": f"{key}|reported", "position": vpos,
+                                 "value": value * factor, "repetition": None,
+                                 "flag": "reported_mean"})
+
+    def _runs(self, res: _Result, entry: _Entry, common: dict, key: str, raw: list,
+              times: list | None, logged: dict, factor: float, flag_default) -> None:
+        """One row per run (and its runtime row, once per run), and the runs' series."""
+        ts = common["timestamp"]
+        rawpos = f"{entry.position}/RawString" if self.composite else entry.position
+        for k, v in enumerate(raw):
+            rts = logged.get(k + 1, ts)
+            self.records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
+                                 "position": f"{rawpos} (run {k + 1})", "value": v * factor,
+                                 "repetition": k, "flag": flag_default})
+            if times is not None and (key, k) not in self.runtime_done:
+                self.records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
+                                     "position": f"{entry.position}/JSON test-run-times "
+                                     f"(run {k + 1})", "metric": "runtime", "unit": "s",
+                                     "higher_is_better": None, "value": times[k],
+                                     "repetition": k, "flag": None, "scale": None,
+                                     "mb_basis": None, "basis": None})
+                self.runtime_done.add((key, k))
+        t, tb = _run_offsets(logged, times, len(raw))
+        source = self.source
+        self.series.append(Columns({  # typed once by _common.series_of
+            "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
+            "source": source, "test": res.title, "op": common["op"],
+            "metric": common["metric"], "t": t, "value": [v * factor for v in raw],
+            "unit": common["unit"], "block_size": common["block_size"],
+            "config": entry.system, "t_basis": tb, "scale": res.scale,
+            "arguments": res.arguments, "description": res.description,
+        }, len(raw)))
+
+
+def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
+             tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
+    rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
+    for res in results:
+        rows.result(res)
+    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), records=rows.records,
+                  series=rows.series, notes=rows.notes)
 
 
 # --------------------------------------------------------------------------------------------

@@ -62,7 +62,6 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Mapping
@@ -70,7 +69,7 @@ from dataclasses import dataclass, field
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Columns, Parsed, public_series, read_one, unconvertible
+from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
@@ -174,14 +173,6 @@ _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
 _SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
-
-
-def _sane(value: float, what: str) -> float:
-    """A figure sysbench printed: finite and not negative (rates, times, counts), else
-    ValueError (the caller names the line)."""
-    if not (value >= 0 and math.isfinite(value)):
-        raise ValueError(f"{what} {value!r} is not a finite, non-negative number")
-    return value
 
 
 def _percentile(family: str, p: str) -> str:
@@ -304,6 +295,144 @@ def _echo(s: str, table, hdr: dict, extra: dict) -> str | None:
     return None
 
 
+def _pick(cell, m: re.Match) -> str:
+    """A table cell: a fixed name, a name looked up by the line's first group, or computed."""
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, dict):
+        return cell[m.group(1)]
+    return cell(m)
+
+
+def _ms_or_unit(text: str, m: re.Match) -> float:
+    """A latency in the unit after it (0.4's ``us``/``s``), else sysbench's ms."""
+    return units.duration(text + (m.group(3) or ""), "ms")
+
+
+def _ms(text: str, m: re.Match) -> float:
+    return units.duration(text, "ms")
+
+
+def _bytes(text: str, m: re.Match) -> float:
+    return units.binary_size(text)
+
+
+def _lat_percentile(m: re.Match) -> str:
+    return _percentile("lat", m.group(1))
+
+
+_OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
+             "written": "write", "write": "write", "fsync": "sync"}
+_LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
+
+# result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
+# tag). metric/op: a name, or a dict keyed by the line's first group, or a function of the match;
+# scale: a factor to the canonical unit, or a function (text, match) -> value. The first row
+# that matches wins (the order is that of the former if-chain).
+_RESULT_LINES = (
+    (_R_PREPARE, None, (("bandwidth", "write", 3, units.MiB), ("io_bytes", "write", 1, 1.0),
+                        ("runtime", "write", 2, 1.0)), "prepare"),
+    (_R_LAT, "latency", ((_LAT_NAMES, "total", 2, _ms_or_unit),), None),
+    (_R_PCT04, "latency", ((_lat_percentile, "total", 2, _ms_or_unit),), None),
+    (_R_PCT10, "latency", ((_lat_percentile, "total", 2, _ms),), None),
+    (_R_PCT_OFF, "latency", (), "percentile off"),
+    (_R_RATE10, None, (("iops", _OP_WORDS, 2, 1.0),), None),
+    (_R_TPUT10, None, (("bandwidth", _OP_WORDS, 2, units.MiB),), None),
+    (_R_IOPS11, "throughput", (("iops", _OP_WORDS, 2, 1.0),
+                               ("bandwidth", _OP_WORDS, 3, units.MiB)), None),
+    (_R_OPS04, None, (("total_ios", "read", 1, 1.0), ("total_ios", "write", 2, 1.0),
+                      ("total_ios", "sync", 3, 1.0)), None),
+    (_R_XFER04, None, (("io_bytes", "read", 1, _bytes), ("io_bytes", "write", 2, _bytes),
+                       ("bandwidth", "total", 4, _bytes)), None),
+    (_R_REQS04, None, (("iops", "total", 1, 1.0),), None),
+    (_R_TOTAL_TIME, None, (("runtime", "total", 1, 1.0),), None),
+    (_R_EVENTS, None, (("events", "total", 1, 1.0),), None),
+    (_R_EPS, None, (("ops", "total", 1, 1.0),), None),
+    (_R_MEM10, None, (("ops", "total", 2, 1.0),), None),
+    (_R_MEM04, None, (("ops", "total", 2, 1.0),), None),
+    # 0.4 "MB" is 1024*1024 bytes (sb_memory.c divides by 1024 * 1024)
+    (_R_MEMXFER, None, (("io_bytes", "total", 1, units.MiB),
+                        ("bandwidth", "total", 3, units.MiB)), None),
+    (_R_TRX, None, (("ops", "total", 2, 1.0),), None),
+    (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
+)
+
+def _any_of(patterns, prefixes=()) -> re.Pattern:
+    """One pattern that matches where any of ``patterns`` (or a ``prefixes`` string) matches: a
+    single C-level test that lets the many lines that are none of them skip the table walk."""
+    parts = [f"(?{'i' if p.flags & re.I else ''}:{p.pattern})" for p in patterns]
+    parts += [re.escape(x) for x in prefixes]
+    return re.compile("|".join(parts))
+
+
+# a line _Reader._header_line can act on (its patterns and prefixes, in any order)
+_OPTION_LINE = _any_of(
+    [_H_THREADS, _H_FLAGS, _H_PREPARE_FILES, _H_DOING,
+     *(row[0] for row in (*_FILEIO_ECHO, *_CPU_ECHO, *_MEMORY_ECHO))],
+    ("Doing CPU performance benchmark", "Running memory speed test", "Memory transfer size",
+     "total size:", "Thread yields per test"))
+
+def _lat_pct(group: int):
+    """The metric of a percentile latency whose percentile is in ``group``."""
+    return lambda m: _percentile("lat", m.group(group))
+
+
+# report-interval lines: (pattern, ((metric, op, group, scale, test), ...)); metric as in
+# _RESULT_LINES, test None for the run's own test; an output whose group is empty is skipped
+_INTERVAL_LINES = (
+    (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
+               ("iops", "sync", 4, 1.0, None), (_lat_pct(5), "total", 6, units.MS, None),
+               (_lat_pct(8), "total", 7, units.MS, None))),
+    (_I_EPS, (("ops", "total", 2, 1.0, None), (_lat_pct(3), "total", 4, units.MS, None))),
+    (_I_OLTP10, (("ops", "total", 2, 1.0, "oltp"), ("ops", "total", 3, 1.0, "oltp_queries"),
+                 (_lat_pct(4), "total", 5, units.MS, "oltp"))),
+    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (_lat_pct(6), "total", 5, units.MS, "oltp"))),
+    (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
+)
+
+# a line one row of _RESULT_LINES matches
+_RESULT_LINE = _any_of([row[0] for row in _RESULT_LINES])
+
+_SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
+_PROGRESS_LINES = frozenset((
+    "Threads started!", "Initializing worker threads...", "Done.",
+    "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
+
+
+def _lead_line(line: str) -> bool:
+    """A line before a banner that belongs to it: blank, WARNING or PARAMS."""
+    return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
+
+
+class _RunState:
+    """What the lines of one run have said so far."""
+
+    __slots__ = ("family", "hdr", "extra", "test", "res", "tests_of", "series_rows", "section",
+                 "kind", "in_hist", "started")
+
+    def __init__(self, family: str):
+        self.family = family
+        self.hdr: dict = {}
+        self.extra: dict = {"format": family}
+        self.test: str | None = None
+        self.res: list[tuple[str, str, float, int]] = []  # (metric, op, value, line idx)
+        self.tests_of: dict[int, str] = {}  # result index -> test override (oltp queries)
+        self.series_rows: list[dict] = []
+        self.section: str | None = None
+        self.kind: str | None = None  # "run", "prepare", "cleanup"
+        self.in_hist = False
+        self.started = False
+
+    def heading(self, section: str) -> None:
+        self.section = section
+        if section in _RESULT_SECTIONS:
+            self.kind = "run"
+        if section == "sql":
+            self.test = "oltp"
+        if section == "cpu":
+            self.test = self.test or "cpu"
+
+
 def _hint_test(source: str) -> str | None:
     base = os.path.basename(source).lower()
     m = re.search(r"(?:^|[_\-.])(mutex|threads|cpu|memory)(?:[_\-.]|$)", base)
@@ -325,48 +454,8 @@ class _Reader:
 
     # -- file level
     def run(self) -> Parsed:
-        lines = self.lines
-        for i, line in enumerate(lines):
-            if _FATAL_RE.match(line.strip()):
-                hint = ""
-                for nxt in lines[i + 1:i + 3]:
-                    if nxt.startswith("WARNING:"):
-                        hint = f" (sysbench adds: {nxt[8:].strip()})"
-                        break
-                raise self.err(i, f"a completed sysbench run{hint}", found=line.strip())
-        banners = [i for i, line in enumerate(lines) if _BANNER_RE.match(line.strip())]
-        if not banners:
-            first = next((i for i, s in enumerate(lines) if s.strip()), 0)
-            raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
-                           found=lines[first] if lines else "an empty file")
-        name_meta = self._name_meta()
-        runs: list[_Run] = []
-        params: dict = {}
-        for b in banners:
-            # the lines before this banner that belong to it: WARNING/PARAMS/blank
-            start = runs[-1].end if runs else 0
-            lead = b
-            while lead > start and (not lines[lead - 1].strip()
-                                    or lines[lead - 1].startswith("WARNING:")
-                                    or _PARAMS_RE.match(lines[lead - 1].strip())):
-                lead -= 1
-            if runs:
-                runs[-1].end = lead
-            for j in range(start if not runs else lead, b):
-                s = lines[j].strip()
-                pm = _PARAMS_RE.match(s)
-                if pm and len(pm["threads"]) > 18:
-                    raise self.err(j, "a thread count", found=s)
-                if pm:
-                    params = {"size": pm["size"], "mode": pm["mode"],
-                              "threads": int(pm["threads"]), "line": j}
-                elif s.startswith("WARNING:"):
-                    self.notes.append(f"line {j + 1}: {s}")
-                elif s:
-                    self.notes.append(f"line {j + 1}: ignored before the banner: {s[:80]}")
-            m = _BANNER_RE.match(lines[b].strip())
-            runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
-                             params=dict(params) or dict(name_meta)))
+        self._refuse_fatal()
+        runs = self._runs()
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
         seen: dict[tuple, int] = {}
         families = []
@@ -385,6 +474,56 @@ class _Reader:
         if not parsed.records:
             parsed.why_empty = self._why_empty()
         return parsed
+
+    def _refuse_fatal(self) -> None:
+        """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
+        lines = self.lines
+        for i, line in enumerate(lines):
+            if _FATAL_RE.match(line.strip()):
+                hint = next((f" (sysbench adds: {nxt[8:].strip()})" for nxt in lines[i + 1:i + 3]
+                             if nxt.startswith("WARNING:")), "")
+                raise self.err(i, f"a completed sysbench run{hint}", found=line.strip())
+
+    def _runs(self) -> list[_Run]:
+        """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
+        lines = self.lines
+        banners = [i for i, line in enumerate(lines) if _BANNER_RE.match(line.strip())]
+        if not banners:
+            first = next((i for i, s in enumerate(lines) if s.strip()), 0)
+            raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
+                           found=lines[first] if lines else "an empty file")
+        name_meta = self._name_meta()
+        runs: list[_Run] = []
+        params: dict = {}
+        for b in banners:
+            # the lines before this banner that belong to it: WARNING/PARAMS/blank
+            start = runs[-1].end if runs else 0
+            lead = b
+            while lead > start and _lead_line(lines[lead - 1]):
+                lead -= 1
+            if runs:
+                runs[-1].end = lead
+            params = self._before_banner(start if not runs else lead, b, params)
+            m = _BANNER_RE.match(lines[b].strip())
+            runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
+                             params=dict(params) or dict(name_meta)))
+        return runs
+
+    def _before_banner(self, start: int, banner: int, params: dict) -> dict:
+        """The PARAMS of the lines before a banner (else ``params``); notes for the rest."""
+        for j in range(start, banner):
+            s = self.lines[j].strip()
+            pm = _PARAMS_RE.match(s)
+            if pm and len(pm["threads"]) > 18:
+                raise self.err(j, "a thread count", found=s)
+            if pm:
+                params = {"size": pm["size"], "mode": pm["mode"],
+                          "threads": int(pm["threads"]), "line": j}
+            elif s.startswith("WARNING:"):
+                self.notes.append(f"line {j + 1}: {s}")
+            elif s:
+                self.notes.append(f"line {j + 1}: ignored before the banner: {s[:80]}")
+        return params
 
     def _why_empty(self) -> str:
         """Why a recognised sysbench output gave no rows (said, never silent)."""
@@ -406,105 +545,112 @@ class _Reader:
     # -- one run
     def _run(self, r: _Run):
         lines = self.lines
-        seg_text = "\n".join(lines[r.banner:r.end])
-        family = _family(r.major, r.minor, seg_text)
-        hdr: dict = {}
-        extra: dict = {"format": family}
-        test = None
-        res: list[tuple[str, str, float, int]] = []  # (metric, op, value, line idx)
-        tests_of: dict[int, str] = {}  # line idx -> test override (oltp queries)
-        series_rows: list[dict] = []
-        section = None
-        kind = None  # "run", "prepare", "cleanup"
-        in_hist = False
-        started = False
+        family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
+        st = _RunState(family)
         for i in range(r.banner + 1, r.end):
             raw = lines[i]
             s = raw.strip()
-            if in_hist:
-                if not s:
-                    in_hist = False
-                continue
-            if not s:
-                continue
-            if s.startswith("WARNING:"):
-                self.notes.append(f"line {i + 1}: {s}")
-                continue
-            if s.startswith("DEBUG:") or s.startswith("(last message repeated"):
-                continue
-            if s.startswith("Latency histogram"):
-                in_hist = True
-                continue
-            if s in ("Threads started!", "Initializing worker threads...", "Done.",
-                     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."):
-                started = started or s == "Threads started!"
+            if self._skipped(st, s, i):
                 continue
             if s in _HEADINGS:
-                section = _HEADINGS[s]
-                if section in _RESULT_SECTIONS:
-                    kind = "run"
-                if section == "sql":
-                    test = "oltp"
-                if section == "cpu":
-                    test = test or "cpu"
-                continue
-            tm = _T_RE.match(s)
-            if tm:
-                try:
-                    t = _sane(float(tm.group(1)), "time")
-                    self._interval(t, tm.group(2), i, series_rows)
-                except (ValueError, OverflowError) as exc:
-                    raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
-                continue
-            try:
-                handled = self._header_line(s, hdr, extra)
-                # only a line that echoed an option changed hdr/extra (earlier ones passed)
-                if handled and any(isinstance(v, int) and not 0 <= v < 2**63
-                                   for v in (*hdr.values(), *extra.values())):
-                    raise ValueError("a count beyond 64 bits")
-            except (ValueError, OverflowError) as exc:
-                raise self.err(i, "a sysbench option line", found=raw) from exc
-            if handled:
-                if handled == "mode":
-                    test = hdr["mode"]
-                elif handled in ("cpu", "memory", "threads", "mutex", "oltp"):
-                    test = test or handled
-                elif handled == "prepare":
-                    kind = kind or "prepare"
-                continue
-            if s == "Removing test files...":
-                kind = kind or "cleanup"
-                continue
-            if s == "Creating files for the test...":
-                kind = kind or "prepare"
-                continue
-            try:
-                m = _R_PREPARE.match(s)
-                if m:
-                    kind = "prepare"
-                    res.append(("bandwidth", "write",
-                                _sane(float(m.group(3)) * units.MiB, "bandwidth"), i))
-                    res.append(("io_bytes", "write", _sane(float(m.group(1)), "io_bytes"), i))
-                    res.append(("runtime", "write", _sane(float(m.group(2)), "runtime"), i))
-                    continue
-                self._result_line(s, section, i, res, tests_of, extra)
-            except (ValueError, OverflowError) as exc:
-                raise self.err(i, f"a sysbench result line ({exc})", found=raw) from exc
-            if res and res[-1][3] == i and kind != "prepare":
-                kind = "run"
-        if kind is None:
+                st.heading(_HEADINGS[s])
+            elif not self._interval_line(st, s, i, raw) and not self._option_line(st, s, i, raw):
+                self._result(st, s, i, raw)
+        return self._finish(r, st)
+
+    def _skipped(self, st: _RunState, s: str, i: int) -> bool:
+        """Blank, histogram, warning, debug and progress lines (warnings kept as notes)."""
+        if st.in_hist:
+            st.in_hist = bool(s)
+            return True
+        if not s or s.startswith(_SKIP_PREFIXES):
+            return True
+        if s.startswith("WARNING:"):
+            self.notes.append(f"line {i + 1}: {s}")
+            return True
+        if s.startswith("Latency histogram"):
+            st.in_hist = True
+            return True
+        if s in _PROGRESS_LINES:
+            st.started = st.started or s == "Threads started!"
+            return True
+        return False
+
+    def _interval_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
+        tm = _T_RE.match(s)
+        if not tm:
+            return False
+        try:
+            t = number(tm.group(1), self.source, i + 1, "time",
+                       context="a report-interval line", found=raw)
+            self._interval(t, tm.group(2), i, st.series_rows)
+        except ParseError:
+            raise
+        except (ValueError, OverflowError) as exc:
+            raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
+        return True
+
+    def _option_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
+        """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
+        try:
+            handled = self._header_line(s, st.hdr, st.extra) if _OPTION_LINE.match(s) else None
+            # only a line that echoed an option changed hdr/extra (earlier ones passed)
+            if handled and any(isinstance(v, int) and not 0 <= v < 2**63
+                               for v in (*st.hdr.values(), *st.extra.values())):
+                raise ValueError("a count beyond 64 bits")
+        except (ValueError, OverflowError) as exc:
+            raise self.err(i, "a sysbench option line", found=raw) from exc
+        if handled == "mode":
+            st.test = st.hdr["mode"]
+        elif handled in ("cpu", "memory", "threads", "mutex", "oltp"):
+            st.test = st.test or handled
+        elif handled == "prepare" or s == "Creating files for the test...":
+            st.kind = st.kind or "prepare"
+        elif s == "Removing test files...":
+            st.kind = st.kind or "cleanup"
+        else:
+            return bool(handled)
+        return True
+
+    def _result(self, st: _RunState, s: str, i: int, raw: str) -> None:
+        try:
+            tag = self._result_line(s, st.section, i, st.res, st.tests_of, st.extra)
+        except ParseError:
+            raise
+        except (ValueError, OverflowError) as exc:
+            raise self.err(i, f"a sysbench result line ({exc})", found=raw) from exc
+        if tag == "prepare":
+            st.kind = "prepare"
+        elif st.res and st.res[-1][3] == i and st.kind != "prepare":
+            st.kind = "run"
+
+    def _finish(self, r: _Run, st: _RunState):
+        """Records, series, family and repetition key of a run whose lines were read."""
+        lines = self.lines
+        if st.kind is None:
             last = r.end - 1
             while last > r.banner and not lines[last].strip():
                 last -= 1
-            what = "the results ('General statistics:' or 'File operations:')" if started else \
-                "a sysbench run, prepare or cleanup report"
+            what = "the results ('General statistics:' or 'File operations:')" if st.started \
+                else "a sysbench run, prepare or cleanup report"
             raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
-        if kind == "cleanup":
-            return [], None, family, ("cleanup",)
-        if kind == "prepare":
-            test = "prepare"
+        if st.kind == "cleanup":
+            return [], None, st.family, ("cleanup",)
+        test = "prepare" if st.kind == "prepare" else st.test
         checked = test  # what the output itself shows decides which blocks must be there
-        # test name: from the output, else PARAMS/file name, else options, else a name hint
+        test = self._test_name(r, test)
+        hdr, extra = st.hdr, st.extra
+        self._apply_params(r, hdr, extra, test)
+        if st.kind == "run":
+            self._check(r, st.family, checked, st.res)
+        records = self._records(r, st.family, test, hdr, extra, st.res, st.tests_of)
+        series = self._series(r, test, hdr, st.series_rows)
+        key = (st.kind, test, tuple(sorted(hdr.items())), tuple(sorted(
+            (k, v) for k, v in extra.items())))
+        return records, series, st.family, key
+
+    def _test_name(self, r: _Run, test: str | None) -> str:
+        """From the output, else PARAMS/file name, else options, else a name hint."""
         if test is None and r.params.get("mode") in MODES:
             test = r.params["mode"]
         if test is None:
@@ -513,14 +659,7 @@ class _Reader:
                 self.notes.append(f"line {r.banner + 1}: sysbench {r.version} does not print "
                                   "which test ran (threads and mutex look alike); test='generic'"
                                   " (pass test=... to name it)")
-        self._apply_params(r, hdr, extra, test)
-        if kind == "run":
-            self._check(r, family, checked, res)
-        records = self._records(r, family, test, hdr, extra, res, tests_of)
-        series = self._series(r, test, hdr, series_rows)
-        key = (kind, test, tuple(sorted(hdr.items())), tuple(sorted(
-            (k, v) for k, v in extra.items())))
-        return records, series, family, key
+        return test
 
     def _apply_params(self, r: _Run, hdr: dict, extra: dict, test: str) -> None:
         p = r.params
@@ -592,89 +731,32 @@ class _Reader:
 
     # -- result lines
     def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
-                     extra: dict) -> None:
-        def add(metric, op, value):
-            res.append((metric, op, _sane(float(value), metric), i))
-
-        if section == "latency":
-            m = _R_LAT.match(s)
-            if m:
-                name = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}[m.group(1)]
-                add(name, "total", units.duration(m.group(2) + (m.group(3) or ""), "ms"))
-                return
-            m = _R_PCT04.match(s) or _R_PCT10.match(s)
-            if m:
-                unit = m.group(3) if m.re is _R_PCT04 else None
-                add(_percentile("lat", m.group(1)), "total",
-                    units.duration(m.group(2) + (unit or ""), "ms"))
-                return
-            if _R_PCT_OFF.match(s):
+                     extra: dict) -> str | None:
+        """Apply the first row of :data:`_RESULT_LINES` that matches ``s``; return its tag."""
+        if not _RESULT_LINE.match(s):
+            return None
+        for pattern, where, outputs, tag in _RESULT_LINES:
+            if where is not None and section != where:
+                continue
+            m = pattern.match(s)
+            if m is None:
+                continue
+            if tag == "percentile off":
                 extra["percentile"] = "disabled"
-                return
-        m = _R_RATE10.match(s)
-        if m:
-            add("iops", {"reads": "read", "writes": "write", "fsyncs": "sync"}[m.group(1)],
-                m.group(2))
-            return
-        m = _R_TPUT10.match(s)
-        if m:
-            add("bandwidth", "read" if m.group(1) == "read" else "write",
-                float(m.group(2)) * units.MiB)
-            return
-        m = _R_IOPS11.match(s)
-        if m and section == "throughput":
-            op = {"read": "read", "write": "write", "fsync": "sync"}[m.group(1)]
-            add("iops", op, m.group(2))
-            if m.group(3) is not None:
-                add("bandwidth", op, float(m.group(3)) * units.MiB)
-            return
-        m = _R_OPS04.match(s)
-        if m:
-            add("total_ios", "read", m.group(1))
-            add("total_ios", "write", m.group(2))
-            add("total_ios", "sync", m.group(3))
-            return
-        m = _R_XFER04.match(s)
-        if m:
-            add("io_bytes", "read", units.binary_size(m.group(1)))
-            add("io_bytes", "write", units.binary_size(m.group(2)))
-            add("bandwidth", "total", units.binary_size(m.group(4)))
-            return
-        m = _R_REQS04.match(s)
-        if m:
-            add("iops", "total", m.group(1))
-            return
-        m = _R_TOTAL_TIME.match(s)
-        if m:
-            add("runtime", "total", m.group(1))
-            return
-        m = _R_EVENTS.match(s)
-        if m:
-            add("events", "total", m.group(1))
-            return
-        m = _R_EPS.match(s)
-        if m:
-            add("ops", "total", m.group(1))
-            return
-        m = _R_MEM10.match(s) or _R_MEM04.match(s)
-        if m:
-            add("ops", "total", m.group(2))
-            return
-        m = _R_MEMXFER.match(s)
-        if m:
-            # 0.4 "MB" is 1024*1024 bytes (sb_memory.c divides by 1024 * 1024)
-            add("io_bytes", "total", float(m.group(1)) * units.MiB)
-            add("bandwidth", "total", float(m.group(3)) * units.MiB)
-            return
-        m = _R_TRX.match(s)
-        if m:
-            add("ops", "total", m.group(2))
-            return
-        m = _R_QUERIES.match(s)
-        if m:
-            add("ops", "total", m.group(2))
-            tests_of[len(res) - 1] = "oltp_queries"
-            return
+                return tag
+            for metric, op, group, scale in outputs:
+                text = m.group(group)
+                if text is None:  # 1.1's optional "MiB/s" after IOPS=
+                    continue
+                name = _pick(metric, m)
+                value = scale(text, m) if callable(scale) else float(text) * scale
+                res.append((name, _pick(op, m), number(value, self.source, i + 1, name,
+                                                       context="a sysbench result line",
+                                                       found=self.lines[i]), i))
+            if tag == "oltp_queries":
+                tests_of[len(res) - 1] = tag
+            return tag
+        return None
 
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
@@ -737,43 +819,21 @@ class _Reader:
 
     # -- report-interval lines
     def _interval(self, t: float, body: str, i: int, rows: list) -> None:
-        def add(metric, op, value, test=None):
-            rows.append({"t": t, "metric": metric, "op": op, "value": _sane(float(value), metric),
-                         "unit": _SERIES_UNIT.get(metric, "s"), "test": test, "line": i})
-
-        m = _I_FILE.match(body)
-        if m:
-            add("bandwidth", "read", float(m.group(1)) * units.MiB)
-            add("bandwidth", "write", float(m.group(3)) * units.MiB)
-            add("iops", "sync", m.group(4))
-            if m.group(5) is not None:
-                add(_percentile("lat", m.group(5)), "total",
-                    float(m.group(6)) * units.MS)
-            else:
-                add(_percentile("lat", m.group(8)), "total",
-                    float(m.group(7)) * units.MS)
-            return
-        m = _I_EPS.match(body)
-        if m:
-            add("ops", "total", m.group(2))
-            add(_percentile("lat", m.group(3)), "total", float(m.group(4)) * units.MS)
-            return
-        m = _I_OLTP10.match(body)
-        if m:
-            add("ops", "total", m.group(2), "oltp")
-            add("ops", "total", m.group(3), "oltp_queries")
-            add(_percentile("lat", m.group(4)), "total", float(m.group(5)) * units.MS,
-                "oltp")
-            return
-        m = _I_OLTP05.match(body)
-        if m:
-            add("ops", "total", m.group(2), "oltp")
-            add(_percentile("lat", m.group(6)), "total", float(m.group(5)) * units.MS,
-                "oltp")
-            return
-        m = _I_MEM.match(body)
-        if m:
-            add("bandwidth", "total", float(m.group(1)) * units.MiB)
+        """Rows of one report-interval line, by the first row of :data:`_INTERVAL_LINES` that
+        matches; a line of none of them is noted."""
+        for pattern, outputs in _INTERVAL_LINES:
+            m = pattern.match(body)
+            if m is None:
+                continue
+            for metric, op, group, scale, test in outputs:
+                text = m.group(group)
+                if text is None:  # 0.5 prints "response time", 1.0 "latency"
+                    continue
+                name = _pick(metric, m)
+                value = number(text, self.source, i + 1, name, scale=scale,
+                               context="a report-interval line", found=self.lines[i])
+                rows.append({"t": t, "metric": name, "op": op, "value": value,
+                             "unit": _SERIES_UNIT.get(name, "s"), "test": test, "line": i})
             return
         if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
             return

@@ -129,9 +129,9 @@ def _int_option(value) -> int | None:
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
     """Metadata record keys and per-op block sizes from a job's options (already merged).
     The two dicts may be shared between calls: read them, never change them."""
-    if not all(type(v) is str for v in opts.values()):  # fio prints strings; 1 == True
+    key = (defaults, *map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
+    if not set(map(type, key[1:])) <= _STR_OR_ABSENT:  # fio prints strings; 1 == True
         return _job_meta(opts, defaults)
-    key = (defaults, *opts.items())
     hit = _JOB_META.get(key)
     if hit is None:
         hit = _job_meta(opts, defaults)
@@ -141,6 +141,16 @@ def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]
 
 
 _JOB_META: dict[tuple, tuple[dict, dict]] = {}
+_META_KEYS = ("rw", "readwrite", *_BS_KEYS, "iodepth", "numjobs", "ioengine", "direct", "size",
+              "runtime", "rate_iops")  # every option _job_meta reads
+
+
+class _Absent:
+    """An option not given (a JSON null is given, as None)."""
+
+
+_ABSENTS = (_Absent,) * len(_META_KEYS)
+_STR_OR_ABSENT = frozenset({str, type})  # type(_Absent) is type
 
 
 def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:

@@ -310,13 +310,16 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version,
                       series=[schema.empty_series()])
     ncol = first.count(b",") + 1
-    col2 = None
+    col2 = probe = None
     if ncol == 6 and vt is not None and vt >= (3, 37) and log_max_value is None \
             and log_offset is None:
         probe = _read_columns(data, [f"c{i}" for i in range(6)], source)
         col2 = probe.column("c2").to_numpy()
     names = _layout(ncol, vt, source, log_offset, log_max_value, col2)
-    table = _read_columns(data, names, source)
+    if probe is not None:  # the probe read every column already: name them, drop prio
+        table = probe.rename_columns(names).drop_columns([n for n in names if n == "prio"])
+    else:
+        table = _read_columns(data, names, source)
     n = table.num_rows
     t = table.column("t").to_numpy()
     value = table.column("value").to_numpy().astype(np.float64)
