@@ -11,9 +11,10 @@ import pytest
 
 import ebsstats as es
 from ebsstats.errors import IngestError, ParseError
+from ebsstats.io import folder
 from ebsstats.io import meta as metamod
 from ebsstats.io._registry import Reader, register, text_parser, unregister
-from tests.conftest import tree_digest
+from tests.conftest import fixture, tree_digest
 
 pytestmark = pytest.mark.filterwarnings("ignore:ebsstats.read:UserWarning")
 
@@ -268,3 +269,29 @@ def test_metadata_keywords_still_work_with_a_deprecation_warning(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)  # the new way warns about nothing
         assert es.read(f, meta={"serie": "x"})["serie"].tolist() == ["x"]
+
+
+def test_a_read_leaves_the_garbage_collector_as_it_found_it(tmp_path):
+    """The collector is paused during a read (bulk object building), never left off, and
+    stays off if the caller had turned it off."""
+    import gc
+
+    (tmp_path / "a.json").write_text(fixture("fio", "small_json.json").read_text())
+    assert gc.isenabled()
+    seen = []
+    real = folder._read_path
+
+    def spy(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    folder._read_path = spy
+    try:
+        es.read(tmp_path, jobs=1)
+        assert seen == [False] and gc.isenabled()
+        gc.disable()
+        es.read(tmp_path, jobs=1)
+        assert not gc.isenabled()
+    finally:
+        folder._read_path = real
+        gc.enable()

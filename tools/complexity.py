@@ -35,11 +35,6 @@ PENDING: dict[str, int] = {
     "ebsstats/io/fio/terse.py:_terse_line": 28,
     "ebsstats/io/fio/log.py:_parse_bytes": 49,
     "ebsstats/io/fio/log.py:find_run": 26,
-    # columnar typing and the folder read: being rewritten around the reader protocol
-    "ebsstats/io/_columns.py:frame_of_columns": 42,
-    "ebsstats/io/folder.py:_ingest": 35,
-    "ebsstats/io/folder.py:_read_path": 33,
-    "ebsstats/io/folder.py:read": 27,
 }
 
 

@@ -441,77 +441,94 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.Data
     for col in ("source", "tool", "test", "metric", "value"):
         if col not in pieces:
             raise SchemaError(f"records lack required key {col!r}")
-
-    def col(name):
-        return pieces.get(name) or [Const(None, m) for m in lengths]
-
-    metric = pieces["metric"]
-    unit, hib = col("unit"), col("higher_is_better")
-    need_u = [j for j, p in enumerate(unit) if _needs(p)]
-    need_h = [j for j, p in enumerate(hib) if _needs(p)]
-    from_vocabulary = (len(need_u) == len(need_h) == len(lengths)
-                       and all(type(p) is Const for p in itertools.chain(unit, hib)))
-    if from_vocabulary:  # the usual case: no reader set a unit; derived from metric's codes
-        pieces["unit"] = [Const(None, n)]
-        pieces["higher_is_better"] = [Const(None, n)]
-    elif need_u or need_h:
-        names: set = set()
-        for p in metric:
-            names.update([p.value] if type(p) is Const else _piece_list(p))
-        infos = {m: metric_info(m) for m in names if not _missing(m)}
-        for need, target, k in ((need_u, unit, 0), (need_h, hib, 1)):
-            table = {m: info[k] for m, info in infos.items()}
-            for j in need:
-                u, m = target[j], metric[j]
-                if type(u) is Const and type(m) is Const:
-                    target[j] = Const(table.get(m.value), lengths[j])
-                elif type(u) is Const:  # the usual case: readers leave unit to the vocabulary
-                    target[j] = list(map(table.get, _piece_list(m)))
-                else:
-                    target[j] = [infos.get(mm, (None, None))[k] if _missing(uu) else uu
-                                 for uu, mm in zip(_piece_list(u), _piece_list(m), strict=True)]
-        pieces["unit"], pieces["higher_is_better"] = unit, hib
-    rid = col("run_id")
-    need_r = [j for j, p in enumerate(rid) if _needs(p)]
-    if need_r:
-        source = pieces["source"]
-        key = col("run_key") if "run_key" in pieces else col("position")
-        pos = col("position") if "run_key" in pieces else None
-        cache: dict = {}
-
-        def one(s, k, p):
-            if _missing(k):
-                k = p
-            try:
-                return cache[s, k]
-            except KeyError:
-                v = cache[s, k] = run_id(s, k)
-                return v
-            except TypeError:  # unhashable key
-                return run_id(s, k)
-
-        for j in need_r:
-            r, s, k = rid[j], source[j], key[j]
-            p = pos[j] if pos is not None else Const(None, lengths[j])
-            if all(type(x) is Const for x in (r, s, k, p)):
-                rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
-            elif type(r) is Const and type(s) is Const and not _needs(k):
-                keys = _piece_list(k)  # one file, several runs: hash each run once
-                try:
-                    ids = {kk: run_id(s.value, kk) for kk in set(keys)}
-                    rid[j] = list(map(ids.__getitem__, keys))
-                    continue
-                except TypeError:  # unhashable keys
-                    rid[j] = [run_id(s.value, kk) for kk in keys]
-            else:
-                rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
-                    _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
-        pieces["run_id"] = rid
+    from_vocabulary = _fill_vocabulary(pieces, lengths, n)
+    _fill_run_ids(pieces, lengths)
     pieces.pop("run_key", None)
     out = _build(pieces, n, {**COLUMNS, **META_COLUMNS})
     if from_vocabulary:
         out["unit"], out["higher_is_better"] = _vocabulary_columns(out["metric"].array)
     return out
+
+
+def _col(pieces: dict[str, list], name: str, lengths: list[int]) -> list:
+    """A column's pieces, or one missing piece per chunk when no chunk has it."""
+    return pieces.get(name) or [Const(None, m) for m in lengths]
+
+
+def _fill_vocabulary(pieces: dict[str, list], lengths: list[int], n: int) -> bool:
+    """Fill ``unit`` and ``higher_is_better`` where a chunk left them to the metric
+    vocabulary. Returns True when no chunk set either: then both are derived after typing,
+    from the metric's codes (:func:`_vocabulary_columns`), not row by row."""
+    metric = pieces["metric"]
+    unit, hib = _col(pieces, "unit", lengths), _col(pieces, "higher_is_better", lengths)
+    need_u = [j for j, p in enumerate(unit) if _needs(p)]
+    need_h = [j for j, p in enumerate(hib) if _needs(p)]
+    if (len(need_u) == len(need_h) == len(lengths)
+            and all(type(p) is Const for p in itertools.chain(unit, hib))):
+        pieces["unit"] = [Const(None, n)]
+        pieces["higher_is_better"] = [Const(None, n)]
+        return True
+    if not (need_u or need_h):
+        return False
+    names: set = set()
+    for p in metric:
+        names.update([p.value] if type(p) is Const else _piece_list(p))
+    infos = {m: metric_info(m) for m in names if not _missing(m)}
+    for need, target, k in ((need_u, unit, 0), (need_h, hib, 1)):
+        table = {m: info[k] for m, info in infos.items()}
+        for j in need:
+            u, m = target[j], metric[j]
+            if type(u) is Const and type(m) is Const:
+                target[j] = Const(table.get(m.value), lengths[j])
+            elif type(u) is Const:  # the usual case: readers leave unit to the vocabulary
+                target[j] = list(map(table.get, _piece_list(m)))
+            else:
+                target[j] = [infos.get(mm, (None, None))[k] if _missing(uu) else uu
+                             for uu, mm in zip(_piece_list(u), _piece_list(m), strict=True)]
+    pieces["unit"], pieces["higher_is_better"] = unit, hib
+    return False
+
+
+def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
+    """Fill ``run_id`` where a chunk has none: a hash of ``source`` and ``run_key`` (or
+    ``position``), computed once per distinct pair."""
+    rid = _col(pieces, "run_id", lengths)
+    need_r = [j for j, p in enumerate(rid) if _needs(p)]
+    if not need_r:
+        return
+    source = pieces["source"]
+    key = _col(pieces, "run_key" if "run_key" in pieces else "position", lengths)
+    pos = _col(pieces, "position", lengths) if "run_key" in pieces else None
+    cache: dict = {}
+
+    def one(s, k, p):
+        if _missing(k):
+            k = p
+        try:
+            return cache[s, k]
+        except KeyError:
+            v = cache[s, k] = run_id(s, k)
+            return v
+        except TypeError:  # unhashable key
+            return run_id(s, k)
+
+    for j in need_r:
+        r, s, k = rid[j], source[j], key[j]
+        p = pos[j] if pos is not None else Const(None, lengths[j])
+        if all(type(x) is Const for x in (r, s, k, p)):
+            rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
+        elif type(r) is Const and type(s) is Const and not _needs(k):
+            keys = _piece_list(k)  # one file, several runs: hash each run once
+            try:
+                ids = {kk: run_id(s.value, kk) for kk in set(keys)}
+                rid[j] = list(map(ids.__getitem__, keys))
+                continue
+            except TypeError:  # unhashable keys
+                rid[j] = [run_id(s.value, kk) for kk in keys]
+        else:
+            rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
+                _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
+    pieces["run_id"] = rid
 
 
 def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:

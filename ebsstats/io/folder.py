@@ -16,7 +16,9 @@ shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printabl
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
+import gc
 import hashlib
 import inspect
 import os
@@ -261,22 +263,10 @@ def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
 
 
 def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
+    """Read, sniff and parse one file; every refusal is an outcome, never an exception."""
     out = _Outcome(rel)
-    try:
-        st = os.stat(path)  # follows links: what would be read
-    except OSError as exc:
-        what = "broken or looping symbolic link" if os.path.islink(path) else "unreadable file"
-        out.failure = IngestFailure(rel, None, f"{rel}: {what} ({exc.strerror})", kind="error")
-        return out
-    if not stat.S_ISREG(st.st_mode):  # never open a FIFO, socket or device: it may block
-        kind = ("FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode)
-                else "device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-                else "special file")
-        out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
-        return out
-    if is_companion(path):
-        out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
-                                    kind="companion")
+    st = _regular_file(path, rel, out)
+    if st is None:
         return out
     try:
         if not job.final and st.st_size > _HEAD_FIRST:  # a large file: sniff before reading it
@@ -286,18 +276,8 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         data = load_bytes(path, job.max_bytes)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
-        if not data or data.isspace():  # not data.strip(): that copies the file
-            out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
-            return out
-        head = data[:65536]
-        if b"\x00" in head[:4096]:
-            out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
-                                        kind="skipped")
-            return out
-        sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+        sniffed = _sniff_data(data, path, rel, out)
         if sniffed is None:
-            out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
-                                        kind="skipped")
             return out
         reader = sniffed.reader  # kept here: the outcome travels between processes by name
         out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
@@ -312,7 +292,53 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
         out.error = exc
         return out
-    # columns, not dicts: compact to send back from a worker, and typed once for all files
+    _keep_rows(out, parsed, sniffed, job)
+    return out
+
+
+def _regular_file(path: Path, rel: str, out: _Outcome) -> os.stat_result | None:
+    """The file's ``stat`` when it is a regular file and not a companion; else ``None``, with
+    the reason set on ``out``."""
+    try:
+        st = os.stat(path)  # follows links: what would be read
+    except OSError as exc:
+        what = "broken or looping symbolic link" if os.path.islink(path) else "unreadable file"
+        out.failure = IngestFailure(rel, None, f"{rel}: {what} ({exc.strerror})", kind="error")
+        return None
+    if not stat.S_ISREG(st.st_mode):  # never open a FIFO, socket or device: it may block
+        kind = ("FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode)
+                else "device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                else "special file")
+        out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
+        return None
+    if is_companion(path):
+        out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
+                                    kind="companion")
+        return None
+    return st
+
+
+def _sniff_data(data: bytes, path: Path, rel: str, out: _Outcome):
+    """The reader that recognises the bytes, or ``None`` (empty, binary or unknown: the reason
+    set on ``out``)."""
+    if not data or data.isspace():  # not data.strip(): that copies the file
+        out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
+        return None
+    head = data[:65536]
+    if b"\x00" in head[:4096]:
+        out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
+                                    kind="skipped")
+        return None
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    if sniffed is None:
+        out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
+                                    kind="skipped")
+    return sniffed
+
+
+def _keep_rows(out: _Outcome, parsed: Parsed, sniffed, job: _Job) -> None:
+    """The parsed rows as compact columns on ``out`` (metadata applied): compact to send back
+    from a worker, and typed once for all files."""
     merged = {**out.meta, **(job.meta or {})} or None
     out.nrows = parsed.nrows()
     if not out.nrows and not any(len(ts) for ts in parsed.series):
@@ -324,7 +350,6 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
         out.series = [series_chunk(ts, merged if rows else None) for ts in parsed.series]
     parsed.records, parsed.series, parsed.columns = [], [], None
     out.parsed = parsed
-    return out
 
 
 def _file_meta(path: Path, rel: str, job: _Job) -> dict:
@@ -399,7 +424,23 @@ def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
 
 
 def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
-    return [_read_path(path, rel, job) for path, rel in items]
+    with _bulk():
+        return [_read_path(path, rel, job) for path, rel in items]
+
+
+@contextlib.contextmanager
+def _bulk():
+    """The cyclic garbage collector paused while a read builds its objects (and restored as
+    it was). A read makes millions of acyclic objects (dicts, lists, floats, strings) that
+    reference counting frees; each collection would walk all of them again: 6 % of a
+    2,000-file fio read."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _progress(total: int, progress: bool | None):
@@ -471,25 +512,9 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     for key, value in (meta or {}).items():
         metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
-    known: dict[Path, int] = {}
-    if p.is_dir():
-        root = p
-        files = _walk(p, walk_errors, known) if files is None else [Path(f) for f in files]
-        rels = _relative_names(files, p)
-    else:
-        root = None
-        files, rels = [p], [display_name(str(path))]
+    root, files, rels, sizes = _listing(p, path, files, walk_errors)
     if not files and not walk_errors:
         return [], root
-    sizes = []
-    for f in files:
-        size = known.get(f)
-        if size is None:
-            try:
-                size = f.stat().st_size
-            except OSError:
-                size = 0
-        sizes.append(size)
     if given is None and root is not None:
         sidecar_names: frozenset | None = frozenset(
             str(f) for f in files if f.name.lower().endswith((".meta.yaml", ".meta.yml")))
@@ -524,19 +549,47 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         outcomes.append(_Outcome(where, failure=IngestFailure(
             where, None, f"{where}: unreadable folder ({exc.strerror})", kind="error")))
     if dedupe:
-        seen: dict[str, str] = {}
-        for o in outcomes:
-            if o.digest is None or o.parsed is None:
-                continue
-            if o.digest in seen:
-                o.parsed, o.records, o.series = None, None, []
-                o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
-                                          "(same bytes; read once)", kind="duplicate")
-            else:
-                seen[o.digest] = o.rel
+        _drop_duplicates(outcomes)
     if errors == "raise":
         _raise_failures(outcomes, root, path)
     return outcomes, root
+
+
+def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
+    """``(root, files, names relative to root, sizes)`` of a read: every file below a
+    folder (or the ``files`` given under it), or the one file ``path``."""
+    known: dict[Path, int] = {}
+    if p.is_dir():
+        root = p
+        files = _walk(p, walk_errors, known) if files is None else [Path(f) for f in files]
+        rels = _relative_names(files, p)
+    else:
+        root = None
+        files, rels = [p], [display_name(str(path))]
+    sizes = []
+    for f in files:
+        size = known.get(f)
+        if size is None:
+            try:
+                size = f.stat().st_size
+            except OSError:
+                size = 0
+        sizes.append(size)
+    return root, files, rels, sizes
+
+
+def _drop_duplicates(outcomes: list[_Outcome]) -> None:
+    """Files with the same bytes as an earlier one (by SHA-1) become ``duplicate`` failures."""
+    seen: dict[str, str] = {}
+    for o in outcomes:
+        if o.digest is None or o.parsed is None:
+            continue
+        if o.digest in seen:
+            o.parsed, o.records, o.series = None, None, []
+            o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
+                                      "(same bytes; read once)", kind="duplicate")
+        else:
+            seen[o.digest] = o.rel
 
 
 def _raise_failures(outcomes: list[_Outcome], root, path) -> None:
@@ -665,15 +718,17 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         raise ValueError("errors must be 'collect' or 'raise'")
     if max_bytes is None:
         max_bytes = FOLDER_MAX_BYTES if is_dir else MAX_BYTES
-    outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
-                             progress=progress, jobs=jobs, max_bytes=max_bytes,
-                             dedupe=dedupe, series=series)
-    result = _assemble(outcomes, series)
+    with _bulk():
+        outcomes, root = _ingest(path, errors=errors, pattern=pattern, meta=meta,
+                                 progress=progress, jobs=jobs, max_bytes=max_bytes,
+                                 dedupe=dedupe, series=series)
+        result = _assemble(outcomes, series)
     if errors == "raise":
         _raise_failures(outcomes, root, path)  # files whose values could not be typed
     fails = failures_frame(outcomes)
     df = result[0] if series else result
-    df.attrs["failures"] = fails.astype(object).where(fails.notna(), None).to_dict("records")
+    df.attrs["failures"] = (fails.astype(object).where(fails.notna(), None).to_dict("records")
+                            if len(fails) else [])
     if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
         warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
                       f"{fails['reason'].iloc[0]}", stacklevel=2)
@@ -681,13 +736,19 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     if is_dir and n_bad:
         warnings.warn(f"ebsstats.read: {n_bad} file(s) could not be read; see "
                       "frame.attrs['failures'] or with_failures=True", stacklevel=2)
+    return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
+
+
+def _shaped(result, fails: pd.DataFrame, df: pd.DataFrame, *, full: bool, series: bool,
+            with_failures: bool):
+    """What :func:`read` returns for its options (the old tuple shapes warn)."""
     if full:
         return ReadResult(df, result[1] if series else None, fails)
     if with_failures or series:
         warnings.warn("ebsstats.read: series=True / with_failures=True without full=True "
                       "return tuples that change with the options; use full=True, which "
                       "returns ReadResult(frame, series, failures)", DeprecationWarning,
-                      stacklevel=2)
+                      stacklevel=3)
     if with_failures:
         return (*result, fails) if series else (result, fails)
     return result
