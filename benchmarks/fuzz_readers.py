@@ -53,7 +53,7 @@ def samples_for(module_name: str) -> dict[str, bytes]:
 
 
 def options_for(module_name: str) -> dict:
-    return {"fio_version": "fio-3.33"} if module_name.endswith("fio_log") else {}
+    return {"fio_version": "fio-3.33"} if module_name.endswith("fio.log") else {}
 
 
 def _defect_key(outcome: str) -> str:
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
                     help="folder for defect inputs (default: a new temporary folder)")
     ap.add_argument("--folder-cases", type=int, default=150,
                     help="folder-level attacks per reader (0: none)")
-    ap.add_argument("--only", help="comma-separated reader modules (e.g. fio,bonnie)")
+    ap.add_argument("--only", help="comma-separated reader modules (e.g. fio,fio.log,bonnie)")
     args = ap.parse_args(argv)
     if args.defects is None:
         args.defects = tempfile.mkdtemp(prefix="ebsstats-fuzz-defects-")
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     total_defects = 0
     _builtin.load()
     for module_name in [r.name for r in _registry.readers()]:
-        short = module_name.rsplit(".", 1)[1]
+        short = module_name.removeprefix("ebsstats.io.")  # fio, fio.log, bonnie …
         if wanted and short not in wanted:
             continue
         try:

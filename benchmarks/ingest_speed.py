@@ -406,7 +406,7 @@ def fiologparser_task(work: Path, script: Path, log: Path, repeat: int,
     ``lines`` lines of the same log. The script's windows cost O(samples) each, so the whole
     2 M-line log would take hours: the prefix keeps it to seconds."""
     import ebsstats as es
-    from ebsstats.io.fio_log import aggregate_log
+    from ebsstats.io.fio.log import aggregate_log
 
     part = work / "logs-prefix" / "prefix_bw.1.log"  # not beside the big log (read_series)
     part.parent.mkdir(parents=True, exist_ok=True)
@@ -433,7 +433,8 @@ import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 import pandas, pyarrow, ebsstats as es
-from ebsstats.io import folder, fio, bonnie, sysbench, pts, fio_log
+from ebsstats.io import folder, fio, bonnie, sysbench, pts
+from ebsstats.io.fio import log as fio_log
 def status(key):  # from /proc: ru_maxrss would include the parent's RSS before exec
     for line in open("/proc/self/status"):
         if line.startswith(key + ":"):

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ebsstats.io.sniff import READERS  # noqa: E402
+from ebsstats.io import _builtin, _registry  # noqa: E402
 from ebsstats.simulate.fuzz import genuine_samples  # noqa: E402
 
 CHILD = r"""
@@ -33,7 +33,7 @@ from ebsstats.io._common import record_chunk, series_chunk
 from ebsstats.io.folder import _guarded_parse
 mod = importlib.import_module(sys.argv[1])
 data = open(sys.argv[2], "rb").read()
-opts = {"fio_version": "fio-3.33"} if sys.argv[1].endswith("fio_log") else {}
+opts = {"fio_version": "fio-3.33"} if sys.argv[1].endswith("fio.log") else {}
 mod.MEMORY_FACTOR = 0  # measure, never refuse
 warm = _guarded_parse(mod, open(sys.argv[4], "rb").read(), sys.argv[3], opts)  # lazy imports
 del warm
@@ -135,8 +135,9 @@ def main(argv=None) -> int:
     print(f"{'reader':<10} {'sample':<44} {'in MB':>7} {'rows':>8} {'peak MB':>8} "
           f"{'MB/MB':>6} {'factor':>6}")
     with tempfile.TemporaryDirectory(dir=args.out) as tmp:
-        for module_name, _ in READERS:
-            short = module_name.rsplit(".", 1)[1]
+        _builtin.load()
+        for module_name in [r.name for r in _registry.readers()]:
+            short = module_name.removeprefix("ebsstats.io.")  # fio, fio.log, bonnie …
             if args.only and short not in args.only.split(","):
                 continue
             samples = genuine_samples(module_name, [ROOT / "tests" / "fixtures"],

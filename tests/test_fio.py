@@ -15,6 +15,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io import fio
+from ebsstats.io.fio import json as fio_json
 from tests.conftest import fixture, tree_digest
 
 F = ("fio",)
@@ -441,6 +442,23 @@ FIO_DIR = Path(__file__).parent / "fixtures" / "fio"
 def test_json_documents_are_the_same_through_orjson_and_the_standard_library(text):
     """The orjson fast path gives the documents, their lines and the text around them exactly
     as the standard decoder's loop does (which it falls back to for what orjson refuses)."""
-    fast = fio._json_docs(text, "x.json")
-    slow = fio._json_docs_stdlib(text, "x.json")
+    fast = fio_json._json_docs(text, "x.json")
+    slow = fio_json._json_docs_stdlib(text, "x.json")
     assert repr(fast) == repr(slow)
+
+
+@pytest.mark.parametrize("first", ["ebsstats.io.fio.jsonplus", "ebsstats.io.fio.log"])
+def test_package_names_are_functions_whatever_module_is_imported_first(first):
+    """The reader is a package with a module per format: its public names stay functions (no
+    module shadows one), and ``json`` inside it is the standard library where it is used."""
+    import subprocess
+    import sys
+
+    code = (f"import importlib, types; importlib.import_module({first!r})\n"
+            "import ebsstats.io.fio as f, ebsstats.io.fio.json as j, ebsstats as es\n"
+            "for n in f.__all__ + ['workload_of', 'job_meta']:\n"
+            "    assert callable(getattr(f, n)), n\n"
+            "    assert not isinstance(getattr(f, n), types.ModuleType), n\n"
+            "assert j.json.__name__ == 'json' and hasattr(j.json, 'JSONDecoder')\n"
+            "assert es.read_fio_log.__module__ == 'ebsstats.io.fio.log'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -7,7 +7,8 @@ import math
 import pytest
 
 import ebsstats as es
-from ebsstats.io import fio, fio_log
+from ebsstats.io import fio
+from ebsstats.io.fio import log as fio_log
 from tests.conftest import fixture
 
 

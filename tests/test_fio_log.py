@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from ebsstats.io import fio_log
+from ebsstats.io.fio import log as fio_log
 from tests.conftest import fixture
 
 

@@ -21,8 +21,8 @@ from ebsstats.io._common import Parsed
 from ebsstats.simulate.fuzz import fuzz, genuine_samples, mutations, outcome_class, run_case
 from tests.conftest import FIXTURES, ROOT, fixture
 
-READERS = ["fio", "fio_log", "bonnie", "sysbench", "pts", "ioping", "published"]
-OPTIONS = {"fio_log": {"fio_version": "fio-3.33"}}
+READERS = ["fio", "fio.log", "bonnie", "sysbench", "pts", "ioping", "published"]
+OPTIONS = {"fio.log": {"fio_version": "fio-3.33"}}
 # cases per reader in the suite (the benchmark runs >= 10,000); PTS is the slowest to parse
 CASES = {"pts": 36, "published": 90}
 OK = {"ok", "parse_error"}
@@ -93,7 +93,7 @@ def test_run_case_allows_no_position_only_for_empty_input(monkeypatch):
 
 HEADERS = {  # a start that each reader's sniff accepts, so that the tail reaches the parser
     "fio": '{\n  "fio version" : "fio-3.33",\n',
-    "fio_log": "0, 1, 0, 4096, 0\n",
+    "fio.log": "0, 1, 0, 4096, 0\n",
     "bonnie": "Version  2.00a       ------Sequential Output------ --Sequential Input- --Random-\n",
     "sysbench": "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n\n",
     "pts": '<?xml version="1.0"?>\n<PhoronixTestSuite><Generated>',
@@ -231,7 +231,7 @@ def test_found_sysbench_negative_iops():
 
 
 def test_found_fio_log_empty_field_and_negative_value():
-    from ebsstats.io import fio_log
+    from ebsstats.io.fio import log as fio_log
 
     e = _refused(fio_log, "0, 31371, 0, 4096, 0\n1, , 1, 4096, 0\n", "x_bw.1.log",
                  fio_version="fio-3.33")

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from ebsstats.io.fio import read_fio, read_fio_histogram
-from ebsstats.io.fio_log import read_fio_hist_log
+from ebsstats.io.fio.log import read_fio_hist_log
 from ebsstats.stats.percentiles import (
     BIN_RELATIVE_ERROR,
     compare_percentiles,
@@ -141,7 +141,7 @@ def test_percentiles_over_time_equal_hand_merge_of_log_lines(logs):
     r = percentiles_over_time(logs, by="config", percentiles=[99])
     # hand: every 4 KiB log line whose time rounds to 1.0 s, bins summed from the raw text
     total: Counter = Counter()
-    from ebsstats.io.fio_log import _plat_values
+    from ebsstats.io.fio.log import _plat_values
 
     vals = _plat_values(1856)
     for f in LOGS:

@@ -52,8 +52,9 @@ def _modules(names: list[str]) -> list[str]:
     for name in names:
         mod = importlib.import_module(name)
         if hasattr(mod, "__path__") and name != "ebsstats.simulate":
-            out += [f"{name}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)
-                    if not m.name.startswith("_")]
+            # a subpackage (ebsstats.io.fio) gets its own page and one per public module
+            out += [m.name for m in pkgutil.walk_packages(mod.__path__, f"{name}.")
+                    if not any(part.startswith("_") for part in m.name.split("."))]
         else:
             out.append(name)
     return out

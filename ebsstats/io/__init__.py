@@ -1,4 +1,5 @@
-"""Readers: one module per tool (fio, fio_log, bonnie, sysbench, pts, ioping, published), format
+"""Readers: one module per tool (bonnie, sysbench, pts, ioping, published; fio is a package with a
+module per format, :mod:`ebsstats.io.fio`, its logs in :mod:`ebsstats.io.fio.log`), format
 sniffing (:mod:`ebsstats.io.sniff`), the reader registry (:mod:`ebsstats.io._registry`), folder
 ingest (:mod:`ebsstats.io.folder`) and the typing engine (:mod:`ebsstats.io._columns`).
 

@@ -12,7 +12,8 @@ def load() -> None:
     if _LOADED:
         return
     _LOADED = True
-    from ebsstats.io import _registry, bonnie, fio, fio_log, ioping, pkb, pts, published, sysbench
+    from ebsstats.io import _registry, bonnie, fio, ioping, pkb, pts, published, sysbench
+    from ebsstats.io.fio import log as fio_log
 
     for module in (published, pkb, fio_log, fio, bonnie, sysbench, pts, ioping):
         _registry.add_builtin(module.READER)

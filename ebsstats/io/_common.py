@@ -1,6 +1,6 @@
 """What every reader shares: loading text safely, the parse result, and the one-file read wrapper.
 
-A reader module (``fio.py``, ``bonnie.py``, …) provides
+A reader module (``bonnie.py``, the ``fio`` package, …) provides
 
 * ``sniff(head: str, name: str) -> str | None`` — the format name (``"json"``, ``"csv 1.96"``) if
   the first 64 KiB of a file look like this tool's output, else ``None``. Content decides, never

@@ -14,7 +14,7 @@ summed bin counts, up to fio's own bin width.
   p-value and a ``better``/``worse``/``~`` verdict.
 
 Input frames are what :func:`ebsstats.io.fio.read_fio_histogram` (columns ``run_id``, ``test``,
-``op``, ``latency``, ``lat``, ``count``) and :func:`ebsstats.io.fio_log.read_fio_hist_log`
+``op``, ``latency``, ``lat``, ``count``) and :func:`ebsstats.io.fio.log.read_fio_hist_log`
 (``run_id``, ``t``, ``op``, ``lat``, ``count``) return, plus any grouping columns the caller adds
 (``config``, …). ``lat`` is each bin's representative latency in seconds.
 
@@ -98,7 +98,7 @@ def merge_histograms(data: pd.DataFrame, by: str | Sequence[str] | None = "run_i
     ----------
     data : DataFrame
         Bins as read by :func:`ebsstats.io.fio.read_fio_histogram` or
-        :func:`ebsstats.io.fio_log.read_fio_hist_log` (``lat`` in s, ``count``).
+        :func:`ebsstats.io.fio.log.read_fio_hist_log` (``lat`` in s, ``count``).
     by : str or list of str, optional
         Columns that name one pooled histogram (default ``run_id``: one per fio job entry;
         ``["config", "op"]`` pools every run of a configuration). ``None`` pools everything.
@@ -150,7 +150,7 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
     ----------
     data : DataFrame
         Histogram bins (:func:`ebsstats.io.fio.read_fio_histogram`,
-        :func:`ebsstats.io.fio_log.read_fio_hist_log`) with the ``by`` columns added.
+        :func:`ebsstats.io.fio.log.read_fio_hist_log`) with the ``by`` columns added.
     by : str or list of str, optional
         Groups whose runs are pooled (``"config"``); ``None``: every run together.
     within : str or list of str, optional
@@ -245,7 +245,7 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
     Parameters
     ----------
     data : DataFrame
-        :func:`ebsstats.io.fio_log.read_fio_hist_log` frames (concatenated), ``t`` in s.
+        :func:`ebsstats.io.fio.log.read_fio_hist_log` frames (concatenated), ``t`` in s.
     by, within : str or list of str, optional
         Groups pooled together, and columns never pooled over (default ``op``).
     percentiles : sequence of float

@@ -282,7 +282,7 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
     if kind is None or kind not in KINDS:
         if kind is not None and kind.endswith("_hist"):
             raise ParseError(source, None, "a bw/iops/lat/clat/slat log (histogram logs: "
-                             "ebsstats.io.fio_log.read_fio_hist_log)", found=kind)
+                             "ebsstats.io.fio.log.read_fio_hist_log)", found=kind)
         raise ParseError(source, None, "kind= (bw, iops, lat, clat or slat): the file name "
                          "does not say which fio log this is", found=os.path.basename(source))
     vt = _version_tuple(fio_version)
@@ -443,7 +443,7 @@ def find_run(path: str | os.PathLike) -> dict | None:
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
-    from ebsstats.io import fio as fio_reader
+    from ebsstats.io.fio import json as fio_reader
     for c in candidates:
         try:
             raw = load_bytes(c, 256 * 1024**2)

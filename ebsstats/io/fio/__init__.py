@@ -1,0 +1,236 @@
+"""fio result outputs: JSON / json+ (2.x and 3.x, client/server), terse v2–v5, normal text.
+
+:func:`read_fio` reads one file into the tidy results frame; :func:`parse` is the reader-protocol
+entry point; :func:`read_fio_histogram` gives the json+ latency bins. Log files
+(``write_bw_log`` …) are read by :mod:`ebsstats.io.fio.log`.
+
+What a row is
+-------------
+One row per (job entry, direction, metric). fio's ``read``/``write``/``trim``/``sync`` objects give
+``op`` ``read``/``write``/``trim``/``sync``; ``mixed`` (``unified_rw_reporting``) gives ``total``;
+``usr_cpu``/``sys_cpu`` give ``cpu_usr``/``cpu_sys`` with ``op="total"``. Empty directions
+(``runtime`` 0 and ``total_ios`` 0; for ``sync``: ``total_ios`` 0) are skipped. Each job entry of
+the final report is one run (``run_key = "$.jobs[i]"``), so ``numjobs`` clones that share a name
+stay apart; ``groupid`` is a string column (``group_reporting`` and ``stonewall``/``new_group``
+groups).
+
+Units (converted once, here)
+----------------------------
+==========================  ================================  =====================
+source                      fio unit                          canonical
+==========================  ================================  =====================
+JSON ``bw_bytes``           B/s (≥3.2)                        B/s
+JSON ``bw``, ``bw_min`` …   KiB/s                             × 1024 → B/s
+JSON ``io_bytes``           B when ``io_kbytes`` is beside    B
+                            it (≥2.21), else KiB (2.x)        × 1024 → B
+JSON ``*_ns``               ns (≥2.99)                        × 1e-9 → s
+JSON ``clat``/``lat``/      µs (≤2.2x)                        × 1e-6 → s
+``slat``
+JSON ``runtime``            ms                                × 1e-3 → s
+terse latencies             µs in every version               × 1e-6 → s
+terse io / bw               KiB / KiB/s                       × 1024
+normal text                 unit printed on each line         by unit / suffix
+==========================  ================================  =====================
+
+Metric names: ``iops``, ``bandwidth``, ``io_bytes``, ``runtime``, ``total_ios``,
+``{slat,clat,lat}_{min,max,mean,stddev}``, percentiles as printed (``clat_p99.9`` via
+:func:`ebsstats.schema.percentile_metric`, from whichever of clat/lat/slat has them),
+``bandwidth_{min,max,mean,stddev}`` and ``iops_{min,max,mean,stddev}`` (fio's within-run samples,
+only when fio took samples), ``bw_agg`` (%), ``cpu_usr``/``cpu_sys`` (%).
+
+Metadata columns: ``threads`` = ``numjobs``, ``iodepth``, ``block_size`` (bytes, per op when
+``bs=4k,64k``), and string columns ``job``, ``groupid``, ``rw``, ``ioengine``, ``direct``,
+``job_size``, ``job_runtime``, ``rate_iops`` (from ``job options``, falling back to
+``global options``; with fio ≥ 3 fio's documented defaults ``rw=read``, ``bs=4k``,
+``iodepth=1``, ``numjobs=1`` fill absent options, because 3.x prints every option that was set).
+With ``group_reporting`` the entry's options are those of the group's first job (fio's own
+behaviour) and may not describe every merged job. Client/server output sets ``host`` from
+``hostname``; the ``All clients`` entry has ``flag="aggregate"``.
+
+Timestamps
+----------
+JSON ``timestamp``/``timestamp_ms`` is when fio wrote the report, i.e. the END of the run. The
+``timestamp`` column is the START: ``timestamp_ms/1000 - elapsed`` (``elapsed`` is whole seconds
+since the job started, including file layout), or, where ``elapsed`` is absent (client/server),
+``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON before 2.2.5 and
+normal text carry no usable date (the normal ``pid=…: <date>`` line is local time without a zone),
+so ``timestamp`` is ``<NaT>`` there: give it through metadata.
+
+Errors
+------
+A job with ``error != 0`` is kept with ``flag="error=N"``; its rates, latencies and CPU figures
+that fio left at zero become NaN (never a plain zero throughput); if it has no non-empty
+direction, NaN ``iops``/``bandwidth`` rows are emitted for the directions its ``rw`` implies.
+A file with no fio report at all raises :class:`~ebsstats.ParseError` quoting fio's message.
+
+Around the JSON
+---------------
+Every JSON document that starts at the beginning of a line is decoded (``json.raw_decode``);
+text between them (warnings, notes, ``Jobs:`` ETA lines with ``\\r``, the normal report of
+``--output-format=normal,json``) is skipped; fio's warnings are kept in ``Parsed.notes``. Duplicate
+keys (old 2.x percentile padding, client/server ``global options``) keep the last value, which is
+what ``json`` does natively. Several documents (``--status-interval``): the last is the result;
+all of them also give the series frame rows ``iops``/``bandwidth`` per op, where each row is the
+rate over the interval since the previous report (difference of ``total_ios``/``io_bytes`` over
+the difference of ``runtime``) and ``t`` is the report's ``elapsed`` seconds.
+
+The reader's modules
+--------------------
+This package is the reader's public face (:func:`sniff`, :func:`parse`, :func:`read_fio`,
+:func:`read_fio_histogram`, the registered ``READER``); the formats live in their own modules:
+:mod:`ebsstats.io.fio.json` (JSON and json+, ``--status-interval`` series),
+:mod:`ebsstats.io.fio.jsonplus` (json+ latency bins), :mod:`ebsstats.io.fio.terse`,
+:mod:`ebsstats.io.fio.normal` (normal text) and :mod:`ebsstats.io.fio.log` (fio's log files, a
+reader of its own); what they share (job options → metadata, the number checks) is in
+``ebsstats.io.fio._options``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ebsstats.io._common import Parsed, read_one
+from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
+from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
+from ebsstats.io.fio._options import job_meta as job_meta
+from ebsstats.io.fio._options import workload_of as workload_of
+from ebsstats.io.fio.json import _parse_json, records_of
+from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
+from ebsstats.io.fio.normal import _parse_normal
+from ebsstats.io.fio.terse import _parse_terse
+
+__all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
+
+# peak memory of a parse per byte of input, for the folder read's budget
+# (benchmarks/reader_memory.py: measured 18 (a 5.2 MB report of 94,864 rows))
+MEMORY_FACTOR = 40
+
+_DOC_START = re.compile(r"^\{", re.M)
+_PTS_LOG = re.compile(r"\A#####\r?\n[^\n]* - Run \d+\r?\n")
+
+
+def sniff(head: str, name: str) -> str | None:
+    """Say whether ``head`` (a file's first 64 KiB) is a fio report: ``"json"``, ``"terse"``,
+    ``"normal"`` or ``None``.
+
+    Content decides: a ``"fio version"`` key, a terse line (``3;fio-3.33;…`` / ``2;name;…`` with
+    at least 100 ``;``-separated fields) or a normal-report job header ``(groupid=0, jobs=1): err=``.
+    fio log files (``0, 31371, 0, 4096``) are left to :func:`ebsstats.io.fio.log.sniff`.
+
+    Examples
+    --------
+    >>> sniff('{\\n  "fio version" : "fio-3.33",', "a.json")
+    'json'
+    >>> sniff("0, 31371, 0, 4096, 0\\n", "x_bw.1.log") is None
+    True
+    """
+    if _PTS_LOG.search(head):
+        return None  # a Phoronix Test Suite test log that embeds fio's text: the PTS reader's
+    if _JSON_SNIFF.search(head):
+        return "json"
+    for line in head.splitlines()[:200]:
+        line = line.rsplit("\r", 1)[-1]
+        if _TERSE_START.match(line) and line.count(";") >= 100:
+            return "terse"
+    if _NORMAL_SNIFF.search(head):
+        return "normal"
+    return None
+
+
+def parse(text: str, source: str, *, format: str | None = None, **options) -> Parsed:
+    """Parse a fio report (JSON, json+, terse or normal text) into tidy records.
+
+    Parameters
+    ----------
+    text : str
+        The whole output as decoded text.
+    source : str
+        The file name, for ``source``/``run_id`` and error messages.
+    format : {"json", "terse", "normal"}, optional
+        Skip detection.
+
+    Returns
+    -------
+    Parsed
+        ``records`` for :func:`ebsstats._columns.frame`; ``series`` holds the ``--status-interval``
+        rates; ``notes`` the warnings fio printed.
+
+    Raises
+    ------
+    ebsstats.ParseError
+        No fio report in the text (quoting fio's own message, e.g. ``fio: engine libaio not
+        loadable``), truncated JSON (line and column), or a JSON path / line that does not hold
+        what fio writes there.
+
+    Examples
+    --------
+    >>> parse('{"fio version": "fio-3.33", "jobs": []}', "x.json")
+    Traceback (most recent call last):
+    ...
+    ebsstats.errors.ParseError: x.json, $.jobs: expected at least one job (fio reports none when every job failed to start: see its error messages); found 'an empty list'
+    """
+    if options:
+        raise TypeError(f"unexpected options {sorted(options)}")
+    parsed = _parse(text, source, format)
+    if parsed.columns is not None:  # rows as dicts for whoever looks at them
+        parsed.records = records_of(parsed.columns)
+    return parsed
+
+
+def _parse(text: str, source: str, format: str | None = None) -> Parsed:
+    """:func:`parse`, with the rows of a JSON report left as columns (the folder read's path)."""
+    fmt = format or _detect(text)
+    if fmt is None:
+        raise _no_report(text, source)
+    if fmt == "json":
+        return _parse_json(text, source)
+    if fmt == "terse":
+        return _parse_terse(text, source)
+    if fmt == "normal":
+        return _parse_normal(text, source)
+    raise ValueError(f"unknown fio format {fmt!r}")
+
+
+def read_fio(path: str | os.PathLike, *, series: bool = False, **meta):
+    """Read one fio output file (JSON, json+, terse/minimal or normal text) into the tidy frame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file. Its content decides the format.
+    series : bool
+        Also return the series frame (``--status-interval`` JSON snapshots).
+    **meta
+        Metadata for every row (``config=``, ``volume=``, ``host=`` …); overrides the file.
+
+    Returns
+    -------
+    pandas.DataFrame or (DataFrame, DataFrame)
+        The results frame (passes :func:`ebsstats.validate`), and the series frame if asked.
+
+    Examples
+    --------
+    >>> import ebsstats as es, pathlib
+    >>> p = pathlib.Path("tests/fixtures/fio/small_json.json")
+    >>> df = es.read_fio(p, config="demo") if p.exists() else None
+    """
+    return read_one(path, parse, meta=meta, series=series)
+
+
+def _detect(text: str) -> str | None:
+    if _JSON_SNIFF.search(text) and _DOC_START.search(text):
+        return "json"
+    for line in text.splitlines():
+        line = line.rsplit("\r", 1)[-1]
+        if _TERSE_START.match(line) and line.count(";") >= 100:
+            return "terse"
+    if _NORMAL_SNIFF.search(text):
+        return "normal"
+    return None
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse text
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(_parse),
+                memory_factor=MEMORY_FACTOR)

@@ -1,0 +1,219 @@
+"""What the fio report formats share: the sniffing patterns, job options → metadata
+(:func:`job_meta`, :func:`workload_of`, block sizes), fio's version, the check that a statistic
+is a finite, non-negative number (:func:`_num`, :func:`_sane`, :class:`_Bad`) and the error for a
+file without a report. Module docs: :mod:`ebsstats.io.fio`."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+
+from ebsstats import units
+from ebsstats.errors import ParseError
+
+TOOL = "fio"
+
+
+_JSON_SNIFF = re.compile(r'"fio version"\s*:')
+_TERSE_START = re.compile(r"^([2-5]);")
+_NORMAL_SNIFF = re.compile(r"\(groupid=\d+, jobs=\d+\): err=\s*-?\d+")
+
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+
+_DIRS = (("read", "read"), ("write", "write"), ("trim", "trim"), ("sync", "sync"),
+         ("mixed", "total"))
+_RATE_METRICS = ("iops", "bandwidth")
+_COUNT_METRICS = frozenset({"io_bytes", "runtime", "total_ios"})
+
+_WORKLOAD = {"read": "seqread", "write": "seqwrite", "randread": "randread",
+             "randwrite": "randwrite", "randrw": "randrw", "rw": "mixed", "readwrite": "mixed"}
+_RW_OPS = {"read": ("read",), "randread": ("read",), "write": ("write",),
+           "randwrite": ("write",), "rw": ("read", "write"), "readwrite": ("read", "write"),
+           "randrw": ("read", "write"), "trim": ("trim",), "randtrim": ("trim",),
+           "trimwrite": ("trim", "write"), "randtrimwrite": ("trim", "write")}
+_OP_INDEX = {"read": 0, "write": 1, "trim": 2}
+_BS_KEYS = ("bs", "blocksize", "bsrange", "blocksize_range", "bssplit")
+
+
+def _no_report(text: str, source: str) -> ParseError:
+    """ParseError for a file without a fio report, quoting fio's message if there is one."""
+    first = None
+    for i, raw in enumerate(text.splitlines(), 1):
+        line = raw.rsplit("\r", 1)[-1].strip()
+        if not line:
+            continue
+        if line.startswith("fio:") or "error" in line.lower():
+            return ParseError(source, i, "a fio report (JSON, terse or normal text)", found=line)
+        if first is None:
+            first = (i, line)
+    if first is None:
+        return ParseError(source, None, "a fio report (JSON, terse or normal text)",
+                          found="an empty file")
+    return ParseError(source, first[0], "a fio report (JSON, terse or normal text)",
+                      found=first[1])
+
+
+def _notes_of(chunk: str) -> list[str]:
+    """fio's warnings from the text around a report: ETA (``Jobs:``) pieces dropped."""
+    out = []
+    for raw in chunk.splitlines():
+        for piece in raw.split("\r"):
+            piece = piece.strip()
+            if piece and not piece.startswith("Jobs:"):
+                out.append(piece)
+    return out
+
+
+def _version_tuple(version: str | None) -> tuple[int, int] | None:
+    if not version:
+        return None
+    m = _VERSION.search(version)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _strip_rw(rw: str | None) -> str | None:
+    if rw is None:
+        return None
+    return str(rw).split(":", 1)[0].strip() or None
+
+
+def workload_of(rw: str | None) -> str | None:
+    """Normalised workload of a fio ``rw=`` value.
+
+    >>> workload_of("randread"), workload_of("rw"), workload_of("randtrim"), workload_of(None)
+    ('randread', 'mixed', 'other', None)
+    """
+    rw = _strip_rw(rw)
+    if rw is None:
+        return None
+    return _WORKLOAD.get(rw, "other")
+
+
+def _block_sizes(bs: str | None) -> dict[str, int | None]:
+    """``bs=4k`` → every op 4096; ``bs=4k,64k`` → read 4096, write 65536; ranges → unknown."""
+    out: dict[str, int | None] = {}
+    if bs is None:
+        return out
+    parts = [p.strip() for p in str(bs).split(",")]
+    sizes: list[int | None] = []
+    for p in parts:
+        try:
+            size = int(units.binary_size(p)) if p else None
+            sizes.append(size if size is None or 0 <= size < 2**63 else None)
+        except (ValueError, OverflowError):
+            sizes.append(None)
+    if not sizes:
+        return out
+    last = sizes[-1]
+    for op, i in _OP_INDEX.items():
+        out[op] = sizes[i] if i < len(sizes) and sizes[i] is not None else (
+            last if i >= len(sizes) else None)
+    if len(sizes) == 1:
+        out["total"] = out["sync"] = sizes[0]
+    elif len({s for s in sizes if s is not None}) == 1 and None not in sizes:
+        out["total"] = out["sync"] = sizes[0]
+    return out
+
+
+def _int_option(value) -> int | None:
+    if value is None:
+        return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        return None
+    return n if 0 <= n < 2**63 else None  # like any option fio would not have accepted
+
+
+def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
+    """Metadata record keys and per-op block sizes from a job's options (already merged).
+    The two dicts may be shared between calls: read them, never change them."""
+    key = (defaults, *map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
+    if not set(map(type, key[1:])) <= _STR_OR_ABSENT:  # fio prints strings; 1 == True
+        return _job_meta(opts, defaults)
+    hit = _JOB_META.get(key)
+    if hit is None:
+        hit = _job_meta(opts, defaults)
+        if len(_JOB_META) < 1024:  # the jobs of a campaign repeat their options
+            _JOB_META[key] = hit
+    return hit
+
+
+_JOB_META: dict[tuple, tuple[dict, dict]] = {}
+_META_KEYS = ("rw", "readwrite", *_BS_KEYS, "iodepth", "numjobs", "ioengine", "direct", "size",
+              "runtime", "rate_iops")  # every option _job_meta reads
+
+
+class _Absent:
+    """An option not given (a JSON null is given, as None)."""
+
+
+_ABSENTS = (_Absent,) * len(_META_KEYS)
+_STR_OR_ABSENT = frozenset({str, type})  # type(_Absent) is type
+
+
+def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
+    rw = opts.get("rw", opts.get("readwrite"))
+    if rw is None and defaults:
+        rw = "read"
+    bs = None
+    for k in _BS_KEYS:
+        if k in opts:
+            bs = opts[k] if k in ("bs", "blocksize") else None
+            break
+    else:
+        if defaults:
+            bs = "4k"
+    iodepth = _int_option(opts.get("iodepth"))
+    numjobs = _int_option(opts.get("numjobs"))
+    if defaults:
+        iodepth = 1 if iodepth is None else iodepth
+        numjobs = 1 if numjobs is None else numjobs
+    meta = {
+        "workload": workload_of(rw),
+        "iodepth": iodepth,
+        "threads": numjobs,
+        "rw": None if rw is None else str(rw),
+        "ioengine": opts.get("ioengine"),
+        "direct": opts.get("direct"),
+        "job_size": opts.get("size"),
+        "job_runtime": opts.get("runtime"),
+        "rate_iops": opts.get("rate_iops"),
+    }
+    return {k: v for k, v in meta.items() if v is not None}, _block_sizes(bs)
+
+
+class _Bad(Exception):
+    """Internal: a value at a JSON path is not what fio writes there."""
+
+    def __init__(self, path: str, expected: str, found=None):
+        super().__init__(path)
+        self.path, self.expected, self.found = path, expected, found
+
+
+def _num(obj: Mapping, key: str, path: str) -> float:
+    try:
+        v = obj[key]
+    except (KeyError, TypeError):
+        raise _Bad(f"{path}.{key}", "a number", "nothing") from None
+    t = type(v)
+    if t is float and 0.0 <= v < math.inf:  # the usual cases, checked inline
+        return v
+    if t is int and 0 <= v < 2**53:
+        return float(v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise _Bad(f"{path}.{key}", "a number", repr(v))
+    return _sane(v, f"{path}.{key}")
+
+
+def _sane(v, path: str) -> float:
+    """A statistic fio printed: finite and not negative (fio's counters, rates, latencies and
+    CPU shares are all >= 0), else the position is refused."""
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if not (f >= 0 and math.isfinite(f)):
+        raise _Bad(path, "a finite, non-negative number", repr(v))
+    return f

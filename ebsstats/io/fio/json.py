@@ -1,0 +1,555 @@
+"""fio JSON and json+ reports (2.x and 3.x, client/server, ``--status-interval`` streams) →
+rows; the format is described in :mod:`ebsstats.io.fio`.
+
+``import json`` here is the standard library (imports are absolute)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+
+import orjson
+import pandas as pd
+
+from ebsstats import schema, units
+from ebsstats.errors import ParseError
+from ebsstats.io._columns import Const, is_constant
+from ebsstats.io._common import Parsed, line_of
+from ebsstats.io.fio._options import (
+    _COUNT_METRICS,
+    _DIRS,
+    _NORMAL_SNIFF,
+    _RATE_METRICS,
+    _RW_OPS,
+    TOOL,
+    _Bad,
+    _no_report,
+    _notes_of,
+    _num,
+    _sane,
+    _strip_rw,
+    _version_tuple,
+    job_meta,
+)
+
+__all__: list[str] = []  # the reader's public face is ebsstats.io.fio
+
+
+def _timestamp(seconds: float | None):
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    try:
+        return pd.Timestamp(round(seconds * 1000), unit="ms", tz="UTC")
+    except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
+        raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
+                   "elapsed)", repr(seconds)) from None
+
+
+_DECODER = json.JSONDecoder()
+
+
+_JSON_SPACE = " \t\n\r"
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+
+
+def _json_docs(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
+    """The JSON documents of a fio output (each with its line) and the text around them.
+
+    One document with nothing after it (the usual report) is decoded by orjson, ~3x faster than
+    the standard library; anything orjson refuses (several documents, fio's notes after the
+    JSON, NaN, lone surrogates, deep nesting) goes through the standard decoder, which gives
+    the same objects and the positioned errors."""
+    start = 0 if text.startswith("{") else text.find("\n{")
+    # orjson turns an integer beyond 64 bits into a float (the standard library keeps it an
+    # int, which the checks then name as printed): such a number has 19 digits or more
+    if start >= 0 and _LONG_DIGITS not in text.encode("utf-8", "surrogatepass").translate(
+            _DIGITS_AS_ZERO):
+        start += text[start] == "\n"
+        try:
+            obj = orjson.loads(text[start:] if start else text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            rest = len(text.rstrip(_JSON_SPACE))
+            return [(obj, line_of(text, start))], [text[:start], text[rest:]]
+    return _json_docs_stdlib(text, source)
+
+
+def _json_docs_stdlib(text: str, source: str) -> tuple[list[tuple[dict, int]], list[str]]:
+    decoder = _DECODER
+    docs: list[tuple[dict, int]] = []
+    between: list[str] = []
+    pos = 0
+    start = 0 if text.startswith("{") else text.find("\n{")
+    while start >= 0:
+        if text[start] == "\n":
+            start += 1
+        try:
+            obj, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError as exc:
+            raise ParseError(source, f"line {exc.lineno}, column {exc.colno}",
+                             "a complete fio JSON document", found=exc.msg) from exc
+        except RecursionError as exc:
+            raise ParseError(source, line_of(text, start), "a fio JSON document",
+                             found="nesting too deep") from exc
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise ParseError(source, line_of(text, start), "a fio JSON document with numbers "
+                             "Python can convert", found=str(exc)) from exc
+        between.append(text[pos:start])
+        docs.append((obj, line_of(text, start)))
+        pos = end
+        start = text.find("\n{", pos)
+    between.append(text[pos:])
+    return docs, between
+
+
+def _parse_json(text: str, source: str) -> Parsed:
+    docs, between = _json_docs(text, source)
+    if not docs:
+        raise _no_report(text, source)
+    notes: list[str] = []
+    for chunk in between:
+        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
+            notes.append("the normal text report beside the JSON was not read (the JSON holds "
+                         "the same results)")
+            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
+                         or "warning" in n.lower())
+            continue
+        notes.extend(_notes_of(chunk))
+    for obj, line in docs:
+        if not isinstance(obj, dict) or not ("jobs" in obj or "client_stats" in obj):
+            raise ParseError(source, f"line {line}, $",
+                             "a fio JSON document with 'jobs' or 'client_stats'",
+                             found=_keys(obj))
+    multi = len(docs) > 1
+    final, final_line = docs[-1]
+    prefix = f"document {len(docs)} (line {final_line}), " if multi else ""
+    try:
+        records, plus = _json_records(final, source, prefix)
+        series = [_status_series(docs, source)] if multi else []
+    except _Bad as bad:
+        raise ParseError(source, prefix + bad.path, bad.expected, found=bad.found) from None
+    version = final.get("fio version")
+    return Parsed(tool=TOOL, format="json+" if plus else "json",
+                  version=None if version is None else str(version), columns=records,
+                  series=series, notes=notes)
+
+
+def _keys(obj) -> str:
+    if isinstance(obj, dict):
+        return "keys " + ", ".join(list(obj)[:6])
+    return type(obj).__name__
+
+
+def _job_list(doc: dict) -> tuple[str, list]:
+    key = "jobs" if "jobs" in doc else "client_stats"
+    jobs = doc[key]
+    if not isinstance(jobs, list):
+        raise _Bad(f"$.{key}", "a list of job objects", type(jobs).__name__)
+    return key, jobs
+
+
+def _end_time(doc: dict) -> float | None:
+    if isinstance(doc.get("timestamp_ms"), (int, float)):
+        return _sane(doc["timestamp_ms"], "$.timestamp_ms") / 1000.0
+    if isinstance(doc.get("timestamp"), (int, float)):
+        return _sane(doc["timestamp"], "$.timestamp")
+    return None
+
+
+def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int], bool]:
+    version = doc.get("fio version")
+    version = None if version is None else str(version)
+    vt = _version_tuple(version)
+    defaults = vt is not None and vt[0] >= 3
+    gopts = doc.get("global options") or {}
+    if not isinstance(gopts, dict):
+        raise _Bad("$.global options", "an object", type(gopts).__name__)
+    end = _end_time(doc)
+    key, jobs = _job_list(doc)
+    if not jobs:  # 0 rows must say why
+        raise _Bad(f"$.{key}", "at least one job (fio reports none when every job failed "
+                   "to start: see its error messages)", "an empty list")
+    bases: list[tuple[dict, int]] = []  # each job's constants and its number of rows
+    ops: list = []
+    pos: list = []
+    metrics: list = []
+    values: list = []
+    bss: list = []
+    plus = False
+    for i, job in enumerate(jobs):
+        path = f"$.{key}[{i}]"
+        if not isinstance(job, dict):
+            raise _Bad(path, "a job object", type(job).__name__)
+        jopts = job.get("job options") or {}
+        if not isinstance(jopts, dict):
+            raise _Bad(f"{path}.job options", "an object", type(jopts).__name__)
+        name = job.get("jobname")
+        if not isinstance(name, str):
+            raise _Bad(f"{path}.jobname", "the job name", repr(name))
+        opts = {**gopts, **jopts}
+        meta, bsizes = job_meta(opts, defaults)
+        error = job.get("error", 0)
+        if not isinstance(error, int):
+            raise _Bad(f"{path}.error", "an integer", repr(error))
+        flags = []
+        if name == "All clients" and key == "client_stats":
+            flags.append("aggregate")
+        if error:
+            flags.append(f"error={error}")
+        base = {"source": source, "run_key": path, "tool": TOOL, "tool_version": version,
+                "test": name, "job": name, "groupid": str(job.get("groupid", "")), **meta}
+        if flags:
+            base["flag"] = ",".join(flags)
+        if isinstance(job.get("hostname"), str):
+            base["host"] = job["hostname"]
+        # the job's rows as parallel lists (op, position, metric, value): no tuple per row
+        jops: list = []
+        jpos: list = []
+        jmet: list = []
+        jval: list = []
+        runtimes = [0.0]
+        present = [k for k, _ in _DIRS if isinstance(job.get(k), dict)]
+        for dkey, op in _DIRS:
+            d = job.get(dkey)
+            if not isinstance(d, dict):
+                continue
+            k0 = len(jval)
+            got, has_bins = _direction(d, f"{path}.{dkey}", dkey == "sync", jpos, jmet, jval)
+            plus = plus or has_bins
+            if not got:
+                continue
+            runtimes.append(float(d.get("runtime", 0) or 0))
+            jops += [op] * (len(jval) - k0)
+        if error:  # rates of a failed job: NaN where fio printed none, never a silent gap
+            _failed_rates(path, meta, present, jops, jpos, jmet, jval)
+        for ckey, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
+            if ckey in job:
+                jops.append("total")
+                jpos.append(f"{path}.{ckey}")
+                jmet.append(metric)
+                jval.append(_num(job, ckey, path))
+        if isinstance(job.get("job_runtime"), (int, float)):
+            runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
+        elapsed = job.get("elapsed")
+        if end is None:
+            start = None
+        elif isinstance(elapsed, (int, float)) and elapsed > 0:
+            start = end - _sane(elapsed, f"{path}.elapsed")
+        else:
+            start = end - max(runtimes) / 1000.0
+        base["timestamp"] = _timestamp(start)
+        if error:
+            jval = [math.nan if metric not in _COUNT_METRICS and value == 0.0 else value
+                    for metric, value in zip(jmet, jval, strict=True)]
+        bases.append((base, len(jval)))
+        ops += jops
+        pos += [prefix + x for x in jpos] if prefix else jpos
+        metrics += jmet
+        values += jval
+        bss += map(bsizes.get, jops)
+    cols, n = _job_columns(bases)
+    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    return (cols, n), plus
+
+
+def _failed_rates(path: str, meta: dict, present: list, jops: list, jpos: list, jmet: list,
+                  jval: list) -> None:
+    """NaN rates for the directions a failed job should have reported and did not."""
+    done = set(zip(jops, jmet, strict=True))
+    wanted = [o for o in jops if o not in ("total", "sync")]
+    if "mixed" in present:
+        wanted.append("total")
+    else:
+        wanted += _RW_OPS.get(_strip_rw(meta.get("rw")) or "", ("total",))
+    for op in dict.fromkeys(wanted):
+        dkey = "mixed" if op == "total" else op
+        for m in _RATE_METRICS:
+            if (op, m) not in done:
+                jops.append(op)
+                jpos.append(f"{path}.{dkey}.{m}")
+                jmet.append(m)
+                jval.append(math.nan)
+
+
+def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
+    """The constant columns of every job of a report (what :func:`columns_of` makes of the
+    records, without a dict per row): a job's constants repeated over its rows."""
+    n = sum(m for _, m in bases)
+    cols: dict = {}
+    keys = dict.fromkeys(k for base, _ in bases for k in base)
+    for k in keys:
+        if len(bases) == 1:
+            cols[k] = Const(bases[0][0][k], n)
+            continue
+        per_job = [base.get(k) for base, m in bases if m]  # judged per job, not per row
+        if not per_job or is_constant(per_job):
+            cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
+            continue
+        vals: list = []
+        for base, m in bases:
+            vals += [base.get(k)] * m
+        cols[k] = vals
+    return cols, n
+
+
+def records_of(columns: tuple[dict, int]) -> list[dict]:
+    """Columns ``({name: list | Const}, n)`` as a list of row dicts."""
+    cols, n = columns
+    names = sorted(cols, key=str)
+    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
+
+
+def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: list):
+    """Append the rows (position, metric, value) of one direction object to the parallel lists
+    ``pos``, ``met``, ``val``; returns ``(whether it had any, whether it has histogram bins)``."""
+    total_ios = _num(d, "total_ios", path) if "total_ios" in d else None
+    runtime = _num(d, "runtime", path) if "runtime" in d else None
+    has_bins = False
+    if is_sync:
+        if not total_ios:
+            return False, False
+    elif not runtime and not total_ios:
+        return False, False
+    k0 = len(val)
+
+    def add(position, metric, value):
+        pos.append(position)
+        met.append(metric)
+        val.append(value)
+
+    if not is_sync:
+        if "io_bytes" in d:
+            io = _num(d, "io_bytes", path)
+            # io_kbytes beside io_bytes (fio >= 2.21): io_bytes is bytes; before: KiB
+            add(f"{path}.io_bytes", "io_bytes", io if "io_kbytes" in d else io * units.KiB)
+        if runtime:
+            if "bw_bytes" in d:
+                add(f"{path}.bw_bytes", "bandwidth", _num(d, "bw_bytes", path))
+            else:
+                add(f"{path}.bw", "bandwidth", _num(d, "bw", path) * units.KiB)
+            add(f"{path}.iops", "iops", _num(d, "iops", path))
+        add(f"{path}.runtime", "runtime", (runtime or 0.0) * units.MS)
+    if total_ios is not None:
+        add(f"{path}.total_ios", "total_ios", total_ios)
+    for fam in ("slat", "clat", "lat"):
+        if isinstance(d.get(f"{fam}_ns"), dict):
+            key, scale = f"{fam}_ns", units.NS
+        elif isinstance(d.get(fam), dict):
+            key, scale = fam, units.US
+        else:
+            continue
+        st = d[key]
+        fpath = f"{path}.{key}"
+        has_bins = has_bins or isinstance(st.get("bins"), dict)
+        n = st.get("N")
+        if n == 0:
+            continue
+        vals = _plain(st, _STAT_KEYS)
+        if vals is None:  # something unusual: the value-by-value checks, in their order
+            lo, hi, mean = (_num(st, k, fpath) for k in ("min", "max", "mean"))
+            if n is None and lo == 0 and hi == 0 and mean == 0:
+                continue  # not measured (e.g. slat of a sync engine)
+            vals = [lo, hi, mean, _num(st, "stddev", fpath)]
+        elif n is None and vals[0] == 0 and vals[1] == 0 and vals[2] == 0:
+            continue
+        pos += _positions(fpath, _STAT_KEYS)
+        met += _STAT_METRICS[fam]
+        val += [v * scale for v in vals]
+        pct = st.get("percentile")
+        if isinstance(pct, dict):
+            _percentiles(pct, fam, fpath, scale, pos, met, val)
+    if not is_sync:
+        samples = d.get("bw_samples")
+        if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
+                                else _num(d, "bw_max", path) > 0):
+            vals = _plain(d, _BW_KEYS) or [_num(d, k, path) for k in _BW_KEYS]
+            pos += _positions(path, _BW_KEYS)
+            met += _BW_METRICS
+            val += [v * units.KiB for v in vals]
+            if "bw_agg" in d:
+                add(f"{path}.bw_agg", "bw_agg", _num(d, "bw_agg", path))
+        samples = d.get("iops_samples")
+        if "iops_max" in d and (samples > 0 if isinstance(samples, (int, float))
+                                else _num(d, "iops_max", path) > 0):
+            vals = _plain(d, _IOPS_KEYS) or [_num(d, k, path) for k in _IOPS_KEYS]
+            pos += _positions(path, _IOPS_KEYS)
+            met += _IOPS_KEYS
+            val += map(float, vals)
+    if any(map(math.isinf, val[k0:])):  # one pass in C; then find which
+        for position, value in zip(pos[k0:], val[k0:], strict=True):
+            if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
+                raise _Bad(position, "a number that stays finite in canonical units",
+                           "overflow")
+    return True, has_bins
+
+
+_STAT_KEYS = ("min", "max", "mean", "stddev")
+_STAT_METRICS = {fam: tuple(f"{fam}_{k}" for k in _STAT_KEYS) for fam in ("slat", "clat", "lat")}
+_BW_KEYS = ("bw_min", "bw_max", "bw_mean", "bw_dev")
+_BW_METRICS = ("bandwidth_min", "bandwidth_max", "bandwidth_mean", "bandwidth_stddev")
+_IOPS_KEYS = ("iops_min", "iops_max", "iops_mean", "iops_stddev")  # metric names as the keys
+
+# (path, keys) -> the positions f"{path}.{key}": the paths and keys repeat from file to file
+_POSITIONS: dict[tuple[str, tuple], tuple[str, ...]] = {}
+
+
+def _positions(path: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    got = _POSITIONS.get((path, keys))
+    if got is None:
+        got = tuple(f"{path}.{k}" for k in keys)
+        if len(_POSITIONS) < 4096:
+            _POSITIONS[path, keys] = got
+    return got
+
+
+def _plain(obj: dict, keys: tuple[str, ...]) -> list | None:
+    """The values at ``keys`` when every one is a plain statistic (an int or float, not NaN,
+    ``0 <= v < 2**53``: checked together, in C), else ``None`` (then each value is checked on
+    its own, and the first bad one named)."""
+    try:
+        vals = [obj[k] for k in keys]
+    except KeyError:
+        return None
+    if set(map(type, vals)) <= _NUMBER_TYPES:
+        try:
+            if min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals)):
+                return vals
+        except OverflowError:
+            pass
+    return None
+
+
+# (family, path of the statistics object, percentile keys) -> (positions, metric names, which
+# values are kept): a report's percentile lists repeat from job to job and file to file
+_PCT_PLANS: dict[tuple, tuple[tuple, tuple, tuple | None]] = {}
+_PLAIN_MAX = 2.0**53  # values below this (ints exact, floats finite) need no further check
+
+
+def _percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                 val: list) -> None:
+    """Append the rows of one ``percentile`` object. Keys seen before under the same path are
+    not parsed again; their values are checked together (types, then ``0 <= v < 2**53`` and
+    not NaN, in C) and anything unusual goes through the value-by-value checks."""
+    keys = tuple(pct)
+    plan = _PCT_PLANS.get((fam, fpath, keys))
+    if plan is not None:
+        vals = list(pct.values())
+        if plan[2] is not None:
+            vals = [vals[i] for i in plan[2]]
+        if not vals:
+            return
+        if set(map(type, vals)) <= _NUMBER_TYPES:
+            try:
+                ok = min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals))
+            except OverflowError:
+                ok = False
+            if ok:
+                pos += plan[0]
+                met += plan[1]
+                val += [v * scale for v in vals]
+                return
+    k0 = len(val)
+    _percentiles_checked(pct, fam, fpath, scale, pos, met, val)
+    if plan is None and len(_PCT_PLANS) < 4096:  # every key is valid: remember the layout
+        kept = [i for i, k in enumerate(keys) if float(k) > 0]
+        _PCT_PLANS[fam, fpath, keys] = (tuple(pos[k0:]), tuple(met[k0:]),
+                                        None if len(kept) == len(keys) else tuple(kept))
+
+
+_NUMBER_TYPES = frozenset({int, float})
+
+
+def _percentiles_checked(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                         val: list) -> None:
+    for k, v in pct.items():
+        name = _PCT_NAMES.get((fam, k))
+        tv = type(v)
+        if name and ((tv is float and 0.0 <= v < math.inf) or
+                     (tv is int and 0 <= v < 2**53)):  # the usual case, checked inline
+            pos.append(f'{fpath}.percentile["{k}"]')
+            met.append(name)
+            val.append(v * scale)
+            continue
+        try:
+            p = float(k)
+        except ValueError:
+            raise _Bad(f"{fpath}.percentile", "percentile keys such as '99.900000'",
+                       k) from None
+        if not p <= 100:  # also NaN
+            raise _Bad(f"{fpath}.percentile", "percentile keys from 0 to 100", k)
+        if p <= 0:
+            continue  # 2.x pads the list with "0.00": 0
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _Bad(f'{fpath}.percentile["{k}"]', "a number", repr(v))
+        name = _pct_name(fam, k)
+        if len(_PCT_NAMES) < 4096:
+            _PCT_NAMES[fam, k] = name
+        pos.append(f'{fpath}.percentile["{k}"]')
+        met.append(name)
+        val.append(_sane(v, f'{fpath}.percentile["{k}"]') * scale)
+
+
+# (family, percentile key) -> metric name, for keys already seen valid (0 < p <= 100)
+_PCT_NAMES: dict[tuple[str, str], str] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _pct_name(fam: str, key: str) -> str:
+    return schema.percentile_metric(fam, key)
+
+
+def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
+    """Interval rates from concatenated ``--status-interval`` reports (see module notes)."""
+    prev: dict[tuple[str, str], tuple[float, float, float]] = {}
+    cols: dict[str, list] = {k: [] for k in ("run_id", "source", "test", "op", "metric", "t",
+                                             "value", "unit", "block_size")}
+    for doc, _line in docs:
+        key, jobs = _job_list(doc)
+        defaults = (_version_tuple(str(doc.get("fio version"))) or (0, 0))[0] >= 3
+        gopts = doc.get("global options") or {}
+        for i, job in enumerate(jobs):
+            path = f"$.{key}[{i}]"
+            if not isinstance(job, dict):
+                raise _Bad(path, "a job object", type(job).__name__)
+            opts = {**gopts, **(job.get("job options") or {})}
+            _meta, bsizes = job_meta(opts, defaults)
+            rid = schema.run_id(source, path)
+            for dkey, op in _DIRS:
+                d = job.get(dkey)
+                if dkey == "sync" or not isinstance(d, dict):
+                    continue
+                dpath = f"{path}.{dkey}"
+                runtime = _num(d, "runtime", dpath)
+                ios = _num(d, "total_ios", dpath) if "total_ios" in d else None
+                io = _num(d, "io_bytes", dpath)
+                io = io if "io_kbytes" in d else io * units.KiB
+                elapsed = job.get("elapsed")
+                t = (_sane(elapsed, f"{path}.elapsed") if isinstance(elapsed, (int, float))
+                     else runtime * units.MS)
+                p_rt, p_ios, p_io = prev.get((path, op), (0.0, 0.0, 0.0))
+                prev[(path, op)] = (runtime, ios or 0.0, io)
+                dt = (runtime - p_rt) * units.MS
+                if dt <= 0:
+                    continue
+                pairs = [("bandwidth", "B/s", (io - p_io) / dt)]
+                if ios is not None:
+                    pairs.insert(0, ("iops", "IO/s", (ios - p_ios) / dt))
+                for metric, unit, value in pairs:
+                    if not (value >= 0 and math.isfinite(value)):
+                        raise _Bad(f"{dpath}.{'total_ios' if metric == 'iops' else 'io_bytes'}",
+                                   "a count that does not decrease from one status report to "
+                                   "the next", repr(value))
+                    cols["run_id"].append(rid)
+                    cols["source"].append(source)
+                    cols["test"].append(job.get("jobname"))
+                    cols["op"].append(op)
+                    cols["metric"].append(metric)
+                    cols["t"].append(t)
+                    cols["value"].append(value)
+                    cols["unit"].append(unit)
+                    cols["block_size"].append(bsizes.get(op))
+    return pd.DataFrame(cols, dtype=object)  # typed once, with every file's series (_common.series_of)
