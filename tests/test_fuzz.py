@@ -329,3 +329,15 @@ def test_found_pkb_deep_nesting_and_unknown_metric_are_refused():
     assert _refused(pkb, deep, "p.json").found == "nesting too deep"
     odd = _pkb_line(metric="rand_4k_read:read:latency:p99999999")  # -> clat_p1e+08
     assert _refused(pkb, odd, "p.json").position == "line 1: $.metric"
+
+
+def test_found_fio_nesting_orjson_decodes_but_python_cannot_walk():
+    """1,000 levels decode in orjson (its limit is 1,024) but overflow Python's recursion
+    when the reader names the value (repr): a positioned ParseError, not a crash."""
+    from ebsstats.io import fio
+
+    doc = json.loads(json.dumps(SMALL))
+    text = json.dumps(doc).replace('"jobname": "', '"jobname": ' + "[" * 1000 + "]" * 1000
+                                   + ', "x": "', 1)
+    e = _refused(fio, text, "deep.json")
+    assert e.found == "nesting too deep" and e.position
