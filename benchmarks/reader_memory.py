@@ -28,21 +28,23 @@ from ebsstats.io import _builtin, _registry  # noqa: E402
 from ebsstats.simulate.fuzz import genuine_samples  # noqa: E402
 
 CHILD = r"""
-import gc, importlib, os, resource, sys
-from ebsstats.io._common import record_chunk, series_chunk
+import dataclasses, gc, importlib, os, resource, sys
+from pathlib import Path
 from ebsstats.io.folder import _guarded_parse
 mod = importlib.import_module(sys.argv[1])
 data = open(sys.argv[2], "rb").read()
-opts = {"fio_version": "fio-3.33"} if sys.argv[1].endswith("fio.log") else {}
-mod.MEMORY_FACTOR = 0  # measure, never refuse
-warm = _guarded_parse(mod, open(sys.argv[4], "rb").read(), sys.argv[3], opts)  # lazy imports
+# the reader as the folder read calls it, with every context a reader may ask for; a factor
+# that never refuses (the measure is what the factor should be)
+reader = dataclasses.replace(mod.READER, memory_factor=1e-12)
+context = {"path": Path(sys.argv[2]), "source_of": str, "folder_version": "fio-3.33"}
+warm = _guarded_parse(reader, open(sys.argv[4], "rb").read(), sys.argv[3], context)  # imports
 del warm
 gc.collect()
 rss = int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1024**2
-parsed = _guarded_parse(mod, data, sys.argv[3], opts)
-chunks = [record_chunk(parsed.records)] + [series_chunk(ts) for ts in parsed.series]
+parsed = _guarded_parse(reader, data, sys.argv[3], context)
+chunks = [parsed.chunk()]  # the compact columns a folder read keeps
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-rows = len(parsed.records) + sum(len(ts) for ts in parsed.series)
+rows = parsed.nrows() + sum(len(ts) for ts in parsed.series)
 print(rows, max(0.0, peak - rss))
 """
 
