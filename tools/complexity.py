@@ -27,12 +27,8 @@ MAX_CC = 25
 #: listed). Temporary: remove each entry when its function is split; a function may not grow.
 PENDING: dict[str, int] = {
     # fio readers (the package has a module per format: json, terse, normal, log)
-    "ebsstats/io/fio/normal.py:_parse_normal": 43,
     "ebsstats/io/fio/json.py:_direction": 47,
     "ebsstats/io/fio/json.py:_json_records": 37,
-    "ebsstats/io/fio/normal.py:_normal_line": 28,
-    "ebsstats/io/fio/terse.py:_terse_direction": 28,
-    "ebsstats/io/fio/terse.py:_terse_line": 28,
     "ebsstats/io/fio/log.py:_parse_bytes": 49,
     "ebsstats/io/fio/log.py:find_run": 26,
 }
