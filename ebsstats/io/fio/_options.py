@@ -5,6 +5,7 @@ file without a report. Module docs: :mod:`ebsstats.io.fio`."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -65,6 +66,7 @@ def _notes_of(chunk: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=256)  # a campaign's reports print a handful of versions
 def _version_tuple(version: str | None) -> tuple[int, int] | None:
     if not version:
         return None

@@ -181,69 +181,9 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
     plus = False
     for i, job in enumerate(jobs):
         path = f"$.{key}[{i}]"
-        if not isinstance(job, dict):
-            raise _Bad(path, "a job object", type(job).__name__)
-        jopts = job.get("job options") or {}
-        if not isinstance(jopts, dict):
-            raise _Bad(f"{path}.job options", "an object", type(jopts).__name__)
-        name = job.get("jobname")
-        if not isinstance(name, str):
-            raise _Bad(f"{path}.jobname", "the job name", repr(name))
-        opts = {**gopts, **jopts}
-        meta, bsizes = job_meta(opts, defaults)
-        error = job.get("error", 0)
-        if not isinstance(error, int):
-            raise _Bad(f"{path}.error", "an integer", repr(error))
-        flags = []
-        if name == "All clients" and key == "client_stats":
-            flags.append("aggregate")
-        if error:
-            flags.append(f"error={error}")
-        base = {"source": source, "run_key": path, "tool": TOOL, "tool_version": version,
-                "test": name, "job": name, "groupid": str(job.get("groupid", "")), **meta}
-        if flags:
-            base["flag"] = ",".join(flags)
-        if isinstance(job.get("hostname"), str):
-            base["host"] = job["hostname"]
-        # the job's rows as parallel lists (op, position, metric, value): no tuple per row
-        jops: list = []
-        jpos: list = []
-        jmet: list = []
-        jval: list = []
-        runtimes = [0.0]
-        present = [k for k, _ in _DIRS if isinstance(job.get(k), dict)]
-        for dkey, op in _DIRS:
-            d = job.get(dkey)
-            if not isinstance(d, dict):
-                continue
-            k0 = len(jval)
-            got, has_bins = _direction(d, f"{path}.{dkey}", dkey == "sync", jpos, jmet, jval)
-            plus = plus or has_bins
-            if not got:
-                continue
-            runtimes.append(float(d.get("runtime", 0) or 0))
-            jops += [op] * (len(jval) - k0)
-        if error:  # rates of a failed job: NaN where fio printed none, never a silent gap
-            _failed_rates(path, meta, present, jops, jpos, jmet, jval)
-        for ckey, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
-            if ckey in job:
-                jops.append("total")
-                jpos.append(f"{path}.{ckey}")
-                jmet.append(metric)
-                jval.append(_num(job, ckey, path))
-        if isinstance(job.get("job_runtime"), (int, float)):
-            runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
-        elapsed = job.get("elapsed")
-        if end is None:
-            start = None
-        elif isinstance(elapsed, (int, float)) and elapsed > 0:
-            start = end - _sane(elapsed, f"{path}.elapsed")
-        else:
-            start = end - max(runtimes) / 1000.0
-        base["timestamp"] = _timestamp(start)
-        if error:
-            jval = [math.nan if metric not in _COUNT_METRICS and value == 0.0 else value
-                    for metric, value in zip(jmet, jval, strict=True)]
+        base, meta, bsizes, error = _job_base(job, path, key, gopts, defaults, source, version)
+        jops, jpos, jmet, jval, has_bins = _job_rows(job, path, meta, error, end, base)
+        plus = plus or has_bins
         bases.append((base, len(jval)))
         ops += jops
         pos += [prefix + x for x in jpos] if prefix else jpos
@@ -253,6 +193,86 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
     cols, n = _job_columns(bases)
     cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
     return (cols, n), plus
+
+
+def _job_base(job, path: str, key: str, gopts: dict, defaults: bool, source: str,
+              version: str | None) -> tuple[dict, dict, dict, int]:
+    """A job's constant columns, its option metadata and block sizes, and its error code."""
+    if not isinstance(job, dict):
+        raise _Bad(path, "a job object", type(job).__name__)
+    jopts = job.get("job options") or {}
+    if not isinstance(jopts, dict):
+        raise _Bad(f"{path}.job options", "an object", type(jopts).__name__)
+    name = job.get("jobname")
+    if not isinstance(name, str):
+        raise _Bad(f"{path}.jobname", "the job name", repr(name))
+    opts = {**gopts, **jopts}
+    meta, bsizes = job_meta(opts, defaults)
+    error = job.get("error", 0)
+    if not isinstance(error, int):
+        raise _Bad(f"{path}.error", "an integer", repr(error))
+    flags = []
+    if name == "All clients" and key == "client_stats":
+        flags.append("aggregate")
+    if error:
+        flags.append(f"error={error}")
+    base = {"source": source, "run_key": path, "tool": TOOL, "tool_version": version,
+            "test": name, "job": name, "groupid": str(job.get("groupid", "")), **meta}
+    if flags:
+        base["flag"] = ",".join(flags)
+    if isinstance(job.get("hostname"), str):
+        base["host"] = job["hostname"]
+    return base, meta, bsizes, error
+
+
+def _job_rows(job: dict, path: str, meta: dict, error: int, end: float | None,
+              base: dict) -> tuple[list, list, list, list, bool]:
+    """A job's rows as parallel lists (op, position, metric, value: no tuple per row) and
+    whether it has histogram bins; sets the job's start time on ``base``."""
+    jops: list = []
+    jpos: list = []
+    jmet: list = []
+    jval: list = []
+    plus = False
+    runtimes = [0.0]
+    present = [k for k, _ in _DIRS if isinstance(job.get(k), dict)]
+    for dkey, op in _DIRS:
+        d = job.get(dkey)
+        if not isinstance(d, dict):
+            continue
+        k0 = len(jval)
+        got, has_bins = _direction(d, f"{path}.{dkey}", dkey == "sync", jpos, jmet, jval)
+        plus = plus or has_bins
+        if not got:
+            continue
+        runtimes.append(float(d.get("runtime", 0) or 0))
+        jops += [op] * (len(jval) - k0)
+    if error:  # rates of a failed job: NaN where fio printed none, never a silent gap
+        _failed_rates(path, meta, present, jops, jpos, jmet, jval)
+    for ckey, metric in (("usr_cpu", "cpu_usr"), ("sys_cpu", "cpu_sys")):
+        if ckey in job:
+            jops.append("total")
+            jpos.append(f"{path}.{ckey}")
+            jmet.append(metric)
+            jval.append(_num(job, ckey, path))
+    base["timestamp"] = _timestamp(_start_time(job, path, end, runtimes))
+    if error:
+        jval = [math.nan if metric not in _COUNT_METRICS and value == 0.0 else value
+                for metric, value in zip(jmet, jval, strict=True)]
+    return jops, jpos, jmet, jval, plus
+
+
+def _start_time(job: dict, path: str, end: float | None, runtimes: list[float]) -> float | None:
+    """When the job started (epoch seconds): the report's end minus its elapsed time, else
+    minus its longest runtime; ``None`` when the report has no time."""
+    if isinstance(job.get("job_runtime"), (int, float)):
+        runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
+    elapsed = job.get("elapsed")
+    if end is None:
+        return None
+    if isinstance(elapsed, (int, float)) and elapsed > 0:
+        return end - _sane(elapsed, f"{path}.elapsed")
+    return end - max(runtimes) / 1000.0
 
 
 def _failed_rates(path: str, meta: dict, present: list, jops: list, jpos: list, jmet: list,
@@ -308,33 +328,54 @@ def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: lis
     ``pos``, ``met``, ``val``; returns ``(whether it had any, whether it has histogram bins)``."""
     total_ios = _num(d, "total_ios", path) if "total_ios" in d else None
     runtime = _num(d, "runtime", path) if "runtime" in d else None
-    has_bins = False
     if is_sync:
         if not total_ios:
             return False, False
     elif not runtime and not total_ios:
         return False, False
     k0 = len(val)
+    if not is_sync:
+        _rate_rows(d, path, runtime, pos, met, val)
+    if total_ios is not None:
+        pos.append(f"{path}.total_ios")
+        met.append("total_ios")
+        val.append(total_ios)
+    has_bins = _latency_rows(d, path, pos, met, val)
+    if not is_sync:
+        _sample_rows(d, path, pos, met, val)
+    if any(map(math.isinf, val[k0:])):  # one pass in C; then find which
+        for position, value in zip(pos[k0:], val[k0:], strict=True):
+            if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
+                raise _Bad(position, "a number that stays finite in canonical units",
+                           "overflow")
+    return True, has_bins
 
+
+def _rate_rows(d: dict, path: str, runtime: float | None, pos: list, met: list,
+               val: list) -> None:
+    """io_bytes, bandwidth, iops and runtime of a read/write/trim direction."""
     def add(position, metric, value):
         pos.append(position)
         met.append(metric)
         val.append(value)
 
-    if not is_sync:
-        if "io_bytes" in d:
-            io = _num(d, "io_bytes", path)
-            # io_kbytes beside io_bytes (fio >= 2.21): io_bytes is bytes; before: KiB
-            add(f"{path}.io_bytes", "io_bytes", io if "io_kbytes" in d else io * units.KiB)
-        if runtime:
-            if "bw_bytes" in d:
-                add(f"{path}.bw_bytes", "bandwidth", _num(d, "bw_bytes", path))
-            else:
-                add(f"{path}.bw", "bandwidth", _num(d, "bw", path) * units.KiB)
-            add(f"{path}.iops", "iops", _num(d, "iops", path))
-        add(f"{path}.runtime", "runtime", (runtime or 0.0) * units.MS)
-    if total_ios is not None:
-        add(f"{path}.total_ios", "total_ios", total_ios)
+    if "io_bytes" in d:
+        io = _num(d, "io_bytes", path)
+        # io_kbytes beside io_bytes (fio >= 2.21): io_bytes is bytes; before: KiB
+        add(f"{path}.io_bytes", "io_bytes", io if "io_kbytes" in d else io * units.KiB)
+    if runtime:
+        if "bw_bytes" in d:
+            add(f"{path}.bw_bytes", "bandwidth", _num(d, "bw_bytes", path))
+        else:
+            add(f"{path}.bw", "bandwidth", _num(d, "bw", path) * units.KiB)
+        add(f"{path}.iops", "iops", _num(d, "iops", path))
+    add(f"{path}.runtime", "runtime", (runtime or 0.0) * units.MS)
+
+
+def _latency_rows(d: dict, path: str, pos: list, met: list, val: list) -> bool:
+    """min/max/mean/stddev and percentiles of slat, clat and lat (ns in fio 3.x, µs before);
+    returns whether any has histogram bins (json+)."""
+    has_bins = False
     for fam in ("slat", "clat", "lat"):
         if isinstance(d.get(f"{fam}_ns"), dict):
             key, scale = f"{fam}_ns", units.NS
@@ -362,29 +403,29 @@ def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: lis
         pct = st.get("percentile")
         if isinstance(pct, dict):
             _percentiles(pct, fam, fpath, scale, pos, met, val)
-    if not is_sync:
-        samples = d.get("bw_samples")
-        if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
-                                else _num(d, "bw_max", path) > 0):
-            vals = _plain(d, _BW_KEYS) or [_num(d, k, path) for k in _BW_KEYS]
-            pos += _positions(path, _BW_KEYS)
-            met += _BW_METRICS
-            val += [v * units.KiB for v in vals]
-            if "bw_agg" in d:
-                add(f"{path}.bw_agg", "bw_agg", _num(d, "bw_agg", path))
-        samples = d.get("iops_samples")
-        if "iops_max" in d and (samples > 0 if isinstance(samples, (int, float))
-                                else _num(d, "iops_max", path) > 0):
-            vals = _plain(d, _IOPS_KEYS) or [_num(d, k, path) for k in _IOPS_KEYS]
-            pos += _positions(path, _IOPS_KEYS)
-            met += _IOPS_KEYS
-            val += map(float, vals)
-    if any(map(math.isinf, val[k0:])):  # one pass in C; then find which
-        for position, value in zip(pos[k0:], val[k0:], strict=True):
-            if math.isinf(value):  # finite as printed, not once in B/s or s (1e308 KiB/s)
-                raise _Bad(position, "a number that stays finite in canonical units",
-                           "overflow")
-    return True, has_bins
+    return has_bins
+
+
+def _sample_rows(d: dict, path: str, pos: list, met: list, val: list) -> None:
+    """The bandwidth and IOPS sample statistics (bw_min … iops_stddev), when fio sampled."""
+    samples = d.get("bw_samples")
+    if ("bw_max" in d) and (samples > 0 if isinstance(samples, (int, float))
+                            else _num(d, "bw_max", path) > 0):
+        vals = _plain(d, _BW_KEYS) or [_num(d, k, path) for k in _BW_KEYS]
+        pos += _positions(path, _BW_KEYS)
+        met += _BW_METRICS
+        val += [v * units.KiB for v in vals]
+        if "bw_agg" in d:
+            pos.append(f"{path}.bw_agg")
+            met.append("bw_agg")
+            val.append(_num(d, "bw_agg", path))
+    samples = d.get("iops_samples")
+    if "iops_max" in d and (samples > 0 if isinstance(samples, (int, float))
+                            else _num(d, "iops_max", path) > 0):
+        vals = _plain(d, _IOPS_KEYS) or [_num(d, k, path) for k in _IOPS_KEYS]
+        pos += _positions(path, _IOPS_KEYS)
+        met += _IOPS_KEYS
+        val += map(float, vals)
 
 
 _STAT_KEYS = ("min", "max", "mean", "stddev")

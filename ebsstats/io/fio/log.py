@@ -278,48 +278,14 @@ def _first_line(data: bytes) -> int:
 def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_unit=None,
                  log_offset=None, log_avg_msec=None, log_max_value=None, run_id=None,
                  test=None) -> Parsed:
-    kind = kind or kind_of(source)
-    if kind is None or kind not in KINDS:
-        if kind is not None and kind.endswith("_hist"):
-            raise ParseError(source, None, "a bw/iops/lat/clat/slat log (histogram logs: "
-                             "ebsstats.io.fio.log.read_fio_hist_log)", found=kind)
-        raise ParseError(source, None, "kind= (bw, iops, lat, clat or slat): the file name "
-                         "does not say which fio log this is", found=os.path.basename(source))
+    kind = _kind(kind, source)
     vt = _version_tuple(fio_version)
-    is_lat = kind in ("lat", "clat", "slat")
-    scale = None
-    if is_lat:
-        if time_unit is not None:
-            if time_unit not in _LAT_SCALE:
-                raise ValueError(f"time_unit must be 'ns' or 'us', not {time_unit!r}")
-            scale = _LAT_SCALE[time_unit]
-        elif vt is not None:
-            scale = units.NS if vt[0] >= 3 else units.US
-        else:
-            raise ParseError(source, None, "fio_version= or time_unit=: fio 3.x logs latency "
-                             "in ns, 2.x in µs", found="no fio version for a latency log")
-    # the first data line decides the width
-    start = 0
-    while True:
-        nl = data.find(b"\n", start)
-        first = data[start:] if nl < 0 else data[start:nl]
-        if first.strip() or nl < 0:
-            break
-        start = nl + 1
+    scale = _latency_scale(kind, vt, time_unit, source)
+    first = _first_data_line(data)
     if not first.strip():
         return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version,
                       series=[schema.empty_series()])
-    ncol = first.count(b",") + 1
-    col2 = probe = None
-    if ncol == 6 and vt is not None and vt >= (3, 37) and log_max_value is None \
-            and log_offset is None:
-        probe = _read_columns(data, [f"c{i}" for i in range(6)], source)
-        col2 = probe.column("c2").to_numpy()
-    names = _layout(ncol, vt, source, log_offset, log_max_value, col2)
-    if probe is not None:  # the probe read every column already: name them, drop prio
-        table = probe.rename_columns(names).drop_columns([n for n in names if n == "prio"])
-    else:
-        table = _read_columns(data, names, source)
+    names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
     n = table.num_rows
     t = table.column("t").to_numpy()
     value = table.column("value").to_numpy().astype(np.float64)
@@ -330,26 +296,9 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         line, found = _row_line(data, bad)
         raise ParseError(source, line, "ddir 0 (read), 1 (write), 2 (trim) or 3 (sync)",
                          found=found)
-    windowed = bool(n) and not bs.any()
-    if vt is not None and vt[0] < 3 and kind in ("bw", "iops"):
-        windowed = True  # fio 2.x averages bw/iops logs over bwavgtime/iopsavgtime
-    if log_avg_msec is not None and int(log_avg_msec) > 0:
-        windowed = True
-    maxv = (str(log_max_value).strip().lower() if log_max_value is not None else None)
-    if not windowed:
-        sampling = "per_io"
-    elif maxv is None:
-        sampling = "window"
-    elif maxv in ("1", "true", "max"):
-        sampling = "window_max"
-    else:
-        sampling = "window_mean"
-    if kind == "bw":
-        metric, unit, factor = "bandwidth", "B/s", float(units.KiB)
-    elif kind == "iops":
-        metric, unit, factor = ("iops", "IO/s", 1.0) if windowed else ("ios", "count", 1.0)
-    else:
-        metric, unit, factor = kind, "s", scale
+    windowed = _windowed(n, bs, vt, kind, log_avg_msec)
+    sampling = _sampling(windowed, log_max_value)
+    metric, unit, factor = _metric_of(kind, windowed, scale)
     if factor != 1.0:
         value *= factor  # in place: value is astype's own copy
     offset = table.column("offset").to_numpy() if "offset" in names else None
@@ -365,6 +314,90 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
               for v, samp in parts]
     ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
     return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
+
+
+def _kind(kind: str | None, source: str) -> str:
+    """The log's kind, given or from its file name; histogram logs and unknown kinds refused."""
+    kind = kind or kind_of(source)
+    if kind is None or kind not in KINDS:
+        if kind is not None and kind.endswith("_hist"):
+            raise ParseError(source, None, "a bw/iops/lat/clat/slat log (histogram logs: "
+                             "ebsstats.io.fio.log.read_fio_hist_log)", found=kind)
+        raise ParseError(source, None, "kind= (bw, iops, lat, clat or slat): the file name "
+                         "does not say which fio log this is", found=os.path.basename(source))
+    return kind
+
+
+def _latency_scale(kind: str, vt, time_unit: str | None, source: str) -> float | None:
+    """Seconds per logged latency unit (ns in fio 3.x, µs before); ``None`` for rate logs."""
+    if kind not in ("lat", "clat", "slat"):
+        return None
+    if time_unit is not None:
+        if time_unit not in _LAT_SCALE:
+            raise ValueError(f"time_unit must be 'ns' or 'us', not {time_unit!r}")
+        return _LAT_SCALE[time_unit]
+    if vt is not None:
+        return units.NS if vt[0] >= 3 else units.US
+    raise ParseError(source, None, "fio_version= or time_unit=: fio 3.x logs latency "
+                     "in ns, 2.x in µs", found="no fio version for a latency log")
+
+
+def _first_data_line(data: bytes) -> bytes:
+    """The first non-blank line (it decides the width), or a blank one if there is none."""
+    start = 0
+    while True:
+        nl = data.find(b"\n", start)
+        first = data[start:] if nl < 0 else data[start:nl]
+        if first.strip() or nl < 0:
+            return first
+        start = nl + 1
+
+
+def _table(data: bytes, ncol: int, vt, source: str, log_offset, log_max_value):
+    """``(column names, Arrow table)`` of the log; a 6-column fio >= 3.37 log whose options do
+    not say its layout is read once with generic names, and its third column decides."""
+    col2 = probe = None
+    if ncol == 6 and vt is not None and vt >= (3, 37) and log_max_value is None \
+            and log_offset is None:
+        probe = _read_columns(data, [f"c{i}" for i in range(6)], source)
+        col2 = probe.column("c2").to_numpy()
+    names = _layout(ncol, vt, source, log_offset, log_max_value, col2)
+    if probe is not None:  # the probe read every column already: name them, drop prio
+        return names, probe.rename_columns(names).drop_columns(
+            [n for n in names if n == "prio"])
+    return names, _read_columns(data, names, source)
+
+
+def _windowed(n: int, bs: np.ndarray, vt, kind: str, log_avg_msec) -> bool:
+    """Whether the values are window averages (bs 0 in every row, fio 2.x bw/iops logs, or
+    log_avg_msec set), not one row per I/O."""
+    windowed = bool(n) and not bs.any()
+    if vt is not None and vt[0] < 3 and kind in ("bw", "iops"):
+        windowed = True  # fio 2.x averages bw/iops logs over bwavgtime/iopsavgtime
+    if log_avg_msec is not None and int(log_avg_msec) > 0:
+        windowed = True
+    return windowed
+
+
+def _sampling(windowed: bool, log_max_value) -> str:
+    """The ``sampling`` value: per_io, window, window_max or window_mean."""
+    maxv = (str(log_max_value).strip().lower() if log_max_value is not None else None)
+    if not windowed:
+        return "per_io"
+    if maxv is None:
+        return "window"
+    if maxv in ("1", "true", "max"):
+        return "window_max"
+    return "window_mean"
+
+
+def _metric_of(kind: str, windowed: bool, scale: float | None) -> tuple[str, str, float]:
+    """``(metric, unit, factor to canonical units)`` of a log kind."""
+    if kind == "bw":
+        return "bandwidth", "B/s", float(units.KiB)
+    if kind == "iops":
+        return ("iops", "IO/s", 1.0) if windowed else ("ios", "count", 1.0)
+    return kind, "s", scale
 
 
 def _row_line(data: bytes, row: int) -> tuple[int, str]:
@@ -443,37 +476,12 @@ def find_run(path: str | os.PathLike) -> dict | None:
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
-    from ebsstats.io.fio import json as fio_reader
     for c in candidates:
-        try:
-            raw = load_bytes(c, 256 * 1024**2)
-            if b'"fio version"' not in raw[:HEAD_BYTES] or prefix.encode() not in raw:
-                continue  # not a fio report, or no job of it names this log prefix
-            text = decode(raw, str(c))
-            docs, _ = fio_reader._json_docs(text, str(c))
-        except (ParseError, OSError):
+        doc = _report_naming(c, prefix)
+        if doc is None:
             continue
-        if not docs or not isinstance(docs[-1][0], dict):
-            continue
-        doc = docs[-1][0]
         key = "jobs" if "jobs" in doc else "client_stats"
-        jobs = doc.get(key)
-        if not isinstance(jobs, list):
-            continue
-        gopts = doc.get("global options") or {}
-        matches = []
-        for i, job in enumerate(jobs):
-            if not isinstance(job, dict):
-                continue
-            opts = {**gopts, **(job.get("job options") or {})}
-            for opt in _LOG_OPTIONS[kind]:
-                v = opts.get(opt)
-                if v is None:
-                    continue
-                name = job.get("jobname") if str(v).strip() in ("1", "true") else \
-                    os.path.basename(str(v).strip())
-                if name == prefix:
-                    matches.append((i, job, opts))
+        matches = _jobs_writing(doc, key, kind, prefix)
         if not matches:
             continue
         pick = None
@@ -490,6 +498,44 @@ def find_run(path: str | os.PathLike) -> dict | None:
                        run_key=f"$.{key}[{i}]", test=job.get("jobname"))
         return out
     return None
+
+
+def _report_naming(c: Path, prefix: str) -> dict | None:
+    """The last document of the fio JSON report ``c`` if it mentions ``prefix``, else None."""
+    from ebsstats.io.fio import json as fio_reader
+    try:
+        raw = load_bytes(c, 256 * 1024**2)
+        if b'"fio version"' not in raw[:HEAD_BYTES] or prefix.encode() not in raw:
+            return None  # not a fio report, or no job of it names this log prefix
+        text = decode(raw, str(c))
+        docs, _ = fio_reader._json_docs(text, str(c))
+    except (ParseError, OSError):
+        return None
+    if not docs or not isinstance(docs[-1][0], dict):
+        return None
+    return docs[-1][0]
+
+
+def _jobs_writing(doc: dict, key: str, kind: str, prefix: str) -> list[tuple[int, dict, dict]]:
+    """``(index, job, merged options)`` of every job whose log option names ``prefix``."""
+    jobs = doc.get(key)
+    if not isinstance(jobs, list):
+        return []
+    gopts = doc.get("global options") or {}
+    matches = []
+    for i, job in enumerate(jobs):
+        if not isinstance(job, dict):
+            continue
+        opts = {**gopts, **(job.get("job options") or {})}
+        for opt in _LOG_OPTIONS[kind]:
+            v = opts.get(opt)
+            if v is None:
+                continue
+            name = job.get("jobname") if str(v).strip() in ("1", "true") else \
+                os.path.basename(str(v).strip())
+            if name == prefix:
+                matches.append((i, job, opts))
+    return matches
 
 
 def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
