@@ -190,14 +190,7 @@ def _terse_direction(f, s, op, tv, lineno, error):
     rates = bool(head[3] or error)
     out = [(op, s + j, metric, v * scale) for j, ((_, metric, scale, rate), v) in
            enumerate(zip(_DIR_HEAD, head, strict=True)) if rates or not rate]
-    for fam, at, what, metrics in _DIR_LATS:
-        stats = _block(f, s + at, 4, lineno, what)
-        if stats[0] == 0 and stats[1] == 0 and stats[2] == 0:
-            continue
-        out += [(op, s + at + j, m, v * units.US) for j, (m, v) in
-                enumerate(zip(metrics, stats, strict=True))]
-        if fam == "clat":
-            out += _terse_percentiles(f, s + _DIR_PCT, op)
+    out += _terse_latencies(f, s, op, lineno)
     bw = _block(f, s + _DIR_BW, 5, lineno, "bw sample stat")
     samples = _f(f, s + 41, lineno, "bw samples") if tv == 5 else None
     if (samples > 0) if samples is not None else (bw[1] > 0):
@@ -206,6 +199,22 @@ def _terse_direction(f, s, op, tv, lineno, error):
         iops = _block(f, s + _DIR_IOPS, 5, lineno, "iops sample stat")
         if iops[4] > 0:
             out += _block_rows(op, s + _DIR_IOPS, _DIR_IOPS_ROWS, iops)
+    return out
+
+
+def _terse_latencies(f: list[str], s: int, op: str, lineno: int
+                     ) -> list[tuple[str, int, str, float]]:
+    """slat, clat (with its percentiles) and lat of the direction at ``s``; a family whose min,
+    max and mean are all 0 was not measured."""
+    out = []
+    for fam, at, what, metrics in _DIR_LATS:
+        stats = _block(f, s + at, 4, lineno, what)
+        if stats[0] == 0 and stats[1] == 0 and stats[2] == 0:
+            continue
+        out += [(op, s + at + j, m, v * units.US) for j, (m, v) in
+                enumerate(zip(metrics, stats, strict=True))]
+        if fam == "clat":
+            out += _terse_percentiles(f, s + _DIR_PCT, op)
     return out
 
 
