@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 import types
 
@@ -21,7 +22,7 @@ from ebsstats.io._common import Parsed
 from ebsstats.simulate.fuzz import fuzz, genuine_samples, mutations, outcome_class, run_case
 from tests.conftest import FIXTURES, ROOT, fixture
 
-READERS = ["fio", "fio.log", "bonnie", "sysbench", "pts", "ioping", "published"]
+READERS = ["fio", "fio.log", "bonnie", "sysbench", "pts", "ioping", "published", "pkb"]
 OPTIONS = {"fio.log": {"fio_version": "fio-3.33"}}
 # cases per reader in the suite (the benchmark runs >= 10,000); PTS is the slowest to parse
 CASES = {"pts": 36, "published": 90}
@@ -99,6 +100,7 @@ HEADERS = {  # a start that each reader's sniff accepts, so that the tail reache
     "pts": '<?xml version="1.0"?>\n<PhoronixTestSuite><Generated>',
     "ioping": "4 KiB <<< /mnt/x (ext4 /dev/vda 252.0 GiB): request=1 time=90.0 us\n",
     "published": "# ebsstats published table\n# layout: bonnie\n",
+    "pkb": '{"metric": "j:read:iops", "value": 1.0, "unit": "", "labels": "", "test": "fio"',
 }
 # deeper runs: EBSSTATS_FUZZ_EXAMPLES=500 pytest tests/test_fuzz.py
 LIGHT = settings(max_examples=int(os.environ.get("EBSSTATS_FUZZ_EXAMPLES", "25")), deadline=None,
@@ -278,3 +280,64 @@ def test_found_pts_json_null_run_is_skipped_with_a_note():
     p = pts.parse(json.dumps(doc), "pts.json")
     assert any("non-numeric RawString" in n for n in p.notes)
     es.validate(es.io.frame(p.records))
+
+
+def _pkb_line(**change):
+    """The first sample of a PKB fixture, changed (labels edited with 'label_<key>')."""
+    line = fixture("pkb", "gp3-100g", "80edb27f", "perfkitbenchmarker_results.json") \
+        .read_text().splitlines()[0]
+    obj = json.loads(line)
+    for k, v in change.items():
+        if k.startswith("label_"):
+            key = k.removeprefix("label_")
+            obj["labels"] = re.sub(rf"\|{key}:[^|]*\|", f"|{key}:{v}|", obj["labels"])
+        else:
+            obj[k] = v
+    return json.dumps(obj)
+
+
+@pytest.mark.parametrize("change, where", [
+    ({"value": float("nan")}, "line 1: $.value"),  # was a NaN value without a flag
+    ({"value": 1e308}, "line 1: $.value"),  # 1e308 KB/s is inf B/s
+    ({"value": -5.0}, "line 1: $.value"),
+    ({"timestamp": 1e300}, "line 1: $.timestamp"),  # pd.Timestamp overflowed (crash)
+])
+def test_found_pkb_values_out_of_range_are_refused_at_their_line(change, where):
+    from ebsstats.io import pkb
+
+    text = _pkb_line(**change)
+    assert _refused(pkb, text, "p.json").position == where
+
+
+@pytest.mark.parametrize("label", ["blocksize", "data_disk_0_size", "iodepth", "numjobs"])
+def test_found_pkb_metadata_beyond_a_number_is_unknown_not_a_crash(label):
+    from ebsstats.io import pkb
+
+    # "1e400" was float('inf') -> int() OverflowError; a 400-digit count did not fit Int64
+    for bad in ("1e400", "9" * 400, "<a><a>"):
+        p = pkb.parse(_pkb_line(**{f"label_{label}": bad}), "p.json")
+        df = es.io.frame(p.records)
+        column = {"blocksize": "block_size", "data_disk_0_size": "size_gib",
+                  "iodepth": "iodepth", "numjobs": "threads"}[label]
+        assert df[column].isna().all() and len(es.validate(df)) == 1
+
+
+def test_found_pkb_deep_nesting_and_unknown_metric_are_refused():
+    from ebsstats.io import pkb
+
+    deep = "[" * 5000 + "]" * 5000  # RecursionError escaped json.loads
+    assert _refused(pkb, deep, "p.json").found == "nesting too deep"
+    odd = _pkb_line(metric="rand_4k_read:read:latency:p99999999")  # -> clat_p1e+08
+    assert _refused(pkb, odd, "p.json").position == "line 1: $.metric"
+
+
+def test_found_fio_nesting_orjson_decodes_but_python_cannot_walk():
+    """1,000 levels decode in orjson (its limit is 1,024) but overflow Python's recursion
+    when the reader names the value (repr): a positioned ParseError, not a crash."""
+    from ebsstats.io import fio
+
+    doc = json.loads(json.dumps(SMALL))
+    text = json.dumps(doc).replace('"jobname": "', '"jobname": ' + "[" * 1000 + "]" * 1000
+                                   + ', "x": "', 1)
+    e = _refused(fio, text, "deep.json")
+    assert e.found == "nesting too deep" and e.position

@@ -45,9 +45,9 @@ import math
 import os
 import re
 
-from ebsstats import units
-from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, read_one
+from ebsstats import schema, units
+from ebsstats.errors import ParseError, SchemaError
+from ebsstats.io._common import Parsed, number, read_one
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_pkb", "labels_to_dict"]
@@ -127,16 +127,28 @@ def _size_bytes(text) -> int | None:
     if text in (None, ""):
         return None
     try:
-        return int(units.binary_size(str(text)))
-    except (ValueError, TypeError):
+        size = int(units.binary_size(str(text)))
+    except (ValueError, TypeError, OverflowError):  # OverflowError: inf
         return None
+    return size if 0 <= size < 2**63 else None  # a block size an Int64 column can hold
 
 
 def _int(text) -> int | None:
+    """A count from PKB metadata, ``None`` when absent or not a finite number."""
     try:
-        return int(float(text))
-    except (TypeError, ValueError):
+        n = int(float(text))
+    except (TypeError, ValueError, OverflowError):  # OverflowError: inf, or > 1e308
         return None
+    return n if -2**63 <= n < 2**63 else None  # a count an Int64 column can hold
+
+
+def _float(text) -> float | None:
+    """A quantity from PKB metadata, ``None`` when absent or not a finite number."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return v if math.isfinite(v) else None
 
 
 def _meta(md: dict) -> dict:
@@ -148,7 +160,7 @@ def _meta(md: dict) -> dict:
     stripes = _int(md.get("data_disk_0_num_stripes"))
     zone = md.get("zone")
     out["volume_type"] = vtype or None
-    out["size_gib"] = float(size) if size not in (None, "", "None") else None
+    out["size_gib"] = _float(size) if size not in (None, "", "None") else None
     out["provisioned_iops"] = iops
     out["instance_type"] = md.get("machine_type") or None
     out["az"] = zone or None
@@ -199,7 +211,10 @@ def _bonnie(metric: str, value: float, unit: str, md: dict) -> dict | None:
     if metric.endswith("_cpu"):
         name, v = "cpu", value
     elif metric.endswith("_latency"):
-        name, v = "lat_max", units.duration(f"{value}{unit}")
+        try:
+            name, v = "lat_max", units.duration(f"{value}{unit}")
+        except ValueError:  # a unit bonnie++ does not print
+            return None
     elif kind in ("char", "block"):
         name, v = "bandwidth", value * units.KiB  # bonnie++'s K/sec is KiB/s
     else:  # PKB labels every rate K/sec; seeks and file tests are plain per-second counts
@@ -218,11 +233,11 @@ def _sysbench(metric: str, value: float, unit: str, md: dict) -> list[dict]:
               "run_part": f"{test}:{md.get('sysbench_thread_count', '')}", "tool_version": None}
     if metric == "tps":
         rows = [{**common, "test": test, "metric": "ops", "value": value}]
-        p95 = md.get("percentile_95_latency")
-        if p95 not in (None, ""):
-            pct = md.get("sysbench_latency_percentile") or 95
-            rows.append({**common, "test": test, "metric": f"lat_p{float(pct):g}",
-                         "value": float(p95) * units.MS})
+        p95 = _float(md.get("percentile_95_latency"))
+        pct = _float(md.get("sysbench_latency_percentile") or 95)
+        if p95 is not None and pct is not None:
+            rows.append({**common, "test": test, "metric": f"lat_p{pct:g}",
+                         "value": p95 * units.MS})
         return rows
     if metric == "qps":
         return [{**common, "test": f"{test} queries", "metric": "ops", "value": value}]
@@ -266,7 +281,11 @@ def _timestamp(obj, source: str, line: int):
                          found=repr(ts))
     import pandas as pd
 
-    return pd.Timestamp(t, unit="s", tz="UTC")
+    try:
+        return pd.Timestamp(t, unit="s", tz="UTC")
+    except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
+        raise ParseError(source, f"line {line}: $.timestamp", "Unix seconds within "
+                         "1677-2262", found=repr(ts)[:40]) from None
 
 
 def _rows(obj: dict, md: dict) -> list[dict]:
@@ -287,6 +306,19 @@ def _rows(obj: dict, md: dict) -> list[dict]:
     return []
 
 
+def _check_rows(rows: list[dict], obj: dict, source: str, line: int) -> None:
+    """Every row a known metric with a finite, non-negative value in canonical units (the
+    rates, latencies and counts PKB reports), else a ParseError at the sample's line."""
+    for r in rows:
+        try:
+            schema.metric_info(r["metric"])
+        except SchemaError:
+            raise ParseError(source, f"line {line}: $.metric", "a metric ebsstats knows",
+                             found=f"{obj.get('metric')!r} -> {r['metric']!r}"[:80]) from None
+        number(r["value"], source, f"line {line}: $.value", r["metric"],
+               found=repr(obj.get("value"))[:40])
+
+
 def parse(text: str, source: str, **options) -> Parsed:
     """Parse a PKB results file (JSON lines). Raises :class:`ParseError` naming the line."""
     out = Parsed(tool="fio", format="json lines")
@@ -300,8 +332,15 @@ def parse(text: str, source: str, **options) -> Parsed:
         except ValueError as exc:
             raise ParseError(source, i, "one JSON object per line (a PKB sample)",
                              found=str(exc)) from None
+        except RecursionError:
+            raise ParseError(source, i, "one JSON object per line (a PKB sample)",
+                             found="nesting too deep") from None
         obj, md = _sample(raw, source, i)
-        rows = _rows(obj, md)
+        try:
+            rows = _rows(obj, md)
+        except RecursionError:  # str() of a deeply nested metric or metadata value
+            raise ParseError(source, i, "a PKB sample", found="nesting too deep") from None
+        _check_rows(rows, obj, source, i)
         if not rows:
             skipped += 1
             continue

@@ -131,6 +131,9 @@ def _parse_json(text: str, source: str) -> Parsed:
         series = [_status_series(docs, source)] if multi else []
     except _Bad as bad:
         raise ParseError(source, prefix + bad.path, bad.expected, found=bad.found) from None
+    except RecursionError:  # orjson decodes deeper than Python can repr or walk
+        raise ParseError(source, final_line, "a fio JSON document",
+                         found="nesting too deep") from None
     version = final.get("fio version")
     return Parsed(tool=TOOL, format="json+" if plus else "json",
                   version=None if version is None else str(version), columns=records,
