@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -42,6 +43,8 @@ _N_ISSUED3 = re.compile(r"issued rwts: total=(\d+),(\d+),(\d+),(\d+)")
 _N_ISSUED2 = re.compile(r"issued\s*: total=r=(\d+)/w=(\d+)(?:/d=(\d+))?")
 _N_TIME = {"usec": units.US, "nsec": units.NS, "msec": units.MS}
 _N_OP = {"read": "read", "write": "write", "trim": "trim", "mixed": "total"}
+_N_OPS = tuple(_N_OP)  # the first word of a direction's summary line
+_N_FAMILIES = ("slat", "clat", "lat")  # … of a latency line
 
 
 def _kv(text: str) -> dict[str, str]:
@@ -87,179 +90,251 @@ def _normal_bs(bs: str) -> dict[str, int | None]:
     return out
 
 
+class _Report:
+    """What the lines before the first job block said, and the job blocks read so far."""
+
+    __slots__ = ("version", "host", "headers", "notes", "jobs")
+
+    def __init__(self) -> None:
+        self.version: str | None = None
+        self.host: str | None = None
+        self.headers: dict[str, tuple[dict, dict]] = {}  # job name → (options, block sizes)
+        self.notes: list[str] = []
+        self.jobs: list[dict] = []
+
+
+_HOST_PREFIX = re.compile(r"^<[^>]*>\s?")  # client/server: "<hostname> " before each line
+
+
 def _parse_normal(text: str, source: str) -> Parsed:
-    records: list[dict] = []
-    notes: list[str] = []
-    version = host = None
-    headers: dict[str, tuple[dict, dict]] = {}
+    rep = _Report()
     job: dict | None = None
-    op: str | None = None
-    pfam: tuple[str, float] | None = None
-    jobs: list[dict] = []
+    op: str | None = None  # the direction whose block the lines are in
+    pfam: tuple[str, float] | None = None  # the percentile family being listed, and its unit
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rsplit("\r", 1)[-1]
         if line.startswith("<"):
-            line = re.sub(r"^<[^>]*>\s?", "", line)
+            line = _HOST_PREFIX.sub("", line)
         if not line.strip():
             continue
         try:
             m = _N_JOB.match(line)
             if m:
-                job = {"name": m.group(1), "gid": m.group(2), "jobs": int(m.group(3)),
-                       "err": int(m.group(4)), "line": n, "rows": [], "ops": []}
-                if job["jobs"] >= 2**63 or abs(job["err"]) >= 2**63:
-                    raise ValueError("a number beyond 64 bits")
-                jobs.append(job)
+                job = _new_job(m, n)
+                rep.jobs.append(job)
                 op = pfam = None
-                continue
-            if job is None:
-                m = _N_HEADER.match(line)
-                if m:
-                    opts = {"rw": m.group(3).strip(), "ioengine": m.group(5),
-                            "iodepth": int(m.group(6))}
-                    if opts["iodepth"] >= 2**63:
-                        raise ValueError("an iodepth beyond 64 bits")
-                    headers.setdefault(m.group(1), (opts, _normal_bs(m.group(4))))
-                    continue
-                m = _N_VERSION.match(line.strip())
-                if m:
-                    version = line.strip() if line.startswith("fio-") else m.group(1)
-                    continue
-                m = _N_BANNER.match(line)
-                if m:
-                    host, version = m.group(1).strip(), m.group(2)
-                    continue
-                if line.startswith("fio:") or "warning" in line.lower() or \
-                        line.startswith("note:"):
-                    notes.append(line.strip())
-                continue
-            if line.startswith("Run status group") or line.startswith("Disk stats"):
+            elif job is None:
+                _preamble_line(line, rep)
+            elif line.startswith(("Run status group", "Disk stats")):
                 job = None
-                continue
-            before = len(job["rows"])
-            _normal_line(line, n, job, op, pfam)
-            for _o, _n, metric, value in job["rows"][before:]:
-                if not (value >= 0 and math.isfinite(value)):
-                    raise ParseError(source, n, f"a finite, non-negative {metric}",
-                                     found=line.strip())
-            m = _N_DIR3.match(line) or _N_DIR2.match(line)
-            if m:
-                op = _N_OP[m.group(1)]
-                job["ops"].append(op)
-                pfam = None
-                continue
-            m = _N_PCT_HEAD.match(line)
-            if m:
-                pfam = (m.group(1), _N_TIME[m.group(2)])
-            elif not line.lstrip().startswith("|"):
-                pfam = None
+            else:
+                op, pfam = _job_line(line, n, job, op, pfam, source)
         except ParseError:
             raise
         except (ValueError, KeyError, IndexError, OverflowError) as exc:
             raise ParseError(source, n, "a line of fio's normal report", found=line.strip()
                              ) from exc
-    if not jobs:
+    if not rep.jobs:
         raise _no_report(text, source)
-    for job in jobs:
-        opts, bsizes = headers.get(job["name"], ({}, {}))
-        meta = {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
-                "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
-        base = {"source": source, "run_key": f"line {job['line']}", "tool": TOOL,
-                "tool_version": version, "test": job["name"], "job": job["name"],
-                "groupid": job["gid"], "threads": job["jobs"],
-                **{k: v for k, v in meta.items() if v is not None}}
-        if host:
-            base["host"] = host
-        error = job["err"]
-        rows = job["rows"]
-        if error:
-            base["flag"] = f"error={error}"
-            done = {(r[0], r[2]) for r in rows}
-            ops = job["ops"] or list(_RW_OPS.get(_strip_rw(opts.get("rw")) or "", ("total",)))
-            rows += [(o, job["line"], m, math.nan) for o in ops for m in _RATE_METRICS
-                     if (o, m) not in done]
-        for rop, line_no, metric, value in rows:
-            if error and metric not in _COUNT_METRICS and value == 0.0:
-                value = math.nan
-            rec = dict(base)
-            rec.update(op=rop, block_size=bsizes.get(rop), position=f"line {line_no}",
-                       metric=metric, value=value)
-            records.append(rec)
-    return Parsed(tool=TOOL, format="normal", version=version, records=records, notes=notes)
+    records: list[dict] = []
+    for job in rep.jobs:
+        records += _job_records(job, rep, source)
+    return Parsed(tool=TOOL, format="normal", version=rep.version, records=records,
+                  notes=rep.notes)
 
 
-def _normal_line(line: str, n: int, job: dict, op: str | None,
-                 pfam: tuple[str, float] | None) -> None:
-    """Add the values of one line of a job's block to ``job["rows"]``."""
+def _new_job(m: re.Match, n: int) -> dict:
+    """A job block from its ``name: (groupid=0, jobs=1): err= 0`` line."""
+    job = {"name": m.group(1), "gid": m.group(2), "jobs": int(m.group(3)),
+           "err": int(m.group(4)), "line": n, "rows": [], "ops": []}
+    if job["jobs"] >= 2**63 or abs(job["err"]) >= 2**63:
+        raise ValueError("a number beyond 64 bits")
+    return job
+
+
+def _preamble_line(line: str, rep: _Report) -> None:
+    """A line before the first job block: a job's header, fio's version or banner, a warning."""
+    m = _N_HEADER.match(line)
+    if m:
+        opts = {"rw": m.group(3).strip(), "ioengine": m.group(5), "iodepth": int(m.group(6))}
+        if opts["iodepth"] >= 2**63:
+            raise ValueError("an iodepth beyond 64 bits")
+        rep.headers.setdefault(m.group(1), (opts, _normal_bs(m.group(4))))
+        return
+    m = _N_VERSION.match(line.strip())
+    if m:
+        rep.version = line.strip() if line.startswith("fio-") else m.group(1)
+        return
+    m = _N_BANNER.match(line)
+    if m:
+        rep.host, rep.version = m.group(1).strip(), m.group(2)
+        return
+    if line.startswith("fio:") or "warning" in line.lower() or line.startswith("note:"):
+        rep.notes.append(line.strip())
+
+
+def _job_line(line: str, n: int, job: dict, op: str | None, pfam: tuple[str, float] | None,
+              source: str) -> tuple[str | None, tuple[str, float] | None]:
+    """Read one line of a job block; the direction and percentile family after it."""
     rows = job["rows"]
-    m = _N_DIR3.match(line)
+    before = len(rows)
+    text = line.lstrip()
+    opened = _normal_line(line, text, n, job, op, pfam)
+    if len(rows) > before:
+        for _o, _n, metric, value in rows[before:]:
+            if not (value >= 0 and math.isfinite(value)):
+                raise ParseError(source, n, f"a finite, non-negative {metric}",
+                                 found=line.strip())
+    if opened is not None:
+        job["ops"].append(opened)
+        return opened, None
+    m = _N_PCT_HEAD.match(line) if text.startswith(_N_FAMILIES) else None
     if m:
-        o = _N_OP[m.group(1)]
-        rows += [(o, n, "iops", units.scaled(m.group(2))),
-                 (o, n, "bandwidth", float(m.group(3)) * _bytes_unit(m.group(4))),
-                 (o, n, "io_bytes", float(m.group(5)) * _bytes_unit(m.group(6))),
-                 (o, n, "runtime", int(m.group(7)) * units.MS)]
-        return
-    m = _N_DIR2.match(line)
-    if m:
-        o = _N_OP[m.group(1)]
-        rows += [(o, n, "io_bytes", float(m.group(2)) * _bytes_unit(m.group(3))),
-                 (o, n, "bandwidth", float(m.group(4)) * _bytes_unit(m.group(5))),
-                 (o, n, "iops", units.scaled(m.group(6))),
-                 (o, n, "runtime", int(m.group(7)) * units.MS)]
-        return
-    if op is not None:
-        m = _N_LAT.match(line)
-        if m:
-            fam, scale, kv = m.group(1), _N_TIME[m.group(2)], _kv(m.group(3))
-            for key, name in (("min", "min"), ("max", "max"), ("avg", "mean"),
-                              ("stdev", "stddev")):
-                rows.append((op, n, f"{fam}_{name}", units.scaled(kv[key]) * scale))
-            return
-        if pfam is not None and line.lstrip().startswith("|"):
-            for p, v in _N_PCT.findall(line):
-                if not 0 < float(p) <= 100:
-                    raise ValueError(f"percentile {p} outside (0, 100]")
-                rows.append((op, n, schema.percentile_metric(pfam[0], p),
-                             units.scaled(v) * pfam[1]))
-            return
-        m = _N_BW.match(line)
-        if m:
-            unit = m.group(1).replace(" ", "")
-            factor = _bytes_unit(unit[:-2] if unit.endswith("/s") else unit)
-            kv = _kv(m.group(2))
-            samples = kv.get("samples")
-            if (int(samples) > 0) if samples is not None else float(kv["max"]) > 0:
-                rows += [(op, n, "bandwidth_min", float(kv["min"]) * factor),
-                         (op, n, "bandwidth_max", float(kv["max"]) * factor),
-                         (op, n, "bandwidth_mean", float(kv["avg"]) * factor),
-                         (op, n, "bandwidth_stddev", float(kv["stdev"]) * factor),
-                         (op, n, "bw_agg", float(kv["per"]))]
-            return
-        m = _N_IOPS.match(line)
-        if m:
-            kv = _kv(m.group(1))
-            if int(kv.get("samples", "1")) > 0:
-                rows += [(op, n, "iops_min", units.scaled(kv["min"])),
-                         (op, n, "iops_max", units.scaled(kv["max"])),
-                         (op, n, "iops_mean", units.scaled(kv["avg"])),
-                         (op, n, "iops_stddev", units.scaled(kv["stdev"]))]
-            return
-    m = _N_CPU.match(line)
+        return op, (m.group(1), _N_TIME[m.group(2)])
+    return op, (None if not text.startswith("|") else pfam)
+
+
+def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
+    """The rows of one job block as records, with the job's header options."""
+    opts, bsizes = rep.headers.get(job["name"], ({}, {}))
+    meta = {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
+            "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
+    base = {"source": source, "run_key": f"line {job['line']}", "tool": TOOL,
+            "tool_version": rep.version, "test": job["name"], "job": job["name"],
+            "groupid": job["gid"], "threads": job["jobs"],
+            **{k: v for k, v in meta.items() if v is not None}}
+    if rep.host:
+        base["host"] = rep.host
+    error = job["err"]
+    rows = job["rows"]
+    if error:
+        base["flag"] = f"error={error}"
+        done = {(r[0], r[2]) for r in rows}
+        ops = job["ops"] or list(_RW_OPS.get(_strip_rw(opts.get("rw")) or "", ("total",)))
+        rows += [(o, job["line"], m, math.nan) for o in ops for m in _RATE_METRICS
+                 if (o, m) not in done]
+    records = []
+    for rop, line_no, metric, value in rows:
+        if error and metric not in _COUNT_METRICS and value == 0.0:
+            value = math.nan
+        rec = dict(base)  # faster than {**base, …} or .update(…) for these small dicts
+        rec["op"] = rop
+        rec["block_size"] = bsizes.get(rop)
+        rec["position"] = f"line {line_no}"
+        rec["metric"] = metric
+        rec["value"] = value
+        records.append(rec)
+    return records
+
+
+# conversions of a value group (and its unit group) of a direction's summary line
+def _count(m: re.Match, i: int, u: int | None) -> float:
+    return units.scaled(m.group(i))
+
+
+def _bytes(m: re.Match, i: int, u: int | None) -> float:
+    return float(m.group(i)) * _bytes_unit(m.group(u))
+
+
+def _msec(m: re.Match, i: int, u: int | None) -> float:
+    return int(m.group(i)) * units.MS
+
+
+#: a direction's summary line, 3.x ``read: IOPS=…, BW=…`` or 2.x ``read : io=…, bw=…, iops=…,
+#: runt=…``: its values in the order fio prints them, as (metric, conversion, value group, unit
+#: group or None)
+_N_DIRS = (
+    (_N_DIR3, (("iops", _count, 2, None), ("bandwidth", _bytes, 3, 4),
+               ("io_bytes", _bytes, 5, 6), ("runtime", _msec, 7, None))),
+    (_N_DIR2, (("io_bytes", _bytes, 2, 3), ("bandwidth", _bytes, 4, 5),
+               ("iops", _count, 6, None), ("runtime", _msec, 7, None))),
+)
+# key=value stats lines: (key, metric) in the order they become rows
+_N_LAT_KEYS = (("min", "min"), ("max", "max"), ("avg", "mean"), ("stdev", "stddev"))
+_N_BW_KEYS = (("min", "bandwidth_min"), ("max", "bandwidth_max"), ("avg", "bandwidth_mean"),
+              ("stdev", "bandwidth_stddev"))
+_N_IOPS_KEYS = (("min", "iops_min"), ("max", "iops_max"), ("avg", "iops_mean"),
+                ("stdev", "iops_stddev"))
+
+
+def _normal_line(line: str, text: str, n: int, job: dict, op: str | None,
+                 pfam: tuple[str, float] | None) -> str | None:
+    """Add the values of one line of a job's block to ``job["rows"]``; the direction the line
+    opens (``read: IOPS=…``), if it does. ``text`` is the line without its indent: each
+    pattern is tried only on lines that start with its first word (most lines of a block are
+    distributions that none of them match)."""
+    rows = job["rows"]
+    if text.startswith(_N_OPS):
+        for regex, fields in _N_DIRS:
+            m = regex.match(line)
+            if m:
+                o = _N_OP[m.group(1)]
+                rows += [(o, n, metric, conv(m, i, u)) for metric, conv, i, u in fields]
+                return o
+    if op is not None and _stats_line(line, text, n, rows, op, pfam):
+        return None
+    m = _N_CPU.match(line) if text.startswith("cpu") else None
     if m:
         rows += [("total", n, "cpu_usr", float(m.group(1))),
                  ("total", n, "cpu_sys", float(m.group(2)))]
-        return
-    m = _N_ISSUED3.search(line) or _N_ISSUED2.search(line)
+        return None
+    m = (_N_ISSUED3.search(line) or _N_ISSUED2.search(line)) if "issued" in line else None
     if m:
-        counts = dict(zip(("read", "write", "trim", "sync"), m.groups(), strict=False))
-        for o in job["ops"]:
-            key = "read" if o == "total" else o
-            if o == "total":
-                value = sum(int(c) for c in m.groups()[:3] if c)
-            else:
-                value = int(counts[key]) if counts.get(key) else None
-            if value is not None:
-                rows.append((o, n, "total_ios", float(value)))
-        if counts.get("sync") and int(counts["sync"]) > 0:
-            rows.append(("sync", n, "total_ios", float(counts["sync"])))
+        _issued_rows(m, n, job)
+    return None
+
+
+def _stats_line(line: str, text: str, n: int, rows: list, op: str,
+                pfam: tuple[str, float] | None) -> bool:
+    """A direction's latency, percentile, bw or iops line → rows; whether it was one."""
+    m = _N_LAT.match(line) if text.startswith(_N_FAMILIES) else None
+    if m:
+        fam, scale, kv = m.group(1), _N_TIME[m.group(2)], _kv(m.group(3))
+        rows += [(op, n, f"{fam}_{name}", units.scaled(kv[key]) * scale)
+                 for key, name in _N_LAT_KEYS]
+        return True
+    if pfam is not None and text.startswith("|"):
+        for p, v in _N_PCT.findall(line):
+            if not 0 < float(p) <= 100:
+                raise ValueError(f"percentile {p} outside (0, 100]")
+            rows.append((op, n, _pct_metric(pfam[0], p), units.scaled(v) * pfam[1]))
+        return True
+    m = _N_BW.match(line) if text.startswith("bw") else None
+    if m:
+        unit = m.group(1).replace(" ", "")
+        factor = _bytes_unit(unit[:-2] if unit.endswith("/s") else unit)
+        kv = _kv(m.group(2))
+        samples = kv.get("samples")
+        if (int(samples) > 0) if samples is not None else float(kv["max"]) > 0:
+            rows += [(op, n, metric, float(kv[key]) * factor) for key, metric in _N_BW_KEYS]
+            rows.append((op, n, "bw_agg", float(kv["per"])))
+        return True
+    m = _N_IOPS.match(line) if text.startswith("iops") else None
+    if m:
+        kv = _kv(m.group(1))
+        if int(kv.get("samples", "1")) > 0:
+            rows += [(op, n, metric, units.scaled(kv[key])) for key, metric in _N_IOPS_KEYS]
+        return True
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _pct_metric(fam: str, p: str) -> str:
+    return schema.percentile_metric(fam, p)
+
+
+def _issued_rows(m: re.Match, n: int, job: dict) -> None:
+    """``issued rwts: total=…`` (3.x) or ``issued : total=r=…/w=…`` (2.x) → ``total_ios`` of the
+    job's directions (``total``: their sum) and of ``sync``."""
+    rows = job["rows"]
+    counts = dict(zip(("read", "write", "trim", "sync"), m.groups(), strict=False))
+    for o in job["ops"]:
+        key = "read" if o == "total" else o
+        if o == "total":
+            value = sum(int(c) for c in m.groups()[:3] if c)
+        else:
+            value = int(counts[key]) if counts.get(key) else None
+        if value is not None:
+            rows.append((o, n, "total_ios", float(value)))
+    if counts.get("sync") and int(counts["sync"]) > 0:
+        rows.append(("sync", n, "total_ios", float(counts["sync"])))

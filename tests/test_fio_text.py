@@ -1,0 +1,161 @@
+"""fio's text outputs (terse and normal): the rows and the errors of the cases the table-driven
+readers treat apart (failed jobs, unified ``mixed`` directions, indentation, bad cells), with
+values worked out by hand from the lines below."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ebsstats as es
+from ebsstats.io import fio
+from tests.conftest import fixture
+
+MiB = 1024**2
+
+
+def _rows(parsed, **where) -> list[dict]:
+    return [r for r in parsed.records if all(r.get(k) == v for k, v in where.items())]
+
+
+def _value(parsed, op: str, metric: str) -> float:
+    (row,) = _rows(parsed, op=op, metric=metric)
+    return row["value"]
+
+
+# --------------------------------------------------------------------------- normal text
+
+def _small_normal() -> str:
+    return fixture("fio", "small_normal.txt").read_text()
+
+
+def test_normal_direction_line_indented_with_a_tab():
+    # fio indents with spaces; a tab is whitespace too, and the line still opens the direction
+    text = _small_normal().replace("  read: IOPS=", "\tread: IOPS=")
+    p = fio.parse(text, "n.txt")
+    assert _value(p, "read", "iops") == 114_000.0
+    assert _value(p, "read", "bandwidth") == 446 * MiB
+    assert _value(p, "read", "io_bytes") == 1339 * MiB
+    assert _value(p, "read", "runtime") == pytest.approx(3.001)
+    # the lines after it belong to the direction: latencies, percentiles, samples, issued
+    assert _value(p, "read", "clat_mean") == pytest.approx(62.19e-6)
+    assert _value(p, "read", "clat_p99.99") == pytest.approx(1532e-6)
+    assert _value(p, "read", "bw_agg") == pytest.approx(99.81)
+    assert _value(p, "read", "iops_stddev") == pytest.approx(6700.81)
+    assert _value(p, "read", "total_ios") == 342_683.0
+
+
+def test_normal_failed_job_zero_rates_become_nan_counts_stay():
+    text = _small_normal().replace("err= 0:", "err= 5:").replace("IOPS=114k", "IOPS=0")
+    p = fio.parse(text, "n.txt")
+    assert {r["flag"] for r in p.records} == {"error=5"}
+    assert math.isnan(_value(p, "read", "iops"))
+    assert _value(p, "read", "bandwidth") == 446 * MiB  # not zero: kept
+    assert _value(p, "read", "total_ios") == 342_683.0
+
+
+def test_normal_failed_job_without_direction_gets_nan_rates_for_its_rw():
+    text = ("x: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, "
+            "ioengine=libaio, iodepth=1\n"
+            "fio-3.33\n"
+            "x: (groupid=0, jobs=1): err= 5: pid=1: Sun Nov 22 03:29:23 2026\n"
+            "  cpu          : usr=0.00%, sys=0.00%, ctx=1, majf=0, minf=18\n")
+    p = fio.parse(text, "n.txt")
+    got = {(r["op"], r["metric"], r["position"]) for r in p.records}
+    assert got == {("total", "cpu_usr", "line 4"), ("total", "cpu_sys", "line 4"),
+                   ("write", "iops", "line 3"), ("write", "bandwidth", "line 3")}
+    assert all(math.isnan(r["value"]) for r in p.records)
+    assert {r["block_size"] for r in p.records if r["op"] == "write"} == {4096}
+
+
+def test_normal_unified_mixed_direction_sums_issued_and_keeps_sync():
+    text = ("u: (groupid=0, jobs=1): err= 0: pid=1: Sun Nov 22 03:29:23 2026\n"
+            "  mixed: IOPS=2k, BW=8000KiB/s (8192kB/s)(16.0MiB/2048msec)\n"
+            "     issued rwts: total=10,20,0,5 short=0,0,0,0 dropped=0,0,0,0\n")
+    p = fio.parse(text, "n.txt")
+    assert _value(p, "total", "iops") == 2000.0
+    assert _value(p, "total", "bandwidth") == 8000 * 1024
+    assert _value(p, "total", "io_bytes") == 16 * MiB
+    assert _value(p, "total", "runtime") == pytest.approx(2.048)
+    assert _value(p, "total", "total_ios") == 30.0  # read + write + trim
+    assert _value(p, "sync", "total_ios") == 5.0
+
+
+def test_normal_percentile_beyond_100_names_the_line():
+    text = _small_normal().replace("99.99th=[ 1532]", "101.00th=[ 1532]")
+    with pytest.raises(es.ParseError) as e:
+        fio.parse(text, "n.txt")
+    assert e.value.position == "line 15"
+    assert "a line of fio's normal report" in str(e.value)
+
+
+def test_normal_negative_value_names_the_metric():
+    text = _small_normal().replace("stdev=26803.24", "stdev=-1")
+    with pytest.raises(es.ParseError) as e:
+        fio.parse(text, "n.txt")
+    assert e.value.position == "line 16"
+    assert "a finite, non-negative bandwidth_stddev" in str(e.value)
+
+
+def test_normal_job_count_beyond_64_bits_refused():
+    text = _small_normal().replace("jobs=1)", "jobs=99999999999999999999)")
+    with pytest.raises(es.ParseError, match="line 5"):
+        fio.parse(text, "n.txt")
+
+
+# --------------------------------------------------------------------------- terse
+
+def _terse_fields() -> list[str]:
+    return fixture("fio", "small_terse_v3.txt").read_text().strip().split(";")
+
+
+def _terse(fields: list[str]) -> str:
+    return ";".join(fields) + "\n"
+
+
+def test_terse_v3_fields_by_offset():
+    p = fio.parse(_terse(_terse_fields()), "t.txt")
+    assert _value(p, "read", "io_bytes") == 1_028_752 * 1024
+    assert _value(p, "read", "bandwidth") == 342_803 * 1024
+    assert _value(p, "read", "iops") == 85_700
+    assert _value(p, "read", "runtime") == pytest.approx(3.001)
+    assert _value(p, "read", "slat_max") == pytest.approx(6142e-6)
+    assert _value(p, "read", "clat_p99.99") == pytest.approx(31850e-6)
+    assert _value(p, "read", "bw_agg") == 100.0
+    assert _value(p, "total", "cpu_sys") == pytest.approx(63.233333)
+    (row,) = _rows(p, op="read", metric="bandwidth_mean")
+    assert row["position"] == "line 1, field 44" and row["value"] == pytest.approx(357070.4 * 1024)
+    assert not _rows(p, op="write")  # an empty direction gives no rows
+
+
+@pytest.mark.parametrize("index, cell, found", [
+    (5, "x", "field 5 (io KiB) is 'x', not a number"),
+    (9, "-1", "field 9 (slat stat) is '-1', not a finite, non-negative number"),
+    (6, "1e308", "field 6 (bandwidth) overflows in canonical units"),
+    (17, "50=3", "field 17 is '50=3', expected 'P%=value'"),
+    (17, "101%=x", "field 17 is '101%=x', expected 'P%=value' with 0 <= P <= 100"),
+])
+def test_terse_bad_cell_names_the_field(index, cell, found):
+    fields = _terse_fields()
+    fields[index] = cell
+    with pytest.raises(es.ParseError) as e:
+        fio.parse(_terse(fields), "t.txt")
+    assert e.value.position == "line 1"
+    assert found in e.value.found
+
+
+def test_terse_failed_job_without_direction_gets_nan_total_rates():
+    fields = _terse_fields()
+    fields[4] = "22"  # error
+    for j in (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 32, 33, 34):  # read: no io, no latencies
+        fields[5 + j] = "0"
+    p = fio.parse(_terse(fields), "t.txt")
+    got = {(r["op"], r["metric"], r["position"]) for r in p.records}
+    assert got == {("total", "cpu_usr", "line 1, field 87"),
+                   ("total", "cpu_sys", "line 1, field 88"),
+                   ("total", "iops", "line 1, field 5"),
+                   ("total", "bandwidth", "line 1, field 5")}
+    assert {r["flag"] for r in p.records} == {"error=22"}
+    assert math.isnan(_value(p, "total", "iops"))
+    assert _value(p, "total", "cpu_sys") == pytest.approx(63.233333)
