@@ -43,6 +43,7 @@ __all__ = [
     "HOURS_PER_MONTH",
     "SECONDS_PER_MONTH",
     "burst_parameters",
+    "is_priced",
     "entitled_iops",
     "entitled_throughput",
     "performance_model",
@@ -335,6 +336,24 @@ def _book_for(book, as_of, region, provider) -> pd.DataFrame:
                               book.attrs.get("path", "<price-book frame>"))
         return _select(checked, as_of, region, provider)
     raise TypeError("book must be None, a path or a DataFrame from price_book()")
+
+
+def is_priced(volume_type: str, as_of=None, *, region: str | None = "us-east-1",
+              instance_type: str | None = None, provider: str | None = "aws") -> bool:
+    """Whether the price book prices ``volume_type`` on ``as_of`` (default today) in
+    ``region``: what :func:`volume_cost` needs, asked without raising.
+
+    Examples
+    --------
+    >>> is_priced("gp3", "2021-06-01"), is_priced("gp3", "2019-06-01"), is_priced("local")
+    (True, False, False)
+    """
+    try:
+        vt = _normalise_type(volume_type, instance_type)
+    except ValueError:  # instance store without an instance type
+        return False
+    prices = price_book(as_of, region=region, provider=provider)
+    return bool((prices["volume_type"] == vt).any())
 
 
 def _normalise_type(volume_type: str, instance_type: str | None = None) -> str:

@@ -183,3 +183,19 @@ def test_cli_report_exit_code_and_message(tmp_path, fio_data):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
     assert "00-bad.ipynb, cell 3" in proc.stderr and "ZeroDivisionError" in proc.stderr
+
+
+def test_cost_page_leaves_out_a_volume_type_the_book_does_not_price(tmp_path):
+    """A folder whose sidecar says ``volume_type: local`` (data/samples): the cost page said
+    'no price for volume type local' as a failure and the report stopped; now it notes the
+    type and shows the rest."""
+    d = tmp_path / "data"
+    d.mkdir()
+    shutil.copy(fixture("fio", "small_json.json"), d / "small_json.json")
+    (d / "meta.yaml").write_text("config: local-disk\nvolume_type: local\nsize_gib: 100\n")
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    shutil.copy(Path(default_notebooks()) / "05-cost.ipynb", nbs / "05-cost.ipynb")
+    index = report(d, tmp_path / "rep", notebooks=nbs)
+    page = (index.parent / "05-cost.html").read_text()
+    assert "no price for volume type local" in page

@@ -21,7 +21,7 @@ from ebsstats import units
 from ebsstats._docs import renamed
 
 __all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note",
-           "group_column"]
+           "group_column", "priced"]
 
 #: Columns that can stand in for a missing ``config``, in order of preference.
 GROUP_FALLBACKS = ("volume_type", "instance_type", "filesystem", "volume", "host")
@@ -210,6 +210,44 @@ def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
     if "stage" in data and data["stage"].astype("string").eq("run").any():
         return data[data["stage"].astype("string").eq("run").fillna(False)]
     return data
+
+
+def priced(data: pd.DataFrame, *, as_of=None, region: str | None = "us-east-1",
+           by: str = "config") -> pd.DataFrame:
+    """The rows of the configurations (``by``) whose volume types the price book prices on
+    the date :func:`ebsstats.cost` would price them (``as_of``, else the configuration's first
+    run), with a note naming the types left out (a local disk, a type before its launch, a
+    region the book does not cover): the cost pages show what can be priced instead of failing.
+
+    >>> d = pd.DataFrame({"config": ["a", "b"], "volume_type": ["gp3", "local"],
+    ...                   "timestamp": pd.to_datetime(["2024-01-01"] * 2, utc=True)})
+    >>> list(priced(d)["config"])  # doctest: +ELLIPSIS
+    <...Markdown object>
+    ['a']
+    """
+    from ebsstats.pricing import is_priced
+
+    if data.empty or "volume_type" not in data:
+        return data
+    keep = pd.Series(True, index=data.index)
+    left_out: set[str] = set()
+    key = by if by in data else "volume_type"
+    for _, g in data.groupby(key, observed=True, dropna=False, sort=False):
+        day = as_of
+        if day is None and "timestamp" in g and g["timestamp"].notna().any():
+            day = g["timestamp"].min()
+        cols = ["volume_type"] + (["instance_type"] if "instance_type" in g else [])
+        bad = [str(r[0]) for r in g[cols].drop_duplicates().itertuples(index=False)
+               if pd.notna(r[0]) and not is_priced(str(r[0]), day, region=region,
+                                                   instance_type=r[1] if len(r) > 1 and
+                                                   pd.notna(r[1]) else None)]
+        if bad:
+            keep[g.index] = False
+            left_out.update(bad)
+    if left_out:
+        note(f"no price for volume type {', '.join(sorted(left_out))} in {region} on the "
+             "runs' dates: those configurations are left out of the cost pages.")
+    return data[keep]
 
 
 def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = None,
