@@ -300,6 +300,7 @@ def _pkb_line(**change):
     ({"value": float("nan")}, "line 1: $.value"),  # was a NaN value without a flag
     ({"value": 1e308}, "line 1: $.value"),  # 1e308 KB/s is inf B/s
     ({"value": -5.0}, "line 1: $.value"),
+    ({"value": 10**400}, "line 1: $.value"),  # float() of it raised OverflowError (crash)
     ({"timestamp": 1e300}, "line 1: $.timestamp"),  # pd.Timestamp overflowed (crash)
 ])
 def test_found_pkb_values_out_of_range_are_refused_at_their_line(change, where):

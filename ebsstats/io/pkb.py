@@ -292,6 +292,8 @@ def _rows(obj: dict, md: dict) -> list[dict]:
     bench = TOOLS.get(str(obj.get("test", "")))
     try:
         value = float(obj["value"])
+    except OverflowError:  # an integer beyond a float: refused by the row check
+        value = math.inf
     except (TypeError, ValueError):
         return []
     metric, unit = str(obj["metric"]), str(obj.get("unit") or "")
