@@ -308,6 +308,35 @@ def text_limits(work: Path, repeat: int) -> None:
                te / tl <= 2)
 
 
+def text_limits_many(work: Path, files: int, repeat: int) -> None:
+    """The same ratios on the bonnie++ CSV and sysbench text files of the many-files tree
+    (``make_many_files.py``: thousands of distinct files), where a read's fixed cost (typing a
+    37-column frame, about 8 ms) is spread over many files: the per-file cost."""
+    from make_many_files import make
+
+    import ebsstats as es
+
+    tree = work / f"many-{files}"
+    if not tree.exists():
+        make(tree, files)
+    say(f"\n== 1d. bonnie++ / sysbench on the {files:,}-file tree's files (jobs=1, best of "
+        f"{repeat}, wall) ==")
+    for label, suffix in (("bonnie++ CSV", ".csv"), ("sysbench text", ".txt")):
+        d = work / "many-formats" / suffix.lstrip(".")
+        if not d.exists():
+            d.mkdir(parents=True)
+            for src in tree.rglob(f"*{suffix}"):
+                os.link(src, d / src.relative_to(tree).as_posix().replace("/", "__"))
+        names = sorted(d.iterdir())
+        es.read(d, jobs=1, progress=False)
+        tl, _, lim = best(lambda names=names, label=label: LIMITS[label](names), repeat)
+        te, _, df = best(lambda d=d: es.read(d, jobs=1, progress=False), repeat)
+        say(f"{label:14s} {len(names):5d} files: limit {tl:.3f} s ({len(lim):,} numbers), "
+            f"es.read {te:.3f} s ({len(df):,} rows) = {te / tl:.2f}x")
+        record(f"{label}, {len(names):,} files: es.read / split-regex limit", f"{te / tl:.2f}x",
+               "<= 2x", te / tl <= 2)
+
+
 def first_read_time(repeat: int = 5) -> None:
     """``import ebsstats`` + the first read of one fio report, against ``import pandas``."""
     say("\n== 4b. import ebsstats + first read vs import pandas (fresh processes) ==")
@@ -576,6 +605,8 @@ def main(argv=None) -> int:
                            args.fioplot_python, repeat)
         if want("limits"):
             text_limits(work, repeat)
+            if not args.skip_many:
+                text_limits_many(work, args.files, repeat)
         if want("logs"):
             fio_logs(work, args.log_lines, repeat)
         if want("many") and not args.skip_many:
