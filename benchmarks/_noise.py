@@ -14,12 +14,18 @@ def falling(rng, hours=3.0, step_s=60, rate=0.20, noise=0.03):
     return pd.DataFrame({"t": t, "value": v, "metric": "iops"})
 
 
-def ar1_series(rng, n=300, rho=0.9, sd=0.03):
+def ar1(n, rho, rng, sd=0.05):
+    """``n`` values ``1000·exp(e)`` with ``e`` a stationary AR(1) of lag-1 correlation ``rho``
+    and innovation sd ``sd`` (started from its stationary distribution)."""
     e = np.zeros(n)
     e[0] = rng.normal(0, sd / np.sqrt(1 - rho**2))
     for i in range(1, n):
         e[i] = rho * e[i - 1] + rng.normal(0, sd)
-    return pd.DataFrame({"t": np.arange(n, dtype=float), "value": 1000 * np.exp(e),
+    return 1000 * np.exp(e)
+
+
+def ar1_series(rng, n=300, rho=0.9, sd=0.03):
+    return pd.DataFrame({"t": np.arange(n, dtype=float), "value": ar1(n, rho, rng, sd),
                          "metric": "iops"})
 
 

@@ -19,7 +19,6 @@ two groups have the same distribution (true ratio of medians 1). For lag-1 autoc
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
@@ -27,13 +26,14 @@ import pandas as pd
 
 from ebsstats.stats.comparison import compare
 
+try:  # run as a script (benchmarks/ on sys.path) or imported as benchmarks.validate_dependence
+    from _noise import ar1
+except ImportError:  # pragma: no cover
+    from benchmarks._noise import ar1
 
-def ar1(n: int, rho: float, rng, sd: float = 0.10) -> np.ndarray:
-    e = np.empty(n)
-    e[0] = rng.normal(0, sd / math.sqrt(1 - rho**2))
-    for t in range(1, n):
-        e[t] = rho * e[t - 1] + rng.normal(0, sd)
-    return 1000 * np.exp(e)
+SD = 0.10  # innovation sd of the AR(1) log-values
+
+
 
 
 def cell(rho: float, n: int, reps: int, n_boot: int, seed: int) -> dict:
@@ -43,7 +43,7 @@ def cell(rho: float, n: int, reps: int, n_boot: int, seed: int) -> dict:
     for i in range(reps):
         df = pd.DataFrame({"config": ["a"] * n + ["b"] * n,
                            "repetition": list(range(1, n + 1)) * 2,
-                           "value": np.r_[ar1(n, rho, rng), ar1(n, rho, rng)],
+                           "value": np.r_[ar1(n, rho, rng, SD), ar1(n, rho, rng, SD)],
                            "higher_is_better": True})
         r = compare(df, baseline="a", n_boot=n_boot, seed=i).iloc[0]
         flagged = isinstance(r["warning"], str) and "runs not independent" in r["warning"]

@@ -7,21 +7,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from benchmarks._noise import ar1
 from ebsstats.stats.comparison import _ratio_ci_neff, compare
 from ebsstats.stats.independence import lag1
 
 
-def _ar1(n, rho, rng, sd=0.1):
-    e = np.empty(n)
-    e[0] = rng.normal(0, sd / math.sqrt(1 - rho**2))
-    for t in range(1, n):
-        e[t] = rho * e[t - 1] + rng.normal(0, sd)
-    return 1000 * np.exp(e)
-
-
 def _frame(rho, seed, n=30, factor=1.0):
     rng = np.random.default_rng(seed)
-    a, b = _ar1(n, rho, rng), _ar1(n, rho, rng) * factor
+    a, b = ar1(n, rho, rng, 0.1), ar1(n, rho, rng, 0.1) * factor
     df = pd.DataFrame({"config": ["a"] * n + ["b"] * n, "repetition": list(range(1, n + 1)) * 2,
                        "value": np.r_[a, b], "higher_is_better": True})
     # rows out of run order: the check must sort by repetition itself

@@ -8,16 +8,9 @@ import pytest
 from scipy import stats
 
 import ebsstats as es
+from benchmarks._noise import ar1
 from ebsstats.stats.independence import lag1, median_ci_dependent
 from ebsstats.stats.summary import median_ci_array
-
-
-def ar1(n, rho, rng, sd=0.05):
-    e = np.zeros(n)
-    e[0] = rng.normal(0, sd / np.sqrt(1 - rho**2))
-    for t in range(1, n):
-        e[t] = rho * e[t - 1] + rng.normal(0, sd)
-    return 1000 * np.exp(e)
 
 
 def test_lag1_matches_statsmodels_and_corrects_bias():
