@@ -130,13 +130,7 @@ def sniff(head: str, name: str) -> str | None:
         return None  # a Phoronix Test Suite test log that embeds fio's text: the PTS reader's
     if _JSON_SNIFF.search(head):
         return "json"
-    for line in head.splitlines()[:200]:
-        line = line.rsplit("\r", 1)[-1]
-        if _TERSE_START.match(line) and line.count(";") >= 100:
-            return "terse"
-    if _NORMAL_SNIFF.search(head):
-        return "normal"
-    return None
+    return _text_format(head.splitlines()[:200], head)
 
 
 def parse(text: str, source: str, *, format: str | None = None, **options) -> Parsed:
@@ -222,7 +216,14 @@ def read_fio(path: str | os.PathLike, *, series: bool = False, **meta):
 def _detect(text: str) -> str | None:
     if _JSON_SNIFF.search(text) and _DOC_START.search(text):
         return "json"
-    for line in text.splitlines():
+    return _text_format(text.splitlines(), text)
+
+
+def _text_format(lines: list[str], text: str) -> str | None:
+    """``"terse"`` when one of ``lines`` is a terse line (``3;fio-3.33;…``, 100 or more fields;
+    a carriage return overwrites the line, as on a terminal), else ``"normal"`` when ``text``
+    holds a normal-report job header, else None."""
+    for line in lines:
         line = line.rsplit("\r", 1)[-1]
         if _TERSE_START.match(line) and line.count(";") >= 100:
             return "terse"
