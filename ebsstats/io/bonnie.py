@@ -570,11 +570,16 @@ def _table(lines: list[str], i: int, m_io: re.Match | None, m_file: re.Match | N
     return table
 
 
-def _io_run(row: str, j: int, t: _Table) -> _Run:
-    """The run of one IO table row (line index ``j``)."""
-    desc = row[:_desc_end(row)]
+def _text_run(row: str, j: int, t: _Table) -> tuple[_Run, str]:
+    """A new run for table row ``j`` (line ``j + 1``), and the row's description cell."""
     run = _Run(line=j + 1, fmt="bon_csv2txt" if t.csv2txt else "text", version=t.version,
                native=not t.csv2txt)
+    return run, row[:_desc_end(row)]
+
+
+def _io_run(row: str, j: int, t: _Table) -> _Run:
+    """The run of one IO table row (line index ``j``)."""
+    run, desc = _text_run(row, j, t)
     name, size = _split_desc(desc, _TXT_SIZE)
     if size is None:
         raise _TextError(j + 1, "a machine name and size like 'vm   512M'", desc)
@@ -595,9 +600,7 @@ def _io_run(row: str, j: int, t: _Table) -> _Run:
 
 def _file_run(row: str, j: int, t: _Table) -> _Run:
     """The run of one file table row (line index ``j``)."""
-    desc = row[:_desc_end(row)]
-    run = _Run(line=j + 1, fmt="bon_csv2txt" if t.csv2txt else "text", version=t.version,
-               native=not t.csv2txt)
+    run, desc = _text_run(row, j, t)
     name, spec = _split_desc(desc, _TXT_FILES)
     if spec is None:
         raise _TextError(j + 1, "a file-test spec like '16' or '1:4096:512/2'", desc)
