@@ -82,20 +82,16 @@ def test_normal_unified_mixed_direction_sums_issued_and_keeps_sync():
     assert _value(p, "sync", "total_ios") == 5.0
 
 
-def test_normal_percentile_beyond_100_names_the_line():
-    text = _small_normal().replace("99.99th=[ 1532]", "101.00th=[ 1532]")
+@pytest.mark.parametrize("old, new, line, expected", [
+    ("99.99th=[ 1532]", "101.00th=[ 1532]", "line 15", "a line of fio's normal report"),
+    ("stdev=26803.24", "stdev=-1", "line 16", "a finite, non-negative bandwidth_stddev"),
+])
+def test_normal_bad_value_names_its_line(old, new, line, expected):
+    """A percentile beyond 100, a negative statistic: refused at their line."""
     with pytest.raises(es.ParseError) as e:
-        fio.parse(text, "n.txt")
-    assert e.value.position == "line 15"
-    assert "a line of fio's normal report" in str(e.value)
-
-
-def test_normal_negative_value_names_the_metric():
-    text = _small_normal().replace("stdev=26803.24", "stdev=-1")
-    with pytest.raises(es.ParseError) as e:
-        fio.parse(text, "n.txt")
-    assert e.value.position == "line 16"
-    assert "a finite, non-negative bandwidth_stddev" in str(e.value)
+        fio.parse(_small_normal().replace(old, new), "n.txt")
+    assert e.value.position == line
+    assert expected in str(e.value)
 
 
 def test_normal_job_count_beyond_64_bits_refused():
