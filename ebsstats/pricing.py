@@ -44,6 +44,7 @@ __all__ = [
     "SECONDS_PER_MONTH",
     "burst_parameters",
     "is_priced",
+    "price_date",
     "entitled_iops",
     "entitled_throughput",
     "performance_model",
@@ -336,6 +337,24 @@ def _book_for(book, as_of, region, provider) -> pd.DataFrame:
                               book.attrs.get("path", "<price-book frame>"))
         return _select(checked, as_of, region, provider)
     raise TypeError("book must be None, a path or a DataFrame from price_book()")
+
+
+def price_date(as_of=None, timestamps=None) -> pd.Timestamp:
+    """The day prices and limits are taken from: ``as_of`` when it is a date; else (``None`` or
+    ``"timestamp"``) the first of ``timestamps`` (the runs' start times); else, for ``None``,
+    today. ``"timestamp"`` without any timestamp raises ``ValueError``.
+
+    >>> price_date("2017-06-01 12:00").date(), price_date(None, ["2024-03-02", "2024-01-05"]).date()
+    (datetime.date(2017, 6, 1), datetime.date(2024, 1, 5))
+    """
+    if as_of is not None and not (isinstance(as_of, str) and as_of == "timestamp"):
+        return _date(as_of)
+    ts = pd.Series([] if timestamps is None else timestamps, dtype=object).dropna()
+    if len(ts):
+        return _date(pd.to_datetime(ts, utc=True).min())
+    if as_of == "timestamp":
+        raise ValueError("as_of='timestamp' but there are no timestamps")
+    return _date(None)
 
 
 def is_priced(volume_type: str, as_of=None, *, region: str | None = "us-east-1",

@@ -225,7 +225,7 @@ def priced(data: pd.DataFrame, *, as_of=None, region: str | None = "us-east-1",
     <...Markdown object>
     ['a']
     """
-    from ebsstats.pricing import is_priced
+    from ebsstats.pricing import is_priced, price_date
 
     if data.empty or "volume_type" not in data:
         return data
@@ -233,9 +233,7 @@ def priced(data: pd.DataFrame, *, as_of=None, region: str | None = "us-east-1",
     left_out: set[str] = set()
     key = by if by in data else "volume_type"
     for _, g in data.groupby(key, observed=True, dropna=False, sort=False):
-        day = as_of
-        if day is None and "timestamp" in g and g["timestamp"].notna().any():
-            day = g["timestamp"].min()
+        day = price_date(as_of, g["timestamp"] if "timestamp" in g else None)  # as cost() does
         cols = ["volume_type"] + (["instance_type"] if "instance_type" in g else [])
         bad = [str(r[0]) for r in g[cols].drop_duplicates().itertuples(index=False)
                if pd.notna(r[0]) and not is_priced(str(r[0]), day, region=region,

@@ -27,7 +27,6 @@ from ebsstats import pricing
 from ebsstats._docs import column_keywords, shared_docs
 from ebsstats.pricing import (
     SECONDS_PER_MONTH,
-    _date,
     entitled_iops,
     entitled_throughput,
     volume_cost,
@@ -557,11 +556,7 @@ def _div(a: float, b: float) -> float:
 
 
 def _group_date(grp, as_of, key) -> pd.Timestamp:
-    if as_of is not None and not (isinstance(as_of, str) and as_of == "timestamp"):
-        return _date(as_of)
-    ts = grp["timestamp"].dropna() if "timestamp" in grp else pd.Series([], dtype=object)
-    if len(ts):
-        return _date(pd.to_datetime(ts, utc=True).min())
-    if as_of == "timestamp":
-        raise ValueError(f"group {key}: as_of='timestamp' but the group has no timestamps")
-    return _date(None)
+    try:
+        return pricing.price_date(as_of, grp["timestamp"] if "timestamp" in grp else None)
+    except ValueError as exc:
+        raise ValueError(f"group {key}: {exc}") from None
