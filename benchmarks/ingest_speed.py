@@ -291,21 +291,25 @@ LIMITS = {"bonnie++ CSV": _limit_bonnie, "sysbench text": _limit_sysbench,
 
 
 def text_limits(work: Path, repeat: int) -> None:
-    import ebsstats as es
 
     say(f"\n== 1c. bonnie++ / sysbench / PTS: es.read against split/regex-to-frame (jobs=1, "
         f"best of {repeat}, wall) ==")
     folders = format_folders(work)
-    for label, limit in LIMITS.items():
-        d = folders[label]
-        files = sorted(d.iterdir())
-        es.read(d, jobs=1, progress=False)
-        tl, _, lim = best(lambda files=files, limit=limit: limit(files), repeat)
-        te, _, df = best(lambda d=d: es.read(d, jobs=1, progress=False), repeat)
-        say(f"{label:14s} {len(files):4d} files: limit {tl:.3f} s ({len(lim):,} numbers), "
-            f"es.read {te:.3f} s ({len(df):,} rows) = {te / tl:.2f}x")
-        record(f"{label}: es.read / split-regex limit", f"{te / tl:.2f}x", "<= 2x",
-               te / tl <= 2)
+    for label in LIMITS:
+        limit_ratio(label, folders[label], repeat, f"{label}: es.read / split-regex limit")
+
+
+def limit_ratio(label: str, d: Path, repeat: int, figure: str) -> None:
+    """es.read of the folder ``d`` against the format's split/regex limit on its files."""
+    import ebsstats as es
+
+    files = sorted(d.iterdir())
+    es.read(d, jobs=1, progress=False)
+    tl, _, lim = best(lambda: LIMITS[label](files), repeat)
+    te, _, df = best(lambda: es.read(d, jobs=1, progress=False), repeat)
+    say(f"{label:14s} {len(files):5d} files: limit {tl:.3f} s ({len(lim):,} numbers), "
+        f"es.read {te:.3f} s ({len(df):,} rows) = {te / tl:.2f}x")
+    record(figure, f"{te / tl:.2f}x", "<= 2x", te / tl <= 2)
 
 
 def text_limits_many(work: Path, files: int, repeat: int) -> None:
@@ -314,7 +318,6 @@ def text_limits_many(work: Path, files: int, repeat: int) -> None:
     37-column frame, about 8 ms) is spread over many files: the per-file cost."""
     from make_many_files import make
 
-    import ebsstats as es
 
     tree = work / f"many-{files}"
     if not tree.exists():
@@ -327,14 +330,8 @@ def text_limits_many(work: Path, files: int, repeat: int) -> None:
             d.mkdir(parents=True)
             for src in tree.rglob(f"*{suffix}"):
                 os.link(src, d / src.relative_to(tree).as_posix().replace("/", "__"))
-        names = sorted(d.iterdir())
-        es.read(d, jobs=1, progress=False)
-        tl, _, lim = best(lambda names=names, label=label: LIMITS[label](names), repeat)
-        te, _, df = best(lambda d=d: es.read(d, jobs=1, progress=False), repeat)
-        say(f"{label:14s} {len(names):5d} files: limit {tl:.3f} s ({len(lim):,} numbers), "
-            f"es.read {te:.3f} s ({len(df):,} rows) = {te / tl:.2f}x")
-        record(f"{label}, {len(names):,} files: es.read / split-regex limit", f"{te / tl:.2f}x",
-               "<= 2x", te / tl <= 2)
+        n = sum(1 for _ in d.iterdir())
+        limit_ratio(label, d, repeat, f"{label}, {n:,} files: es.read / split-regex limit")
 
 
 def first_read_time(repeat: int = 5) -> None:
