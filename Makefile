@@ -7,7 +7,7 @@ DATA ?= data
 OUT ?= reports
 JOBS ?= 2
 
-.PHONY: report test test-lowest wheel-check lint fuzz bench validate clean lock docs
+.PHONY: report test test-lowest wheel-check lint fuzz bench validate clean lock lock-check docs
 
 # The environment is installed from uv.lock, exactly: a fresh machine gets the versions CI tested.
 # uv itself comes from PyPI into .uv/ when it is not on PATH.
@@ -23,8 +23,16 @@ $(STAMP): pyproject.toml uv.lock $(filter .uv/bin/uv,$(UV))
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $(STAMP)
 
+# uv.lock, and the same pins as a hashed requirements file for pip (the check runs in CI)
+LOCK_EXPORT = export --format requirements.txt --locked --all-extras --group dev \
+	--no-emit-project --no-header -q
 lock:
 	$(UV) lock
+	$(UV) $(LOCK_EXPORT) -o requirements-lock.txt
+
+lock-check: $(filter .uv/bin/uv,$(UV))
+	$(UV) $(LOCK_EXPORT) | diff -q - requirements-lock.txt >/dev/null || \
+		{ echo "requirements-lock.txt is not uv.lock's export: run make lock"; exit 1; }
 
 report: $(STAMP)
 	$(BIN)/ebsstats report $(DATA) -o $(OUT)
