@@ -287,25 +287,24 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
                       series=[schema.empty_series()])
     names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
     n = table.num_rows
-    t = table.column("t").to_numpy()
-    value = table.column("value").to_numpy().astype(np.float64)
-    ddir = table.column("ddir").to_numpy()
-    bs = table.column("bs").to_numpy()
-    if n and (ddir.min() < 0 or ddir.max() > 3):
-        bad = int(np.flatnonzero((ddir < 0) | (ddir > 3))[0])
+    high = pc.max(table.column("ddir")).as_py()  # never negative: _read_columns checked
+    if n and high > 3:
+        bad = int(np.flatnonzero(table.column("ddir").to_numpy() > 3)[0])
         line, found = _row_line(data, bad)
         raise ParseError(source, line, "ddir 0 (read), 1 (write), 2 (trim) or 3 (sync)",
                          found=found)
+    bs = _flat(table.column("bs"), np.int64)
     windowed = _windowed(n, bs, vt, kind, log_avg_msec)
     sampling = _sampling(windowed, log_max_value)
     metric, unit, factor = _metric_of(kind, windowed, scale)
-    if factor != 1.0:
-        value *= factor  # in place: value is astype's own copy
-    offset = table.column("offset").to_numpy() if "offset" in names else None
-    parts = [(value, sampling)]
+    t = _flat(table.column("t"), np.float64, units.MS)
+    ddir = _flat(table.column("ddir"), np.int8)
+    offset = _flat(table.column("offset"), np.int64) if "offset" in names else None
+    parts = [(_flat(table.column("value"), np.float64, factor), sampling)]
     if "max" in names:
-        parts = [(value, "window_mean"),
-                 (table.column("max").to_numpy().astype(np.float64) * factor, "window_max")]
+        parts = [(parts[0][0], "window_mean"),
+                 (_flat(table.column("max"), np.float64, factor), "window_max")]
+    del table  # its buffers: only what the frame needs stays alive
     rid = run_id or schema.run_id(source, "log")
     if test is None:
         m = _NAME.match(os.path.basename(source))
@@ -400,6 +399,22 @@ def _metric_of(kind: str, windowed: bool, scale: float | None) -> tuple[str, str
     return kind, "s", scale
 
 
+def _flat(col: pa.ChunkedArray, dtype, scale: float | None = None) -> np.ndarray:
+    """An Arrow integer column (no nulls) as one numpy array of ``dtype``, times ``scale`` if
+    given: each chunk is read in place and written once into the result (``to_numpy`` would
+    concatenate the chunks first, then ``astype`` and the scaling copy again)."""
+    out = np.empty(len(col), dtype=dtype)
+    at = 0
+    for chunk in col.chunks:
+        a = chunk.to_numpy(zero_copy_only=True)
+        if scale is None:
+            out[at:at + len(a)] = a
+        else:  # int64 * float: the float64 product, as astype + multiply gave it
+            np.multiply(a, scale, out=out[at:at + len(a)])
+        at += len(a)
+    return out
+
+
 def _row_line(data: bytes, row: int) -> tuple[int, str]:
     seen = -1
     for i, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
@@ -411,30 +426,41 @@ def _row_line(data: bytes, row: int) -> tuple[int, str]:
 
 
 def _const_string(value: str, n: int) -> pd.Categorical:
-    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[value])
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
+                                     dtype=pd.CategoricalDtype([value]), validate=False)
+
+
+_CONST_CHUNK = 1 << 16  # rows of the one Arrow chunk a constant string column repeats
 
 
 def _const_str(value: str, n: int) -> pd.arrays.ArrowStringArray:
-    """A string column holding one value, built in Arrow (no Python objects per row).
-    ``pa.repeat`` writes into Arrow's memory pool, which keeps its pages from one log to the
-    next: writing the buffers with numpy cost twice as much, most of it in fresh pages."""
-    return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+    """A string column holding one value: one Arrow chunk of at most ``_CONST_CHUNK`` rows,
+    repeated (the chunks share its buffers). A plain ``large_string`` array of a 2 M-row log's
+    source name writes 70 MB, the largest cost of a read after the CSV parse; the dtype is
+    the same, and pandas and Arrow read a chunked column as one."""
+    k = min(n, _CONST_CHUNK)
+    one = pa.repeat(pa.scalar(value, pa.large_string()), k)
+    q, r = divmod(n, k) if k else (0, 0)
+    chunks = [one] * q + ([one.slice(0, r)] if r else [])
+    return pd.arrays.ArrowStringArray(pa.chunked_array(chunks or [one], pa.large_string()))
 
 
 def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, sampling):
     n = len(t)
-    ops = pd.Categorical.from_codes(ddir.astype(np.int8), dtype=pd.CategoricalDtype(schema.OPS))
-    bs = bs.astype(np.int64)
+    ops = pd.Categorical.from_codes(ddir.astype(np.int8, copy=False),
+                                    dtype=pd.CategoricalDtype(schema.OPS), validate=False)
+    bs = bs.astype(np.int64, copy=False)
     cols = {
         "run_id": _const_str(rid, n),
         "source": _const_str(source, n),
         "test": _const_str(test, n),
         "op": ops,
         "metric": _const_string(metric, n),
-        "t": np.multiply(t, units.MS, dtype=np.float64),  # one pass, no int->float copy
+        "t": t,
         "value": value,
         "unit": _const_string(unit, n),
-        "offset": (pd.arrays.IntegerArray(offset.astype(np.int64), np.zeros(n, dtype=bool))
+        "offset": (pd.arrays.IntegerArray(offset.astype(np.int64, copy=False),
+                                          np.zeros(n, dtype=bool))
                    if offset is not None else
                    pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))),
         "block_size": pd.arrays.IntegerArray(bs, bs == 0),
