@@ -196,3 +196,33 @@ def test_six_column_337_log_without_options_reads_the_max_column_from_one_parse(
     assert ts["op"].tolist() == ["read", "write", "read", "write"]
     assert ts["t"].tolist() == [0.0, 0.01, 0.0, 0.01]  # ms -> s
     assert ts["block_size"].tolist() == [4096] * 4
+
+
+def test_large_log_is_parsed_from_disk_as_its_text_is(tmp_path, monkeypatch):
+    """A log above 256 KiB goes to pyarrow as a file (its bytes are never copied into Python),
+    and its constant string columns repeat one Arrow chunk: the frame is the one ``parse``
+    gives the same text, row for row and dtype for dtype; its bytes are read only for an
+    error (the line named) or a UTF-16 log."""
+    n = 70_000  # > 65,536: more than one chunk of constant strings
+    text = "".join(f"{i}, {i * 7 % 1000}, {i % 2}, {4096 if i % 3 else 0}, {i * 4096}\n"
+                   for i in range(n))
+    path = tmp_path / "big_bw.1.log"
+    path.write_text(text)
+    assert path.stat().st_size > 256 * 1024
+    ref = fio_log.parse(text, str(path), fio_version="3.3").series[0]
+    with monkeypatch.context() as m:  # read without load_bytes: pyarrow opened the file
+        m.setattr(fio_log, "load_bytes", lambda *a, **k: pytest.fail("bytes copied"))
+        ts = es.read_fio_log(path, find_report=False, fio_version="3.3")
+    pd.testing.assert_frame_equal(ts, ref, check_exact=True)
+    assert ts["source"].tolist() == [str(path)] * n and str(ts["source"].dtype) == "string"
+    assert ts.loc[n - 1, ["t", "value", "offset"]].tolist() == [
+        (n - 1) / 1000, ((n - 1) * 7 % 1000) * 1024, (n - 1) * 4096]
+    path.write_text(text + "12, x, 0, 4096, 0\n")
+    with pytest.raises(es.ParseError, match=f"line {n + 1}:.*found '12, x, 0, 4096, 0'"):
+        es.read_fio_log(path, find_report=False, fio_version="3.3")
+    path.write_text(text, encoding="utf-16")  # NULs everywhere: decoded, then parsed
+    u16 = es.read_fio_log(path, find_report=False, fio_version="3.3")
+    pd.testing.assert_frame_equal(u16, ref, check_exact=True)
+    path.write_bytes(text.encode() + b"\x00" * 8)
+    with pytest.raises(es.ParseError, match=f"line {n + 1}:.*NUL"):
+        es.read_fio_log(path, find_report=False, fio_version="3.3")

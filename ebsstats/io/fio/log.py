@@ -46,9 +46,9 @@ line of an error.
 
 from __future__ import annotations
 
-import io
 import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -62,7 +62,14 @@ from ebsstats import schema, units
 from ebsstats._docs import renamed
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
-from ebsstats.io._common import HEAD_BYTES, Parsed, decode, load_bytes, unconvertible
+from ebsstats.io._common import (
+    HEAD_BYTES,
+    MAX_BYTES,
+    Parsed,
+    decode,
+    load_bytes,
+    unconvertible,
+)
 from ebsstats.io._registry import Reader
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
@@ -225,8 +232,58 @@ def _layout(ncol: int, vt: tuple[int, int] | None, source: str, log_offset: bool
                      found=f"{ncol} columns")
 
 
+class _File:
+    """A large log that pyarrow reads from disk itself, with its first lines: copying it into
+    a ``bytes`` object first cost a fifth of the parse. ``bytes()`` reads it (only to name the
+    line of an error, or to decode a UTF-16 log)."""
+
+    __slots__ = ("path", "first")
+
+    def __init__(self, path: str, first: bytes):
+        self.path, self.first = path, first
+
+    def __bytes__(self) -> bytes:
+        return load_bytes(self.path)
+
+
+_HEAD = 64 * 1024
+
+
+def _open_log(path: str | os.PathLike) -> bytes | _File:
+    """The bytes of a small log, or a :class:`_File` for a large regular file whose first
+    non-blank line is within its first 64 KiB (anything else is read as bytes, with the checks
+    :func:`~ebsstats.io._common.load_bytes` makes)."""
+    try:
+        st = os.stat(path)
+        if not (stat.S_ISREG(st.st_mode) and 4 * _HEAD < st.st_size <= MAX_BYTES):
+            return load_bytes(path)
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return load_bytes(path)  # raises the ParseError naming what failed
+    start = 0
+    while True:
+        nl = head.find(b"\n", start)
+        if nl < 0:
+            return load_bytes(path)  # no whole non-blank line in the head
+        if head[start:nl].strip():
+            return _File(str(path), head[start:nl])
+        start = nl + 1
+
+
+def _source(data: bytes | _File, source: str):
+    """What pyarrow reads: the bytes in place, or the file (never decompressed by its name)."""
+    if not isinstance(data, _File):
+        return pa.BufferReader(data)
+    try:
+        return pa.OSFile(data.path)
+    except OSError as exc:
+        raise ParseError(source, None, "a readable file", found=str(exc)) from exc
+
+
 def _first_bad_line(data: bytes, ncol: int) -> tuple[int, str]:
     """Line number and text of the first line that is not ``ncol`` integer columns."""
+    data = bytes(data)
     for i, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         line = raw.strip()
         if not line:
@@ -247,7 +304,7 @@ def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
     expected = f"a fio log line of {len(names)} integer columns ({', '.join(names)})"
     try:
         table = pacsv.read_csv(
-            io.BytesIO(data),
+            _source(data, source),
             read_options=pacsv.ReadOptions(column_names=names),
             parse_options=pacsv.ParseOptions(delimiter=","),
             convert_options=pacsv.ConvertOptions(
@@ -269,7 +326,7 @@ def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
 
 def _first_line(data: bytes) -> int:
     """Line of the first non-blank line (where a whole-file problem is reported)."""
-    for i, raw in enumerate(data.splitlines(), 1):
+    for i, raw in enumerate(bytes(data).splitlines(), 1):
         if raw.strip():
             return i
     return 1
@@ -343,6 +400,8 @@ def _latency_scale(kind: str, vt, time_unit: str | None, source: str) -> float |
 
 def _first_data_line(data: bytes) -> bytes:
     """The first non-blank line (it decides the width), or a blank one if there is none."""
+    if isinstance(data, _File):
+        return data.first
     start = 0
     while True:
         nl = data.find(b"\n", start)
@@ -417,7 +476,7 @@ def _flat(col: pa.ChunkedArray, dtype, scale: float | None = None) -> np.ndarray
 
 def _row_line(data: bytes, row: int) -> tuple[int, str]:
     seen = -1
-    for i, raw in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+    for i, raw in enumerate(bytes(data).decode("utf-8", "replace").splitlines(), 1):
         if raw.strip():
             seen += 1
             if seen == row:
@@ -593,18 +652,23 @@ def read_fio_log(path: str | os.PathLike, *, kind: str | None = None,
     >>> ts = read_fio_log(p) if p.exists() else None
     """
     source = str(path)
-    data = load_bytes(path)
-    if b"\x00" in data:
-        data = decode(data, source).encode()  # UTF-16, or raises with the line of the NUL
+    data = _open_log(path)
     run = find_run(path) if find_report else None
     opts = (run or {}).get("options") or {}
-    parsed = _parse_bytes(
-        data, source, kind=kind,
-        fio_version=fio_version or (run or {}).get("version"), time_unit=time_unit,
-        log_offset=_flag(opts.get("log_offset")),
-        log_avg_msec=_int(opts.get("log_avg_msec")) if run else None,
-        log_max_value=opts.get("log_max_value", "0" if run else None),
-        run_id=(run or {}).get("run_id"), test=(run or {}).get("test"))
+    options = dict(kind=kind, fio_version=fio_version or (run or {}).get("version"),
+                   time_unit=time_unit, log_offset=_flag(opts.get("log_offset")),
+                   log_avg_msec=_int(opts.get("log_avg_msec")) if run else None,
+                   log_max_value=opts.get("log_max_value", "0" if run else None),
+                   run_id=(run or {}).get("run_id"), test=(run or {}).get("test"))
+    try:
+        parsed = _parse_bytes(data, source, **options)
+    except ParseError:
+        # a NUL byte never parses as an integer field, so only a failed parse asks whether the
+        # log is UTF-16 (then read decoded) or has a NUL (decode names its line)
+        raw = bytes(data)
+        if b"\x00" not in raw:
+            raise
+        parsed = _parse_bytes(decode(raw, source).encode(), source, **options)
     ts = parsed.series[0]
     if meta:
         ts = _columns.series_frame(ts.assign(**meta))
@@ -763,8 +827,15 @@ def _parse_in_folder(data: bytes, source: str, context: Mapping) -> Parsed:
     the job's log options and the job's ``run_id`` (computed from the report's source name as
     this read names it, so series and results rows share run ids); else the version other
     fio reports in the folder print."""
-    if b"\x00" in data:
-        decode(data, source)  # raises, naming the line of the NUL byte
+    try:
+        return _parse_context(data, source, context)
+    except ParseError:
+        if b"\x00" in data:  # a NUL never parses: name its line (a UTF-16 log: the parse error)
+            decode(data, source)
+        raise
+
+
+def _parse_context(data: bytes, source: str, context: Mapping) -> Parsed:
     path = context.get("path")
     run = find_run(path) if path is not None else None
     if run is None:
