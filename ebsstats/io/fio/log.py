@@ -458,11 +458,18 @@ def _metric_of(kind: str, windowed: bool, scale: float | None) -> tuple[str, str
     return kind, "s", scale
 
 
+def _empty(n: int, dtype) -> np.ndarray:
+    """``np.empty(n, dtype)`` in Arrow's memory pool, which keeps freed pages for the next
+    log: fresh pages from the system cost more than writing the column (a 2 M-row column:
+    5 ms instead of 3)."""
+    return np.frombuffer(pa.allocate_buffer(n * np.dtype(dtype).itemsize), dtype=dtype)
+
+
 def _flat(col: pa.ChunkedArray, dtype, scale: float | None = None) -> np.ndarray:
     """An Arrow integer column (no nulls) as one numpy array of ``dtype``, times ``scale`` if
     given: each chunk is read in place and written once into the result (``to_numpy`` would
     concatenate the chunks first, then ``astype`` and the scaling copy again)."""
-    out = np.empty(len(col), dtype=dtype)
+    out = _empty(len(col), dtype)
     at = 0
     for chunk in col.chunks:
         a = chunk.to_numpy(zero_copy_only=True)
