@@ -297,9 +297,10 @@ def _first_bad_line(data: bytes, ncol: int) -> tuple[int, str]:
     return 0, ""
 
 
-def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
-    """The integer columns of a log; an empty field, a number beyond int64 or a negative number
-    (fio prints unsigned times, values, sizes and offsets) is refused with its line."""
+def _read_columns(data: bytes, names: list[str], source: str, check: bool = True) -> pa.Table:
+    """The integer columns of a log; an empty field, a number beyond int64 or (``check``) a
+    negative number (fio prints unsigned times, values, sizes and offsets) is refused with its
+    line."""
     wanted = [n for n in names if n != "prio"]
     expected = f"a fio log line of {len(names)} integer columns ({', '.join(names)})"
     try:
@@ -314,14 +315,22 @@ def _read_columns(data: bytes, names: list[str], source: str) -> pa.Table:
         line, found = _first_bad_line(data, len(names))
         raise ParseError(source, line or _first_line(data), expected,
                          found=found or str(exc)) from exc
-    for name in wanted:
-        low = pc.min(table.column(name)).as_py()  # in Arrow, on its chunks: no copy
+    if check:
+        _check_unsigned(table, {name: pc.min(table.column(name)).as_py() for name in wanted},
+                        data, source)
+    return table
+
+
+def _check_unsigned(table: pa.Table, lows: dict, data: bytes, source: str) -> None:
+    """Refuse the first column (in file order) whose least value ``lows[name]`` is negative,
+    naming the line of its first negative value."""
+    for name in table.column_names:
+        low = lows.get(name)
         if low is not None and low < 0:
             col = table.column(name).to_numpy()
             line, found = _row_line(data, int(np.flatnonzero(col < 0)[0]))
             raise ParseError(source, line or _first_line(data),
                              f"a non-negative {name} (fio log values are unsigned)", found=found)
-    return table
 
 
 def _first_line(data: bytes) -> int:
@@ -344,23 +353,28 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
                       series=[schema.empty_series()])
     names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
     n = table.num_rows
-    high = pc.max(table.column("ddir")).as_py()  # never negative: _read_columns checked
-    if n and high > 3:
+    # each column is converted chunk by chunk, its least and greatest values taken on the way
+    lows: dict[str, int] = {}
+    bs, lows["bs"], bs_high = _flat(table.column("bs"), np.int64)
+    ddir, lows["ddir"], ddir_high = _flat(table.column("ddir"), np.int8)  # int8 once checked
+    windowed = _windowed(n, (bs_high or 0) > 0, vt, kind, log_avg_msec)
+    sampling = _sampling(windowed, log_max_value)
+    metric, unit, factor = _metric_of(kind, windowed, scale)
+    t, lows["t"], _ = _flat(table.column("t"), np.float64, units.MS)
+    offset = lows["offset"] = None
+    if "offset" in names:
+        offset, lows["offset"], _ = _flat(table.column("offset"), np.int64)
+    value, lows["value"], _ = _flat(table.column("value"), np.float64, factor)
+    parts = [(value, sampling)]
+    if "max" in names:
+        top, lows["max"], _ = _flat(table.column("max"), np.float64, factor)
+        parts = [(value, "window_mean"), (top, "window_max")]
+    _check_unsigned(table, lows, data, source)
+    if (ddir_high or 0) > 3:
         bad = int(np.flatnonzero(table.column("ddir").to_numpy() > 3)[0])
         line, found = _row_line(data, bad)
         raise ParseError(source, line, "ddir 0 (read), 1 (write), 2 (trim) or 3 (sync)",
                          found=found)
-    bs = _flat(table.column("bs"), np.int64)
-    windowed = _windowed(n, bs, vt, kind, log_avg_msec)
-    sampling = _sampling(windowed, log_max_value)
-    metric, unit, factor = _metric_of(kind, windowed, scale)
-    t = _flat(table.column("t"), np.float64, units.MS)
-    ddir = _flat(table.column("ddir"), np.int8)
-    offset = _flat(table.column("offset"), np.int64) if "offset" in names else None
-    parts = [(_flat(table.column("value"), np.float64, factor), sampling)]
-    if "max" in names:
-        parts = [(parts[0][0], "window_mean"),
-                 (_flat(table.column("max"), np.float64, factor), "window_max")]
     del table  # its buffers: only what the frame needs stays alive
     rid = run_id or schema.run_id(source, "log")
     if test is None:
@@ -423,13 +437,13 @@ def _table(data: bytes, ncol: int, vt, source: str, log_offset, log_max_value):
     if probe is not None:  # the probe read every column already: name them, drop prio
         return names, probe.rename_columns(names).drop_columns(
             [n for n in names if n == "prio"])
-    return names, _read_columns(data, names, source)
+    return names, _read_columns(data, names, source, check=False)  # _parse_bytes checks
 
 
-def _windowed(n: int, bs: np.ndarray, vt, kind: str, log_avg_msec) -> bool:
+def _windowed(n: int, any_bs: bool, vt, kind: str, log_avg_msec) -> bool:
     """Whether the values are window averages (bs 0 in every row, fio 2.x bw/iops logs, or
     log_avg_msec set), not one row per I/O."""
-    windowed = bool(n) and not bs.any()
+    windowed = bool(n) and not any_bs
     if vt is not None and vt[0] < 3 and kind in ("bw", "iops"):
         windowed = True  # fio 2.x averages bw/iops logs over bwavgtime/iopsavgtime
     if log_avg_msec is not None and int(log_avg_msec) > 0:
@@ -465,20 +479,29 @@ def _empty(n: int, dtype) -> np.ndarray:
     return np.frombuffer(pa.allocate_buffer(n * np.dtype(dtype).itemsize), dtype=dtype)
 
 
-def _flat(col: pa.ChunkedArray, dtype, scale: float | None = None) -> np.ndarray:
+def _flat(col: pa.ChunkedArray, dtype,
+          scale: float | None = None) -> tuple[np.ndarray, int | None, int | None]:
     """An Arrow integer column (no nulls) as one numpy array of ``dtype``, times ``scale`` if
-    given: each chunk is read in place and written once into the result (``to_numpy`` would
-    concatenate the chunks first, then ``astype`` and the scaling copy again)."""
+    given, with its least and greatest values (``None`` if empty): each chunk is read in
+    place, its extremes taken while it is in cache, and it is written once into the result
+    (``to_numpy`` would concatenate the chunks first, then ``astype`` and the scaling copy
+    again, and ``pyarrow.compute.min`` read the whole column once more)."""
     out = _empty(len(col), dtype)
+    low = high = None
     at = 0
     for chunk in col.chunks:
         a = chunk.to_numpy(zero_copy_only=True)
+        if not len(a):
+            continue
+        lo, hi = int(a.min()), int(a.max())
+        low = lo if low is None or lo < low else low
+        high = hi if high is None or hi > high else high
         if scale is None:
             out[at:at + len(a)] = a
         else:  # int64 * float: the float64 product, as astype + multiply gave it
             np.multiply(a, scale, out=out[at:at + len(a)])
         at += len(a)
-    return out
+    return out, low, high
 
 
 def _row_line(data: bytes, row: int) -> tuple[int, str]:
