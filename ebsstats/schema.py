@@ -372,13 +372,19 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
             ok = actual == dtype
         if not ok:
             raise SchemaError(f"series column {name!r} has dtype {actual}, expected {dtype}")
-    if not np.isfinite(ts["t"].to_numpy()).all():
+    if not len(ts):
+        return ts
+    # reductions, not per-row masks (a fio log's series is millions of rows); NaN values are
+    # allowed: fmin/fmax pass over them, while min/max of t return NaN if there is one
+    t = ts["t"].to_numpy()
+    if not (np.isfinite(t.min()) and np.isfinite(t.max())):
         raise SchemaError("series column 't' has non-finite times")
     values = ts["value"].to_numpy()
-    if np.isinf(values).any():
+    low, high = np.fmin.reduce(values), np.fmax.reduce(values)
+    if np.isinf(low) or np.isinf(high):
         raise SchemaError(f"infinite series value in row {int(np.flatnonzero(np.isinf(values))[0])}")
-    negative = _never_negative(ts["unit"]) & (values < 0)
-    if negative.any():
+    negative = _never_negative(ts["unit"]) & (values < 0) if low < 0 else None
+    if negative is not None and negative.any():
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative series {ts['metric'].iloc[row]} in row {row}")
     return ts

@@ -79,6 +79,31 @@ def test_series_frame():
     assert ts["offset"].isna().all()
 
 
+
+@pytest.mark.parametrize(("col", "row", "value", "error"), [
+    ("t", 1, np.nan, "non-finite times"), ("t", 2, np.inf, "non-finite times"),
+    ("value", 2, np.inf, "infinite series value in row 2"),
+    ("value", 1, -np.inf, "infinite series value in row 1"),
+    ("value", 3, -1.0, "negative series iops in row 3"),  # IO/s is never negative
+    ("value", 0, np.nan, None),  # a missing value is allowed
+])
+def test_validate_series_rows(col, row, value, error):
+    """The checks are reductions over the columns; each still names what is wrong and where."""
+    ts = _columns.series_frame({"run_id": ["r"] * 4, "source": ["s"] * 4, "test": ["t"] * 4,
+                              "op": ["read"] * 4, "metric": ["iops"] * 4,
+                              "t": [0.5, 1.0, 1.5, 2.0], "value": [10.0, 11.0, 12.0, 13.0],
+                              "unit": ["IO/s"] * 4})
+    ts.loc[row, col] = value
+    if error is None:
+        assert es.validate_series(ts) is ts
+    else:
+        with pytest.raises(SchemaError, match=error):
+            es.validate_series(ts)
+    ts.loc[row, col] = -5.0 if col == "value" else 1.0
+    ts["unit"] = ts["unit"].cat.rename_categories(["%"])  # a unit that admits negatives
+    assert es.validate_series(ts) is ts
+
+
 def test_parse_error_message_names_file_and_line():
     e = ParseError("dir/run.json", 7, "a JSON object", found="fio: engine libaio not loadable")
     assert str(e) == ("dir/run.json, line 7: expected a JSON object; "
