@@ -102,11 +102,19 @@ def _piece_list(p, n: int | None = None) -> list:
     return pd.Series(p).tolist()
 
 
+_NEVER_MISSING = frozenset({str, int, bool})
+
+
 def _needs(p) -> bool:
     """Whether a piece has a missing value."""
     if type(p) is Const:
         return _missing(p.value)
     if isinstance(p, list):
+        types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
+        if types <= _NEVER_MISSING:
+            return False
+        if types <= _NEVER_MISSING | {type(None)}:
+            return True
         arr = np.empty(len(p), dtype=object)
         try:
             arr[:] = p
@@ -207,53 +215,67 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
     unhashable."""
-    if all(type(p) is Const for p in pieces):
+    consts = [type(p) is Const for p in pieces]
+    if all(consts):
         fast = _consts_by_codes(pieces)
         if fast is not None:
             values, codes = fast
             return _spread(_from_list(values, dtype, extra), codes, len(codes))
-    n = sum(p.n if type(p) is Const else len(p) for p in pieces)
-    codes = np.empty(n, dtype=np.intp)
+    elif not any(consts):  # lists only (a file's per-row values): nothing to spread
+        return pd.Series(_from_list(list(itertools.chain.from_iterable(pieces)), dtype,
+                                    extra).array, copy=False)
     index: dict = {}
-    strs: dict = {}
     values: list = []
-    at = 0
+    firsts: list[int] = []  # per piece: the code of its constant, or of its first element
+    lengths: list[int] = []
     try:
-        for p in pieces:
-            if type(p) is Const:
+        for p, const in zip(pieces, consts, strict=True):
+            if const:
                 v = p.value
-                if type(v) is str:  # the usual constant: keyed by itself (only strs are strs)
-                    c = strs.get(v)
-                    if c is None:
-                        c = strs[v] = len(values)
-                        values.append(v)
-                else:
-                    k = _key(v)
-                    c = index.get(k)
-                    if c is None:
-                        c = index[k] = len(values)
-                        values.append(v)
-                codes[at:at + p.n] = c
-                at += p.n
-                continue
-            m = len(p)  # a list: typed element-wise with the others, in one call
-            codes[at:at + m] = np.arange(len(values), len(values) + m)
-            values.extend(p)
-            at += m
+                k = v if type(v) is str else _key(v)  # only strs are strs: keyed by themselves
+                c = index.get(k)
+                if c is None:
+                    c = index[k] = len(values)
+                    values.append(v)
+                firsts.append(c)
+                lengths.append(p.n)
+            else:  # a list: typed element-wise with the others, in one call
+                firsts.append(len(values))
+                lengths.append(len(p))
+                values.extend(p)
     except TypeError:  # unhashable values
         return None
-    return _spread(_from_list(values, dtype, extra), codes, n)
+    return _spread(_from_list(values, dtype, extra),
+                   _piece_codes(np.array(firsts, dtype=np.intp), np.array(lengths, dtype=np.intp),
+                                np.array(consts, dtype=bool)), int(sum(lengths)))
+
+
+def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
+    """Per-row codes of pieces: a constant's code repeated, a list's codes counting up from
+    its first (in NumPy, not one ``arange`` per piece).
+
+    >>> _piece_codes(np.array([0, 1, 0]), np.array([2, 3, 1]), np.array([True, False, True]))
+    array([0, 0, 1, 2, 3, 0])
+    """
+    row_first = np.repeat(firsts, lengths)
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    step = np.arange(len(row_first), dtype=np.intp) - starts
+    step[np.repeat(consts, lengths)] = 0
+    return row_first + step
 
 
 _STR_OR_NONE = frozenset({str, type(None)})
+_INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray] | None:
-    """Distinct values and per-row codes of :class:`Const` runs that hold strings (or
-    ``None``), without a Python step per run beyond C-level maps; ``None`` for other values
-    (numbers and ``True`` compare equal across types: the general loop keys them by type)."""
+    """Distinct values and per-row codes of :class:`Const` runs that hold strings, or ints
+    (with ``None`` beside either), without a Python step per run beyond C-level maps; ``None``
+    for other values (numbers and ``True`` compare equal across types: the general loop keys
+    them by type)."""
     vals = list(map(_CONST_VALUE, pieces))
-    if not set(map(type, vals)) <= _STR_OR_NONE:
+    types = set(map(type, vals))
+    if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
     index = {v: i for i, v in enumerate(dict.fromkeys(vals))}
     per_run = np.fromiter(map(index.__getitem__, vals), dtype=np.intp, count=len(vals))
@@ -269,10 +291,31 @@ def _spread(typed: pd.Series, codes: np.ndarray, n: int) -> pd.Series:
     """The typed distinct values spread to the rows by their codes."""
     if len(typed) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
         return pd.Series(typed.array, copy=False)
+    if len(typed) == 1:  # one value on every row (a column no file has: all missing)
+        return pd.Series(_repeat_one(typed.array, n), copy=False)
     if isinstance(typed.dtype, pd.CategoricalDtype):
         cat = typed.array
         return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
     return pd.Series(typed.array.take(codes), copy=False)
+
+
+_MASKED = (pd.arrays.IntegerArray, pd.arrays.FloatingArray, pd.arrays.BooleanArray)
+
+
+def _repeat_one(arr, n: int):
+    """A typed array's one value as ``n`` rows, built directly (a ``take`` of ``n`` zeros cost
+    as much as typing the column)."""
+    if isinstance(arr, pd.Categorical):
+        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype)
+    if isinstance(arr, pd.arrays.ArrowStringArray):
+        value = arr[0]
+        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if _missing(value)
+                                          else pa.repeat(pa.scalar(value, pa.large_string()), n))
+    if isinstance(arr, _MASKED):
+        na = bool(arr.isna()[0])
+        kind = arr.dtype.numpy_dtype
+        return type(arr)(np.full(n, kind.type(0) if na else arr[0], dtype=kind), np.full(n, na))
+    return arr.take(np.zeros(n, dtype=np.intp))
 
 
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
@@ -515,7 +558,7 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     for j in need_r:
         r, s, k = rid[j], source[j], key[j]
         p = pos[j] if pos is not None else Const(None, lengths[j])
-        if all(type(x) is Const for x in (r, s, k, p)):
+        if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
         elif type(r) is Const and type(s) is Const and not _needs(k):
             keys = _piece_list(k)  # one file, several runs: hash each run once
