@@ -226,3 +226,11 @@ def test_large_log_is_parsed_from_disk_as_its_text_is(tmp_path, monkeypatch):
     path.write_bytes(text.encode() + b"\x00" * 8)
     with pytest.raises(es.ParseError, match=f"line {n + 1}:.*NUL"):
         es.read_fio_log(path, find_report=False, fio_version="3.3")
+
+
+def test_quoted_field_is_refused_with_its_line():
+    """fio never quotes a field; a quoted number (which a CSV reader would unquote) is not a
+    fio log line: refused with its line, as every other non-integer field."""
+    with pytest.raises(es.ParseError, match="line 2: expected a fio log line of 4 integer "
+                       "columns.*found '\"2\", 3, 1, 4096'"):
+        fio_log.parse('1, 2, 0, 4096\n"2", 3, 1, 4096\n', "x_bw.1.log")
