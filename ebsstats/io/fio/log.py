@@ -78,8 +78,9 @@ __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log
 TOOL = "fio"
 
 # peak memory of a parse per byte of input, for the folder read's budget
-# (benchmarks/reader_memory.py: measured ~10)
-MEMORY_FACTOR = 12
+# (benchmarks/reader_memory.py --only fio.log --mb 20: 5, was 8 before the constant string
+# columns shared one chunk)
+MEMORY_FACTOR = 8
 
 KINDS = ("bw", "iops", "lat", "clat", "slat")
 _NAME = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|lat_hist)"
