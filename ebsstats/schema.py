@@ -64,6 +64,7 @@ has ``ioping``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Sequence
@@ -231,14 +232,20 @@ def empty() -> pd.DataFrame:
     >>> empty().shape
     (0, 30)
     """
-    return pd.DataFrame({c: _empty_column(d) for c, d in {**COLUMNS, **META_COLUMNS}.items()},
-                        index=pd.RangeIndex(0))
+    return _empty_of("results").copy()  # a copy: the caller may add to it
 
 
 def empty_series() -> pd.DataFrame:
     """An empty series frame with every schema column and dtype."""
-    return pd.DataFrame({c: _empty_column(d) for c, d in SERIES_COLUMNS.items()},
-                        index=pd.RangeIndex(0))
+    return _empty_of("series").copy()
+
+
+@functools.cache
+def _empty_of(kind: str) -> pd.DataFrame:
+    """The empty frame, built once (30 casts of an empty column: 3 ms, paid by every read
+    with no results rows, such as a folder of fio logs)."""
+    cols = SERIES_COLUMNS if kind == "series" else {**COLUMNS, **META_COLUMNS}
+    return pd.DataFrame({c: _empty_column(d) for c, d in cols.items()}, index=pd.RangeIndex(0))
 
 
 def _empty_column(dtype) -> pd.Series:
