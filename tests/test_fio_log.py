@@ -234,3 +234,17 @@ def test_quoted_field_is_refused_with_its_line():
     with pytest.raises(es.ParseError, match="line 2: expected a fio log line of 4 integer "
                        "columns.*found '\"2\", 3, 1, 4096'"):
         fio_log.parse('1, 2, 0, 4096\n"2", 3, 1, 4096\n', "x_bw.1.log")
+
+
+def test_threaded_float_columns_equal_the_serial_conversion(monkeypatch):
+    """A long log converts its time and value columns in a second thread: same frame as the
+    serial conversion, and an error found there still names its line."""
+    text = "".join(f"{i}, {i * 7}, {i * 9 + 5}, {i % 2}, 4096, 1\n" for i in range(3000))
+    serial = fio_log.parse(text, "x_lat.1.log", fio_version="3.38").series[0]
+    monkeypatch.setattr(fio_log, "_THREAD_ROWS", 1000)
+    threaded = fio_log.parse(text, "x_lat.1.log", fio_version="3.38").series[0]
+    pd.testing.assert_frame_equal(threaded, serial, check_exact=True)
+    assert threaded["value"].iloc[[1, 3001]].tolist() == [7 * 1e-9, 14 * 1e-9]  # mean, max: ns
+    with pytest.raises(es.ParseError, match="line 3001: expected a non-negative t"):
+        fio_log.parse(text + "-1, 5, 5, 0, 4096, 1\n", "x_lat.1.log", fio_version="3.38",
+                      log_max_value="both")

@@ -46,9 +46,11 @@ line of an error.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import stat
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -356,21 +358,26 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
                       series=[schema.empty_series()])
     names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
     n = table.num_rows
-    # each column is converted chunk by chunk, its least and greatest values taken on the way
+    # each column is converted chunk by chunk, its least and greatest values taken on the way;
+    # times and values (the float columns) in a second thread on a long log
+    factor = _metric_of(kind, False, scale)[2]  # the same whether windowed or not
+    float_cols = [(table.column(name), f) for name, f in (("t", units.MS), ("value", factor),
+                                                          ("max", factor)) if name in names]
+    floats = _Background(n >= _THREAD_ROWS,
+                         lambda: [_flat(col, np.float64, f) for col, f in float_cols])
     lows: dict[str, int] = {}
     bs, lows["bs"], bs_high = _flat(table.column("bs"), np.int64)
     ddir, lows["ddir"], ddir_high = _flat(table.column("ddir"), np.int8)  # int8 once checked
     windowed = _windowed(n, (bs_high or 0) > 0, vt, kind, log_avg_msec)
     sampling = _sampling(windowed, log_max_value)
-    metric, unit, factor = _metric_of(kind, windowed, scale)
-    t, lows["t"], _ = _flat(table.column("t"), np.float64, units.MS)
+    metric, unit, _ = _metric_of(kind, windowed, scale)
     offset = lows["offset"] = None
     if "offset" in names:
         offset, lows["offset"], _ = _flat(table.column("offset"), np.int64)
-    value, lows["value"], _ = _flat(table.column("value"), np.float64, factor)
+    (t, lows["t"], _), (value, lows["value"], _), *top = floats.result()
     parts = [(value, sampling)]
-    if "max" in names:
-        top, lows["max"], _ = _flat(table.column("max"), np.float64, factor)
+    if top:
+        (top, lows["max"], _), = top
         parts = [(value, "window_mean"), (top, "window_max")]
     _check_unsigned(table, lows, data, source)
     if (ddir_high or 0) > 3:
@@ -475,11 +482,54 @@ def _metric_of(kind: str, windowed: bool, scale: float | None) -> tuple[str, str
     return kind, "s", scale
 
 
+_THREAD_ROWS = 1 << 18  # logs from this many rows convert their float columns in a thread
+
+
+class _Background:
+    """``fn()`` run in a thread of its own (``threaded``) or here; :meth:`result` returns it
+    or raises what it raised. A thread per call, not a pool: a pool's thread does not survive
+    the fork of a folder read's worker processes. numpy releases the GIL in the conversions,
+    so the thread runs beside this one."""
+
+    def __init__(self, threaded: bool, fn):
+        self._fn, self._out, self._exc = fn, None, None
+        self._thread = None
+        if threaded:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._out = self._fn()
+        except BaseException as exc:  # re-raised by result()
+            self._exc = exc
+
+    def result(self):
+        if self._thread is None:
+            self._run()
+        else:
+            self._thread.join()
+        if self._exc is not None:
+            raise self._exc
+        return self._out
+
+
 def _empty(n: int, dtype) -> np.ndarray:
     """``np.empty(n, dtype)`` in Arrow's memory pool, which keeps freed pages for the next
     log: fresh pages from the system cost more than writing the column (a 2 M-row column:
     5 ms instead of 3)."""
     return np.frombuffer(pa.allocate_buffer(n * np.dtype(dtype).itemsize), dtype=dtype)
+
+
+def _zeros(n: int, dtype) -> np.ndarray:
+    """Zeros that cost nothing until written (the values under an all-missing column): an
+    anonymous memory map, whose pages the kernel gives as they are touched. ``np.zeros`` of
+    a 2 M-row column cost up to 9 ms once glibc serves it from reused heap memory, which
+    calloc must clear."""
+    size = n * np.dtype(dtype).itemsize
+    if size < 1 << 20:
+        return np.zeros(n, dtype=dtype)
+    return np.frombuffer(mmap.mmap(-1, size), dtype=dtype)
 
 
 def _full(n: int, value) -> np.ndarray:
@@ -560,7 +610,7 @@ def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, samplin
         "offset": (pd.arrays.IntegerArray(offset.astype(np.int64, copy=False),
                                           np.zeros(n, dtype=bool))
                    if offset is not None else
-                   pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), _full(n, True))),
+                   pd.arrays.IntegerArray(_zeros(n, np.int64), _full(n, True))),
         "block_size": pd.arrays.IntegerArray(bs, np.equal(bs, 0, out=_empty(n, np.bool_))),
         "sampling": _const_str(sampling, n),
     }
