@@ -357,25 +357,41 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version,
                       series=[schema.empty_series()])
     names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
+    if test is None:
+        m = _NAME.match(os.path.basename(source))
+        test = m.group("prefix") if m else os.path.basename(source)
+    frames = _frames(table, names, data, source, kind, vt, scale, log_avg_msec, log_max_value,
+                     (run_id or schema.run_id(source, "log"), source, test))
+    ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
+    return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
+
+
+def _frames(table: pa.Table, names: list[str], data, source: str, kind: str, vt, scale,
+            log_avg_msec, log_max_value, strings: tuple[str, str, str]) -> list[pd.DataFrame]:
+    """The series frame(s) of a log's table (two with a max column: means, then maxima).
+
+    Each column is converted chunk by chunk, its least and greatest values taken on the way;
+    on a long log, times and values (the float columns) in a second thread while this one
+    converts the integer columns and builds the constant ones."""
     n = table.num_rows
-    # each column is converted chunk by chunk, its least and greatest values taken on the way;
-    # times and values (the float columns) in a second thread on a long log
     factor = _metric_of(kind, False, scale)[2]  # the same whether windowed or not
     float_cols = [(table.column(name), f) for name, f in (("t", units.MS), ("value", factor),
                                                           ("max", factor)) if name in names]
     floats = _Background(n >= _THREAD_ROWS,
                          lambda: [_flat(col, np.float64, f) for col, f in float_cols])
-    lows: dict[str, int] = {}
+    lows: dict[str, int | None] = {"offset": None}
     bs, lows["bs"], bs_high = _flat(table.column("bs"), np.int64)
     ddir, lows["ddir"], ddir_high = _flat(table.column("ddir"), np.int8)  # int8 once checked
     windowed = _windowed(n, (bs_high or 0) > 0, vt, kind, log_avg_msec)
-    sampling = _sampling(windowed, log_max_value)
     metric, unit, _ = _metric_of(kind, windowed, scale)
-    offset = lows["offset"] = None
+    offset = None
     if "offset" in names:
         offset, lows["offset"], _ = _flat(table.column("offset"), np.int64)
+    shared = None
+    if (lows["ddir"] or 0) >= 0 and (ddir_high or 0) <= 3:  # else refused below
+        shared = _shared_columns(*strings, ddir, metric, unit, offset, bs)
     (t, lows["t"], _), (value, lows["value"], _), *top = floats.result()
-    parts = [(value, sampling)]
+    parts = [(value, _sampling(windowed, log_max_value))]
     if top:
         (top, lows["max"], _), = top
         parts = [(value, "window_mean"), (top, "window_max")]
@@ -385,15 +401,7 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
         line, found = _row_line(data, bad)
         raise ParseError(source, line, "ddir 0 (read), 1 (write), 2 (trim) or 3 (sync)",
                          found=found)
-    del table  # its buffers: only what the frame needs stays alive
-    rid = run_id or schema.run_id(source, "log")
-    if test is None:
-        m = _NAME.match(os.path.basename(source))
-        test = m.group("prefix") if m else os.path.basename(source)
-    frames = [_series(rid, source, test, ddir, metric, t, v, unit, offset, bs, samp)
-              for v, samp in parts]
-    ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
-    return Parsed(tool=TOOL, format=f"log {kind}", version=fio_version, series=[ts])
+    return [_series(shared, t, v, samp) for v, samp in parts]
 
 
 def _kind(kind: str | None, source: str) -> str:
@@ -593,28 +601,31 @@ def _const_str(value: str, n: int) -> pd.arrays.ArrowStringArray:
     return pd.arrays.ArrowStringArray(pa.chunked_array(chunks or [one], pa.large_string()))
 
 
-def _series(rid, source, test, ddir, metric, t, value, unit, offset, bs, sampling):
-    n = len(t)
-    ops = pd.Categorical.from_codes(ddir.astype(np.int8, copy=False),
-                                    dtype=pd.CategoricalDtype(schema.OPS), validate=False)
+def _shared_columns(rid, source, test, ddir, metric, unit, offset, bs) -> dict:
+    """The series columns that are the same in a log's mean and max frames (all but ``t``,
+    ``value`` and ``sampling``), already of the schema's dtypes."""
+    n = len(ddir)
     bs = bs.astype(np.int64, copy=False)
-    cols = {
+    return {
         "run_id": _const_str(rid, n),
         "source": _const_str(source, n),
         "test": _const_str(test, n),
-        "op": ops,
+        "op": pd.Categorical.from_codes(ddir.astype(np.int8, copy=False),
+                                        dtype=pd.CategoricalDtype(schema.OPS), validate=False),
         "metric": _const_string(metric, n),
-        "t": t,
-        "value": value,
         "unit": _const_string(unit, n),
         "offset": (pd.arrays.IntegerArray(offset.astype(np.int64, copy=False),
                                           np.zeros(n, dtype=bool))
                    if offset is not None else
                    pd.arrays.IntegerArray(_zeros(n, np.int64), _full(n, True))),
         "block_size": pd.arrays.IntegerArray(bs, np.equal(bs, 0, out=_empty(n, np.bool_))),
-        "sampling": _const_str(sampling, n),
     }
-    return pd.DataFrame(cols, copy=False)  # already the schema's dtypes and column order
+
+
+def _series(shared: dict, t: np.ndarray, value: np.ndarray, sampling: str) -> pd.DataFrame:
+    cols = {**shared, "t": t, "value": value, "sampling": _const_str(sampling, len(t))}
+    return pd.DataFrame({name: cols[name] for name in (*schema.SERIES_COLUMNS, "sampling")},
+                        copy=False)  # the schema's dtypes and column order already
 
 
 # --------------------------------------------------------------------------------------------
