@@ -784,6 +784,9 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
                      "tool": o.sniffed.tool if o.sniffed else None,
                      "format": o.sniffed.format if o.sniffed else None,
                      "position": f.position, "reason": f.reason})
+    if not rows:  # the usual case, built directly (an empty frame's astype cost 0.3 ms a read)
+        return pd.DataFrame({c: pd.array([], dtype="string") for c in FAILURE_COLUMNS},
+                            index=pd.RangeIndex(0))
     return pd.DataFrame(rows, columns=FAILURE_COLUMNS).astype("string")
 
 
