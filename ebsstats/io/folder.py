@@ -561,9 +561,10 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
 
     def show():
         nonlocal shown
-        if bar is not None and counter.value > shown:
-            bar.update(counter.value - shown)
-            shown = counter.value
+        n = counter.value  # read once: the workers go on counting meanwhile
+        if bar is not None and n > shown:
+            bar.update(n - shown)
+            shown = n
 
     with ProcessPoolExecutor(max_workers=jobs - 1, initializer=_count_into,
                              initargs=(counter,)) as pool:
