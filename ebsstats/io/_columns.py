@@ -12,6 +12,7 @@ contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
@@ -88,6 +89,7 @@ class Const(NamedTuple):
 
 
 _SMALL = 4096  # array pieces shorter than this are typed together with their neighbours
+_SHORT = 256  # lists of strings up to this long are made categorical in Python, not Arrow
 
 
 def _missing(v) -> bool:
@@ -159,7 +161,15 @@ def _ints_as_strings(values: list) -> pa.Array:
 
 def _categorical(values: list) -> pd.Categorical:
     """``pd.Categorical(values)`` (sorted categories), via Arrow's dictionary encoding for
-    strings: several times faster on long columns."""
+    strings: several times faster on long columns (short ones of strings: a dict)."""
+    if len(values) <= _SHORT and set(map(type, values)) <= _STR_OR_NONE:
+        cats = sorted(set(values) - {None})
+        if cats:
+            code = {c: i for i, c in enumerate(cats)}
+            code[None] = -1
+            return pd.Categorical.from_codes(
+                np.fromiter(map(code.__getitem__, values), dtype=np.int64, count=len(values)),
+                dtype=_categories(cats), validate=False)  # codes made here, in range
     try:
         enc = pa.array(values, type=pa.large_string(), from_pandas=True).dictionary_encode()
     except (pa.ArrowTypeError, pa.ArrowInvalid):
@@ -172,8 +182,21 @@ def _categorical(values: list) -> pd.Categorical:
     rank[order] = np.arange(len(cats))
     rank[-1] = -1  # null
     idx = enc.indices.fill_null(len(cats)).to_numpy(zero_copy_only=False).astype(np.int64)
-    return pd.Categorical.from_codes(rank[idx], categories=pd.Index([cats[i] for i in order],
-                                                                    dtype="str"))
+    return pd.Categorical.from_codes(rank[idx], dtype=_categories([cats[i] for i in order]),
+                                     validate=False)
+
+
+def _categories(cats: list[str]) -> pd.CategoricalDtype:
+    """The categorical dtype of sorted string categories; a few categories (tools, metrics,
+    units: the same in every read) made once (an Index is immutable: shared safely)."""
+    if len(cats) <= 64:
+        return _few_categories(tuple(cats))
+    return pd.CategoricalDtype(pd.Index(cats, dtype="str"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _few_categories(cats: tuple[str, ...]) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
 
 
 def _from_list(values: list, dtype, extra: bool) -> pd.Series:
@@ -318,8 +341,42 @@ def _repeat_one(arr, n: int):
     return arr.take(np.zeros(n, dtype=np.intp))
 
 
+_NONE_TYPED: dict = {}  # (dtype, extra) -> ``None`` typed as a one-row array (never mutated)
+
+
+def _none_typed(dtype, extra: bool):
+    key = (dtype, extra)
+    one = _NONE_TYPED.get(key)
+    if one is None:
+        one = _NONE_TYPED[key] = _from_list([None], dtype, extra).array
+    return one
+
+
+def _repeat_plain(value, n: int, dtype, extra: bool):
+    """A string (or an int in an Int64 column) as ``n`` typed rows, as typing it would give;
+    ``None`` for any other value (typed the general way)."""
+    if type(value) is str:
+        if extra or dtype is STRING:
+            return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+        if dtype == "category":  # CategoricalDtype(...) == "category" too: observed values
+            return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
+                                             dtype=_categories([value]), validate=False)
+    elif type(value) is int and not extra and isinstance(dtype, pd.Int64Dtype):
+        if -2**63 <= value < 2**63:
+            return pd.arrays.IntegerArray(np.full(n, value, dtype=np.int64),
+                                          np.zeros(n, dtype=bool))
+    return None
+
+
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
     """One typed column from its pieces, in order."""
+    if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
+        value, n = pieces[0]
+        if value is None:  # a column no file has: typing one None cost a tenth of a small read
+            return pd.Series(_repeat_one(_none_typed(dtype, extra), n), copy=False)
+        arr = _repeat_plain(value, n, dtype, extra)
+        if arr is not None:
+            return pd.Series(arr, copy=False)
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
