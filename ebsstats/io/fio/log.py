@@ -41,7 +41,10 @@ Rows and units
   gives both row sets), or ``window`` (averaged, but whether mean or max is not known).
 
 Parsing is vectorised (``pyarrow.csv``); lines are never looped over in Python except to name the
-line of an error.
+line of an error. :func:`read_fio_log` hands a large log to pyarrow as a file (its bytes are not
+copied into Python first); each integer column is converted once, chunk by chunk, into its final
+dtype and unit, and a constant string column (source, run id, test, sampling) repeats one Arrow
+chunk instead of holding one string per row.
 """
 
 from __future__ import annotations
