@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 
 import orjson
 import pandas as pd
@@ -31,6 +32,7 @@ from ebsstats.io.fio._options import (
     _strip_rw,
     _version_tuple,
     job_meta,
+    job_meta_plain,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
@@ -106,18 +108,13 @@ def _json_docs_stdlib(text: str, source: str) -> tuple[list[tuple[dict, int]], l
 
 
 def _parse_json(text: str, source: str) -> Parsed:
+    fast = _fast_json(text, source)
+    if fast is not None:
+        return fast
     docs, between = _json_docs(text, source)
     if not docs:
         raise _no_report(text, source)
-    notes: list[str] = []
-    for chunk in between:
-        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
-            notes.append("the normal text report beside the JSON was not read (the JSON holds "
-                         "the same results)")
-            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
-                         or "warning" in n.lower())
-            continue
-        notes.extend(_notes_of(chunk))
+    notes = _notes_around(between)
     for obj, line in docs:
         if not isinstance(obj, dict) or not ("jobs" in obj or "client_stats" in obj):
             raise ParseError(source, f"line {line}, $",
@@ -138,6 +135,20 @@ def _parse_json(text: str, source: str) -> Parsed:
     return Parsed(tool=TOOL, format="json+" if plus else "json",
                   version=None if version is None else str(version), columns=records,
                   series=series, notes=notes)
+
+
+def _notes_around(between: list[str]) -> list[str]:
+    """fio's warnings from the text around the JSON documents."""
+    notes: list[str] = []
+    for chunk in between:
+        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
+            notes.append("the normal text report beside the JSON was not read (the JSON holds "
+                         "the same results)")
+            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
+                         or "warning" in n.lower())
+            continue
+        notes.extend(_notes_of(chunk))
+    return notes
 
 
 def _keys(obj) -> str:
@@ -301,21 +312,39 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     """The constant columns of every job of a report (what :func:`columns_of` makes of the
     records, without a dict per row): a job's constants repeated over its rows."""
     n = sum(m for _, m in bases)
-    cols: dict = {}
-    keys = dict.fromkeys(k for base, _ in bases for k in base)
-    for k in keys:
-        if len(bases) == 1:
-            cols[k] = Const(bases[0][0][k], n)
-            continue
+    if len(bases) == 1:
+        return {k: _const(v, n) for k, v in bases[0][0].items()}, n
+    keys = tuple(bases[0][0])
+    if all(m and tuple(base) == keys for base, m in bases):  # the usual case: one pass
+        cols = {}
+        by_key = zip(*[base.values() for base, _ in bases], strict=True)
+        for k, per_job in zip(keys, by_key, strict=True):
+            cols[k] = (_const(per_job[0], n) if is_constant(list(per_job))
+                       else _repeated(per_job, bases))
+        return cols, n
+    cols = {}
+    for k in dict.fromkeys(k for base, _ in bases for k in base):
         per_job = [base.get(k) for base, m in bases if m]  # judged per job, not per row
         if not per_job or is_constant(per_job):
             cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
             continue
-        vals: list = []
-        for base, m in bases:
-            vals += [base.get(k)] * m
-        cols[k] = vals
+        cols[k] = _repeated([base.get(k) for base, _ in bases], bases)
     return cols, n
+
+
+def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
+    """Each job's value repeated over its rows."""
+    vals: list = []
+    for v, (_, m) in zip(per_job, bases, strict=True):
+        vals += [v] * m
+    return vals
+
+
+def _const(value, n: int) -> Const:
+    return _NEW_TUPLE(Const, (value, n))  # Const(value, n), without the keyword handling
+
+
+_NEW_TUPLE = tuple.__new__
 
 
 def records_of(columns: tuple[dict, int]) -> list[dict]:
@@ -596,3 +625,352 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
                     cols["unit"].append(unit)
                     cols["block_size"].append(bsizes.get(op))
     return pd.DataFrame(cols, dtype=object)  # typed once, with every file's series (_common.series_of)
+
+
+# --- The usual report, read without the general checks ----------------------------------------
+#
+# A report as fio writes it (one document, every statistic a plain number, no failed job) is
+# read by the functions below, from plans made once per layout of keys (which keys a direction
+# object has, in which order: one per fio version and job kind), with one C-level check of all of
+# a group's values instead of one Python call per value. Anything else, however small (a value
+# that is not a plain number or string of the expected type, a failed job, a key missing, text
+# after the JSON, several documents), makes them give up (``None``), and the general path above
+# reads the file from the start and names what is wrong. The two paths give the same rows: the
+# fast path only ever emits what the general path would, for inputs it fully checked.
+#
+# Why orjson needs no check for integers beyond 64 bits here (the general path scans for them):
+# orjson decodes such an integer as a float of magnitude >= 2**63, the standard library as an
+# int. Every number the fast path uses is checked to be below 2**53 (else it gives up), and the
+# values it passes through unchecked (``N``, ``groupid``) are compared or printed only when they
+# are ints or strings, which both decoders give alike.
+
+_NUMS = (int, float)
+
+
+def _fast_json(text: str, source: str) -> Parsed | None:
+    """The :class:`Parsed` of a usual report (one document, decoded by orjson, nothing after
+    it), or ``None``: then the general path reads the file."""
+    if text.startswith("{"):
+        start = 0
+    else:  # fio's notes before the JSON
+        start = text.find("\n{") + 1
+        if not start:
+            return None
+    try:
+        doc = orjson.loads(text[start:] if start else text)
+    except orjson.JSONDecodeError:
+        return None
+    if type(doc) is not dict or not ("jobs" in doc or "client_stats" in doc):
+        return None
+    try:
+        got = _fast_records(doc, source)
+    except (_Bad, KeyError, TypeError, ValueError):  # e.g. a string where a number belongs
+        return None
+    if got is None:
+        return None
+    records, plus, version = got
+    notes = _notes_around([text[:start]]) if start else []  # after it: whitespace (orjson)
+    return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
+                  columns=records, notes=notes)
+
+
+def _fast_end(doc: dict):
+    """:func:`_end_time` of a report whose times are plain numbers; ``False`` otherwise."""
+    for key, per_second in (("timestamp_ms", 1000.0), ("timestamp", 1.0)):
+        v = doc.get(key)
+        if type(v) in _NUMS and 0 <= v < _PLAIN_MAX:
+            return v / per_second
+        if isinstance(v, _NUMS):  # out of range, NaN or a bool: the general path judges
+            return False
+    return None
+
+
+def _fast_records(doc: dict, source: str):
+    """``(columns, has bins, version)`` of a usual report, or ``None``."""
+    version = doc.get("fio version")
+    if version is not None and type(version) is not str:
+        return None
+    vt = _version_tuple(version)
+    defaults = vt is not None and vt[0] >= 3
+    gopts = doc.get("global options") or {}
+    end = _fast_end(doc)
+    key = "jobs" if "jobs" in doc else "client_stats"
+    jobs = doc[key]
+    if type(gopts) is not dict or end is False or type(jobs) is not list or not jobs:
+        return None
+    bases: list[tuple[dict, int]] = []
+    # op, position, metric, value, block size; and every number the rows depend on, as printed
+    lists: tuple[list, ...] = ([], [], [], [], [], [])
+    plus = False
+    for i, job in enumerate(jobs):
+        got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
+                        (source, version), lists)
+        if got is None:
+            return None
+        base, rows, has_bins = got
+        bases.append((base, rows))
+        plus = plus or has_bins
+    ops, pos, metrics, values, bss, raw = lists
+    if raw and not _all_plain(raw):  # one check of every number, in C
+        return None
+    cols, n = _job_columns(bases)
+    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    return (cols, n), plus, version
+
+
+_JOB_PATHS: dict[tuple[str, int], str] = {}
+
+
+def _job_path(key: str, i: int) -> str:
+    path = _JOB_PATHS.get((key, i))
+    if path is None:
+        path = f"$.{key}[{i}]"
+        if len(_JOB_PATHS) < 4096:
+            _JOB_PATHS[key, i] = path
+    return path
+
+
+def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: float | None,
+              file: tuple[str, str | None], lists: tuple) -> tuple[dict, int, bool] | None:
+    """A usual job's constants (``file`` is the source and fio version), its number of rows
+    (appended to ``lists``) and whether it has histogram bins; ``None`` for anything else
+    (a failed job among them)."""
+    if type(job) is not dict:
+        return None
+    jopts = job.get("job options") or {}
+    name = job.get("jobname")
+    error = job.get("error", 0)
+    gid = job.get("groupid", "")
+    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
+            or type(gid) not in _GROUP_TYPES):
+        return None
+    got = job_meta_plain({**gopts, **jopts}, defaults)
+    if got is None:
+        return None
+    meta, bsizes = got
+    ops, pos, met, val, bss, raw = lists
+    n0 = len(val)
+    runtimes = [0.0]
+    plus = False
+    for dkey, op in _DIRS:
+        d = job.get(dkey)
+        if type(d) is not dict:
+            continue
+        k0 = len(val)
+        got = _fast_direction(d, path, dkey, pos, met, val, raw)
+        if got is None:
+            return None
+        if got is False:
+            continue
+        plus = plus or got[0]
+        runtimes.append(got[1])
+        ops += [op] * (len(val) - k0)
+        bss += [bsizes.get(op)] * (len(val) - k0)
+    for ckey, cpos, metric in zip(_CPU_KEYS, _positions(path, _CPU_KEYS), _CPU_METRICS,
+                                  strict=True):
+        if ckey in job:
+            v = job[ckey]
+            raw.append(v)
+            ops.append("total")
+            pos.append(cpos)
+            met.append(metric)
+            val.append(float(v))
+            bss.append(bsizes.get("total"))
+    start = _fast_start(job, end, runtimes)
+    if start is False:
+        return None
+    base = {"source": file[0], "run_key": path, "tool": TOOL, "tool_version": file[1],
+            "test": name, "job": name, "groupid": gid if type(gid) is str else str(gid), **meta}
+    if clients and name == "All clients":  # the keys in _job_base's order
+        base["flag"] = "aggregate"
+    if type(job.get("hostname")) is str:
+        base["host"] = job["hostname"]
+    base["timestamp"] = _timestamp(start)
+    return base, len(val) - n0, plus
+
+
+_GROUP_TYPES = frozenset({int, str, type(None), bool})  # str() alike from either decoder
+_CPU_KEYS = ("usr_cpu", "sys_cpu")
+_CPU_METRICS = ("cpu_usr", "cpu_sys")
+
+
+def _fast_start(job: dict, end: float | None, runtimes: list[float]):
+    """:func:`_start_time` of a job whose times are plain numbers; ``False`` otherwise."""
+    jr = job.get("job_runtime")
+    if isinstance(jr, _NUMS):
+        if type(jr) is bool or not 0 <= jr < _PLAIN_MAX:
+            return False
+        runtimes.append(float(jr))
+    if end is None:
+        return None
+    elapsed = job.get("elapsed")
+    if isinstance(elapsed, _NUMS) and elapsed > 0:
+        if type(elapsed) is bool or not elapsed < _PLAIN_MAX:
+            return False
+        return end - float(elapsed)
+    return end - max(runtimes) / 1000.0
+
+
+def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: list,
+                    raw: list):
+    """Append the rows of one usual direction object, and to ``raw`` the numbers they depend
+    on (checked later, all at once: until then a value may be of any type, and a TypeError
+    or ValueError gives the file to the general path); returns ``(has bins, runtime)``,
+    ``False`` when it is empty, ``None`` when the general path has to judge it."""
+    ios, runtime = d.get("total_ios", 0), d.get("runtime", 0)
+    if not ios and not runtime and type(ios) in _NUMS and type(runtime) in _NUMS:
+        return False  # empty (no other key is read: as in _direction)
+    layout = tuple(d)
+    plan = _DIR_PLANS.get((path, dkey, layout))
+    if plan is None:
+        plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
+        if len(_DIR_PLANS) < 4096:
+            _DIR_PLANS[path, dkey, layout] = plan
+    getter, i_rt, i_ios, i_bws, i_bwmax, i_iops, i_iopsmax, cases, fams = plan
+    vals = getter(d)
+    raw += vals
+    runtime = vals[i_rt] if i_rt is not None else 0
+    if type(runtime) is float and not runtime:
+        return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
+    if not (vals[i_ios] if i_ios is not None else 0) and (dkey == "sync" or not runtime):
+        return False
+    bw_on = i_bwmax is not None and vals[i_bwmax if i_bws is None else i_bws] > 0
+    iops_on = i_iopsmax is not None and vals[i_iopsmax if i_iops is None else i_iops] > 0
+    pre, post = cases[bool(runtime), bw_on, iops_on]
+    if pre is None:
+        return None  # a key these rows need is missing
+    _take(vals, pre, pos, met, val)
+    has_bins = False
+    for key, fam, scale, fpath, positions, metrics in fams:
+        st = d[key]
+        if type(st) is not dict:
+            return None
+        has_bins = has_bins or type(st.get("bins")) is dict
+        n = st.get("N")
+        if n == 0:
+            continue
+        sv = _STAT_GET(st)
+        raw += sv
+        if n is None and sv[0] == 0 and sv[1] == 0 and sv[2] == 0:
+            continue
+        pos += positions
+        met += metrics
+        val += [v * scale for v in sv]
+        pct = st.get("percentile")
+        if type(pct) is dict and pct:
+            _fast_percentiles(pct, fam, fpath, scale, pos, met, val, raw)
+    _take(vals, post, pos, met, val)
+    return has_bins, float(runtime or 0)
+
+
+def _take(vals: tuple, rows: tuple, pos: list, met: list, val: list) -> None:
+    """Append the rows ``(getter, positions, metrics, scales)`` of a direction's values."""
+    getter, positions, metrics, scales = rows
+    if positions:
+        pos += positions
+        met += metrics
+        val += map(operator.mul, getter(vals), scales)
+
+
+def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                      val: list, raw: list) -> None:
+    """Append the rows of a percentile object, its values to ``raw``."""
+    plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
+    if plan is None:  # checked key by key (a _Bad gives the file to the general path)
+        raw += pct.values()
+        _percentiles(pct, fam, fpath, scale, pos, met, val)
+        return
+    vals = list(pct.values())
+    if plan[2] is not None:
+        vals = [vals[i] for i in plan[2]]
+    raw += vals
+    pos += plan[0]
+    met += plan[1]
+    val += [v * scale for v in vals]
+
+
+_STAT_GET = operator.itemgetter(*_STAT_KEYS)
+_FAMS = ("slat", "clat", "lat")
+# (job path, direction key, the direction's keys in order) -> how to read it (_dir_plan)
+_DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
+
+
+def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
+    """How to read a direction object with these keys: a getter of its top-level numbers,
+    the indices of those the rows depend on, the rows for each case (runtime > 0, bandwidth
+    sampled, IOPS sampled), and the latency families present."""
+    have = set(layout)
+    tops = [k for k in ("runtime", "total_ios") if k in have]
+    if not is_sync:
+        tops += [k for k in ("io_bytes", "bw_bytes" if "bw_bytes" in have else "bw", "iops",
+                             *_BW_KEYS, "bw_agg", "bw_samples", *_IOPS_KEYS, "iops_samples")
+                 if k in have]
+    ix = {k: i for i, k in enumerate(tops)}
+    getter = _getter(tops)
+    cases = {}
+    for rt in (False, True):
+        for bw_on in (False, True):
+            for iops_on in (False, True):
+                cases[rt, bw_on, iops_on] = _dir_rows(dpath, is_sync, have, ix, rt, bw_on,
+                                                      iops_on)
+    fams = []
+    for fam in _FAMS:
+        if f"{fam}_ns" in have:
+            key, scale = f"{fam}_ns", units.NS
+        elif fam in have:
+            key, scale = fam, units.US
+        else:
+            continue
+        fpath = f"{dpath}.{key}"
+        fams.append((key, fam, scale, fpath, _positions(fpath, _STAT_KEYS),
+                     _STAT_METRICS[fam]))
+    return (getter, ix.get("runtime"), ix.get("total_ios"),
+            None if is_sync else ix.get("bw_samples"), None if is_sync else ix.get("bw_max"),
+            None if is_sync else ix.get("iops_samples"),
+            None if is_sync else ix.get("iops_max"), cases, tuple(fams))
+
+
+def _getter(keys: list):
+    """``operator.itemgetter(*keys)`` that always gives a tuple."""
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)
+    if keys:
+        key = keys[0]
+        return lambda d: (d[key],)
+    return lambda d: ()
+
+
+_KIB = float(units.KiB)  # rows _num made floats of
+
+
+def _dir_rows(dpath: str, is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
+              iops_on: bool) -> tuple:
+    """The rows before the latencies and after them (``(getter of values by index,
+    positions, metrics, scales)``), or ``(None, None)`` when a key they need is missing."""
+    pre: list[tuple[str, str, str, float]] = []  # (key, position key, metric, scale)
+    post: list[tuple[str, str, str, float]] = []
+    if not is_sync:
+        if "io_bytes" in have:
+            pre.append(("io_bytes", "io_bytes", "io_bytes",
+                        1.0 if "io_kbytes" in have else _KIB))
+        if rt:
+            bw = "bw_bytes" if "bw_bytes" in have else "bw"
+            pre += [(bw, bw, "bandwidth", 1.0 if bw == "bw_bytes" else _KIB),
+                    ("iops", "iops", "iops", 1.0)]
+        pre.append(("runtime", "runtime", "runtime", units.MS))
+        if bw_on:  # scaled as they are: an int stays one (as in _sample_rows)
+            post += [(k, k, m, units.KiB) for k, m in zip(_BW_KEYS, _BW_METRICS, strict=True)]
+            if "bw_agg" in have:
+                post.append(("bw_agg", "bw_agg", "bw_agg", 1.0))
+        if iops_on:
+            post += [(k, k, k, 1.0) for k in _IOPS_KEYS]
+    if "total_ios" in have:
+        pre.append(("total_ios", "total_ios", "total_ios", 1.0))
+    if any(k not in ix for k, *_ in pre + post):
+        return None, None
+    return _rows_of(dpath, pre, ix), _rows_of(dpath, post, ix)
+
+
+def _rows_of(dpath: str, rows: list, ix: dict) -> tuple:
+    return (_getter([ix[k] for k, *_ in rows]), tuple(f"{dpath}.{p}" for _, p, _, _ in rows),
+            tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
