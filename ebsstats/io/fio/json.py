@@ -6,6 +6,7 @@ rows; the format is described in :mod:`ebsstats.io.fio`.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import operator
@@ -313,7 +314,7 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     records, without a dict per row): a job's constants repeated over its rows."""
     n = sum(m for _, m in bases)
     if len(bases) == 1:
-        return {k: _const(v, n) for k, v in bases[0][0].items()}, n
+        return {k: _NEW_TUPLE(Const, (v, n)) for k, v in bases[0][0].items()}, n
     keys = tuple(bases[0][0])
     if all(m and tuple(base) == keys for base, m in bases):  # the usual case: one pass
         cols = {}
@@ -492,12 +493,11 @@ def _plain(obj: dict, keys: tuple[str, ...]) -> list | None:
 
 def _all_plain(vals: list) -> bool:
     """Every value an int or float with ``0 <= v < 2**53`` and none NaN (one pass each, in C)."""
-    if not set(map(type, vals)) <= _NUMBER_TYPES:
+    if not set(map(type, vals)) <= _NUMBER_TYPES or not (min(vals) >= 0 and
+                                                         max(vals) < _PLAIN_MAX):
         return False
-    try:
-        return min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals))
-    except OverflowError:
-        return False
+    total = sum(vals)  # NaN if one is NaN (min and max skip a NaN that is not first); the
+    return total == total  # others are below 2**53: no overflow
 
 
 # (family, path of the statistics object, percentile keys) -> (positions, metric names, which
@@ -826,7 +826,7 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
         plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
         if len(_DIR_PLANS) < 4096:
             _DIR_PLANS[path, dkey, layout] = plan
-    getter, i_rt, i_ios, i_bws, i_bwmax, i_iops, i_iopsmax, cases, fams = plan
+    getter, i_rt, i_ios, i_bw, i_iops, cases, fams = plan
     vals = getter(d)
     raw += vals
     runtime = vals[i_rt] if i_rt is not None else 0
@@ -834,18 +834,34 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
         return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
     if not (vals[i_ios] if i_ios is not None else 0) and (dkey == "sync" or not runtime):
         return False
-    bw_on = i_bwmax is not None and vals[i_bwmax if i_bws is None else i_bws] > 0
-    iops_on = i_iopsmax is not None and vals[i_iopsmax if i_iops is None else i_iops] > 0
-    pre, post = cases[bool(runtime), bw_on, iops_on]
-    if pre is None:
+    rows = cases[bool(runtime), i_bw is not None and vals[i_bw] > 0,
+                 i_iops is not None and vals[i_iops] > 0]
+    if rows is None:
         return None  # a key these rows need is missing
-    _take(vals, pre, pos, met, val)
+    pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
+    pos += pre_pos
+    met += pre_met
+    val += map(operator.mul, pre(vals), pre_scales)
+    has_bins = _fast_latency(d, fams, pos, met, val, raw)
+    if has_bins is None:
+        return None
+    if post_pos:
+        pos += post_pos
+        met += post_met
+        val += map(operator.mul, post(vals), post_scales)
+    return has_bins, float(runtime or 0)
+
+
+def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: list):
+    """Append the latency rows of a usual direction (see :func:`_latency_rows`); returns
+    whether it has histogram bins, ``None`` when the general path has to judge it."""
     has_bins = False
-    for key, fam, scale, fpath, positions, metrics in fams:
+    for key, fam, scale, scales, fpath, positions, metrics in fams:
         st = d[key]
         if type(st) is not dict:
             return None
-        has_bins = has_bins or type(st.get("bins")) is dict
+        if not has_bins and type(st.get("bins")) is dict:
+            has_bins = True
         n = st.get("N")
         if n == 0:
             continue
@@ -855,21 +871,20 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
             continue
         pos += positions
         met += metrics
-        val += [v * scale for v in sv]
+        val += map(operator.mul, sv, scales)
         pct = st.get("percentile")
-        if type(pct) is dict and pct:
+        if type(pct) is not dict or not pct:
+            continue
+        plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
+        if plan is None or plan[2] is not None:
             _fast_percentiles(pct, fam, fpath, scale, pos, met, val, raw)
-    _take(vals, post, pos, met, val)
-    return has_bins, float(runtime or 0)
-
-
-def _take(vals: tuple, rows: tuple, pos: list, met: list, val: list) -> None:
-    """Append the rows ``(getter, positions, metrics, scales)`` of a direction's values."""
-    getter, positions, metrics, scales = rows
-    if positions:
-        pos += positions
-        met += metrics
-        val += map(operator.mul, getter(vals), scales)
+        else:  # the usual case, inline: every key kept
+            vs = pct.values()
+            raw += vs
+            pos += plan[0]
+            met += plan[1]
+            val += map(operator.mul, vs, itertools.repeat(scale))
+    return has_bins
 
 
 def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
@@ -922,12 +937,13 @@ def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
         else:
             continue
         fpath = f"{dpath}.{key}"
-        fams.append((key, fam, scale, fpath, _positions(fpath, _STAT_KEYS),
-                     _STAT_METRICS[fam]))
-    return (getter, ix.get("runtime"), ix.get("total_ios"),
-            None if is_sync else ix.get("bw_samples"), None if is_sync else ix.get("bw_max"),
-            None if is_sync else ix.get("iops_samples"),
-            None if is_sync else ix.get("iops_max"), cases, tuple(fams))
+        fams.append((key, fam, scale, (scale,) * len(_STAT_KEYS), fpath,
+                     _positions(fpath, _STAT_KEYS), _STAT_METRICS[fam]))
+    # which value decides whether fio sampled: the sample count, else the maximum
+    i_bw = ix.get("bw_samples", ix["bw_max"]) if "bw_max" in ix and not is_sync else None
+    i_iops = (ix.get("iops_samples", ix["iops_max"]) if "iops_max" in ix and not is_sync
+              else None)
+    return getter, ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases, tuple(fams)
 
 
 def _getter(keys: list):
@@ -945,8 +961,8 @@ _KIB = float(units.KiB)  # rows _num made floats of
 
 def _dir_rows(dpath: str, is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
               iops_on: bool) -> tuple:
-    """The rows before the latencies and after them (``(getter of values by index,
-    positions, metrics, scales)``), or ``(None, None)`` when a key they need is missing."""
+    """The rows before the latencies and after them (each a getter of the values by index,
+    the positions, metrics and scales), or ``None`` when a key they need is missing."""
     pre: list[tuple[str, str, str, float]] = []  # (key, position key, metric, scale)
     post: list[tuple[str, str, str, float]] = []
     if not is_sync:
@@ -967,8 +983,8 @@ def _dir_rows(dpath: str, is_sync: bool, have: set, ix: dict, rt: bool, bw_on: b
     if "total_ios" in have:
         pre.append(("total_ios", "total_ios", "total_ios", 1.0))
     if any(k not in ix for k, *_ in pre + post):
-        return None, None
-    return _rows_of(dpath, pre, ix), _rows_of(dpath, post, ix)
+        return None
+    return _rows_of(dpath, pre, ix) + _rows_of(dpath, post, ix)
 
 
 def _rows_of(dpath: str, rows: list, ix: dict) -> tuple:
