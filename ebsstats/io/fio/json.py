@@ -5,6 +5,7 @@ rows; the format is described in :mod:`ebsstats.io.fio`.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import itertools
 import json
@@ -43,10 +44,27 @@ def _timestamp(seconds: float | None):
     if seconds is None or not math.isfinite(seconds):
         return None
     try:
-        return pd.Timestamp(round(seconds * 1000), unit="ms", tz="UTC")
+        return pd.Timestamp(round(seconds * 1000), unit="ms", tz=_UTC)
     except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
         raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
                    "elapsed)", repr(seconds)) from None
+
+
+_UTC = datetime.UTC  # what tz="UTC" gives, without parsing the name
+
+
+def _timestamp_of(start: float | None):
+    """:func:`_timestamp`, the last one kept: a report's jobs mostly start together."""
+    global _LAST_START
+    last = _LAST_START  # one tuple, replaced whole: safe for threads
+    if last[0] == start and start is not None:
+        return last[1]
+    ts = _timestamp(start)
+    _LAST_START = (start, ts)
+    return ts
+
+
+_LAST_START: tuple = (None, None)
 
 
 _DECODER = json.JSONDecoder()
@@ -785,7 +803,7 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         base["flag"] = "aggregate"
     if type(job.get("hostname")) is str:
         base["host"] = job["hostname"]
-    base["timestamp"] = _timestamp(start)
+    base["timestamp"] = _timestamp_of(start)
     return base, len(val) - n0, plus
 
 
