@@ -180,6 +180,27 @@ def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
     assert len(serial.series) and serial.frame["source"].nunique() == 148
 
 
+def test_progress_bar_counts_every_file_with_workers(tmp_path, monkeypatch):
+    for i in range(120):
+        (tmp_path / f"r{i:03d}.txt").write_text(f"FAKE 1\nrr={i}\n")
+    (tmp_path / "notes.bin").write_bytes(b"\x00" * 8)  # skipped: counted too
+
+    class Bar:
+        def __init__(self):
+            self.n, self.closed = 0, False
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    bars = []
+    monkeypatch.setattr(folder, "_progress", lambda total, progress: bars.append(Bar()) or bars[-1])
+    es.read(tmp_path, jobs=2)
+    assert bars[0].n == 121 and bars[0].closed
+
+
 def test_parts_are_consecutive_runs_of_about_equal_bytes():
     sizes = [10] * 100 + [1000] * 10 + [40 * 1024**2]  # the last one is read in this process
     parts = folder._parts(list(range(111)), sizes, 2)

@@ -561,9 +561,10 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
 
     def show():
         nonlocal shown
-        if bar is not None and counter.value > shown:
-            bar.update(counter.value - shown)
-            shown = counter.value
+        n = counter.value  # read once: the workers go on counting meanwhile
+        if bar is not None and n > shown:
+            bar.update(n - shown)
+            shown = n
 
     with ProcessPoolExecutor(max_workers=jobs - 1, initializer=_count_into,
                              initargs=(counter,)) as pool:
@@ -817,9 +818,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         Show a progress bar (``tqdm.auto``: on stderr, or a widget in Jupyter; default: for 200
         files or more on a terminal or in a notebook).
     jobs : int, optional
-        Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
-        process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
-        parsed in this process, where pyarrow's CSV reader uses threads.
+        Processes that parse: this one and ``jobs - 1`` workers, each typing its share of the
+        files into a block of typed columns (1 = this process only). Default: up to 4 (the
+        CPUs this process may use) for 400 files or more, else 1. Files over 32 MiB (long fio
+        logs) are parsed in this process, where pyarrow's CSV reader uses threads.
     max_bytes : int, optional
         Refuse files larger than this (default 512 MiB in folders, 2 GiB for one file).
     dedupe : bool
