@@ -1,7 +1,8 @@
-"""The fio JSON reader's fast path (the usual report, read from per-layout plans) against its
-general path (every value checked on its own): the same rows, value types included, wherever the
-fast path answers; and no answer at all where the general path refuses the file or where the
-two JSON decoders disagree (integers beyond 64 bits)."""
+"""The fio JSON reader's fast path (the usual report, decoded by msgspec and read from
+per-layout plans) against its general path (orjson or the standard library, every value checked
+on its own): the same rows, value types included, wherever the fast path answers; and no answer
+at all where the general path refuses the file (an over-long integer in a key the rows do not
+use included)."""
 
 from __future__ import annotations
 
@@ -144,14 +145,15 @@ def _with(path: tuple, literal: str) -> str:
 
 
 def test_an_integer_beyond_64_bits_is_read_as_the_standard_library_reads_it():
-    # orjson decodes it as a float, json as an int: the fast path must leave such a file to
-    # the general path, or the group would read "1.1805916207174113e+21"
+    # orjson decodes such an integer as a float (the group would read
+    # "1.1805916207174113e+21"), the standard library and msgspec as an int
     text = _with(("jobs", 0, "groupid"), str(2**70))
-    assert fio_json._fast_json(text, "x.json") is None
+    _check(text)
     rows = fio.parse(text, "x.json").records
     assert {r["groupid"] for r in rows} == {str(2**70)}
     text = _with(("jobs", 0, "read", "clat_ns", "max"), str(2**70))
-    assert fio_json._fast_json(text, "x.json") is None
+    assert fio_json._fast_json(text, "x.json") is None  # not below 2**53: checked one by one
+    _check(text)
     got = [r["value"] for r in fio.parse(text, "x.json").records
            if r["position"] == "$.jobs[0].read.clat_ns.max"]
     assert got == [float(2**70) * 1e-9]
@@ -168,3 +170,25 @@ def test_a_boolean_statistic_is_refused_at_its_path(path, position):
         fio.parse(text, "x.json")
     assert (info.value.source, info.value.position) == ("x.json", position)
     assert info.value.expected == "a number"
+
+
+def test_an_over_long_integer_where_the_rows_do_not_look_is_still_refused():
+    # msgspec skips keys the rows do not use without converting them; the standard library
+    # (the general path) refuses an integer of more than 4,300 digits anywhere in the file
+    text = _with(("jobs", 0, "eta"), "9" * 5000)
+    assert fio_json._fast_json(text, "x.json") is None
+    with pytest.raises(es.ParseError) as info:
+        fio.parse(text, "x.json")
+    assert info.value.source == "x.json" and "numbers Python can convert" in info.value.expected
+    assert fio_json._has_long_integer("[" + "1" * 4301 + "]")
+    assert not fio_json._has_long_integer("[" + "1" * 4300 + "]")
+    assert not fio_json._has_long_integer(("1" * 19 + ",") * 1000)
+
+
+def test_a_nan_where_the_rows_do_not_look_is_read_as_before():
+    # JSON has no NaN: msgspec refuses it, the standard library reads it (and fio never uses
+    # the key): the general path gives the rows
+    plain = fio.parse(json.dumps(SMALL), "x.json").records
+    text = _with(("jobs", 0, "eta"), "NaN")
+    assert fio_json._fast_json(text, "x.json") is None
+    assert fio.parse(text, "x.json").records == plain

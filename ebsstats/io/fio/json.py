@@ -11,7 +11,11 @@ import itertools
 import json
 import math
 import operator
+import re
+import sys
+from typing import Any, TypedDict
 
+import msgspec
 import orjson
 import pandas as pd
 
@@ -338,8 +342,8 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         cols = {}
         by_key = zip(*[base.values() for base, _ in bases], strict=True)
         for k, per_job in zip(keys, by_key, strict=True):
-            cols[k] = (_const(per_job[0], n) if is_constant(list(per_job))
-                       else _repeated(per_job, bases))
+            cols[k] = (_const(per_job[0], n) if per_job.count(per_job[0]) == len(per_job)
+                       and is_constant(list(per_job)) else _repeated(per_job, bases))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
@@ -656,40 +660,94 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
 # reads the file from the start and names what is wrong. The two paths give the same rows: the
 # fast path only ever emits what the general path would, for inputs it fully checked.
 #
-# Why orjson needs no check for integers beyond 64 bits here (the general path scans for them):
-# orjson decodes such an integer as a float of magnitude >= 2**63, the standard library as an
-# int. Every number the fast path uses is checked to be below 2**53 (else it gives up), and the
-# values it passes through unchecked (``N``, ``groupid``) are compared or printed only when they
-# are ints or strings, which both decoders give alike.
+# The report is decoded by msgspec into dicts of only the keys below (a TypedDict per object):
+# the keys the rows need, in the report's order, duplicates keeping the last value, numbers as
+# the standard library gives them (an integer of any size is an int; NaN, Infinity and numbers
+# beyond a float are refused, and so left to the general path). fio's other objects
+# (latency_ns, iodepth_level, json+ bins ...) are scanned as JSON but never built as Python
+# objects: half of the report's decoding time. Every number the fast path uses is checked to be
+# below 2**53 (else it gives up); the values it passes through unchecked (``N``, ``groupid``)
+# are compared or printed only when they are ints or strings.
 
 _NUMS = (int, float)
 
 
+class _STAT(TypedDict, total=False):
+    """A latency statistics object (``clat_ns`` …): its bins are skipped, not decoded."""
+
+    min: Any
+    max: Any
+    mean: Any
+    stddev: Any
+    N: Any
+    percentile: Any
+    bins: msgspec.Raw
+
+
+_DIRECTION = TypedDict("_DIRECTION", {
+    **dict.fromkeys(("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
+                     "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
+                     "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples"), Any),
+    **dict.fromkeys(("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat"), _STAT)},
+    total=False)
+_JOB = TypedDict("_JOB", {
+    **dict.fromkeys(("jobname", "groupid", "error", "elapsed", "job options", "job_runtime",
+                     "usr_cpu", "sys_cpu", "hostname"), Any),
+    **dict.fromkeys(("read", "write", "trim", "sync", "mixed"), _DIRECTION)}, total=False)
+_REPORT = TypedDict("_REPORT", {
+    **dict.fromkeys(("fio version", "timestamp", "timestamp_ms", "global options"), Any),
+    "jobs": list[_JOB], "client_stats": list[_JOB]}, total=False)
+_REPORT_DECODER = msgspec.json.Decoder(_REPORT)
+
+
 def _fast_json(text: str, source: str) -> Parsed | None:
-    """The :class:`Parsed` of a usual report (one document, decoded by orjson, nothing after
-    it), or ``None``: then the general path reads the file."""
+    """The :class:`Parsed` of a usual report (one document with nothing after it), or
+    ``None``: then the general path reads the file."""
     if text.startswith("{"):
         start = 0
     else:  # fio's notes before the JSON
         start = text.find("\n{") + 1
         if not start:
             return None
-    try:
-        doc = orjson.loads(text[start:] if start else text)
-    except orjson.JSONDecodeError:
+    if _has_long_integer(text):
         return None
-    if type(doc) is not dict or not ("jobs" in doc or "client_stats" in doc):
+    try:
+        doc = _REPORT_DECODER.decode(text[start:] if start else text)
+    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
+        return None
+    if not ("jobs" in doc or "client_stats" in doc):
         return None
     try:
         got = _fast_records(doc, source)
-    except (_Bad, KeyError, TypeError, ValueError):  # e.g. a string where a number belongs
+    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
         return None
     if got is None:
         return None
     records, plus, version = got
-    notes = _notes_around([text[:start]]) if start else []  # after it: whitespace (orjson)
+    notes = _notes_around([text[:start]]) if start else []  # after it: whitespace
     return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
                   columns=records, notes=notes)
+
+
+def _has_long_integer(text: str) -> bool:
+    """Whether ``text`` has a run of more digits than Python converts to an int: the general
+    path refuses such a number even in a key the rows do not use, which msgspec skips unread.
+    A run longer than the limit covers a multiple of it: only those characters are looked at."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return False
+    for m in _DIGIT.finditer(text[::limit]):  # usually none or one
+        i = m.start() * limit
+        j = i
+        while j and "0" <= text[j - 1] <= "9":
+            j -= 1
+        if _DIGIT_RUN.match(text, i).end() - j > limit:
+            return True
+    return False
+
+
+_DIGIT = re.compile(r"[0-9]")
+_DIGIT_RUN = re.compile(r"[0-9]*")
 
 
 def _fast_end(doc: dict):
@@ -878,8 +936,8 @@ def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: li
         st = d[key]
         if type(st) is not dict:
             return None
-        if not has_bins and type(st.get("bins")) is dict:
-            has_bins = True
+        if not has_bins and "bins" in st:  # an object (left undecoded)?
+            has_bins = memoryview(st["bins"])[:1] == b"{"
         n = st.get("N")
         if n == 0:
             continue
