@@ -13,7 +13,7 @@ import math
 import operator
 import re
 import sys
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 import msgspec
 import orjson
@@ -653,49 +653,59 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
 #
 # A report as fio writes it (one document, every statistic a plain number, no failed job) is
 # read by the functions below, from plans made once per layout of keys (which keys a direction
-# object has, in which order: one per fio version and job kind), with one C-level check of all of
-# a group's values instead of one Python call per value. Anything else, however small (a value
-# that is not a plain number or string of the expected type, a failed job, a key missing, text
-# after the JSON, several documents), makes them give up (``None``), and the general path above
-# reads the file from the start and names what is wrong. The two paths give the same rows: the
-# fast path only ever emits what the general path would, for inputs it fully checked.
+# object has, in which order: one per fio version and job kind): a group's values are fetched by
+# one itemgetter and scaled by one map, not one Python call per value. Anything else, however
+# small (a value that is not a plain number or string of the expected type, a failed job, a key
+# missing, text after the JSON, several documents), makes them give up (``None``), and the
+# general path above reads the file from the start and names what is wrong. The two paths give
+# the same rows (tests/test_fio_fast.py): the fast path only emits what the general path would,
+# for inputs it fully checked.
 #
 # The report is decoded by msgspec into dicts of only the keys below (a TypedDict per object):
-# the keys the rows need, in the report's order, duplicates keeping the last value, numbers as
-# the standard library gives them (an integer of any size is an int; NaN, Infinity and numbers
-# beyond a float are refused, and so left to the general path). fio's other objects
+# the keys the rows need, in the report's order, duplicates keeping the last value, integers of
+# any size as ints (as the standard library gives them, unlike orjson). fio's other objects
 # (latency_ns, iodepth_level, json+ bins ...) are scanned as JSON but never built as Python
-# objects: half of the report's decoding time. Every number the fast path uses is checked to be
-# below 2**53 (else it gives up); the values it passes through unchecked (``N``, ``groupid``)
-# are compared or printed only when they are ints or strings.
+# objects: about half of the decoding time. The decoder also checks every statistic the rows use
+# (_PLAIN: an int or float, 0 <= v < 2**53, what _all_plain checks on the general path), in C;
+# the values passed through unchecked (``N``, ``groupid``) are compared or printed only when they
+# are ints or strings. What msgspec refuses and the standard library reads (NaN, lone
+# surrogates) goes to the general path, as does an integer too long for Python to convert (which
+# msgspec would skip unread where the rows do not look, and the general path refuses).
 
 _NUMS = (int, float)
+
+
+# a plain statistic: an int or float, 0 <= v < 2**53 (then NaN and infinity are impossible):
+# what _all_plain checks, here checked by the decoder, in C; anything else refuses the file
+_PLAIN = (Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
+          | Annotated[float, msgspec.Meta(ge=0, lt=2**53)])
 
 
 class _STAT(TypedDict, total=False):
     """A latency statistics object (``clat_ns`` …): its bins are skipped, not decoded."""
 
-    min: Any
-    max: Any
-    mean: Any
-    stddev: Any
+    min: _PLAIN
+    max: _PLAIN
+    mean: _PLAIN
+    stddev: _PLAIN
     N: Any
-    percentile: Any
+    percentile: dict[str, _PLAIN]
     bins: msgspec.Raw
 
 
 _DIRECTION = TypedDict("_DIRECTION", {
     **dict.fromkeys(("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
                      "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
-                     "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples"), Any),
+                     "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples"), _PLAIN),
     **dict.fromkeys(("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat"), _STAT)},
     total=False)
 _JOB = TypedDict("_JOB", {
-    **dict.fromkeys(("jobname", "groupid", "error", "elapsed", "job options", "job_runtime",
-                     "usr_cpu", "sys_cpu", "hostname"), Any),
+    **dict.fromkeys(("jobname", "groupid", "error", "job options", "hostname"), Any),
+    **dict.fromkeys(("elapsed", "job_runtime", "usr_cpu", "sys_cpu"), _PLAIN),
     **dict.fromkeys(("read", "write", "trim", "sync", "mixed"), _DIRECTION)}, total=False)
 _REPORT = TypedDict("_REPORT", {
-    **dict.fromkeys(("fio version", "timestamp", "timestamp_ms", "global options"), Any),
+    **dict.fromkeys(("fio version", "global options"), Any),
+    **dict.fromkeys(("timestamp", "timestamp_ms"), _PLAIN),
     "jobs": list[_JOB], "client_stats": list[_JOB]}, total=False)
 _REPORT_DECODER = msgspec.json.Decoder(_REPORT)
 
@@ -775,8 +785,7 @@ def _fast_records(doc: dict, source: str):
     if type(gopts) is not dict or end is False or type(jobs) is not list or not jobs:
         return None
     bases: list[tuple[dict, int]] = []
-    # op, position, metric, value, block size; and every number the rows depend on, as printed
-    lists: tuple[list, ...] = ([], [], [], [], [], [])
+    lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
     for i, job in enumerate(jobs):
         got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
@@ -786,9 +795,7 @@ def _fast_records(doc: dict, source: str):
         base, rows, has_bins = got
         bases.append((base, rows))
         plus = plus or has_bins
-    ops, pos, metrics, values, bss, raw = lists
-    if raw and not _all_plain(raw):  # one check of every number, in C
-        return None
+    ops, pos, metrics, values, bss = lists
     cols, n = _job_columns(bases)
     cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
     return (cols, n), plus, version
@@ -824,7 +831,7 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     if got is None:
         return None
     meta, bsizes = got
-    ops, pos, met, val, bss, raw = lists
+    ops, pos, met, val, bss = lists
     n0 = len(val)
     runtimes = [0.0]
     plus = False
@@ -833,7 +840,7 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         if type(d) is not dict:
             continue
         k0 = len(val)
-        got = _fast_direction(d, path, dkey, pos, met, val, raw)
+        got = _fast_direction(d, path, dkey, pos, met, val)
         if got is None:
             return None
         if got is False:
@@ -846,7 +853,6 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
                                   strict=True):
         if ckey in job:
             v = job[ckey]
-            raw.append(v)
             ops.append("total")
             pos.append(cpos)
             met.append(metric)
@@ -887,12 +893,10 @@ def _fast_start(job: dict, end: float | None, runtimes: list[float]):
     return end - max(runtimes) / 1000.0
 
 
-def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: list,
-                    raw: list):
-    """Append the rows of one usual direction object, and to ``raw`` the numbers they depend
-    on (checked later, all at once: until then a value may be of any type, and a TypeError
-    or ValueError gives the file to the general path); returns ``(has bins, runtime)``,
-    ``False`` when it is empty, ``None`` when the general path has to judge it."""
+def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: list):
+    """Append the rows of one usual direction object (its numbers are plain: the decoder
+    checked them); returns ``(has bins, runtime)``, ``False`` when it is empty, ``None`` when
+    the general path has to judge it."""
     ios, runtime = d.get("total_ios", 0), d.get("runtime", 0)
     if not ios and not runtime and type(ios) in _NUMS and type(runtime) in _NUMS:
         return False  # empty (no other key is read: as in _direction)
@@ -904,7 +908,6 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
             _DIR_PLANS[path, dkey, layout] = plan
     getter, i_rt, i_ios, i_bw, i_iops, cases, fams = plan
     vals = getter(d)
-    raw += vals
     runtime = vals[i_rt] if i_rt is not None else 0
     if type(runtime) is float and not runtime:
         return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
@@ -918,7 +921,7 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
     pos += pre_pos
     met += pre_met
     val += map(operator.mul, pre(vals), pre_scales)
-    has_bins = _fast_latency(d, fams, pos, met, val, raw)
+    has_bins = _fast_latency(d, fams, pos, met, val)
     if has_bins is None:
         return None
     if post_pos:
@@ -928,7 +931,7 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
     return has_bins, float(runtime or 0)
 
 
-def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: list):
+def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list):
     """Append the latency rows of a usual direction (see :func:`_latency_rows`); returns
     whether it has histogram bins, ``None`` when the general path has to judge it."""
     has_bins = False
@@ -942,7 +945,6 @@ def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: li
         if n == 0:
             continue
         sv = _STAT_GET(st)
-        raw += sv
         if n is None and sv[0] == 0 and sv[1] == 0 and sv[2] == 0:
             continue
         pos += positions
@@ -953,10 +955,9 @@ def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: li
             continue
         plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
         if plan is None or plan[2] is not None:
-            _fast_percentiles(pct, fam, fpath, scale, pos, met, val, raw)
+            _fast_percentiles(pct, fam, fpath, scale, pos, met, val)
         else:  # the usual case, inline: every key kept
             vs = pct.values()
-            raw += vs
             pos += plan[0]
             met += plan[1]
             val += map(operator.mul, vs, itertools.repeat(scale))
@@ -964,17 +965,15 @@ def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list, raw: li
 
 
 def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
-                      val: list, raw: list) -> None:
-    """Append the rows of a percentile object, its values to ``raw``."""
+                      val: list) -> None:
+    """Append the rows of a percentile object."""
     plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
     if plan is None:  # checked key by key (a _Bad gives the file to the general path)
-        raw += pct.values()
         _percentiles(pct, fam, fpath, scale, pos, met, val)
         return
     vals = list(pct.values())
     if plan[2] is not None:
         vals = [vals[i] for i in plan[2]]
-    raw += vals
     pos += plan[0]
     met += plan[1]
     val += [v * scale for v in vals]
