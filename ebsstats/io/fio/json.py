@@ -746,9 +746,10 @@ def _has_long_integer(text: str) -> bool:
     limit = sys.get_int_max_str_digits()
     if not limit:
         return False
-    for m in _DIGIT.finditer(text[::limit]):  # usually none or one
-        i = m.start() * limit
-        j = i
+    for k, c in enumerate(text[::limit]):  # a few characters
+        if not "0" <= c <= "9":
+            continue
+        i = j = k * limit
         while j and "0" <= text[j - 1] <= "9":
             j -= 1
         if _DIGIT_RUN.match(text, i).end() - j > limit:
@@ -756,7 +757,6 @@ def _has_long_integer(text: str) -> bool:
     return False
 
 
-_DIGIT = re.compile(r"[0-9]")
 _DIGIT_RUN = re.compile(r"[0-9]*")
 
 
