@@ -192,3 +192,12 @@ def test_a_nan_where_the_rows_do_not_look_is_read_as_before():
     text = _with(("jobs", 0, "eta"), "NaN")
     assert fio_json._fast_json(text, "x.json") is None
     assert fio.parse(text, "x.json").records == plain
+
+
+def test_a_report_of_thousands_of_jobs_restarts_its_plan_caches_and_keeps_every_row():
+    # more (job index, direction) plans than the caches keep: they start again, and the rows
+    # stay the general path's
+    doc = json.loads(json.dumps(SMALL))
+    doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in range(2500)]
+    assert _check(json.dumps(doc), "many.json")
+    assert len(fio_json._DIR_PLANS) < 4096

@@ -548,7 +548,9 @@ def _percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: 
             return
     k0 = len(val)
     _percentiles_checked(pct, fam, fpath, scale, pos, met, val)
-    if plan is None and len(_PCT_PLANS) < 4096:  # every key is valid: remember the layout
+    if plan is None:  # every key is valid: remember the layout
+        if len(_PCT_PLANS) >= 4096:  # thousands of jobs: start again
+            _PCT_PLANS.clear()
         kept = [i for i, k in enumerate(keys) if float(k) > 0]
         _PCT_PLANS[fam, fpath, keys] = (tuple(pos[k0:]), tuple(met[k0:]),
                                         None if len(kept) == len(keys) else tuple(kept))
@@ -904,17 +906,19 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
     plan = _DIR_PLANS.get((path, dkey, layout))
     if plan is None:
         plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
-        if len(_DIR_PLANS) < 4096:
-            _DIR_PLANS[path, dkey, layout] = plan
-    getter, i_rt, i_ios, i_bw, i_iops, cases, fams = plan
+        if len(_DIR_PLANS) >= 4096:  # reports of thousands of jobs: start again, never
+            _DIR_PLANS.clear()  # plan every direction anew (a plan costs a few directions)
+        _DIR_PLANS[path, dkey, layout] = plan
+    getter, i_rt, i_ios, i_bw, i_iops, cases, fams, where = plan
     vals = getter(d)
     runtime = vals[i_rt] if i_rt is not None else 0
     if type(runtime) is float and not runtime:
         return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
     if not (vals[i_ios] if i_ios is not None else 0) and (dkey == "sync" or not runtime):
         return False
-    rows = cases[bool(runtime), i_bw is not None and vals[i_bw] > 0,
-                 i_iops is not None and vals[i_iops] > 0]
+    case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
+            i_iops is not None and vals[i_iops] > 0)
+    rows = cases[case] if case in cases else _case_rows(cases, case, where)
     if rows is None:
         return None  # a key these rows need is missing
     pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
@@ -986,9 +990,32 @@ _DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
 
 
 def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
-    """How to read a direction object with these keys: a getter of its top-level numbers,
-    the indices of those the rows depend on, the rows for each case (runtime > 0, bandwidth
-    sampled, IOPS sampled), and the latency families present."""
+    """How to read a direction object with these keys at ``dpath``: :func:`_dir_core`, the
+    rows of each case made with their positions when first needed (:func:`_case_rows`), so
+    that the plan of a new job index costs a few strings."""
+    getter, i_rt, i_ios, i_bw, i_iops, _cores, fam_cores = _dir_core(is_sync, layout)
+    fams = tuple((key, fam, scale, scales, f"{dpath}.{key}",
+                  _positions(f"{dpath}.{key}", _STAT_KEYS), metrics)
+                 for key, fam, scale, scales, metrics in fam_cores)
+    return getter, i_rt, i_ios, i_bw, i_iops, {}, fams, (dpath, is_sync, layout)
+
+
+def _case_rows(cases: dict, case: tuple, where: tuple):
+    """The rows of one case of a direction plan (:func:`_dir_rows` with positions), kept."""
+    dpath, is_sync, layout = where
+    core = _dir_core(is_sync, layout)[5][case]
+    rows = None if core is None else (
+        core[0], tuple(f"{dpath}.{k}" for k in core[1]), *core[2:5],
+        tuple(f"{dpath}.{k}" for k in core[5]), *core[6:])
+    cases[case] = rows
+    return rows
+
+
+@functools.lru_cache(maxsize=1024)
+def _dir_core(is_sync: bool, layout: tuple) -> tuple:
+    """What reading a direction object with these keys needs, wherever it is: a getter of its
+    top-level numbers, the indices of those the rows depend on, the rows for each case
+    (runtime > 0, bandwidth sampled, IOPS sampled) by keys, and the latency families present."""
     have = set(layout)
     tops = [k for k in ("runtime", "total_ios") if k in have]
     if not is_sync:
@@ -996,13 +1023,8 @@ def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
                              *_BW_KEYS, "bw_agg", "bw_samples", *_IOPS_KEYS, "iops_samples")
                  if k in have]
     ix = {k: i for i, k in enumerate(tops)}
-    getter = _getter(tops)
-    cases = {}
-    for rt in (False, True):
-        for bw_on in (False, True):
-            for iops_on in (False, True):
-                cases[rt, bw_on, iops_on] = _dir_rows(dpath, is_sync, have, ix, rt, bw_on,
-                                                      iops_on)
+    cases = {(rt, bw_on, iops_on): _dir_rows(is_sync, have, ix, rt, bw_on, iops_on)
+             for rt in (False, True) for bw_on in (False, True) for iops_on in (False, True)}
     fams = []
     for fam in _FAMS:
         if f"{fam}_ns" in have:
@@ -1011,14 +1033,13 @@ def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
             key, scale = fam, units.US
         else:
             continue
-        fpath = f"{dpath}.{key}"
-        fams.append((key, fam, scale, (scale,) * len(_STAT_KEYS), fpath,
-                     _positions(fpath, _STAT_KEYS), _STAT_METRICS[fam]))
+        fams.append((key, fam, scale, (scale,) * len(_STAT_KEYS), _STAT_METRICS[fam]))
     # which value decides whether fio sampled: the sample count, else the maximum
     i_bw = ix.get("bw_samples", ix["bw_max"]) if "bw_max" in ix and not is_sync else None
     i_iops = (ix.get("iops_samples", ix["iops_max"]) if "iops_max" in ix and not is_sync
               else None)
-    return getter, ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases, tuple(fams)
+    return (_getter(tops), ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases,
+            tuple(fams))
 
 
 def _getter(keys: list):
@@ -1034,10 +1055,10 @@ def _getter(keys: list):
 _KIB = float(units.KiB)  # rows _num made floats of
 
 
-def _dir_rows(dpath: str, is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
+def _dir_rows(is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
               iops_on: bool) -> tuple:
     """The rows before the latencies and after them (each a getter of the values by index,
-    the positions, metrics and scales), or ``None`` when a key they need is missing."""
+    the position keys, metrics and scales), or ``None`` when a key they need is missing."""
     pre: list[tuple[str, str, str, float]] = []  # (key, position key, metric, scale)
     post: list[tuple[str, str, str, float]] = []
     if not is_sync:
@@ -1059,9 +1080,9 @@ def _dir_rows(dpath: str, is_sync: bool, have: set, ix: dict, rt: bool, bw_on: b
         pre.append(("total_ios", "total_ios", "total_ios", 1.0))
     if any(k not in ix for k, *_ in pre + post):
         return None
-    return _rows_of(dpath, pre, ix) + _rows_of(dpath, post, ix)
+    return _rows_of(pre, ix) + _rows_of(post, ix)
 
 
-def _rows_of(dpath: str, rows: list, ix: dict) -> tuple:
-    return (_getter([ix[k] for k, *_ in rows]), tuple(f"{dpath}.{p}" for _, p, _, _ in rows),
+def _rows_of(rows: list, ix: dict) -> tuple:
+    return (_getter([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
             tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
