@@ -201,3 +201,15 @@ def test_a_report_of_thousands_of_jobs_restarts_its_plan_caches_and_keeps_every_
     doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in range(2500)]
     assert _check(json.dumps(doc), "many.json")
     assert len(fio_json._DIR_PLANS) < 4096
+
+
+def test_reports_of_one_layout_share_their_row_lists():
+    # the typing types a list that several files share once; the values stay each file's own
+    a = fio_json._fast_json(json.dumps(SMALL), "a.json")
+    other = json.loads(json.dumps(SMALL))
+    other["jobs"][0]["read"]["iops"] += 1.0
+    b = fio_json._fast_json(json.dumps(other), "b.json")
+    for name in ("position", "metric", "op"):
+        assert a.columns[0][name] is b.columns[0][name], name
+    assert a.columns[0]["value"] is not b.columns[0]["value"]
+    assert a.columns[0]["value"] != b.columns[0]["value"]

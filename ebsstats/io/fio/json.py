@@ -799,8 +799,30 @@ def _fast_records(doc: dict, source: str):
         plus = plus or has_bins
     ops, pos, metrics, values, bss = lists
     cols, n = _job_columns(bases)
-    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    rows = _shared_rows(ops, pos, metrics)
+    cols.update(op=rows["op"], block_size=bss, position=rows["position"], metric=rows["metric"],
+                value=values)  # in _json_records' order
     return (cols, n), plus, version
+
+
+def _shared_rows(ops: list, pos: list, metrics: list) -> dict[str, list]:
+    """The op, position and metric lists of a report, as the very list objects an earlier
+    report with the same ones gave: reports of one layout share them, and the typing types a
+    shared list once (lists are never changed once a reader returns them)."""
+    key = tuple(pos)
+    got = _SHARED_ROWS.get(key)
+    if got is not None and got["metric"] == metrics and got["op"] == ops:
+        return got
+    rows = {"op": ops, "position": pos, "metric": metrics}
+    if got is None:
+        if len(_SHARED_ROWS) >= 1024:
+            _SHARED_ROWS.clear()
+        _SHARED_ROWS[key] = rows
+    return rows
+
+
+# positions -> the op, position and metric lists a report gave: one per layout
+_SHARED_ROWS: dict[tuple, dict[str, list]] = {}
 
 
 _JOB_PATHS: dict[tuple[str, int], str] = {}
