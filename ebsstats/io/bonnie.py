@@ -446,12 +446,15 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
     chunk = meta.get("chunk_size")
     run.chunk = int(units.binary_size(chunk)) if chunk else None
     run.meta = meta
-    for test, *_ in _IO_TESTS + _FILE_TESTS:
-        for kind, key in (("rate", test), ("cpu", f"{test}_cpu"), ("lat", f"{test}_latency")):
-            text = named.get(key, "")
-            if text:
-                run.cells.append((test, kind, text, lineno))
+    run.cells = [(test, kind, text, lineno) for test, kind, key in _CSV_CELLS
+                 if (text := named.get(key))]
     return run
+
+
+# the cells of a CSV row: (test, kind, field), in the order of the rows they become
+_CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
+              for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
+                                ("lat", f"{test}_latency"))]
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -755,32 +758,43 @@ def _value(test: str, kind: str, text: str, source: str, lineno: int
 _CELL_COLUMNS = ("position", "test", "workload", "op", "block_size", "metric", "value", "flag")
 
 
-def _run_rows(run: _Run, source: str, chunk_default: int, cols: dict[str, list]) -> int:
-    """Append the rows of one run's cells to the per-row lists ``cols``; how many."""
+# (test, kind) -> (workload, op, block-size kind, metric, scale of a plain rate/%CP number)
+_CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind == "cpu"
+                          else _RATE_METRIC[k],
+                          units.KiB if kind == "rate" and _RATE_METRIC[k] == "bandwidth" else 1.0)
+              for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
+
+
+def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
+    """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
+    how many."""
     chunk = run.chunk or chunk_default
     for what, v in (("concurrency", run.threads), ("chunk size", chunk)):
         if v is not None and not 0 <= v < 2**63:  # the frame's integers are 64-bit
             raise ParseError(source, run.line, f"a {what} within 64 bits", found=str(v))
-    pos, tst, wl, op, blk, met, val, flg = map(cols.__getitem__, _CELL_COLUMNS)
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
     csv2txt = not run.native and run.text_scaled
+    position, at = "", None
     for test, kind, text, lineno in run.cells:
-        workload, o, tkind = _TESTS[test]
-        if (csv2txt and kind == "rate" and text in ("0k", "0")
-                and any(t == test and k == "cpu" and c.startswith("+")
-                        for t, k, c, _ in run.cells)):
-            # bon_csv2txt renders +++++ as "0k" (its bug) next to a +++ %CP
-            metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
-        else:
+        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
+        if lineno != at:
+            position, at = f"line {lineno}", lineno
+        flag = None
+        if kind == "lat":
             metric, value, flag = _value(test, kind, text, source, lineno)
-        pos.append(f"line {lineno}")
-        tst.append(test)
-        wl.append(workload)
-        op.append(o)
-        blk.append(sizes[tkind])
-        met.append(metric)
-        val.append(value)
-        flg.append(flag)
+        elif text[0] == "+":  # +++++: too fast to measure
+            value, flag = math.nan, TOO_FAST
+        elif (csv2txt and kind == "rate" and text in ("0k", "0")
+              and any(t == test and k == "cpu" and c.startswith("+")
+                      for t, k, c, _ in run.cells)):
+            value, flag = math.nan, TOO_FAST  # bon_csv2txt renders +++++ as "0k" next to +++
+        elif text[-1] in "kmg":  # a 2.00a text cell (1143k)
+            metric, value, flag = _value(test, kind, text, source, lineno)
+        else:  # digits (the row's patterns checked them): finite unless too long for a float
+            value = float(text) * scale
+            if value - value != 0:
+                value = number(text, source, lineno, (test, kind, "figure"), scale=scale)
+        rows.append((position, test, workload, op, sizes[bkind], metric, value, flag))
     return len(run.cells)
 
 
@@ -912,7 +926,7 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     """The rows of every run as columns (``{name: list | Const}``, row count); consecutive runs
     of the same settings are repetitions 0, 1, … (a CSV header row between them starts a new
     group)."""
-    cells: dict[str, list] = {k: [] for k in _CELL_COLUMNS}
+    rows: list[tuple] = []
     per_run: list[tuple[int, dict]] = []
     previous = None
     repetition = 0
@@ -924,13 +938,15 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
             repetition = 0
         previous = key
         try:
-            per_run.append((_run_rows(run, source, default_chunk, cells),
+            per_run.append((_run_rows(run, source, default_chunk, rows),
                             _run_values(run, repetition)))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
             raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
-    n = len(cells["value"])
+    n = len(rows)
+    cells = dict(zip(_CELL_COLUMNS, map(list, zip(*rows, strict=True)), strict=True) if n else
+                 ((k, []) for k in _CELL_COLUMNS))
     cols: dict = {"source": Const(source, n), "tool": Const(TOOL, n), **cells}
     if not any(cells["flag"]):
         cols["flag"] = Const(None, n)
