@@ -62,6 +62,7 @@ from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Parsed, number, read_one
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._rows import run_columns
 
 __all__ = ["read_bonnie", "sniff", "parse"]
 
@@ -944,20 +945,9 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
             raise
         except (ValueError, OverflowError) as exc:
             raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
-    n = len(rows)
-    cells = dict(zip(_CELL_COLUMNS, map(list, zip(*rows, strict=True)), strict=True) if n else
-                 ((k, []) for k in _CELL_COLUMNS))
-    cols: dict = {"source": Const(source, n), "tool": Const(TOOL, n), **cells}
-    if not any(cells["flag"]):
+    cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows, per_run)
+    if not any(cols["flag"]):
         cols["flag"] = Const(None, n)
-    for name in dict.fromkeys(k for _, values in per_run for k in values):
-        if len(per_run) == 1:
-            cols[name] = Const(per_run[0][1][name], n)
-        else:
-            column: list = []
-            for k, values in per_run:
-                column += [values.get(name)] * k
-            cols[name] = column
     return cols, n
 
 

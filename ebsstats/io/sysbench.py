@@ -62,6 +62,7 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -69,8 +70,10 @@ from dataclasses import dataclass, field
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._rows import run_columns
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 
@@ -173,8 +176,10 @@ _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
 _SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
+_ROW_COLUMNS = ("position", "test", "op", "metric", "value")  # a result row's own values
 
 
+@functools.lru_cache(maxsize=256)  # a handful of percentiles, on every interval line
 def _percentile(family: str, p: str) -> str:
     if not 0 < float(p) <= 100:
         raise ValueError(f"percentile {p} outside (0, 100]")
@@ -390,10 +395,29 @@ _INTERVAL_LINES = (
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
 
-# a line one row of _RESULT_LINES matches
-_RESULT_LINE = _any_of([row[0] for row in _RESULT_LINES])
+def _first_of(patterns) -> re.Pattern:
+    """One pattern whose ``lastindex`` names the first of ``patterns`` that matches: each is
+    wrapped in a group (the outermost group closes last), numbered by :func:`_row_of_group`."""
+    return re.compile("|".join(f"((?{'i' if p.flags & re.I else ''}:{p.pattern}))"
+                               for p in patterns))
+
+
+def _row_of_group(patterns) -> dict[int, int]:
+    """The wrapper group number of each pattern in :func:`_first_of` -> the pattern's index."""
+    out, at = {}, 1
+    for k, p in enumerate(patterns):
+        out[at] = k
+        at += 1 + p.groups
+    return out
+
+
+# the first row of _RESULT_LINES that matches a line (any section): one C-level match
+_RESULT_LINE = _first_of([row[0] for row in _RESULT_LINES])
+_RESULT_ROW = _row_of_group([row[0] for row in _RESULT_LINES])
 
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
+# lines that say what kind of report this is without echoing an option
+_KIND_LINES = frozenset(("Creating files for the test...", "Removing test files..."))
 _PROGRESS_LINES = frozenset((
     "Threads started!", "Initializing worker threads...", "Done.",
     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
@@ -459,25 +483,30 @@ class _Reader:
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
         seen: dict[tuple, int] = {}
         families = []
+        rows: list[tuple] = []
+        per_run: list[tuple[int, dict]] = []
         for r in runs:
-            recs, series, family, key = self._run(r)
+            k = len(rows)
+            shared, series, family, key = self._run(r, rows)
             families.append(family)
             rep = seen.get(key, 0)
             seen[key] = rep + 1
-            for rec in recs:
-                rec["repetition"] = rep
-            parsed.records.extend(recs)
+            per_run.append((len(rows) - k, {**shared, "repetition": rep}))
             if series is not None:
                 parsed.series.append(series)
+        parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
+                                     per_run)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
         parsed.notes = self.notes
-        if not parsed.records:
+        if not rows:
             parsed.why_empty = self._why_empty()
         return parsed
 
     def _refuse_fatal(self) -> None:
         """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
         lines = self.lines
+        if not any(w in self.text for w in ("FATAL:", "ALERT:", "invalid option")):
+            return  # no line can match (one substring search each, not a regex per line)
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
                 hint = next((f" (sysbench adds: {nxt[8:].strip()})" for nxt in lines[i + 1:i + 3]
@@ -487,7 +516,8 @@ class _Reader:
     def _runs(self) -> list[_Run]:
         """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
         lines = self.lines
-        banners = [i for i, line in enumerate(lines) if _BANNER_RE.match(line.strip())]
+        banners = [i for i, line in enumerate(lines)
+                   if "sysbench " in line and _BANNER_RE.match(line.strip())]
         if not banners:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
@@ -543,20 +573,30 @@ class _Reader:
                 "line": None}
 
     # -- one run
-    def _run(self, r: _Run):
+    def _run(self, r: _Run, rows: list[tuple]):
         lines = self.lines
         family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
         st = _RunState(family)
         for i in range(r.banner + 1, r.end):
             raw = lines[i]
             s = raw.strip()
+            if not s and not st.in_hist:
+                continue
+            if s[:1] == "[" and not st.in_hist:  # only such a line can be an interval line
+                if self._interval_line(st, s, i, raw):
+                    continue
             if self._skipped(st, s, i):
                 continue
             if s in _HEADINGS:
                 st.heading(_HEADINGS[s])
-            elif not self._interval_line(st, s, i, raw) and not self._option_line(st, s, i, raw):
-                self._result(st, s, i, raw)
-        return self._finish(r, st)
+            elif (_OPTION_LINE.match(s) or s in _KIND_LINES) and self._option_line(st, s, i,
+                                                                                   raw):
+                continue
+            else:
+                first = _RESULT_LINE.match(s)
+                if first is not None:
+                    self._result(st, s, i, raw, first)
+        return self._finish(r, st, rows)
 
     def _skipped(self, st: _RunState, s: str, i: int) -> bool:
         """Blank, histogram, warning, debug and progress lines (warnings kept as notes)."""
@@ -612,9 +652,9 @@ class _Reader:
             return bool(handled)
         return True
 
-    def _result(self, st: _RunState, s: str, i: int, raw: str) -> None:
+    def _result(self, st: _RunState, s: str, i: int, raw: str, first: re.Match) -> None:
         try:
-            tag = self._result_line(s, st.section, i, st.res, st.tests_of, st.extra)
+            tag = self._result_line(s, first, st.section, i, st.res, st.tests_of, st.extra)
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
@@ -624,8 +664,9 @@ class _Reader:
         elif st.res and st.res[-1][3] == i and st.kind != "prepare":
             st.kind = "run"
 
-    def _finish(self, r: _Run, st: _RunState):
-        """Records, series, family and repetition key of a run whose lines were read."""
+    def _finish(self, r: _Run, st: _RunState, rows: list[tuple]):
+        """The values the rows of a run whose lines were read share (its rows appended to
+        ``rows``), its series, family and repetition key."""
         lines = self.lines
         if st.kind is None:
             last = r.end - 1
@@ -635,7 +676,7 @@ class _Reader:
                 else "a sysbench run, prepare or cleanup report"
             raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
         if st.kind == "cleanup":
-            return [], None, st.family, ("cleanup",)
+            return {}, None, st.family, ("cleanup",)
         test = "prepare" if st.kind == "prepare" else st.test
         checked = test  # what the output itself shows decides which blocks must be there
         test = self._test_name(r, test)
@@ -643,11 +684,11 @@ class _Reader:
         self._apply_params(r, hdr, extra, test)
         if st.kind == "run":
             self._check(r, st.family, checked, st.res)
-        records = self._records(r, st.family, test, hdr, extra, st.res, st.tests_of)
+        shared = self._rows(r, test, hdr, extra, st.res, st.tests_of, rows)
         series = self._series(r, test, hdr, st.series_rows)
         key = (st.kind, test, tuple(sorted(hdr.items())), tuple(sorted(
             (k, v) for k, v in extra.items())))
-        return records, series, st.family, key
+        return shared, series, st.family, key
 
     def _test_name(self, r: _Run, test: str | None) -> str:
         """From the output, else PARAMS/file name, else options, else a name hint."""
@@ -730,12 +771,12 @@ class _Reader:
         return None
 
     # -- result lines
-    def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
-                     extra: dict) -> str | None:
-        """Apply the first row of :data:`_RESULT_LINES` that matches ``s``; return its tag."""
-        if not _RESULT_LINE.match(s):
-            return None
-        for pattern, where, outputs, tag in _RESULT_LINES:
+    def _result_line(self, s: str, first: re.Match, section, i: int, res: list,
+                     tests_of: dict, extra: dict) -> str | None:
+        """Apply the first row of :data:`_RESULT_LINES` that matches ``s`` (``first``: the
+        match of :data:`_RESULT_LINE`); return its tag."""
+        # rows before the first that matches do not match; from it on, the section decides
+        for pattern, where, outputs, tag in _RESULT_LINES[_RESULT_ROW[first.lastindex]:]:
             if where is not None and section != where:
                 continue
             m = pattern.match(s)
@@ -786,7 +827,8 @@ class _Reader:
                 raise self.err(last, f"{label!r} in the sysbench {family} {test} report "
                                "(the output is incomplete)", found=self.lines[last].strip())
 
-    def _records(self, r, family, test, hdr, extra, res, tests_of) -> list[dict]:
+    def _rows(self, r, test, hdr, extra, res, tests_of, rows: list[tuple]) -> dict:
+        """Append the run's rows (:data:`_ROW_COLUMNS`) to ``rows``; the values they share."""
         mode = hdr.get("mode")
         if test == "prepare":
             workload = "seqwrite"
@@ -797,25 +839,22 @@ class _Reader:
         else:
             workload = "other"
         allowed = _MODE_OPS.get(test)
-        base = {"source": self.source, "run_key": f"line {r.banner + 1}", "tool": TOOL,
-                "tool_version": r.version, "timestamp": None,
-                "block_size": hdr.get("block_size"), "threads": hdr.get("threads")}
+        shared = {"run_key": f"line {r.banner + 1}", "tool_version": r.version,
+                  "timestamp": None, "block_size": hdr.get("block_size"),
+                  "threads": hdr.get("threads"), "workload": workload}
         if test == "prepare":
-            base["block_size"] = None
-        extras = {k: v for k, v in extra.items()}
+            shared["block_size"] = None
+        extras = dict(extra)
         if test not in MODES:  # prepare echoes the flags but not the fsync settings
             for k in ("fsync_freq", "fsync_end", "fsync_all"):
                 extras.pop(k, None)
         if test == "prepare" and mode:
             extras["mode"] = mode
-        out = []
         for k, (metric, op, value, i) in enumerate(res):
             if allowed and op in ("read", "write", "sync") and op not in allowed and value == 0:
                 continue
-            out.append({**base, **extras, "position": f"line {i + 1}",
-                        "test": tests_of.get(k, test), "workload": workload, "op": op,
-                        "metric": metric, "value": value})
-        return out
+            rows.append((f"line {i + 1}", tests_of.get(k, test), op, metric, value))
+        return {**shared, **extras}
 
     # -- report-interval lines
     def _interval(self, t: float, body: str, i: int, rows: list) -> None:
@@ -916,7 +955,9 @@ def parse(text: str, source: str, **options) -> Parsed:
     >>> [(r["test"], r["metric"], r["value"]) for r in p.records][:3]
     [('threads', 'runtime', 2.0005), ('threads', 'events', 2254.0), ('threads', 'lat_min', 0.00055)]
     """
-    return public_series(_parse(text, source, **options))
+    parsed = public_series(_parse(text, source, **options))
+    parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
+    return parsed
 
 
 def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -946,7 +987,7 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
      test workload   op     value
     rndrd randread read 418207.11
     """
-    return read_one(path, parse, meta=meta or None, series=series)
+    return read_one(path, _parse, meta=meta or None, series=series)
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
