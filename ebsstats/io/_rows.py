@@ -9,8 +9,9 @@ it gives once per run. :func:`run_columns` turns both into ``({name: list | Cons
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
 
-from ebsstats.io._columns import Const
+from ebsstats.io._columns import Const, is_constant
 
 __all__ = ["run_columns"]
 
@@ -50,12 +51,24 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
         cols.update(zip(names, map(list, zip(*rows, strict=True)), strict=True))
     else:
         cols.update((k, []) for k in names)
-    for name in dict.fromkeys(k for _, values in runs for k in values):
-        if len(runs) == 1:
-            cols[name] = Const(runs[0][1][name], n)
-            continue
-        column: list = []
-        for k, values in runs:
-            column += [values.get(name)] * k
-        cols[name] = column
+    if len(runs) == 1:
+        cols.update((k, Const(v, n)) for k, v in runs[0][1].items())
+        return cols, n
+    runs = [(k, values) for k, values in runs if k]  # a run without rows adds no value
+    # the distinct dicts (a reader may alternate between two), and each row's dict
+    index: dict[int, int] = {}  # id of a dict -> its place in distinct (all alive here)
+    distinct: list[Mapping] = []
+    for _, values in runs:
+        if id(values) not in index:
+            index[id(values)] = len(distinct)
+            distinct.append(values)
+    which = list(chain.from_iterable(repeat(index[id(v)], k) for k, v in runs))
+    shared = list(dict.fromkeys(chain.from_iterable(distinct)))
+    # per name, the value of each distinct dict (missing: None), transposed in C
+    table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)
+    for name, per_dict in zip(shared, table, strict=True):
+        if is_constant(per_dict):  # one value (of one type) in every run: typed once
+            cols[name] = Const(per_dict[0], n)
+        else:
+            cols[name] = list(map(per_dict.__getitem__, which))
     return cols, n
