@@ -287,8 +287,9 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
         if missing:
             raise SchemaError(f"missing columns: {missing}")
         raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+    dtypes = dict(zip(df.columns[: len(expected)], df.dtypes.iloc[: len(expected)], strict=True))
     for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
-        actual = df[name].dtype
+        actual = dtypes[name]  # not df[name] per column: a column access copies df.attrs
         if dtype == "category":
             ok = isinstance(actual, pd.CategoricalDtype)
         elif isinstance(dtype, pd.CategoricalDtype):
@@ -304,7 +305,8 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             codes = df[name].cat.codes.to_numpy()
             check_tools(df[name].cat.categories[np.unique(codes[codes >= 0])])
         if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
-            used = set(map(str, df[name].dropna().unique()))
+            codes = df[name].cat.codes.to_numpy()  # the categories in use, from the codes
+            used = set(map(str, actual.categories[np.unique(codes[codes >= 0])]))
             unknown = sorted(used - set(map(str, dtype.categories)))
             if unknown:
                 raise SchemaError(f"column {name!r} has values outside the vocabulary: "
@@ -317,9 +319,10 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     metric_cat, unit_cat = df["metric"].array, df["unit"].array
     m_codes = metric_cat.codes.astype(np.int64)
     u_codes = unit_cat.codes.astype(np.int64)
-    for pair in np.unique(m_codes * (len(unit_cat.categories) + 1) + u_codes):
-        m, u = divmod(int(pair), len(unit_cat.categories) + 1)
-        metric, unit = metric_cat.categories[m], unit_cat.categories[u]
+    m_names, u_names = metric_cat.categories.tolist(), unit_cat.categories.tolist()
+    for pair in np.unique(m_codes * (len(u_names) + 1) + u_codes).tolist():
+        m, u = divmod(pair, len(u_names) + 1)
+        metric, unit = m_names[m], u_names[u]
         want, _ = metric_info(str(metric))
         if want is not None and str(unit) != want:
             raise SchemaError(f"metric {metric!r} has unit {unit!r}, expected {want!r}")

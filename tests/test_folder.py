@@ -155,6 +155,59 @@ def test_parallel_read_equals_serial(tmp_path):
     pd.testing.assert_frame_equal(es.read(tmp_path), es.read(tmp_path, jobs=2))
 
 
+def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
+    """Worker processes type their runs of files into blocks; joined in the files' order they
+    give the frame one process gives: duplicates in other workers' runs dropped (and their
+    categories), a broken file listed, series rows kept."""
+    sources = [fixture("fio", "small_json.json"), fixture("fio", "f2110_small_json.json"),
+               fixture("bonnie", "bon_q_x3_s512_n0.csv"),
+               fixture("sysbench", "sb_fileio_rndrw_report_interval.txt"),
+               fixture("sysbench", "sb1.0_cpu_ri.txt")]
+    for i in range(150):
+        src = sources[i % len(sources)]
+        (tmp_path / f"r{i:03d}{src.suffix}").write_bytes(src.read_bytes() + b"\n" * (i // 5))
+    # the same bytes as r000 (read in the first worker's run) far down the listing, and a
+    # file only the last run has: its categories must not outlive it when it is dropped
+    (tmp_path / "r140.json").write_bytes((tmp_path / "r000.json").read_bytes())
+    (tmp_path / "r145.json").write_text('{"fio version": "fio-3.1", "jobs": [')
+    serial = es.read(tmp_path, jobs=1, series=True, full=True, progress=False)
+    parallel = es.read(tmp_path, jobs=2, series=True, full=True, progress=False)
+    assert len(folder._parts(list(range(150)), [100] * 150, 2)) == 3  # blocks were joined
+    pd.testing.assert_frame_equal(serial.frame, parallel.frame)
+    pd.testing.assert_frame_equal(serial.series, parallel.series)
+    pd.testing.assert_frame_equal(serial.failures, parallel.failures)
+    assert set(serial.failures["kind"]) == {"duplicate", "error"}
+    assert len(serial.series) and serial.frame["source"].nunique() == 148
+
+
+def test_progress_bar_counts_every_file_with_workers(tmp_path, monkeypatch):
+    for i in range(120):
+        (tmp_path / f"r{i:03d}.txt").write_text(f"FAKE 1\nrr={i}\n")
+    (tmp_path / "notes.bin").write_bytes(b"\x00" * 8)  # skipped: counted too
+
+    class Bar:
+        def __init__(self):
+            self.n, self.closed = 0, False
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    bars = []
+    monkeypatch.setattr(folder, "_progress", lambda total, progress: bars.append(Bar()) or bars[-1])
+    es.read(tmp_path, jobs=2)
+    assert bars[0].n == 121 and bars[0].closed
+
+
+def test_parts_are_consecutive_runs_of_about_equal_bytes():
+    sizes = [10] * 100 + [1000] * 10 + [40 * 1024**2]  # the last one is read in this process
+    parts = folder._parts(list(range(111)), sizes, 2)
+    assert [i for p in parts for i in p] == list(range(110))
+    assert len(parts) == 2 and max(sum(sizes[i] for i in p) for p in parts) <= 6000
+
+
 def test_parquet_round_trip(tmp_path):
     root = _tree(tmp_path / "in")
     df = es.read(root, pattern="{volume_type}/{volume}/run-{repetition}.txt")

@@ -12,6 +12,7 @@ contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
@@ -88,6 +89,7 @@ class Const(NamedTuple):
 
 
 _SMALL = 4096  # array pieces shorter than this are typed together with their neighbours
+_SHORT = 256  # lists of strings up to this long are made categorical in Python, not Arrow
 
 
 def _missing(v) -> bool:
@@ -102,11 +104,19 @@ def _piece_list(p, n: int | None = None) -> list:
     return pd.Series(p).tolist()
 
 
+_NEVER_MISSING = frozenset({str, int, bool})
+
+
 def _needs(p) -> bool:
     """Whether a piece has a missing value."""
     if type(p) is Const:
         return _missing(p.value)
     if isinstance(p, list):
+        types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
+        if types <= _NEVER_MISSING:
+            return False
+        if types <= _NEVER_MISSING | {type(None)}:
+            return True
         arr = np.empty(len(p), dtype=object)
         try:
             arr[:] = p
@@ -151,7 +161,15 @@ def _ints_as_strings(values: list) -> pa.Array:
 
 def _categorical(values: list) -> pd.Categorical:
     """``pd.Categorical(values)`` (sorted categories), via Arrow's dictionary encoding for
-    strings: several times faster on long columns."""
+    strings: several times faster on long columns (short ones of strings: a dict)."""
+    if len(values) <= _SHORT and set(map(type, values)) <= _STR_OR_NONE:
+        cats = sorted(set(values) - {None})
+        if cats:
+            code = {c: i for i, c in enumerate(cats)}
+            code[None] = -1
+            return pd.Categorical.from_codes(
+                np.fromiter(map(code.__getitem__, values), dtype=np.int64, count=len(values)),
+                dtype=_categories(cats), validate=False)  # codes made here, in range
     try:
         enc = pa.array(values, type=pa.large_string(), from_pandas=True).dictionary_encode()
     except (pa.ArrowTypeError, pa.ArrowInvalid):
@@ -164,8 +182,21 @@ def _categorical(values: list) -> pd.Categorical:
     rank[order] = np.arange(len(cats))
     rank[-1] = -1  # null
     idx = enc.indices.fill_null(len(cats)).to_numpy(zero_copy_only=False).astype(np.int64)
-    return pd.Categorical.from_codes(rank[idx], categories=pd.Index([cats[i] for i in order],
-                                                                    dtype="str"))
+    return pd.Categorical.from_codes(rank[idx], dtype=_categories([cats[i] for i in order]),
+                                     validate=False)
+
+
+def _categories(cats: list[str]) -> pd.CategoricalDtype:
+    """The categorical dtype of sorted string categories; a few categories (tools, metrics,
+    units: the same in every read) made once (an Index is immutable: shared safely)."""
+    if len(cats) <= 64:
+        return _few_categories(tuple(cats))
+    return pd.CategoricalDtype(pd.Index(cats, dtype="str"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _few_categories(cats: tuple[str, ...]) -> pd.CategoricalDtype:
+    return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
 
 
 def _from_list(values: list, dtype, extra: bool) -> pd.Series:
@@ -207,53 +238,67 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
     unhashable."""
-    if all(type(p) is Const for p in pieces):
+    consts = [type(p) is Const for p in pieces]
+    if all(consts):
         fast = _consts_by_codes(pieces)
         if fast is not None:
             values, codes = fast
             return _spread(_from_list(values, dtype, extra), codes, len(codes))
-    n = sum(p.n if type(p) is Const else len(p) for p in pieces)
-    codes = np.empty(n, dtype=np.intp)
+    elif not any(consts):  # lists only (a file's per-row values): nothing to spread
+        return pd.Series(_from_list(list(itertools.chain.from_iterable(pieces)), dtype,
+                                    extra).array, copy=False)
     index: dict = {}
-    strs: dict = {}
     values: list = []
-    at = 0
+    firsts: list[int] = []  # per piece: the code of its constant, or of its first element
+    lengths: list[int] = []
     try:
-        for p in pieces:
-            if type(p) is Const:
+        for p, const in zip(pieces, consts, strict=True):
+            if const:
                 v = p.value
-                if type(v) is str:  # the usual constant: keyed by itself (only strs are strs)
-                    c = strs.get(v)
-                    if c is None:
-                        c = strs[v] = len(values)
-                        values.append(v)
-                else:
-                    k = _key(v)
-                    c = index.get(k)
-                    if c is None:
-                        c = index[k] = len(values)
-                        values.append(v)
-                codes[at:at + p.n] = c
-                at += p.n
-                continue
-            m = len(p)  # a list: typed element-wise with the others, in one call
-            codes[at:at + m] = np.arange(len(values), len(values) + m)
-            values.extend(p)
-            at += m
+                k = v if type(v) is str else _key(v)  # only strs are strs: keyed by themselves
+                c = index.get(k)
+                if c is None:
+                    c = index[k] = len(values)
+                    values.append(v)
+                firsts.append(c)
+                lengths.append(p.n)
+            else:  # a list: typed element-wise with the others, in one call
+                firsts.append(len(values))
+                lengths.append(len(p))
+                values.extend(p)
     except TypeError:  # unhashable values
         return None
-    return _spread(_from_list(values, dtype, extra), codes, n)
+    return _spread(_from_list(values, dtype, extra),
+                   _piece_codes(np.array(firsts, dtype=np.intp), np.array(lengths, dtype=np.intp),
+                                np.array(consts, dtype=bool)), int(sum(lengths)))
+
+
+def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
+    """Per-row codes of pieces: a constant's code repeated, a list's codes counting up from
+    its first (in NumPy, not one ``arange`` per piece).
+
+    >>> _piece_codes(np.array([0, 1, 0]), np.array([2, 3, 1]), np.array([True, False, True]))
+    array([0, 0, 1, 2, 3, 0])
+    """
+    row_first = np.repeat(firsts, lengths)
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    step = np.arange(len(row_first), dtype=np.intp) - starts
+    step[np.repeat(consts, lengths)] = 0
+    return row_first + step
 
 
 _STR_OR_NONE = frozenset({str, type(None)})
+_INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray] | None:
-    """Distinct values and per-row codes of :class:`Const` runs that hold strings (or
-    ``None``), without a Python step per run beyond C-level maps; ``None`` for other values
-    (numbers and ``True`` compare equal across types: the general loop keys them by type)."""
+    """Distinct values and per-row codes of :class:`Const` runs that hold strings, or ints
+    (with ``None`` beside either), without a Python step per run beyond C-level maps; ``None``
+    for other values (numbers and ``True`` compare equal across types: the general loop keys
+    them by type)."""
     vals = list(map(_CONST_VALUE, pieces))
-    if not set(map(type, vals)) <= _STR_OR_NONE:
+    types = set(map(type, vals))
+    if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
     index = {v: i for i, v in enumerate(dict.fromkeys(vals))}
     per_run = np.fromiter(map(index.__getitem__, vals), dtype=np.intp, count=len(vals))
@@ -269,14 +314,69 @@ def _spread(typed: pd.Series, codes: np.ndarray, n: int) -> pd.Series:
     """The typed distinct values spread to the rows by their codes."""
     if len(typed) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
         return pd.Series(typed.array, copy=False)
+    if len(typed) == 1:  # one value on every row (a column no file has: all missing)
+        return pd.Series(_repeat_one(typed.array, n), copy=False)
     if isinstance(typed.dtype, pd.CategoricalDtype):
         cat = typed.array
         return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
     return pd.Series(typed.array.take(codes), copy=False)
 
 
+_MASKED = (pd.arrays.IntegerArray, pd.arrays.FloatingArray, pd.arrays.BooleanArray)
+
+
+def _repeat_one(arr, n: int):
+    """A typed array's one value as ``n`` rows, built directly (a ``take`` of ``n`` zeros cost
+    as much as typing the column)."""
+    if isinstance(arr, pd.Categorical):
+        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype)
+    if isinstance(arr, pd.arrays.ArrowStringArray):
+        value = arr[0]
+        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if _missing(value)
+                                          else pa.repeat(pa.scalar(value, pa.large_string()), n))
+    if isinstance(arr, _MASKED):
+        na = bool(arr.isna()[0])
+        kind = arr.dtype.numpy_dtype
+        return type(arr)(np.full(n, kind.type(0) if na else arr[0], dtype=kind), np.full(n, na))
+    return arr.take(np.zeros(n, dtype=np.intp))
+
+
+_NONE_TYPED: dict = {}  # (dtype, extra) -> ``None`` typed as a one-row array (never mutated)
+
+
+def _none_typed(dtype, extra: bool):
+    key = (dtype, extra)
+    one = _NONE_TYPED.get(key)
+    if one is None:
+        one = _NONE_TYPED[key] = _from_list([None], dtype, extra).array
+    return one
+
+
+def _repeat_plain(value, n: int, dtype, extra: bool):
+    """A string (or an int in an Int64 column) as ``n`` typed rows, as typing it would give;
+    ``None`` for any other value (typed the general way)."""
+    if type(value) is str:
+        if extra or dtype is STRING:
+            return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+        if dtype == "category":  # CategoricalDtype(...) == "category" too: observed values
+            return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
+                                             dtype=_categories([value]), validate=False)
+    elif type(value) is int and not extra and isinstance(dtype, pd.Int64Dtype):
+        if -2**63 <= value < 2**63:
+            return pd.arrays.IntegerArray(np.full(n, value, dtype=np.int64),
+                                          np.zeros(n, dtype=bool))
+    return None
+
+
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
     """One typed column from its pieces, in order."""
+    if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
+        value, n = pieces[0]
+        if value is None:  # a column no file has: typing one None cost a tenth of a small read
+            return pd.Series(_repeat_one(_none_typed(dtype, extra), n), copy=False)
+        arr = _repeat_plain(value, n, dtype, extra)
+        if arr is not None:
+            return pd.Series(arr, copy=False)
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
@@ -528,7 +628,7 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     for j in need_r:
         r, s, k = rid[j], source[j], key[j]
         p = pos[j] if pos is not None else Const(None, lengths[j])
-        if all(type(x) is Const for x in (r, s, k, p)):
+        if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
         elif type(r) is Const and type(s) is Const and not _needs(k):
             keys = _piece_list(k)  # one file, several runs: hash each run once

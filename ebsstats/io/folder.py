@@ -21,12 +21,13 @@ import functools
 import gc
 import hashlib
 import inspect
+import multiprocessing
 import os
 import stat
 import sys
 import warnings
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -36,6 +37,7 @@ import pandas as pd
 from ebsstats import schema
 from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
+from ebsstats.io._columns import concat
 from ebsstats.io._common import (
     MAX_BYTES,
     UTF16_BOMS,
@@ -87,6 +89,21 @@ class _Outcome:
     series: list[Chunk] = field(default_factory=list)
     nrows: int = 0
     why_empty: str | None = None  # a recognised file that gave no results, and why
+    # where the file's typed rows are (records and series above are then dropped): a block of
+    # files typed together, its results rows [rows[0], rows[1]) and series rows likewise
+    block: _Block | None = None
+    rows: tuple[int, int] | None = None
+    series_rows: tuple[int, int] | None = None
+
+
+@dataclass(eq=False)
+class _Block:
+    """The typed, validated rows of a run of files, typed together where they were read: a
+    worker process sends back two frames (Arrow and NumPy buffers), not every file's Python
+    values, and the typing runs in the workers, in parallel."""
+
+    frame: pd.DataFrame
+    series: pd.DataFrame | None = None
 
 
 def display_name(name: str) -> str:
@@ -213,6 +230,7 @@ class _Job:
     # sizes that more than one listed file has (None: any): only those files can be the same
     # bytes as another, so only they are hashed (a 2 M-line log's SHA-1 cost a tenth of its read)
     shared_sizes: frozenset | None = None
+    typed: bool = True  # type each run of files into a _Block where it is read (check: no)
 
 
 def _source_of(job: _Job):
@@ -423,9 +441,54 @@ def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
         raise
 
 
+_COUNTER = None  # in a worker process: the read's shared count of files done (progress bar)
+
+
+def _count_into(counter) -> None:  # a worker's initializer
+    global _COUNTER
+    _COUNTER = counter
+
+
 def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
+    """Read a run of files (in a worker: typed into one block before they are sent back)."""
+    out = []
     with _bulk():
-        return [_read_path(path, rel, job) for path, rel in items]
+        for path, rel in items:
+            o = _read_path(path, rel, job)
+            out.append(o)
+            if _COUNTER is not None and not _deferred(o):
+                with _COUNTER.get_lock():
+                    _COUNTER.value += 1
+        if job.typed:
+            _type_block(out, job.series)
+    return out
+
+
+def _type_block(outcomes: list[_Outcome], series: bool) -> None:
+    """Type the rows of the files read well in one pass into a :class:`_Block` they share (a
+    file whose values the schema cannot type becomes a failure), keeping each file's row
+    span and dropping its Python values."""
+    good = [o for o in outcomes if o.parsed is not None and o.block is None]
+    df = _typed(good, lambda o: [o.records] if o.records else [],
+                lambda c: schema.validate(results_of(c)))
+    block = _Block(df)
+    at = 0
+    for o in good:
+        if o.parsed is not None:  # typed: its rows are in the block, in this order
+            n = o.records[1] if o.records else 0
+            o.block, o.rows, o.records = block, (at, at + n), None
+            at += n
+    if not series:
+        return
+    good = [o for o in good if o.parsed is not None]
+    block.series = _typed(good, lambda o: o.series,
+                          lambda c: schema.validate_series(series_of(c)))
+    at = 0
+    for o in good:
+        if o.parsed is not None:
+            n = sum(c[1] for c in o.series)
+            o.series_rows, o.series = (at, at + n), []
+            at += n
 
 
 @contextlib.contextmanager
@@ -472,28 +535,71 @@ def _jobs(jobs: int | None, n_files: int) -> int:
 
 
 def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outcomes, bar):
-    def done(idxs, res):
+    def done(idxs, res, counted=False):
         for i, o in zip(idxs, res, strict=True):
             outcomes[i] = o
-        if bar is not None:
+        if bar is not None and not counted:
             bar.update(sum(not _deferred(o) for o in res))
 
-    local = batch
     if jobs > 1 and len(batch) > 20:
-        local = [i for i in batch if sizes[i] > POOL_MAX_FILE_BYTES]
-        remote = [i for i in batch if sizes[i] <= POOL_MAX_FILE_BYTES]
-        size = max(4, min(64, len(remote) // (jobs * 8) or 1))
-        parts = [remote[k:k + size] for k in range(0, len(remote), size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
-                       for part in parts}
-            for i in local:  # big files meanwhile, here
-                done([i], [_read_path(files[i], rels[i], job)])
-            for fut in as_completed(futures):
-                done(futures[fut], fut.result())
+        _run_pool(batch, files, rels, sizes, job, jobs, done, bar)
         return
-    for i in local:
+    for i in batch:
         done([i], [_read_path(files[i], rels[i], job)])
+
+
+def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, bar) -> None:
+    """Read ``batch`` in ``jobs`` processes: ``jobs - 1`` workers, each typing its runs of
+    files into blocks, and this one, which meanwhile reads the big files and its own share of
+    the runs (typed with this process's other files: nothing to send back)."""
+    parts = _parts(batch, sizes, jobs)
+    theirs = parts[:len(parts) - len(parts) // jobs]
+    mine = [i for i in batch if sizes[i] > POOL_MAX_FILE_BYTES]
+    mine += [i for part in parts[len(theirs):] for i in part]
+    counter = multiprocessing.Value("q", 0)  # files the workers have done (progress bar)
+    shown = 0
+
+    def show():
+        nonlocal shown
+        n = counter.value  # read once: the workers go on counting meanwhile
+        if bar is not None and n > shown:
+            bar.update(n - shown)
+            shown = n
+
+    with ProcessPoolExecutor(max_workers=jobs - 1, initializer=_count_into,
+                             initargs=(counter,)) as pool:
+        futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
+                   for part in theirs}
+        for k, i in enumerate(mine):
+            done([i], [_read_path(files[i], rels[i], job)])
+            if k % 64 == 0:
+                show()
+        while futures:
+            ready, _ = wait(futures, timeout=0.25, return_when=FIRST_COMPLETED)
+            for fut in ready:
+                done(futures.pop(fut), fut.result(), counted=True)
+            show()
+
+
+POOL_PARTS_PER_JOB = 2  # runs of files per worker: each is typed as one block (a fixed cost)
+
+
+def _parts(batch: list[int], sizes: list[int], jobs: int) -> list[list[int]]:
+    """Runs of consecutive files (in listing order, so that a run's typed rows stay together
+    in the frame) of about as many bytes each, :data:`POOL_PARTS_PER_JOB` per process (fewer
+    when there are few files: a block's typing has a fixed cost); big files are left out
+    (read in this process, where pyarrow's CSV reader uses threads)."""
+    remote = sorted(i for i in batch if sizes[i] <= POOL_MAX_FILE_BYTES)
+    n_parts = max(1, min(jobs * POOL_PARTS_PER_JOB, len(remote) // 50))
+    per_part = sum(sizes[i] for i in remote) / n_parts
+    parts: list[list[int]] = [[]]
+    acc = 0
+    for i in remote:
+        if acc >= per_part * len(parts) and len(parts) < n_parts:
+            parts.append([])
+        parts[-1].append(i)
+        acc += sizes[i]
+    return [p for p in parts if p]
 
 
 def _deferred(o: _Outcome) -> bool:
@@ -502,7 +608,7 @@ def _deferred(o: _Outcome) -> bool:
 
 
 def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, series=False,
-            files: list[Path] | None = None):
+            files: list[Path] | None = None, typed: bool = True):
     """Read every file under ``path`` (or the given ``files`` under the folder ``path``)."""
     given = files
     p = Path(path)
@@ -533,7 +639,8 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     try:
         while batch:
             job = _Job(root, pattern, max_bytes, dict(versions), dedupe, meta, series,
-                       final=final, sidecar_names=sidecar_names, shared_sizes=shared)
+                       final=final, sidecar_names=sidecar_names, shared_sizes=shared,
+                       typed=typed)
             _run_batch(batch, files, rels, sizes, job, jobs, outcomes, bar)
             for i in batch:  # what each folder's reports say, for the readers that need it
                 o = outcomes[i]
@@ -585,7 +692,7 @@ def _drop_duplicates(outcomes: list[_Outcome]) -> None:
         if o.digest is None or o.parsed is None:
             continue
         if o.digest in seen:
-            o.parsed, o.records, o.series = None, None, []
+            o.parsed, o.records, o.series, o.block = None, None, [], None
             o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
                                       "(same bytes; read once)", kind="duplicate")
         else:
@@ -623,14 +730,46 @@ def _typed(outcomes: list[_Outcome], chunks_of, build):
 
 
 def _assemble(outcomes: list[_Outcome], series: bool):
-    # validated here, so that no caller (ingest) ever gets or writes a frame validate() rejects;
-    # a file whose rows break the contract is listed and the others kept
-    df = _typed(outcomes, lambda o: [o.records] if o.records else [],
-                lambda c: schema.validate(results_of(c)))
-    if not series:
-        return df
-    ts = _typed(outcomes, lambda o: o.series, lambda c: schema.validate_series(series_of(c)))
-    return df, ts
+    """The results frame (and the series frame) of a read: the files not yet typed (read in
+    this process) typed in one pass, then every block's rows in the files' order. Validated
+    (in the blocks), so that no caller (ingest) ever gets or writes a frame validate() rejects;
+    a file whose rows break the contract is listed and the others kept."""
+    _type_block([o for o in outcomes if o.block is None], series)
+    df = _stitch(outcomes, "rows", False)
+    return (df, _stitch(outcomes, "series_rows", True)) if series else df
+
+
+def _stitch(outcomes: list[_Outcome], span: str, series: bool) -> pd.DataFrame:
+    """The rows of every file still kept, in the files' order, from the blocks they were
+    typed in: one block whole as it is (a read in one process), else its runs of rows
+    concatenated (categories unioned, unused ones dropped: a dropped duplicate's)."""
+    runs: list[list] = []  # [frame, start, stop]
+    blocks = {}
+    for o in outcomes:
+        rows = getattr(o, span)
+        if o.block is None or rows is None:
+            continue
+        frame = o.block.series if series else o.block.frame
+        blocks[id(frame)] = frame
+        if rows[0] == rows[1]:
+            continue
+        if runs and runs[-1][0] is frame and runs[-1][2] == rows[0]:
+            runs[-1][2] = rows[1]
+        else:
+            runs.append([frame, *rows])
+    if len(runs) == 1 and runs[0][1] == 0 and runs[0][2] == len(runs[0][0]):
+        return runs[0][0]
+    if not runs:
+        whole = list(blocks.values())
+        if len(whole) == 1 and not len(whole[0]):
+            return whole[0]  # as typing no rows gives it
+        return schema.empty_series() if series else schema.empty()
+    parts = [f.iloc[a:b] for f, a, b in runs]
+    out = concat(parts, series=series)
+    for name, col in out.items():
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            out[name] = col.cat.remove_unused_categories()
+    return out
 
 
 def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -> pd.DataFrame:
@@ -646,6 +785,9 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
                      "tool": o.sniffed.tool if o.sniffed else None,
                      "format": o.sniffed.format if o.sniffed else None,
                      "position": f.position, "reason": f.reason})
+    if not rows:  # the usual case, built directly (an empty frame's astype cost 0.3 ms a read)
+        return pd.DataFrame({c: pd.array([], dtype="string") for c in FAILURE_COLUMNS},
+                            index=pd.RangeIndex(0))
     return pd.DataFrame(rows, columns=FAILURE_COLUMNS).astype("string")
 
 
@@ -676,9 +818,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         Show a progress bar (``tqdm.auto``: on stderr, or a widget in Jupyter; default: for 200
         files or more on a terminal or in a notebook).
     jobs : int, optional
-        Worker processes for parsing (1 = in this process). Default: up to 4 (the CPUs this
-        process may use) for 400 files or more, else 1. Files over 32 MiB (long fio logs) are
-        parsed in this process, where pyarrow's CSV reader uses threads.
+        Processes that parse: this one and ``jobs - 1`` workers, each typing its share of the
+        files into a block of typed columns (1 = this process only). Default: up to 4 (the
+        CPUs this process may use) for 400 files or more, else 1. Files over 32 MiB (long fio
+        logs) are parsed in this process, where pyarrow's CSV reader uses threads.
     max_bytes : int, optional
         Refuse files larger than this (default 512 MiB in folders, 2 GiB for one file).
     dedupe : bool
@@ -795,7 +938,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     p = Path(path)
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)
     outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
-                          jobs=None, max_bytes=max_bytes, dedupe=True)
+                          jobs=None, max_bytes=max_bytes, dedupe=True, typed=False)
     action = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
               "companion": "companion"}
     rows = []
