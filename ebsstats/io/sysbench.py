@@ -290,16 +290,6 @@ _MEMORY_ECHO = [
 ]
 
 
-def _echo(s: str, table, hdr: dict, extra: dict) -> str | None:
-    """Apply the first option echo of ``table`` that matches ``s``; return its tag."""
-    for pattern, where, key, conv, tag in table:
-        m = pattern.match(s)
-        if m:
-            (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else s)
-            return tag
-    return None
-
-
 def _pick(cell, m: re.Match) -> str:
     """A table cell: a fixed name, a name looked up by the line's first group, or computed."""
     if isinstance(cell, str):
@@ -362,21 +352,6 @@ _RESULT_LINES = (
     (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
 )
 
-def _any_of(patterns, prefixes=()) -> re.Pattern:
-    """One pattern that matches where any of ``patterns`` (or a ``prefixes`` string) matches: a
-    single C-level test that lets the many lines that are none of them skip the table walk."""
-    parts = [f"(?{'i' if p.flags & re.I else ''}:{p.pattern})" for p in patterns]
-    parts += [re.escape(x) for x in prefixes]
-    return re.compile("|".join(parts))
-
-
-# a line _Reader._header_line can act on (its patterns and prefixes, in any order)
-_OPTION_LINE = _any_of(
-    [_H_THREADS, _H_FLAGS, _H_PREPARE_FILES, _H_DOING,
-     *(row[0] for row in (*_FILEIO_ECHO, *_CPU_ECHO, *_MEMORY_ECHO))],
-    ("Doing CPU performance benchmark", "Running memory speed test", "Memory transfer size",
-     "total size:", "Thread yields per test"))
-
 def _lat_pct(group: int):
     """The metric of a percentile latency whose percentile is in ``group``."""
     return lambda m: _percentile("lat", m.group(group))
@@ -414,6 +389,75 @@ def _row_of_group(patterns) -> dict[int, int]:
 # the first row of _RESULT_LINES that matches a line (any section): one C-level match
 _RESULT_LINE = _first_of([row[0] for row in _RESULT_LINES])
 _RESULT_ROW = _row_of_group([row[0] for row in _RESULT_LINES])
+
+
+# --- option echoes: (pattern, handler(match, hdr, extra) -> tag), in the order they are tried;
+# every handler of a matching line returns a tag, so the first pattern that matches decides
+def _threads_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    hdr["threads"] = int(m.group(1))
+    return "threads_n"
+
+
+def _flags_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    extra["extra_flags"] = _flags(m.group(1))
+    extra.setdefault("fsync_freq", 0)
+    extra.setdefault("fsync_end", "off")
+    extra.setdefault("fsync_all", "off")
+    return "fileio"
+
+
+def _prepare_files_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    extra["file_num"] = int(m.group(1))
+    extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
+    return "prepare"
+
+
+def _doing_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    what = m.group(1)
+    if what in _MODE_BY_TEXT:
+        hdr["mode"] = _MODE_BY_TEXT[what]
+        return "mode"
+    low = what.lower()
+    for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
+                      ("mutex", "mutex"), ("oltp", "oltp")):
+        if word in low:
+            return tag
+    return "other"
+
+
+def _echo_line(where: str, key: str, conv, tag: str):
+    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`)."""
+    def handle(m: re.Match, hdr: dict, extra: dict) -> str:
+        (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else m.string)
+        return tag
+    return handle
+
+
+def _tag_line(tag: str):
+    """The handler of a line that only names the test."""
+    return lambda m, hdr, extra: tag
+
+
+def _prefix(text: str) -> re.Pattern:
+    return re.compile(re.escape(text))
+
+
+def _echoes(table) -> list:
+    return [(pattern, _echo_line(where, key, conv, tag))
+            for pattern, where, key, conv, tag in table]
+
+
+_HEADER_CHECKS = [
+    (_H_THREADS, _threads_line), (_H_FLAGS, _flags_line),
+    (_H_PREPARE_FILES, _prepare_files_line), *_echoes(_FILEIO_ECHO), (_H_DOING, _doing_line),
+    (_prefix("Doing CPU performance benchmark"), _tag_line("cpu")), *_echoes(_CPU_ECHO),
+    *((_prefix(x), _tag_line("memory"))
+      for x in ("Running memory speed test", "Memory transfer size", "total size:")),
+    *_echoes(_MEMORY_ECHO), (_prefix("Thread yields per test"), _tag_line("threads")),
+]
+# a line _Reader._header_line can act on, and which of its checks does
+_OPTION_LINE = _first_of([p for p, _ in _HEADER_CHECKS])
+_OPTION_ROW = _row_of_group([p for p, _ in _HEADER_CHECKS])
 
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
 # lines that say what kind of report this is without echoing an option
@@ -589,8 +633,8 @@ class _Reader:
                 continue
             if s in _HEADINGS:
                 st.heading(_HEADINGS[s])
-            elif (_OPTION_LINE.match(s) or s in _KIND_LINES) and self._option_line(st, s, i,
-                                                                                   raw):
+            elif ((option := _OPTION_LINE.match(s)) or s in _KIND_LINES) and self._option_line(
+                    st, s, i, raw, option):
                 continue
             else:
                 first = _RESULT_LINE.match(s)
@@ -630,10 +674,11 @@ class _Reader:
             raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
         return True
 
-    def _option_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
+    def _option_line(self, st: _RunState, s: str, i: int, raw: str,
+                     option: re.Match | None) -> bool:
         """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
         try:
-            handled = self._header_line(s, st.hdr, st.extra) if _OPTION_LINE.match(s) else None
+            handled = self._header_line(s, option, st.hdr, st.extra) if option else None
             # only a line that echoed an option changed hdr/extra (earlier ones passed)
             if handled and any(isinstance(v, int) and not 0 <= v < 2**63
                                for v in (*st.hdr.values(), *st.extra.values())):
@@ -723,52 +768,11 @@ class _Reader:
         hdr.setdefault("mode", p["mode"])
 
     # -- header lines: return a tag when the line was an option echo
-    def _header_line(self, s: str, hdr: dict, extra: dict) -> str | None:
-        m = _H_THREADS.match(s)
-        if m:
-            hdr["threads"] = int(m.group(1))
-            return "threads_n"
-        m = _H_FLAGS.match(s)
-        if m:
-            extra["extra_flags"] = _flags(m.group(1))
-            extra.setdefault("fsync_freq", 0)
-            extra.setdefault("fsync_end", "off")
-            extra.setdefault("fsync_all", "off")
-            return "fileio"
-        m = _H_PREPARE_FILES.match(s)
-        if m:
-            extra["file_num"] = int(m.group(1))
-            extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
-            return "prepare"
-        tag = _echo(s, _FILEIO_ECHO, hdr, extra)
-        if tag:
-            return tag
-        m = _H_DOING.match(s)
-        if m:
-            what = m.group(1)
-            if what in _MODE_BY_TEXT:
-                hdr["mode"] = _MODE_BY_TEXT[what]
-                return "mode"
-            low = what.lower()
-            for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
-                              ("mutex", "mutex"), ("oltp", "oltp")):
-                if word in low:
-                    return tag
-            return "other"
-        if s.startswith("Doing CPU performance benchmark"):
-            return "cpu"
-        tag = _echo(s, _CPU_ECHO, hdr, extra)
-        if tag:
-            return tag
-        if s.startswith("Running memory speed test") or s.startswith("Memory transfer size") \
-                or s.startswith("total size:"):
-            return "memory"
-        tag = _echo(s, _MEMORY_ECHO, hdr, extra)
-        if tag:
-            return tag
-        if s.startswith("Thread yields per test"):
-            return "threads"
-        return None
+    def _header_line(self, s: str, first: re.Match, hdr: dict, extra: dict) -> str:
+        """Apply the first of :data:`_HEADER_CHECKS` that matches ``s`` (``first``: the match
+        of :data:`_OPTION_LINE`, whose ``lastindex`` names it); return its tag."""
+        pattern, handler = _HEADER_CHECKS[_OPTION_ROW[first.lastindex]]
+        return handler(pattern.match(s), hdr, extra)
 
     # -- result lines
     def _result_line(self, s: str, first: re.Match, section, i: int, res: list,
