@@ -8,6 +8,7 @@ it gives once per run. :func:`run_columns` turns both into ``({name: list | Cons
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from itertools import chain, repeat
 
@@ -63,6 +64,7 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
             index[id(values)] = len(distinct)
             distinct.append(values)
     which = list(chain.from_iterable(repeat(index[id(v)], k) for k, v in runs))
+    spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
     shared = list(dict.fromkeys(chain.from_iterable(distinct)))
     # per name, the value of each distinct dict (missing: None), transposed in C
     table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)
@@ -70,5 +72,5 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
         if is_constant(per_dict):  # one value (of one type) in every run: typed once
             cols[name] = Const(per_dict[0], n)
         else:
-            cols[name] = list(map(per_dict.__getitem__, which))
+            cols[name] = list(spread(per_dict))  # each row's value, picked in C
     return cols, n

@@ -866,6 +866,7 @@ class _Rows:
         self.runs: list[list] = []  # [rows, values they share], in row order (run_columns)
         self.series: list[Columns] = []
         self.runtime_done: set = set()
+        self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
 
     def result(self, res: _Result) -> None:
         fio = _is_fio(res)
@@ -932,7 +933,12 @@ class _Rows:
               lat_factor: float | None, sibling: _Result | None) -> None:
         metric = base["metric"]
         system = self.sysmap.get(entry.system)
-        ts = _tstamp(system.timestamp if system else None, self.tz, self.notes, self.source)
+        text = system.timestamp if system else None
+        ts = self.times.get(text)
+        if ts is None:
+            ts = _tstamp(text, self.tz, self.notes, self.source)
+            if ts is not None:  # a system's time, parsed once (a bad one is noted each time)
+                self.times[text] = ts
         tool_version = (system.client_version if system and system.client_version
                         else self.info.get("tool_version"))
         values = self._values(res, entry)
