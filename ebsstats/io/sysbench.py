@@ -485,7 +485,7 @@ class _RunState:
         self.test: str | None = None
         self.res: list[tuple[str, str, float, int]] = []  # (metric, op, value, line idx)
         self.tests_of: dict[int, str] = {}  # result index -> test override (oltp queries)
-        self.series_rows: list[dict] = []
+        self.series_rows: list[tuple] = []  # report-interval rows (see _Reader._series)
         self.section: str | None = None
         self.kind: str | None = None  # "run", "prepare", "cleanup"
         self.in_hist = False
@@ -875,8 +875,7 @@ class _Reader:
                 name = _pick(metric, m)
                 value = number(text, self.source, i + 1, name, scale=scale,
                                context="a report-interval line", found=self.lines[i])
-                rows.append({"t": t, "metric": name, "op": op, "value": value,
-                             "unit": _SERIES_UNIT.get(name, "s"), "test": test, "line": i})
+                rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
             return
         if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
             return
@@ -887,14 +886,14 @@ class _Reader:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
         allowed = _MODE_OPS.get(test)
-        keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
-                                        and x["op"] not in allowed and x["value"] == 0)]
+        # rows: (t, metric, op, value, unit, test or None)
+        keep = [x for x in rows if not (allowed and x[2] in ("read", "write", "sync")
+                                        and x[2] not in allowed and x[3] == 0)]
+        t, metric, op, value, unit, tests = (map(list, zip(*keep, strict=True)) if keep
+                                             else ([] for _ in range(6)))
         return Columns({  # no DataFrame per file: typed once, with every file's series
-            "run_id": rid, "source": self.source,
-            "test": [x["test"] or test for x in keep],
-            "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
-            "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
-            "unit": [x["unit"] for x in keep],
+            "run_id": rid, "source": self.source, "test": [x or test for x in tests],
+            "op": op, "metric": metric, "t": t, "value": value, "unit": unit,
             "block_size": hdr.get("block_size") if test != "oltp" else None,
         }, len(keep))
 
