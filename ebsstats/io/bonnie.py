@@ -197,9 +197,12 @@ def sniff(head: str, name: str = "") -> str | None:
     if not _maybe_bonnie(head):
         return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
     fallback = None
+    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
     lines = head.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip("\r")
+        if not tables and line.count(",") < 26 and not line.startswith(_CSV_HEADERS):
+            continue  # neither a CSV row (27+ fields) nor a header: nothing to learn here
         if "," in line:
             if _CSV_HEADER.match(line):
                 fallback = fallback or "csv"
@@ -210,7 +213,7 @@ def sniff(head: str, name: str = "") -> str | None:
                 continue  # a truncated last line of the head, or not ours
             if got is not None and any(got[1][k] for k in _IO_FIELDS + _FILE_FIELDS):
                 return f"csv {got[0]}"
-        if fallback is None or fallback != "csv":
+        if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
             if m and m.group(2) is not None:
                 fallback = fallback or ("bon_csv2txt" if _is_csv2txt(m) else "text")
@@ -221,8 +224,9 @@ def sniff(head: str, name: str = "") -> str | None:
 
 # words one of which any line the sniff accepts holds: a CSV header, a table header (the
 # "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
-_MARKERS = ("Sequential", "Machine", "Name:Size etc", "format_version,bonnie_version,",
-            "name,file_size,putc,")
+_TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
+_CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
+_MARKERS = _TABLE_MARKERS + _CSV_HEADERS
 
 
 def _maybe_bonnie(head: str) -> bool:
