@@ -37,7 +37,7 @@ from ebsstats.schema import (
     run_id,
 )
 
-__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of",
+__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
            "frame_of_columns", "series_of_columns", "is_constant"]
 
 
@@ -475,6 +475,19 @@ def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
     for k, v in (meta or {}).items():
         cols[k] = Const(v, n)
     return cols
+
+
+def records_of(columns: tuple[Mapping, int]) -> list[dict]:
+    """Columns ``({name: list | Const}, n)`` as row dicts (the inverse of :func:`columns_of`):
+    what a reader that builds columns gives whoever looks at its rows.
+
+    >>> records_of(({"a": [1, 2], "b": Const("x", 2)}, 2))
+    [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'x'}]
+    """
+    cols, n = columns
+    names = sorted(cols, key=str)
+    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
 def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
