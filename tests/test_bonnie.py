@@ -15,6 +15,7 @@ import pytest
 import ebsstats as es
 from ebsstats.errors import ParseError
 from ebsstats.io import bonnie, frame
+from ebsstats.io._columns import Const
 from tests.conftest import FIXTURES, fixture, tree_digest
 
 BON = FIXTURES / "bonnie"
@@ -653,3 +654,32 @@ def test_a_table_cut_mid_row_is_an_error_not_a_smaller_value():
         with pytest.raises(ParseError) as err:
             parse(text[:cut])
         assert err.value.position in ("line 4", "line 5"), cut
+
+
+def test_a_row_classified_by_the_sniff_still_fails_at_its_own_file_and_line():
+    # the sniff's verdict on a row is reused by the parse (a cache of the row's classification):
+    # an error must still name the file and line of the parse, not those of an earlier call
+    f = L196.split(",")
+    f[9] = "12x4"  # put_block
+    bad = ",".join(f)
+    assert bonnie.sniff(bad, "x") is None
+    for source, lead in (("a.csv", ""), ("b.csv", "\n\n")):
+        with pytest.raises(ParseError) as err:
+            bonnie.parse(lead + bad, source)
+        assert (err.value.source, err.value.position) == (source, f"line {len(lead) + 1}")
+    good = bonnie.parse(L196, "c.csv")
+    assert bonnie.sniff(L196, "x") == "csv 1.96"  # a cache hit gives the same verdict
+    assert bonnie.parse(L196, "c.csv").records == good.records
+
+
+def test_the_folder_columns_are_the_public_records(tmp_path: Path):
+    # the reader hands the folder columns; parse() gives the same rows as dicts
+    text = (BON / "bon_q_x3_s512_n0.csv").read_text()
+    cols, n = bonnie.READER.parse(text.encode(), "x.csv", {}).columns
+    records = bonnie.parse(text, "x.csv").records
+    assert n == len(records) > 12
+    for name, col in cols.items():
+        values = [col.value] * col.n if isinstance(col, Const) else col
+        assert pd.Series(values, dtype=object).equals(
+            pd.Series([r[name] for r in records], dtype=object)), name  # NaN equals NaN here
+    assert [r["repetition"] for r in records][::len(records) // 3] == [0, 1, 2]

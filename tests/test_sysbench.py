@@ -651,3 +651,17 @@ def test_a_recognised_file_without_rows_says_why(tmp_path):
     assert "prepare report without" in got["reason"].iloc[0]
     checked = es.check(tmp_path)
     assert checked["rows"].tolist() == [0] and "prepare" in checked["reason"].iloc[0]
+
+
+def test_appended_runs_share_values_per_run_in_the_folder_columns():
+    # several runs in one file: the values a run shares (run key, repetition, options) are
+    # given per run and spread to its rows; the public records say the same
+    text = fixture("sysbench", "sb_fileio_rndrd_t1_run.txt").read_text()
+    both = text + "\n" + text
+    cols, n = sb.READER.parse(both.encode(), "two.txt", {}).columns
+    records = sb.parse(both, "two.txt").records
+    half = n // 2
+    assert n == len(records) == 2 * len(sb.parse(text, "one.txt").records)
+    assert cols["repetition"] == [0] * half + [1] * half
+    assert cols["run_key"][0] != cols["run_key"][-1]
+    assert [r["run_key"] for r in records] == cols["run_key"]

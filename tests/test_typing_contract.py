@@ -85,6 +85,22 @@ def test_a_constant_types_as_its_repetitions(value, n, column):
     _same(a, b)
 
 
+def test_a_list_shared_by_chunks_types_as_its_copies():
+    """A reader may give several files the same list object (a layout's metric names): typed
+    once, spread to each file's rows, as copies of it would type."""
+    metric = ["iops", "bandwidth", "lat_mean"]
+    pieces = {"source": [Const("a.json", 3), Const("b.json", 3), Const("c.json", 2)],
+              "tool": [Const("fio", 8)], "test": [Const("t", 8)],
+              "metric": [metric, metric, ["iops", "iops"]],
+              "position": [["$.a", "$.b", "$.c"]] * 2 + [Const("$.d", 2)],
+              "value": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0]]}
+    copies = {k: [list(p) if isinstance(p, list) else p for p in v] for k, v in pieces.items()}
+    shared = _columns.frame_of_columns(pieces, [3, 3, 2])
+    pd.testing.assert_frame_equal(shared, _columns.frame_of_columns(copies, [3, 3, 2]))
+    assert shared["metric"].tolist() == metric * 2 + ["iops", "iops"]
+    assert shared["position"].tolist() == ["$.a", "$.b", "$.c"] * 2 + ["$.d"] * 2
+
+
 def test_distinct_values_that_python_calls_equal_stay_distinct():
     # 1, 1.0 and True hash alike; 0.0 and -0.0 too: typed by value, not merged
     cols = {"source": [Const("s", 1)] * 5, "tool": [Const("fio", 1)] * 5,

@@ -37,7 +37,7 @@ from ebsstats.schema import (
     run_id,
 )
 
-__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of",
+__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
            "frame_of_columns", "series_of_columns", "is_constant"]
 
 
@@ -244,10 +244,13 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
         if fast is not None:
             values, codes = fast
             return _spread(_from_list(values, dtype, extra), codes, len(codes))
-    elif not any(consts):  # lists only (a file's per-row values): nothing to spread
+    elif not any(consts) and len(set(map(id, pieces))) == len(pieces):
+        # lists only, none shared (a file's per-row values): nothing to spread
         return pd.Series(_from_list(list(itertools.chain.from_iterable(pieces)), dtype,
                                     extra).array, copy=False)
     index: dict = {}
+    shared: dict[int, int] = {}  # id of a list piece -> its first code: a list a reader gives
+    # several files (the same layout's positions, metrics) is typed once
     values: list = []
     firsts: list[int] = []  # per piece: the code of its constant, or of its first element
     lengths: list[int] = []
@@ -263,9 +266,12 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
                 firsts.append(c)
                 lengths.append(p.n)
             else:  # a list: typed element-wise with the others, in one call
-                firsts.append(len(values))
+                c = shared.get(id(p))
+                if c is None:
+                    c = shared[id(p)] = len(values)
+                    values.extend(p)
+                firsts.append(c)
                 lengths.append(len(p))
-                values.extend(p)
     except TypeError:  # unhashable values
         return None
     return _spread(_from_list(values, dtype, extra),
@@ -469,6 +475,19 @@ def columns_of(records: Sequence[Mapping], meta: Mapping | None = None,
     for k, v in (meta or {}).items():
         cols[k] = Const(v, n)
     return cols
+
+
+def records_of(columns: tuple[Mapping, int]) -> list[dict]:
+    """Columns ``({name: list | Const}, n)`` as row dicts (the inverse of :func:`columns_of`):
+    what a reader that builds columns gives whoever looks at its rows.
+
+    >>> records_of(({"a": [1, 2], "b": Const("x", 2)}, 2))
+    [{'a': 1, 'b': 'x'}, {'a': 2, 'b': 'x'}]
+    """
+    cols, n = columns
+    names = sorted(cols, key=str)
+    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
 def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:

@@ -50,15 +50,19 @@ seq, ran: create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import os
 import re
 from dataclasses import dataclass, field
 
 from ebsstats import units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Parsed, number, read_one
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._rows import run_columns
 
 __all__ = ["read_bonnie", "sniff", "parse"]
 
@@ -190,10 +194,15 @@ def sniff(head: str, name: str = "") -> str | None:
     >>> sniff("fio-3.33\\nread: IOPS=85.7k", "x.txt") is None
     True
     """
+    if not _maybe_bonnie(head):
+        return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
     fallback = None
+    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
     lines = head.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip("\r")
+        if not tables and line.count(",") < 26 and not line.startswith(_CSV_HEADERS):
+            continue  # neither a CSV row (27+ fields) nor a header: nothing to learn here
         if "," in line:
             if _CSV_HEADER.match(line):
                 fallback = fallback or "csv"
@@ -204,13 +213,26 @@ def sniff(head: str, name: str = "") -> str | None:
                 continue  # a truncated last line of the head, or not ours
             if got is not None and any(got[1][k] for k in _IO_FIELDS + _FILE_FIELDS):
                 return f"csv {got[0]}"
-        if fallback is None or fallback != "csv":
+        if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
             if m and m.group(2) is not None:
                 fallback = fallback or ("bon_csv2txt" if _is_csv2txt(m) else "text")
             elif m or _IO_COLS.match(line):
                 fallback = fallback or "text"
     return fallback
+
+
+# words one of which any line the sniff accepts holds: a CSV header, a table header (the
+# "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
+_TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
+_CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
+_MARKERS = _TABLE_MARKERS + _CSV_HEADERS
+
+
+def _maybe_bonnie(head: str) -> bool:
+    """A necessary condition for :func:`sniff` to say yes, tested in C (substring searches): a
+    data row has 27 fields or more (so the head 26 commas or more), every other line a marker."""
+    return head.count(",") >= 26 or any(m in head for m in _MARKERS)
 
 
 def _is_csv2txt(m: re.Match) -> bool:
@@ -223,6 +245,15 @@ def _is_csv2txt(m: re.Match) -> bool:
 def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
     """Classify and split one CSV data line: ``(format, fields by name)``, ``None`` if the line
     is not a bonnie++ data row at all, or ParseError when it is one but malformed."""
+    got = _classify_cached(line) if len(line) < 4096 else _classify(line)
+    if got is None or len(got) == 2:
+        return got
+    raise ParseError(source, lineno, got[1], found=got[2])
+
+
+def _classify(line: str) -> tuple | None:
+    """:func:`_csv_row` without the error's position: ``(format, fields)``, ``None``, or
+    ``("bad", expected, found)``."""
     fields = line.split(",")
     n = len(fields)
     if _CSV_19X_START.match(line):
@@ -247,8 +278,8 @@ def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
             if problem is None:
                 return label, named
         found = f"{n} fields" + (f", {problem}" if problem else "")
-        raise ParseError(source, lineno, f"a bonnie++ {label} CSV row of {base} fields "
-                         f"({_ARTICLE[label]})", found=f"{found}: {line}")
+        return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
+                f"{found}: {line}")
     if _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
         return None
     if n >= 27:
@@ -261,13 +292,15 @@ def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
         if line.count(",") < 26 or not _SIZE_103.match(fields[1 + extra]):
             if not any(_SIZE_103.match(f) for f in fields[1:4]):
                 return None
-        raise ParseError(source, lineno, "a bonnie++ 1.0x CSV row of 27 fields",
-                         found=f"{problem}: {line}")
+        return "bad", "a bonnie++ 1.0x CSV row of 27 fields", f"{problem}: {line}"
     if any(_SIZE_103.match(f) for f in fields[1:4]):  # a cut 1.0x row: name,512M,...
-        raise ParseError(source, lineno, "a bonnie++ 1.0x CSV row of 27 fields",
-                         found=f"{n} fields: {line}")
+        return "bad", "a bonnie++ 1.0x CSV row of 27 fields", f"{n} fields: {line}"
     return None
 
+
+# the sniff classifies the first data row and the parse then the same row again: the second
+# time is a cache hit (the fields dict is shared, never modified; long lines are not kept)
+_classify_cached = functools.lru_cache(maxsize=4)(_classify)
 
 _ARTICLE = {"1.98": "format 1.98: 1.98, 2.00, 2.00a", "1.03": "1.0x"}
 for _v in ("1.93", "1.94", "1.95", "1.96", "1.97"):
@@ -278,7 +311,16 @@ def _bad(name: str, value: str) -> str:
     return f"field {name} = {value!r}"
 
 
+# the same checks as one match of the fields joined by commas (no field holds a comma)
+_RATE_FIELDS = operator.itemgetter(*(name for name, _ in _RATE_CHECKS))
+_RATES_OK = re.compile(",".join(p.pattern[1:-1] for _, p in _RATE_CHECKS))
+_LAT_VALUES = operator.itemgetter(*_LAT_FIELDS)
+_LATS_OK = re.compile(",".join([_CSV_LAT.pattern[1:-1]] * len(_LAT_FIELDS)))
+
+
 def _check_rates(named: dict) -> str | None:
+    if _RATES_OK.fullmatch(",".join(_RATE_FIELDS(named))):
+        return None
     for name, pattern in _RATE_CHECKS:
         if not pattern.match(named[name]):
             return _bad(name, named[name])
@@ -329,9 +371,10 @@ def _check_19x(named: dict, label: str) -> str | None:
     for name in ("slot_a", "slot_b"):
         if named[name] and not _CHUNK.match(named[name]):
             return _bad("num_dirs/file_chunk_size", named[name])
-    for name in _LAT_FIELDS:
-        if not _CSV_LAT.match(named[name]):
-            return _bad(name, named[name])
+    if not _LATS_OK.fullmatch(",".join(_LAT_VALUES(named))):
+        for name in _LAT_FIELDS:
+            if not _CSV_LAT.match(named[name]):
+                return _bad(name, named[name])
     if "seek_count" in named and named["file_size"] and not named["seek_count"]:
         return _bad("seeks", "") + " with a file size"
     return _check_rates(named) or _check_structure(named, True)
@@ -408,12 +451,15 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
     chunk = meta.get("chunk_size")
     run.chunk = int(units.binary_size(chunk)) if chunk else None
     run.meta = meta
-    for test, *_ in _IO_TESTS + _FILE_TESTS:
-        for kind, key in (("rate", test), ("cpu", f"{test}_cpu"), ("lat", f"{test}_latency")):
-            text = named.get(key, "")
-            if text:
-                run.cells.append((test, kind, text, lineno))
+    run.cells = [(test, kind, text, lineno) for test, kind, key in _CSV_CELLS
+                 if (text := named.get(key))]
     return run
+
+
+# the cells of a CSV row: (test, kind, field), in the order of the rows they become
+_CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
+              for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
+                                ("lat", f"{test}_latency"))]
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -713,32 +759,57 @@ def _value(test: str, kind: str, text: str, source: str, lineno: int
     return metric, number(text, source, lineno, what), None
 
 
-def _records(run: _Run, source: str, repetition: int, chunk_default: int) -> list[dict]:
+# the columns with one value per row (cell), and those with one value per run
+_CELL_COLUMNS = ("position", "test", "workload", "op", "block_size", "metric", "value", "flag")
+
+
+# (test, kind) -> (workload, op, block-size kind, metric, scale of a plain rate/%CP number)
+_CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind == "cpu"
+                          else _RATE_METRIC[k],
+                          units.KiB if kind == "rate" and _RATE_METRIC[k] == "bandwidth" else 1.0)
+              for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
+
+
+def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
+    """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
+    how many."""
     chunk = run.chunk or chunk_default
     for what, v in (("concurrency", run.threads), ("chunk size", chunk)):
         if v is not None and not 0 <= v < 2**63:  # the frame's integers are 64-bit
             raise ParseError(source, run.line, f"a {what} within 64 bits", found=str(v))
+    sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
+    csv2txt = not run.native and run.text_scaled
+    position, at = "", None
+    for test, kind, text, lineno in run.cells:
+        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
+        if lineno != at:
+            position, at = f"line {lineno}", lineno
+        flag = None
+        if kind == "lat":
+            metric, value, flag = _value(test, kind, text, source, lineno)
+        elif text[0] == "+":  # +++++: too fast to measure
+            value, flag = math.nan, TOO_FAST
+        elif (csv2txt and kind == "rate" and text in ("0k", "0")
+              and any(t == test and k == "cpu" and c.startswith("+")
+                      for t, k, c, _ in run.cells)):
+            value, flag = math.nan, TOO_FAST  # bon_csv2txt renders +++++ as "0k" next to +++
+        elif text[-1] in "kmg":  # a 2.00a text cell (1143k)
+            metric, value, flag = _value(test, kind, text, source, lineno)
+        else:  # digits (the row's patterns checked them): finite unless too long for a float
+            value = float(text) * scale
+            if value - value != 0:
+                value = number(text, source, lineno, (test, kind, "figure"), scale=scale)
+        rows.append((position, test, workload, op, sizes[bkind], metric, value, flag))
+    return len(run.cells)
+
+
+def _run_values(run: _Run, repetition: int) -> dict:
+    """The values every row of a run shares."""
     meta = {k: run.meta.get(k) for k in _META_KEYS}
     meta.update({k: v for k, v in run.meta.items() if k not in meta})
     run_key = f"line {run.line}" + (f" rep {repetition}" if repetition else "")
-    out = []
-    for test, kind, text, lineno in run.cells:
-        workload, op, tkind = _TESTS[test]
-        flag = None
-        if (kind == "rate" and not run.native and run.text_scaled and text in ("0k", "0")
-                and any(t == test and k == "cpu" and c.startswith("+")
-                        for t, k, c, _ in run.cells)):
-            # bon_csv2txt renders +++++ as "0k" (its bug) next to a +++ %CP
-            metric, value, flag = _RATE_METRIC[tkind], math.nan, TOO_FAST
-        else:
-            metric, value, flag = _value(test, kind, text, source, lineno)
-        block = 1 if tkind == "char" else chunk if tkind in ("block", "seek") else None
-        out.append({
-            "source": source, "run_key": run_key, "position": f"line {lineno}", "tool": TOOL,
-            "tool_version": run.version, "test": test, "workload": workload, "op": op,
-            "block_size": block, "threads": run.threads, "metric": metric, "value": value,
-            "repetition": repetition, "flag": flag, **meta})
-    return out
+    return {"run_key": run_key, "tool_version": run.version, "threads": run.threads,
+            "repetition": repetition, **meta}
 
 
 def _group_key(run: _Run) -> tuple:
@@ -778,6 +849,13 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
     >>> p.format, p.records[0]["test"], p.records[0]["value"]  # 529610 KiB/s * 1024
     ('csv 1.03', 'put_block', 542320640.0)
     """
+    parsed = _parse(text, source, chunk_size)
+    parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
+    return parsed
+
+
+def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parsed:
+    """:func:`parse`, the rows left as columns (what the folder read takes)."""
     default_chunk = _default_chunk(chunk_size, source)
     lines = [ln.rstrip("\r") for ln in text.splitlines()]
     notes: list[str] = []
@@ -809,7 +887,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
         where = next((k + 1 for k, ln in enumerate(lines) if ln.strip()), None)
         raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
     return Parsed(tool=TOOL, format=runs[0].fmt, version=runs[0].version,
-                  records=_all_records(runs, source, default_chunk), notes=notes)
+                  columns=_columns(runs, source, default_chunk), notes=notes)
 
 
 def _default_chunk(chunk_size: str | int | None, source: str) -> int:
@@ -849,10 +927,12 @@ def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Ru
     return csv_runs, stray
 
 
-def _all_records(runs: list[_Run], source: str, default_chunk: int) -> list[dict]:
-    """Records of every run; consecutive runs of the same settings are repetitions 0, 1, …
-    (a CSV header row between them starts a new group)."""
-    records: list[dict] = []
+def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, int]:
+    """The rows of every run as columns (``{name: list | Const}``, row count); consecutive runs
+    of the same settings are repetitions 0, 1, … (a CSV header row between them starts a new
+    group)."""
+    rows: list[tuple] = []
+    per_run: list[tuple[int, dict]] = []
     previous = None
     repetition = 0
     for run in runs:
@@ -863,12 +943,16 @@ def _all_records(runs: list[_Run], source: str, default_chunk: int) -> list[dict
             repetition = 0
         previous = key
         try:
-            records += _records(run, source, repetition, default_chunk)
+            per_run.append((_run_rows(run, source, default_chunk, rows),
+                            _run_values(run, repetition)))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
             raise ParseError(source, run.line, "bonnie++ values", found=str(exc)) from exc
-    return records
+    cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows, per_run)
+    if not any(cols["flag"]):
+        cols["flag"] = Const(None, n)
+    return cols, n
 
 
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
@@ -919,9 +1003,9 @@ def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None,
     >>> df.loc[df.metric == "bandwidth", ["test", "value"]].values.tolist()[0]
     ['put_block', 477901824.0]
     """
-    return read_one(path, parse, meta, chunk_size=chunk_size)
+    return read_one(path, _parse, meta, chunk_size=chunk_size)
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="bonnie++", name=__name__, detect=sniff, parse=text_parser(parse),
+READER = Reader(tool="bonnie++", name=__name__, detect=sniff, parse=text_parser(_parse),
                 memory_factor=MEMORY_FACTOR)

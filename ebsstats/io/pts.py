@@ -118,8 +118,10 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._rows import run_columns
 
 # peak memory of a parse per byte of input, for the folder read's budget
 # (benchmarks/reader_memory.py: measured 43 on a 1.2 MB composite.xml)
@@ -860,16 +862,18 @@ class _Rows:
         self.notes: list[str] = []
         self.sysmap = {s.identifier: s for s in systems}
         self.sysmeta = {s.identifier: _system_meta(s) for s in systems}
-        self.records: list[dict] = []
+        self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
+        self.runs: list[list] = []  # [rows, values they share], in row order (run_columns)
         self.series: list[Columns] = []
         self.runtime_done: set = set()
+        self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
 
     def result(self, res: _Result) -> None:
         fio = _is_fio(res)
         workload, op, bs = _workload(res)
         metric, unit, lat_factor = _canonical(res, self.fmt, fio)
         base = {
-            "source": self.source, "tool": "pts", "test": res.title, "workload": workload,
+            "test": res.title, "workload": workload,
             "op": op, "block_size": bs, "metric": metric, "unit": unit,
             "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
             "result_identifier": res.identifier, "app_version": res.app_version,
@@ -929,7 +933,12 @@ class _Rows:
               lat_factor: float | None, sibling: _Result | None) -> None:
         metric = base["metric"]
         system = self.sysmap.get(entry.system)
-        ts = _tstamp(system.timestamp if system else None, self.tz, self.notes, self.source)
+        text = system.timestamp if system else None
+        ts = self.times.get(text)
+        if ts is None:
+            ts = _tstamp(text, self.tz, self.notes, self.source)
+            if ts is not None:  # a system's time, parsed once (a bad one is noted each time)
+                self.times[text] = ts
         tool_version = (system.client_version if system and system.client_version
                         else self.info.get("tool_version"))
         values = self._values(res, entry)
@@ -945,36 +954,40 @@ class _Rows:
         logged = _log_times(self.log_dir, res, entry.system, self.tz, self.notes)
         key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
         common = {**base, **self.sysmeta.get(entry.system, {}), "config": entry.system,
-                  "tool_version": tool_version, "timestamp": ts}
+                  "tool_version": tool_version}
         if basis:
             common["mb_basis" if metric == "bandwidth" else "basis"] = basis
         flag_default = common.pop("flag_default", None)
         if raw is not None:
-            self._runs(res, entry, common, key, raw, times, logged, factor, flag_default)
+            self._runs(res, entry, common, ts, key, raw, times, logged, factor, flag_default)
         if value is not None:
             vpos = f"{entry.position}/Value" if self.composite else (
                 f"{entry.position}.value" if self.fmt == "json export" else entry.position)
-            self.records.append({**common, "run_key": f"{key}|reported", "position": vpos,
-                                 "value": value * factor, "repetition": None,
-                                 "flag": "reported_mean"})
+            self._row(common, (ts, f"{key}|reported", vpos, value * factor, None,
+                               "reported_mean"))
 
-    def _runs(self, res: _Result, entry: _Entry, common: dict, key: str, raw: list,
+    def _row(self, shared: dict, row: tuple) -> None:
+        """One row: its own values (:data:`_ROW_COLUMNS`) and the dict of those it shares with
+        the rows before it, if the same."""
+        self.rows.append(row)
+        if self.runs and self.runs[-1][1] is shared:
+            self.runs[-1][0] += 1
+        else:
+            self.runs.append([1, shared])
+
+    def _runs(self, res: _Result, entry: _Entry, common: dict, ts, key: str, raw: list,
               times: list | None, logged: dict, factor: float, flag_default) -> None:
         """One row per run (and its runtime row, once per run), and the runs' series."""
-        ts = common["timestamp"]
         rawpos = f"{entry.position}/RawString" if self.composite else entry.position
+        runtime = {**common, "metric": "runtime", "unit": "s", "higher_is_better": None,
+                   "scale": None, "mb_basis": None, "basis": None}
         for k, v in enumerate(raw):
             rts = logged.get(k + 1, ts)
-            self.records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
-                                 "position": f"{rawpos} (run {k + 1})", "value": v * factor,
-                                 "repetition": k, "flag": flag_default})
+            self._row(common, (rts, f"{key}|{k}", f"{rawpos} (run {k + 1})", v * factor, k,
+                               flag_default))
             if times is not None and (key, k) not in self.runtime_done:
-                self.records.append({**common, "timestamp": rts, "run_key": f"{key}|{k}",
-                                     "position": f"{entry.position}/JSON test-run-times "
-                                     f"(run {k + 1})", "metric": "runtime", "unit": "s",
-                                     "higher_is_better": None, "value": times[k],
-                                     "repetition": k, "flag": None, "scale": None,
-                                     "mb_basis": None, "basis": None})
+                self._row(runtime, (rts, f"{key}|{k}", f"{entry.position}/JSON test-run-times "
+                                    f"(run {k + 1})", times[k], k, None))
                 self.runtime_done.add((key, k))
         t, tb = _run_offsets(logged, times, len(raw))
         source = self.source
@@ -993,8 +1006,12 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), records=rows.records,
+    columns = run_columns({"source": source, "tool": "pts"}, _ROW_COLUMNS, rows.rows, rows.runs)
+    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
                   series=rows.series, notes=rows.notes)
+
+
+_ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1090,8 +1107,10 @@ def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto"
     >>> p.records, p.notes[0].endswith("skipped")
     ([], True)
     """
-    return public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
-                                **options))
+    parsed = public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
+                                  **options))
+    parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
+    return parsed
 
 def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = None,
              fio_mb: str = "auto", test_logs: str | os.PathLike | None | bool = "auto",
@@ -1114,7 +1133,7 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
     >>> import ebsstats as es
     >>> df = es.read_pts("tests/fixtures/pts/pts-10.8.4_composite_1system.xml")  # doctest: +SKIP
     """
-    return read_one(path, parse, meta=meta, series=series, tz=tz, fio_mb=fio_mb,
+    return read_one(path, _parse, meta=meta, series=series, tz=tz, fio_mb=fio_mb,
                     test_logs=test_logs)
 
 

@@ -62,6 +62,7 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -69,8 +70,10 @@ from dataclasses import dataclass, field
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
+from ebsstats.io._columns import records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._rows import run_columns
 
 __all__ = ["sniff", "parse", "read_sysbench", "MODES"]
 
@@ -173,8 +176,10 @@ _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
 _SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
+_ROW_COLUMNS = ("position", "test", "op", "metric", "value")  # a result row's own values
 
 
+@functools.lru_cache(maxsize=256)  # a handful of percentiles, on every interval line
 def _percentile(family: str, p: str) -> str:
     if not 0 < float(p) <= 100:
         raise ValueError(f"percentile {p} outside (0, 100]")
@@ -285,16 +290,6 @@ _MEMORY_ECHO = [
 ]
 
 
-def _echo(s: str, table, hdr: dict, extra: dict) -> str | None:
-    """Apply the first option echo of ``table`` that matches ``s``; return its tag."""
-    for pattern, where, key, conv, tag in table:
-        m = pattern.match(s)
-        if m:
-            (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else s)
-            return tag
-    return None
-
-
 def _pick(cell, m: re.Match) -> str:
     """A table cell: a fixed name, a name looked up by the line's first group, or computed."""
     if isinstance(cell, str):
@@ -357,21 +352,6 @@ _RESULT_LINES = (
     (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
 )
 
-def _any_of(patterns, prefixes=()) -> re.Pattern:
-    """One pattern that matches where any of ``patterns`` (or a ``prefixes`` string) matches: a
-    single C-level test that lets the many lines that are none of them skip the table walk."""
-    parts = [f"(?{'i' if p.flags & re.I else ''}:{p.pattern})" for p in patterns]
-    parts += [re.escape(x) for x in prefixes]
-    return re.compile("|".join(parts))
-
-
-# a line _Reader._header_line can act on (its patterns and prefixes, in any order)
-_OPTION_LINE = _any_of(
-    [_H_THREADS, _H_FLAGS, _H_PREPARE_FILES, _H_DOING,
-     *(row[0] for row in (*_FILEIO_ECHO, *_CPU_ECHO, *_MEMORY_ECHO))],
-    ("Doing CPU performance benchmark", "Running memory speed test", "Memory transfer size",
-     "total size:", "Thread yields per test"))
-
 def _lat_pct(group: int):
     """The metric of a percentile latency whose percentile is in ``group``."""
     return lambda m: _percentile("lat", m.group(group))
@@ -390,10 +370,98 @@ _INTERVAL_LINES = (
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
 
-# a line one row of _RESULT_LINES matches
-_RESULT_LINE = _any_of([row[0] for row in _RESULT_LINES])
+def _first_of(patterns) -> re.Pattern:
+    """One pattern whose ``lastindex`` names the first of ``patterns`` that matches: each is
+    wrapped in a group (the outermost group closes last), numbered by :func:`_row_of_group`."""
+    return re.compile("|".join(f"((?{'i' if p.flags & re.I else ''}:{p.pattern}))"
+                               for p in patterns))
+
+
+def _row_of_group(patterns) -> dict[int, int]:
+    """The wrapper group number of each pattern in :func:`_first_of` -> the pattern's index."""
+    out, at = {}, 1
+    for k, p in enumerate(patterns):
+        out[at] = k
+        at += 1 + p.groups
+    return out
+
+
+# the first row of _RESULT_LINES that matches a line (any section): one C-level match
+_RESULT_LINE = _first_of([row[0] for row in _RESULT_LINES])
+_RESULT_ROW = _row_of_group([row[0] for row in _RESULT_LINES])
+
+
+# --- option echoes: (pattern, handler(match, hdr, extra) -> tag), in the order they are tried;
+# every handler of a matching line returns a tag, so the first pattern that matches decides
+def _threads_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    hdr["threads"] = int(m.group(1))
+    return "threads_n"
+
+
+def _flags_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    extra["extra_flags"] = _flags(m.group(1))
+    extra.setdefault("fsync_freq", 0)
+    extra.setdefault("fsync_end", "off")
+    extra.setdefault("fsync_all", "off")
+    return "fileio"
+
+
+def _prepare_files_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    extra["file_num"] = int(m.group(1))
+    extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
+    return "prepare"
+
+
+def _doing_line(m: re.Match, hdr: dict, extra: dict) -> str:
+    what = m.group(1)
+    if what in _MODE_BY_TEXT:
+        hdr["mode"] = _MODE_BY_TEXT[what]
+        return "mode"
+    low = what.lower()
+    for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
+                      ("mutex", "mutex"), ("oltp", "oltp")):
+        if word in low:
+            return tag
+    return "other"
+
+
+def _echo_line(where: str, key: str, conv, tag: str):
+    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`)."""
+    def handle(m: re.Match, hdr: dict, extra: dict) -> str:
+        (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else m.string)
+        return tag
+    return handle
+
+
+def _tag_line(tag: str):
+    """The handler of a line that only names the test."""
+    return lambda m, hdr, extra: tag
+
+
+def _prefix(text: str) -> re.Pattern:
+    return re.compile(re.escape(text))
+
+
+def _echoes(table) -> list:
+    return [(pattern, _echo_line(where, key, conv, tag))
+            for pattern, where, key, conv, tag in table]
+
+
+_HEADER_CHECKS = [
+    (_H_THREADS, _threads_line), (_H_FLAGS, _flags_line),
+    (_H_PREPARE_FILES, _prepare_files_line), *_echoes(_FILEIO_ECHO), (_H_DOING, _doing_line),
+    (_prefix("Doing CPU performance benchmark"), _tag_line("cpu")), *_echoes(_CPU_ECHO),
+    *((_prefix(x), _tag_line("memory"))
+      for x in ("Running memory speed test", "Memory transfer size", "total size:")),
+    *_echoes(_MEMORY_ECHO), (_prefix("Thread yields per test"), _tag_line("threads")),
+]
+# a line _Reader._header_line can act on, and which of its checks does
+_OPTION_LINE = _first_of([p for p, _ in _HEADER_CHECKS])
+_OPTION_ROW = _row_of_group([p for p, _ in _HEADER_CHECKS])
 
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
+# lines that say what kind of report this is without echoing an option
+_KIND_LINES = frozenset(("Creating files for the test...", "Removing test files..."))
 _PROGRESS_LINES = frozenset((
     "Threads started!", "Initializing worker threads...", "Done.",
     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
@@ -417,7 +485,7 @@ class _RunState:
         self.test: str | None = None
         self.res: list[tuple[str, str, float, int]] = []  # (metric, op, value, line idx)
         self.tests_of: dict[int, str] = {}  # result index -> test override (oltp queries)
-        self.series_rows: list[dict] = []
+        self.series_rows: list[tuple] = []  # report-interval rows (see _Reader._series)
         self.section: str | None = None
         self.kind: str | None = None  # "run", "prepare", "cleanup"
         self.in_hist = False
@@ -459,25 +527,30 @@ class _Reader:
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
         seen: dict[tuple, int] = {}
         families = []
+        rows: list[tuple] = []
+        per_run: list[tuple[int, dict]] = []
         for r in runs:
-            recs, series, family, key = self._run(r)
+            k = len(rows)
+            shared, series, family, key = self._run(r, rows)
             families.append(family)
             rep = seen.get(key, 0)
             seen[key] = rep + 1
-            for rec in recs:
-                rec["repetition"] = rep
-            parsed.records.extend(recs)
+            per_run.append((len(rows) - k, {**shared, "repetition": rep}))
             if series is not None:
                 parsed.series.append(series)
+        parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
+                                     per_run)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
         parsed.notes = self.notes
-        if not parsed.records:
+        if not rows:
             parsed.why_empty = self._why_empty()
         return parsed
 
     def _refuse_fatal(self) -> None:
         """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
         lines = self.lines
+        if not any(w in self.text for w in ("FATAL:", "ALERT:", "invalid option")):
+            return  # no line can match (one substring search each, not a regex per line)
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
                 hint = next((f" (sysbench adds: {nxt[8:].strip()})" for nxt in lines[i + 1:i + 3]
@@ -487,7 +560,8 @@ class _Reader:
     def _runs(self) -> list[_Run]:
         """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
         lines = self.lines
-        banners = [i for i, line in enumerate(lines) if _BANNER_RE.match(line.strip())]
+        banners = [i for i, line in enumerate(lines)
+                   if "sysbench " in line and _BANNER_RE.match(line.strip())]
         if not banners:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
@@ -543,20 +617,30 @@ class _Reader:
                 "line": None}
 
     # -- one run
-    def _run(self, r: _Run):
+    def _run(self, r: _Run, rows: list[tuple]):
         lines = self.lines
         family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
         st = _RunState(family)
         for i in range(r.banner + 1, r.end):
             raw = lines[i]
             s = raw.strip()
+            if not s and not st.in_hist:
+                continue
+            if s[:1] == "[" and not st.in_hist:  # only such a line can be an interval line
+                if self._interval_line(st, s, i, raw):
+                    continue
             if self._skipped(st, s, i):
                 continue
             if s in _HEADINGS:
                 st.heading(_HEADINGS[s])
-            elif not self._interval_line(st, s, i, raw) and not self._option_line(st, s, i, raw):
-                self._result(st, s, i, raw)
-        return self._finish(r, st)
+            elif ((option := _OPTION_LINE.match(s)) or s in _KIND_LINES) and self._option_line(
+                    st, s, i, raw, option):
+                continue
+            else:
+                first = _RESULT_LINE.match(s)
+                if first is not None:
+                    self._result(st, s, i, raw, first)
+        return self._finish(r, st, rows)
 
     def _skipped(self, st: _RunState, s: str, i: int) -> bool:
         """Blank, histogram, warning, debug and progress lines (warnings kept as notes)."""
@@ -590,10 +674,11 @@ class _Reader:
             raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
         return True
 
-    def _option_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
+    def _option_line(self, st: _RunState, s: str, i: int, raw: str,
+                     option: re.Match | None) -> bool:
         """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
         try:
-            handled = self._header_line(s, st.hdr, st.extra) if _OPTION_LINE.match(s) else None
+            handled = self._header_line(s, option, st.hdr, st.extra) if option else None
             # only a line that echoed an option changed hdr/extra (earlier ones passed)
             if handled and any(isinstance(v, int) and not 0 <= v < 2**63
                                for v in (*st.hdr.values(), *st.extra.values())):
@@ -612,9 +697,9 @@ class _Reader:
             return bool(handled)
         return True
 
-    def _result(self, st: _RunState, s: str, i: int, raw: str) -> None:
+    def _result(self, st: _RunState, s: str, i: int, raw: str, first: re.Match) -> None:
         try:
-            tag = self._result_line(s, st.section, i, st.res, st.tests_of, st.extra)
+            tag = self._result_line(s, first, st.section, i, st.res, st.tests_of, st.extra)
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
@@ -624,8 +709,9 @@ class _Reader:
         elif st.res and st.res[-1][3] == i and st.kind != "prepare":
             st.kind = "run"
 
-    def _finish(self, r: _Run, st: _RunState):
-        """Records, series, family and repetition key of a run whose lines were read."""
+    def _finish(self, r: _Run, st: _RunState, rows: list[tuple]):
+        """The values the rows of a run whose lines were read share (its rows appended to
+        ``rows``), its series, family and repetition key."""
         lines = self.lines
         if st.kind is None:
             last = r.end - 1
@@ -635,7 +721,7 @@ class _Reader:
                 else "a sysbench run, prepare or cleanup report"
             raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
         if st.kind == "cleanup":
-            return [], None, st.family, ("cleanup",)
+            return {}, None, st.family, ("cleanup",)
         test = "prepare" if st.kind == "prepare" else st.test
         checked = test  # what the output itself shows decides which blocks must be there
         test = self._test_name(r, test)
@@ -643,11 +729,11 @@ class _Reader:
         self._apply_params(r, hdr, extra, test)
         if st.kind == "run":
             self._check(r, st.family, checked, st.res)
-        records = self._records(r, st.family, test, hdr, extra, st.res, st.tests_of)
+        shared = self._rows(r, test, hdr, extra, st.res, st.tests_of, rows)
         series = self._series(r, test, hdr, st.series_rows)
         key = (st.kind, test, tuple(sorted(hdr.items())), tuple(sorted(
             (k, v) for k, v in extra.items())))
-        return records, series, st.family, key
+        return shared, series, st.family, key
 
     def _test_name(self, r: _Run, test: str | None) -> str:
         """From the output, else PARAMS/file name, else options, else a name hint."""
@@ -682,60 +768,19 @@ class _Reader:
         hdr.setdefault("mode", p["mode"])
 
     # -- header lines: return a tag when the line was an option echo
-    def _header_line(self, s: str, hdr: dict, extra: dict) -> str | None:
-        m = _H_THREADS.match(s)
-        if m:
-            hdr["threads"] = int(m.group(1))
-            return "threads_n"
-        m = _H_FLAGS.match(s)
-        if m:
-            extra["extra_flags"] = _flags(m.group(1))
-            extra.setdefault("fsync_freq", 0)
-            extra.setdefault("fsync_end", "off")
-            extra.setdefault("fsync_all", "off")
-            return "fileio"
-        m = _H_PREPARE_FILES.match(s)
-        if m:
-            extra["file_num"] = int(m.group(1))
-            extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
-            return "prepare"
-        tag = _echo(s, _FILEIO_ECHO, hdr, extra)
-        if tag:
-            return tag
-        m = _H_DOING.match(s)
-        if m:
-            what = m.group(1)
-            if what in _MODE_BY_TEXT:
-                hdr["mode"] = _MODE_BY_TEXT[what]
-                return "mode"
-            low = what.lower()
-            for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
-                              ("mutex", "mutex"), ("oltp", "oltp")):
-                if word in low:
-                    return tag
-            return "other"
-        if s.startswith("Doing CPU performance benchmark"):
-            return "cpu"
-        tag = _echo(s, _CPU_ECHO, hdr, extra)
-        if tag:
-            return tag
-        if s.startswith("Running memory speed test") or s.startswith("Memory transfer size") \
-                or s.startswith("total size:"):
-            return "memory"
-        tag = _echo(s, _MEMORY_ECHO, hdr, extra)
-        if tag:
-            return tag
-        if s.startswith("Thread yields per test"):
-            return "threads"
-        return None
+    def _header_line(self, s: str, first: re.Match, hdr: dict, extra: dict) -> str:
+        """Apply the first of :data:`_HEADER_CHECKS` that matches ``s`` (``first``: the match
+        of :data:`_OPTION_LINE`, whose ``lastindex`` names it); return its tag."""
+        pattern, handler = _HEADER_CHECKS[_OPTION_ROW[first.lastindex]]
+        return handler(pattern.match(s), hdr, extra)
 
     # -- result lines
-    def _result_line(self, s: str, section, i: int, res: list, tests_of: dict,
-                     extra: dict) -> str | None:
-        """Apply the first row of :data:`_RESULT_LINES` that matches ``s``; return its tag."""
-        if not _RESULT_LINE.match(s):
-            return None
-        for pattern, where, outputs, tag in _RESULT_LINES:
+    def _result_line(self, s: str, first: re.Match, section, i: int, res: list,
+                     tests_of: dict, extra: dict) -> str | None:
+        """Apply the first row of :data:`_RESULT_LINES` that matches ``s`` (``first``: the
+        match of :data:`_RESULT_LINE`); return its tag."""
+        # rows before the first that matches do not match; from it on, the section decides
+        for pattern, where, outputs, tag in _RESULT_LINES[_RESULT_ROW[first.lastindex]:]:
             if where is not None and section != where:
                 continue
             m = pattern.match(s)
@@ -786,7 +831,8 @@ class _Reader:
                 raise self.err(last, f"{label!r} in the sysbench {family} {test} report "
                                "(the output is incomplete)", found=self.lines[last].strip())
 
-    def _records(self, r, family, test, hdr, extra, res, tests_of) -> list[dict]:
+    def _rows(self, r, test, hdr, extra, res, tests_of, rows: list[tuple]) -> dict:
+        """Append the run's rows (:data:`_ROW_COLUMNS`) to ``rows``; the values they share."""
         mode = hdr.get("mode")
         if test == "prepare":
             workload = "seqwrite"
@@ -797,25 +843,22 @@ class _Reader:
         else:
             workload = "other"
         allowed = _MODE_OPS.get(test)
-        base = {"source": self.source, "run_key": f"line {r.banner + 1}", "tool": TOOL,
-                "tool_version": r.version, "timestamp": None,
-                "block_size": hdr.get("block_size"), "threads": hdr.get("threads")}
+        shared = {"run_key": f"line {r.banner + 1}", "tool_version": r.version,
+                  "timestamp": None, "block_size": hdr.get("block_size"),
+                  "threads": hdr.get("threads"), "workload": workload}
         if test == "prepare":
-            base["block_size"] = None
-        extras = {k: v for k, v in extra.items()}
+            shared["block_size"] = None
+        extras = dict(extra)
         if test not in MODES:  # prepare echoes the flags but not the fsync settings
             for k in ("fsync_freq", "fsync_end", "fsync_all"):
                 extras.pop(k, None)
         if test == "prepare" and mode:
             extras["mode"] = mode
-        out = []
         for k, (metric, op, value, i) in enumerate(res):
             if allowed and op in ("read", "write", "sync") and op not in allowed and value == 0:
                 continue
-            out.append({**base, **extras, "position": f"line {i + 1}",
-                        "test": tests_of.get(k, test), "workload": workload, "op": op,
-                        "metric": metric, "value": value})
-        return out
+            rows.append((f"line {i + 1}", tests_of.get(k, test), op, metric, value))
+        return {**shared, **extras}
 
     # -- report-interval lines
     def _interval(self, t: float, body: str, i: int, rows: list) -> None:
@@ -832,8 +875,7 @@ class _Reader:
                 name = _pick(metric, m)
                 value = number(text, self.source, i + 1, name, scale=scale,
                                context="a report-interval line", found=self.lines[i])
-                rows.append({"t": t, "metric": name, "op": op, "value": value,
-                             "unit": _SERIES_UNIT.get(name, "s"), "test": test, "line": i})
+                rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
             return
         if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
             return
@@ -844,14 +886,14 @@ class _Reader:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
         allowed = _MODE_OPS.get(test)
-        keep = [x for x in rows if not (allowed and x["op"] in ("read", "write", "sync")
-                                        and x["op"] not in allowed and x["value"] == 0)]
+        # rows: (t, metric, op, value, unit, test or None)
+        keep = [x for x in rows if not (allowed and x[2] in ("read", "write", "sync")
+                                        and x[2] not in allowed and x[3] == 0)]
+        t, metric, op, value, unit, tests = (map(list, zip(*keep, strict=True)) if keep
+                                             else ([] for _ in range(6)))
         return Columns({  # no DataFrame per file: typed once, with every file's series
-            "run_id": rid, "source": self.source,
-            "test": [x["test"] or test for x in keep],
-            "op": [x["op"] for x in keep], "metric": [x["metric"] for x in keep],
-            "t": [x["t"] for x in keep], "value": [x["value"] for x in keep],
-            "unit": [x["unit"] for x in keep],
+            "run_id": rid, "source": self.source, "test": [x or test for x in tests],
+            "op": op, "metric": metric, "t": t, "value": value, "unit": unit,
             "block_size": hdr.get("block_size") if test != "oltp" else None,
         }, len(keep))
 
@@ -916,7 +958,9 @@ def parse(text: str, source: str, **options) -> Parsed:
     >>> [(r["test"], r["metric"], r["value"]) for r in p.records][:3]
     [('threads', 'runtime', 2.0005), ('threads', 'events', 2254.0), ('threads', 'lat_min', 0.00055)]
     """
-    return public_series(_parse(text, source, **options))
+    parsed = public_series(_parse(text, source, **options))
+    parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
+    return parsed
 
 
 def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -946,7 +990,7 @@ def read_sysbench(path: str | os.PathLike, *, series: bool = False, **meta):
      test workload   op     value
     rndrd randread read 418207.11
     """
-    return read_one(path, parse, meta=meta or None, series=series)
+    return read_one(path, _parse, meta=meta or None, series=series)
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse text

@@ -223,10 +223,11 @@ def _text_format(lines: list[str], text: str) -> str | None:
     """``"terse"`` when one of ``lines`` is a terse line (``3;fio-3.33;…``, 100 or more fields;
     a carriage return overwrites the line, as on a terminal), else ``"normal"`` when ``text``
     holds a normal-report job header, else None."""
-    for line in lines:
-        line = line.rsplit("\r", 1)[-1]
-        if _TERSE_START.match(line) and line.count(";") >= 100:
-            return "terse"
+    if text.count(";") >= 100:  # else no line can be terse (one C-level count, not a loop)
+        for line in lines:
+            line = line.rsplit("\r", 1)[-1]
+            if _TERSE_START.match(line) and line.count(";") >= 100:
+                return "terse"
     if _NORMAL_SNIFF.search(text):
         return "normal"
     return None

@@ -131,9 +131,14 @@ def _int_option(value) -> int | None:
 def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
     """Metadata record keys and per-op block sizes from a job's options (already merged).
     The two dicts may be shared between calls: read them, never change them."""
+    return job_meta_plain(opts, defaults) or _job_meta(opts, defaults)
+
+
+def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]] | None:
+    """:func:`job_meta` when every option it reads is a string (what fio prints), else None."""
     key = (defaults, *map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
     if not set(map(type, key[1:])) <= _STR_OR_ABSENT:  # fio prints strings; 1 == True
-        return _job_meta(opts, defaults)
+        return None
     hit = _JOB_META.get(key)
     if hit is None:
         hit = _job_meta(opts, defaults)

@@ -5,10 +5,17 @@ rows; the format is described in :mod:`ebsstats.io.fio`.
 
 from __future__ import annotations
 
+import datetime
 import functools
+import itertools
 import json
 import math
+import operator
+import re
+import sys
+from typing import Annotated, Any, TypedDict
 
+import msgspec
 import orjson
 import pandas as pd
 
@@ -31,6 +38,7 @@ from ebsstats.io.fio._options import (
     _strip_rw,
     _version_tuple,
     job_meta,
+    job_meta_plain,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
@@ -40,10 +48,27 @@ def _timestamp(seconds: float | None):
     if seconds is None or not math.isfinite(seconds):
         return None
     try:
-        return pd.Timestamp(round(seconds * 1000), unit="ms", tz="UTC")
+        return pd.Timestamp(round(seconds * 1000), unit="ms", tz=_UTC)
     except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
         raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
                    "elapsed)", repr(seconds)) from None
+
+
+_UTC = datetime.UTC  # what tz="UTC" gives, without parsing the name
+
+
+def _timestamp_of(start: float | None):
+    """:func:`_timestamp`, the last one kept: a report's jobs mostly start together."""
+    global _LAST_START
+    last = _LAST_START  # one tuple, replaced whole: safe for threads
+    if last[0] == start and start is not None:
+        return last[1]
+    ts = _timestamp(start)
+    _LAST_START = (start, ts)
+    return ts
+
+
+_LAST_START: tuple = (None, None)
 
 
 _DECODER = json.JSONDecoder()
@@ -106,18 +131,13 @@ def _json_docs_stdlib(text: str, source: str) -> tuple[list[tuple[dict, int]], l
 
 
 def _parse_json(text: str, source: str) -> Parsed:
+    fast = _fast_json(text, source)
+    if fast is not None:
+        return fast
     docs, between = _json_docs(text, source)
     if not docs:
         raise _no_report(text, source)
-    notes: list[str] = []
-    for chunk in between:
-        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
-            notes.append("the normal text report beside the JSON was not read (the JSON holds "
-                         "the same results)")
-            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
-                         or "warning" in n.lower())
-            continue
-        notes.extend(_notes_of(chunk))
+    notes = _notes_around(between)
     for obj, line in docs:
         if not isinstance(obj, dict) or not ("jobs" in obj or "client_stats" in obj):
             raise ParseError(source, f"line {line}, $",
@@ -138,6 +158,20 @@ def _parse_json(text: str, source: str) -> Parsed:
     return Parsed(tool=TOOL, format="json+" if plus else "json",
                   version=None if version is None else str(version), columns=records,
                   series=series, notes=notes)
+
+
+def _notes_around(between: list[str]) -> list[str]:
+    """fio's warnings from the text around the JSON documents."""
+    notes: list[str] = []
+    for chunk in between:
+        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
+            notes.append("the normal text report beside the JSON was not read (the JSON holds "
+                         "the same results)")
+            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
+                         or "warning" in n.lower())
+            continue
+        notes.extend(_notes_of(chunk))
+    return notes
 
 
 def _keys(obj) -> str:
@@ -301,21 +335,39 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     """The constant columns of every job of a report (what :func:`columns_of` makes of the
     records, without a dict per row): a job's constants repeated over its rows."""
     n = sum(m for _, m in bases)
-    cols: dict = {}
-    keys = dict.fromkeys(k for base, _ in bases for k in base)
-    for k in keys:
-        if len(bases) == 1:
-            cols[k] = Const(bases[0][0][k], n)
-            continue
+    if len(bases) == 1:
+        return {k: _NEW_TUPLE(Const, (v, n)) for k, v in bases[0][0].items()}, n
+    keys = tuple(bases[0][0])
+    if all(m and tuple(base) == keys for base, m in bases):  # the usual case: one pass
+        cols = {}
+        by_key = zip(*[base.values() for base, _ in bases], strict=True)
+        for k, per_job in zip(keys, by_key, strict=True):
+            cols[k] = (_const(per_job[0], n) if per_job.count(per_job[0]) == len(per_job)
+                       and is_constant(list(per_job)) else _repeated(per_job, bases))
+        return cols, n
+    cols = {}
+    for k in dict.fromkeys(k for base, _ in bases for k in base):
         per_job = [base.get(k) for base, m in bases if m]  # judged per job, not per row
         if not per_job or is_constant(per_job):
             cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
             continue
-        vals: list = []
-        for base, m in bases:
-            vals += [base.get(k)] * m
-        cols[k] = vals
+        cols[k] = _repeated([base.get(k) for base, _ in bases], bases)
     return cols, n
+
+
+def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
+    """Each job's value repeated over its rows."""
+    vals: list = []
+    for v, (_, m) in zip(per_job, bases, strict=True):
+        vals += [v] * m
+    return vals
+
+
+def _const(value, n: int) -> Const:
+    return _NEW_TUPLE(Const, (value, n))  # Const(value, n), without the keyword handling
+
+
+_NEW_TUPLE = tuple.__new__
 
 
 def records_of(columns: tuple[dict, int]) -> list[dict]:
@@ -463,12 +515,11 @@ def _plain(obj: dict, keys: tuple[str, ...]) -> list | None:
 
 def _all_plain(vals: list) -> bool:
     """Every value an int or float with ``0 <= v < 2**53`` and none NaN (one pass each, in C)."""
-    if not set(map(type, vals)) <= _NUMBER_TYPES:
+    if not set(map(type, vals)) <= _NUMBER_TYPES or not (min(vals) >= 0 and
+                                                         max(vals) < _PLAIN_MAX):
         return False
-    try:
-        return min(vals) >= 0 and max(vals) < _PLAIN_MAX and not math.isnan(math.fsum(vals))
-    except OverflowError:
-        return False
+    total = sum(vals)  # NaN if one is NaN (min and max skip a NaN that is not first); the
+    return total == total  # others are below 2**53: no overflow
 
 
 # (family, path of the statistics object, percentile keys) -> (positions, metric names, which
@@ -497,7 +548,9 @@ def _percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: 
             return
     k0 = len(val)
     _percentiles_checked(pct, fam, fpath, scale, pos, met, val)
-    if plan is None and len(_PCT_PLANS) < 4096:  # every key is valid: remember the layout
+    if plan is None:  # every key is valid: remember the layout
+        if len(_PCT_PLANS) >= 4096:  # thousands of jobs: start again
+            _PCT_PLANS.clear()
         kept = [i for i, k in enumerate(keys) if float(k) > 0]
         _PCT_PLANS[fam, fpath, keys] = (tuple(pos[k0:]), tuple(met[k0:]),
                                         None if len(kept) == len(keys) else tuple(kept))
@@ -596,3 +649,462 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
                     cols["unit"].append(unit)
                     cols["block_size"].append(bsizes.get(op))
     return pd.DataFrame(cols, dtype=object)  # typed once, with every file's series (_common.series_of)
+
+
+# --- The usual report, read without the general checks ----------------------------------------
+#
+# A report as fio writes it (one document, every statistic a plain number, no failed job) is
+# read by the functions below, from plans made once per layout of keys (which keys a direction
+# object has, in which order: one per fio version and job kind): a group's values are fetched by
+# one itemgetter and scaled by one map, not one Python call per value. Anything else, however
+# small (a value that is not a plain number or string of the expected type, a failed job, a key
+# missing, text after the JSON, several documents), makes them give up (``None``), and the
+# general path above reads the file from the start and names what is wrong. The two paths give
+# the same rows (tests/test_fio_fast.py): the fast path only emits what the general path would,
+# for inputs it fully checked.
+#
+# The report is decoded by msgspec into dicts of only the keys below (a TypedDict per object):
+# the keys the rows need, in the report's order, duplicates keeping the last value, integers of
+# any size as ints (as the standard library gives them, unlike orjson). fio's other objects
+# (latency_ns, iodepth_level, json+ bins ...) are scanned as JSON but never built as Python
+# objects: about half of the decoding time. The decoder also checks every statistic the rows use
+# (_PLAIN: an int or float, 0 <= v < 2**53, what _all_plain checks on the general path), in C;
+# the values passed through unchecked (``N``, ``groupid``) are compared or printed only when they
+# are ints or strings. What msgspec refuses and the standard library reads (NaN, lone
+# surrogates) goes to the general path, as does an integer too long for Python to convert (which
+# msgspec would skip unread where the rows do not look, and the general path refuses).
+
+_NUMS = (int, float)
+
+
+# a plain statistic: an int or float, 0 <= v < 2**53 (then NaN and infinity are impossible):
+# what _all_plain checks, here checked by the decoder, in C; anything else refuses the file
+_PLAIN = (Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
+          | Annotated[float, msgspec.Meta(ge=0, lt=2**53)])
+
+
+class _STAT(TypedDict, total=False):
+    """A latency statistics object (``clat_ns`` …): its bins are skipped, not decoded."""
+
+    min: _PLAIN
+    max: _PLAIN
+    mean: _PLAIN
+    stddev: _PLAIN
+    N: Any
+    percentile: dict[str, _PLAIN]
+    bins: msgspec.Raw
+
+
+_DIRECTION = TypedDict("_DIRECTION", {
+    **dict.fromkeys(("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
+                     "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
+                     "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples"), _PLAIN),
+    **dict.fromkeys(("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat"), _STAT)},
+    total=False)
+_JOB = TypedDict("_JOB", {
+    **dict.fromkeys(("jobname", "groupid", "error", "job options", "hostname"), Any),
+    **dict.fromkeys(("elapsed", "job_runtime", "usr_cpu", "sys_cpu"), _PLAIN),
+    **dict.fromkeys(("read", "write", "trim", "sync", "mixed"), _DIRECTION)}, total=False)
+_REPORT = TypedDict("_REPORT", {
+    **dict.fromkeys(("fio version", "global options"), Any),
+    **dict.fromkeys(("timestamp", "timestamp_ms"), _PLAIN),
+    "jobs": list[_JOB], "client_stats": list[_JOB]}, total=False)
+_REPORT_DECODER = msgspec.json.Decoder(_REPORT)
+
+
+def _fast_json(text: str, source: str) -> Parsed | None:
+    """The :class:`Parsed` of a usual report (one document with nothing after it), or
+    ``None``: then the general path reads the file."""
+    if text.startswith("{"):
+        start = 0
+    else:  # fio's notes before the JSON
+        start = text.find("\n{") + 1
+        if not start:
+            return None
+    if _has_long_integer(text):
+        return None
+    try:
+        doc = _REPORT_DECODER.decode(text[start:] if start else text)
+    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
+        return None
+    if not ("jobs" in doc or "client_stats" in doc):
+        return None
+    try:
+        got = _fast_records(doc, source)
+    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
+        return None
+    if got is None:
+        return None
+    records, plus, version = got
+    notes = _notes_around([text[:start]]) if start else []  # after it: whitespace
+    return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
+                  columns=records, notes=notes)
+
+
+def _has_long_integer(text: str) -> bool:
+    """Whether ``text`` has a run of more digits than Python converts to an int: the general
+    path refuses such a number even in a key the rows do not use, which msgspec skips unread.
+    A run longer than the limit covers a multiple of it: only those characters are looked at."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return False
+    for k, c in enumerate(text[::limit]):  # a few characters
+        if not "0" <= c <= "9":
+            continue
+        i = j = k * limit
+        while j and "0" <= text[j - 1] <= "9":
+            j -= 1
+        if _DIGIT_RUN.match(text, i).end() - j > limit:
+            return True
+    return False
+
+
+_DIGIT_RUN = re.compile(r"[0-9]*")
+
+
+def _fast_end(doc: dict):
+    """:func:`_end_time` of a report whose times are plain numbers; ``False`` otherwise."""
+    for key, per_second in (("timestamp_ms", 1000.0), ("timestamp", 1.0)):
+        v = doc.get(key)
+        if type(v) in _NUMS and 0 <= v < _PLAIN_MAX:
+            return v / per_second
+        if isinstance(v, _NUMS):  # out of range, NaN or a bool: the general path judges
+            return False
+    return None
+
+
+def _fast_records(doc: dict, source: str):
+    """``(columns, has bins, version)`` of a usual report, or ``None``."""
+    version = doc.get("fio version")
+    if version is not None and type(version) is not str:
+        return None
+    vt = _version_tuple(version)
+    defaults = vt is not None and vt[0] >= 3
+    gopts = doc.get("global options") or {}
+    end = _fast_end(doc)
+    key = "jobs" if "jobs" in doc else "client_stats"
+    jobs = doc[key]
+    if type(gopts) is not dict or end is False or type(jobs) is not list or not jobs:
+        return None
+    bases: list[tuple[dict, int]] = []
+    lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
+    plus = False
+    for i, job in enumerate(jobs):
+        got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
+                        (source, version), lists)
+        if got is None:
+            return None
+        base, rows, has_bins = got
+        bases.append((base, rows))
+        plus = plus or has_bins
+    ops, pos, metrics, values, bss = lists
+    cols, n = _job_columns(bases)
+    rows = _shared_rows(ops, pos, metrics)
+    cols.update(op=rows["op"], block_size=bss, position=rows["position"], metric=rows["metric"],
+                value=values)  # in _json_records' order
+    return (cols, n), plus, version
+
+
+def _shared_rows(ops: list, pos: list, metrics: list) -> dict[str, list]:
+    """The op, position and metric lists of a report, as the very list objects an earlier
+    report with the same ones gave: reports of one layout share them, and the typing types a
+    shared list once (lists are never changed once a reader returns them)."""
+    key = tuple(pos)
+    got = _SHARED_ROWS.get(key)
+    if got is not None and got["metric"] == metrics and got["op"] == ops:
+        return got
+    rows = {"op": ops, "position": pos, "metric": metrics}
+    if got is None:
+        if len(_SHARED_ROWS) >= 1024:
+            _SHARED_ROWS.clear()
+        _SHARED_ROWS[key] = rows
+    return rows
+
+
+# positions -> the op, position and metric lists a report gave: one per layout
+_SHARED_ROWS: dict[tuple, dict[str, list]] = {}
+
+
+_JOB_PATHS: dict[tuple[str, int], str] = {}
+
+
+def _job_path(key: str, i: int) -> str:
+    path = _JOB_PATHS.get((key, i))
+    if path is None:
+        path = f"$.{key}[{i}]"
+        if len(_JOB_PATHS) < 4096:
+            _JOB_PATHS[key, i] = path
+    return path
+
+
+def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: float | None,
+              file: tuple[str, str | None], lists: tuple) -> tuple[dict, int, bool] | None:
+    """A usual job's constants (``file`` is the source and fio version), its number of rows
+    (appended to ``lists``) and whether it has histogram bins; ``None`` for anything else
+    (a failed job among them)."""
+    if type(job) is not dict:
+        return None
+    jopts = job.get("job options") or {}
+    name = job.get("jobname")
+    error = job.get("error", 0)
+    gid = job.get("groupid", "")
+    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
+            or type(gid) not in _GROUP_TYPES):
+        return None
+    got = job_meta_plain({**gopts, **jopts}, defaults)
+    if got is None:
+        return None
+    meta, bsizes = got
+    ops, pos, met, val, bss = lists
+    n0 = len(val)
+    runtimes = [0.0]
+    plus = False
+    for dkey, op in _DIRS:
+        d = job.get(dkey)
+        if type(d) is not dict:
+            continue
+        k0 = len(val)
+        got = _fast_direction(d, path, dkey, pos, met, val)
+        if got is None:
+            return None
+        if got is False:
+            continue
+        plus = plus or got[0]
+        runtimes.append(got[1])
+        ops += [op] * (len(val) - k0)
+        bss += [bsizes.get(op)] * (len(val) - k0)
+    for ckey, cpos, metric in zip(_CPU_KEYS, _positions(path, _CPU_KEYS), _CPU_METRICS,
+                                  strict=True):
+        if ckey in job:
+            v = job[ckey]
+            ops.append("total")
+            pos.append(cpos)
+            met.append(metric)
+            val.append(float(v))
+            bss.append(bsizes.get("total"))
+    start = _fast_start(job, end, runtimes)
+    if start is False:
+        return None
+    base = {"source": file[0], "run_key": path, "tool": TOOL, "tool_version": file[1],
+            "test": name, "job": name, "groupid": gid if type(gid) is str else str(gid), **meta}
+    if clients and name == "All clients":  # the keys in _job_base's order
+        base["flag"] = "aggregate"
+    if type(job.get("hostname")) is str:
+        base["host"] = job["hostname"]
+    base["timestamp"] = _timestamp_of(start)
+    return base, len(val) - n0, plus
+
+
+_GROUP_TYPES = frozenset({int, str, type(None), bool})  # str() alike from either decoder
+_CPU_KEYS = ("usr_cpu", "sys_cpu")
+_CPU_METRICS = ("cpu_usr", "cpu_sys")
+
+
+def _fast_start(job: dict, end: float | None, runtimes: list[float]):
+    """:func:`_start_time` of a job whose times are plain numbers; ``False`` otherwise."""
+    jr = job.get("job_runtime")
+    if isinstance(jr, _NUMS):
+        if type(jr) is bool or not 0 <= jr < _PLAIN_MAX:
+            return False
+        runtimes.append(float(jr))
+    if end is None:
+        return None
+    elapsed = job.get("elapsed")
+    if isinstance(elapsed, _NUMS) and elapsed > 0:
+        if type(elapsed) is bool or not elapsed < _PLAIN_MAX:
+            return False
+        return end - float(elapsed)
+    return end - max(runtimes) / 1000.0
+
+
+def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: list):
+    """Append the rows of one usual direction object (its numbers are plain: the decoder
+    checked them); returns ``(has bins, runtime)``, ``False`` when it is empty, ``None`` when
+    the general path has to judge it."""
+    ios, runtime = d.get("total_ios", 0), d.get("runtime", 0)
+    if not ios and not runtime and type(ios) in _NUMS and type(runtime) in _NUMS:
+        return False  # empty (no other key is read: as in _direction)
+    layout = tuple(d)
+    plan = _DIR_PLANS.get((path, dkey, layout))
+    if plan is None:
+        plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
+        if len(_DIR_PLANS) >= 4096:  # reports of thousands of jobs: start again, never
+            _DIR_PLANS.clear()  # plan every direction anew (a plan costs a few directions)
+        _DIR_PLANS[path, dkey, layout] = plan
+    getter, i_rt, i_ios, i_bw, i_iops, cases, fams, where = plan
+    vals = getter(d)
+    runtime = vals[i_rt] if i_rt is not None else 0
+    if type(runtime) is float and not runtime:
+        return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
+    if not (vals[i_ios] if i_ios is not None else 0) and (dkey == "sync" or not runtime):
+        return False
+    case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
+            i_iops is not None and vals[i_iops] > 0)
+    rows = cases[case] if case in cases else _case_rows(cases, case, where)
+    if rows is None:
+        return None  # a key these rows need is missing
+    pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
+    pos += pre_pos
+    met += pre_met
+    val += map(operator.mul, pre(vals), pre_scales)
+    has_bins = _fast_latency(d, fams, pos, met, val)
+    if has_bins is None:
+        return None
+    if post_pos:
+        pos += post_pos
+        met += post_met
+        val += map(operator.mul, post(vals), post_scales)
+    return has_bins, float(runtime or 0)
+
+
+def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list):
+    """Append the latency rows of a usual direction (see :func:`_latency_rows`); returns
+    whether it has histogram bins, ``None`` when the general path has to judge it."""
+    has_bins = False
+    for key, fam, scale, scales, fpath, positions, metrics in fams:
+        st = d[key]
+        if type(st) is not dict:
+            return None
+        if not has_bins and "bins" in st:  # an object (left undecoded)?
+            has_bins = memoryview(st["bins"])[:1] == b"{"
+        n = st.get("N")
+        if n == 0:
+            continue
+        sv = _STAT_GET(st)
+        if n is None and sv[0] == 0 and sv[1] == 0 and sv[2] == 0:
+            continue
+        pos += positions
+        met += metrics
+        val += map(operator.mul, sv, scales)
+        pct = st.get("percentile")
+        if type(pct) is not dict or not pct:
+            continue
+        plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
+        if plan is None or plan[2] is not None:
+            _fast_percentiles(pct, fam, fpath, scale, pos, met, val)
+        else:  # the usual case, inline: every key kept
+            vs = pct.values()
+            pos += plan[0]
+            met += plan[1]
+            val += map(operator.mul, vs, itertools.repeat(scale))
+    return has_bins
+
+
+def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: list,
+                      val: list) -> None:
+    """Append the rows of a percentile object."""
+    plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
+    if plan is None:  # checked key by key (a _Bad gives the file to the general path)
+        _percentiles(pct, fam, fpath, scale, pos, met, val)
+        return
+    vals = list(pct.values())
+    if plan[2] is not None:
+        vals = [vals[i] for i in plan[2]]
+    pos += plan[0]
+    met += plan[1]
+    val += [v * scale for v in vals]
+
+
+_STAT_GET = operator.itemgetter(*_STAT_KEYS)
+_FAMS = ("slat", "clat", "lat")
+# (job path, direction key, the direction's keys in order) -> how to read it (_dir_plan)
+_DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
+
+
+def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
+    """How to read a direction object with these keys at ``dpath``: :func:`_dir_core`, the
+    rows of each case made with their positions when first needed (:func:`_case_rows`), so
+    that the plan of a new job index costs a few strings."""
+    getter, i_rt, i_ios, i_bw, i_iops, _cores, fam_cores = _dir_core(is_sync, layout)
+    fams = tuple((key, fam, scale, scales, f"{dpath}.{key}",
+                  _positions(f"{dpath}.{key}", _STAT_KEYS), metrics)
+                 for key, fam, scale, scales, metrics in fam_cores)
+    return getter, i_rt, i_ios, i_bw, i_iops, {}, fams, (dpath, is_sync, layout)
+
+
+def _case_rows(cases: dict, case: tuple, where: tuple):
+    """The rows of one case of a direction plan (:func:`_dir_rows` with positions), kept."""
+    dpath, is_sync, layout = where
+    core = _dir_core(is_sync, layout)[5][case]
+    rows = None if core is None else (
+        core[0], tuple(f"{dpath}.{k}" for k in core[1]), *core[2:5],
+        tuple(f"{dpath}.{k}" for k in core[5]), *core[6:])
+    cases[case] = rows
+    return rows
+
+
+@functools.lru_cache(maxsize=1024)
+def _dir_core(is_sync: bool, layout: tuple) -> tuple:
+    """What reading a direction object with these keys needs, wherever it is: a getter of its
+    top-level numbers, the indices of those the rows depend on, the rows for each case
+    (runtime > 0, bandwidth sampled, IOPS sampled) by keys, and the latency families present."""
+    have = set(layout)
+    tops = [k for k in ("runtime", "total_ios") if k in have]
+    if not is_sync:
+        tops += [k for k in ("io_bytes", "bw_bytes" if "bw_bytes" in have else "bw", "iops",
+                             *_BW_KEYS, "bw_agg", "bw_samples", *_IOPS_KEYS, "iops_samples")
+                 if k in have]
+    ix = {k: i for i, k in enumerate(tops)}
+    cases = {(rt, bw_on, iops_on): _dir_rows(is_sync, have, ix, rt, bw_on, iops_on)
+             for rt in (False, True) for bw_on in (False, True) for iops_on in (False, True)}
+    fams = []
+    for fam in _FAMS:
+        if f"{fam}_ns" in have:
+            key, scale = f"{fam}_ns", units.NS
+        elif fam in have:
+            key, scale = fam, units.US
+        else:
+            continue
+        fams.append((key, fam, scale, (scale,) * len(_STAT_KEYS), _STAT_METRICS[fam]))
+    # which value decides whether fio sampled: the sample count, else the maximum
+    i_bw = ix.get("bw_samples", ix["bw_max"]) if "bw_max" in ix and not is_sync else None
+    i_iops = (ix.get("iops_samples", ix["iops_max"]) if "iops_max" in ix and not is_sync
+              else None)
+    return (_getter(tops), ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases,
+            tuple(fams))
+
+
+def _getter(keys: list):
+    """``operator.itemgetter(*keys)`` that always gives a tuple."""
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)
+    if keys:
+        key = keys[0]
+        return lambda d: (d[key],)
+    return lambda d: ()
+
+
+_KIB = float(units.KiB)  # rows _num made floats of
+
+
+def _dir_rows(is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
+              iops_on: bool) -> tuple:
+    """The rows before the latencies and after them (each a getter of the values by index,
+    the position keys, metrics and scales), or ``None`` when a key they need is missing."""
+    pre: list[tuple[str, str, str, float]] = []  # (key, position key, metric, scale)
+    post: list[tuple[str, str, str, float]] = []
+    if not is_sync:
+        if "io_bytes" in have:
+            pre.append(("io_bytes", "io_bytes", "io_bytes",
+                        1.0 if "io_kbytes" in have else _KIB))
+        if rt:
+            bw = "bw_bytes" if "bw_bytes" in have else "bw"
+            pre += [(bw, bw, "bandwidth", 1.0 if bw == "bw_bytes" else _KIB),
+                    ("iops", "iops", "iops", 1.0)]
+        pre.append(("runtime", "runtime", "runtime", units.MS))
+        if bw_on:  # scaled as they are: an int stays one (as in _sample_rows)
+            post += [(k, k, m, units.KiB) for k, m in zip(_BW_KEYS, _BW_METRICS, strict=True)]
+            if "bw_agg" in have:
+                post.append(("bw_agg", "bw_agg", "bw_agg", 1.0))
+        if iops_on:
+            post += [(k, k, k, 1.0) for k in _IOPS_KEYS]
+    if "total_ios" in have:
+        pre.append(("total_ios", "total_ios", "total_ios", 1.0))
+    if any(k not in ix for k, *_ in pre + post):
+        return None
+    return _rows_of(pre, ix) + _rows_of(post, ix)
+
+
+def _rows_of(rows: list, ix: dict) -> tuple:
+    return (_getter([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
+            tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))

@@ -1,0 +1,76 @@
+"""Rows of a text reader as columns: what a reader hands the folder read instead of a dict per
+row (the folder types every file's columns once, :mod:`ebsstats.io._columns`).
+
+A text reader knows two kinds of values: those of each row (metric, value, position, …), which
+it appends as one tuple per row, and those a whole run shares (run key, version, options), which
+it gives once per run. :func:`run_columns` turns both into ``({name: list | Const}, n)``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+
+from ebsstats.io._columns import Const, is_constant
+
+__all__ = ["run_columns"]
+
+
+def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
+                runs: list[tuple[int, Mapping]]) -> tuple[dict, int]:
+    """Columns of a file's rows.
+
+    Parameters
+    ----------
+    fixed : mapping
+        Values of every row of the file (``source``, ``tool``).
+    names : sequence of str
+        The names of the per-row values, in the order of each tuple of ``rows``.
+    rows : list of tuple
+        One tuple per row, the rows of all runs in order.
+    runs : list of (int, mapping)
+        Per run, in order: how many of ``rows`` are its rows, and the values they share (a run
+        without a name gives ``None`` there).
+
+    Returns
+    -------
+    (dict, int)
+        ``{name: list | Const}`` and the row count.
+
+    Examples
+    --------
+    >>> cols, n = run_columns({"tool": "x"}, ("metric", "value"),
+    ...                       [("iops", 1.0), ("iops", 2.0), ("ops", 3.0)],
+    ...                       [(2, {"run_key": "a"}), (1, {"run_key": "b", "mode": "r"})])
+    >>> n, cols["tool"], cols["value"], cols["run_key"], cols["mode"]
+    (3, Const(value='x', n=3), [1.0, 2.0, 3.0], ['a', 'a', 'b'], [None, None, 'r'])
+    """
+    n = len(rows)
+    cols: dict = {k: Const(v, n) for k, v in fixed.items()}
+    if n:
+        cols.update(zip(names, map(list, zip(*rows, strict=True)), strict=True))
+    else:
+        cols.update((k, []) for k in names)
+    if len(runs) == 1:
+        cols.update((k, Const(v, n)) for k, v in runs[0][1].items())
+        return cols, n
+    runs = [(k, values) for k, values in runs if k]  # a run without rows adds no value
+    # the distinct dicts (a reader may alternate between two), and each row's dict
+    index: dict[int, int] = {}  # id of a dict -> its place in distinct (all alive here)
+    distinct: list[Mapping] = []
+    for _, values in runs:
+        if id(values) not in index:
+            index[id(values)] = len(distinct)
+            distinct.append(values)
+    which = list(chain.from_iterable(repeat(index[id(v)], k) for k, v in runs))
+    spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
+    shared = list(dict.fromkeys(chain.from_iterable(distinct)))
+    # per name, the value of each distinct dict (missing: None), transposed in C
+    table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)
+    for name, per_dict in zip(shared, table, strict=True):
+        if is_constant(per_dict):  # one value (of one type) in every run: typed once
+            cols[name] = Const(per_dict[0], n)
+        else:
+            cols[name] = list(spread(per_dict))  # each row's value, picked in C
+    return cols, n

@@ -1,0 +1,215 @@
+"""The fio JSON reader's fast path (the usual report, decoded by msgspec and read from
+per-layout plans) against its general path (orjson or the standard library, every value checked
+on its own): the same rows, value types included, wherever the fast path answers; and no answer
+at all where the general path refuses the file (an over-long integer in a key the rows do not
+use included)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ebsstats as es
+from ebsstats.io import fio
+from ebsstats.io._columns import Const
+from ebsstats.io.fio import json as fio_json
+from ebsstats.simulate.fuzz import genuine_samples, mutations
+from tests.conftest import FIXTURES, ROOT, fixture
+
+
+def _exact(v):
+    """A value compared with its type and every bit (1 == 1.0 and -0.0 == 0.0 are not)."""
+    if type(v) is Const:
+        return ("Const", _exact(v.value), v.n)
+    if isinstance(v, list):
+        return [_exact(x) for x in v]
+    if isinstance(v, float):
+        return ("float", "nan" if math.isnan(v) else v.hex())
+    return (type(v).__name__, repr(v))
+
+
+def _general(text: str, source: str):
+    """The general path's result (ParseError raised as it is)."""
+    saved = fio_json._fast_json
+    fio_json._fast_json = lambda text, source: None
+    try:
+        return fio_json._parse_json(text, source)
+    finally:
+        fio_json._fast_json = saved
+
+
+def _same(fast, general) -> None:
+    fcols, fn = fast.columns
+    gcols, gn = general.columns
+    assert (fast.tool, fast.format, fast.version, fast.notes, fast.series, fn) == (
+        general.tool, general.format, general.version, general.notes, general.series, gn)
+    assert list(fcols) == list(gcols)  # same columns in the same order
+    for k in gcols:
+        assert _exact(fcols[k]) == _exact(gcols[k]), k
+
+
+def _check(text: str, source: str = "x.json") -> bool:
+    """Fast and general path agree on ``text``; returns whether the fast path answered."""
+    fast = fio_json._fast_json(text, source)
+    try:
+        general = _general(text, source)
+    except es.ParseError:
+        assert fast is None, "the fast path read a file the general path refuses"
+        return False
+    except (ValueError, RecursionError, OverflowError):  # the caller's unconvertible()
+        assert fast is None
+        return False
+    if fast is not None:
+        _same(fast, general)
+    return fast is not None
+
+
+JSON_SAMPLES = {name: data for name, data in genuine_samples(
+    "ebsstats.io.fio", [FIXTURES], relative_to=ROOT).items()
+    if fio.sniff(data[:65536].decode("utf-8", "replace"), name) == "json"}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_SAMPLES))
+def test_fast_path_gives_the_general_paths_rows_on_every_genuine_report(name):
+    text = JSON_SAMPLES[name].decode("utf-8")
+    answered = _check(text, name)
+    # the reports fio writes take the fast path; only these need the general one
+    unusual = ("status_interval", "normal_json", "error_job")
+    assert answered == (not any(u in name for u in unusual)), name
+
+
+@pytest.mark.parametrize("name", ["small_json.json", "small_jsonplus.json",
+                                  "f2110_multi_gr_json.json", "ioengine_sync_fsync.json"])
+def test_fast_path_agrees_on_mutated_reports(name):
+    data = fixture("fio", name).read_bytes()
+    answered = 0
+    for _kind, case in mutations(data, np.random.default_rng(19), 120):
+        try:
+            text = case.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        answered += _check(text, name)
+    assert answered >= 10  # the mutations that keep a usual report are read fast
+
+
+SMALL = json.loads(fixture("fio", "small_json.json").read_text())
+
+
+def _slots(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _slots(v, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _slots(v, (*path, i))
+    else:
+        yield path
+
+
+SLOTS = list(_slots(SMALL))
+VALUES = st.one_of(st.floats(), st.integers(min_value=-(2**80), max_value=2**80),
+                   st.sampled_from([True, False, None, "12", "", [], {}, -0.0, 2**64, 2**53,
+                                    2**53 - 1, 10**400]))
+
+
+@settings(max_examples=int(__import__("os").environ.get("EBSSTATS_FUZZ_EXAMPLES", "60")),
+          deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(slot=st.sampled_from(SLOTS), value=VALUES)
+def test_any_value_anywhere_fast_and_general_agree(slot, value):
+    doc = json.loads(json.dumps(SMALL))
+    *head, last = slot
+    target = doc
+    for key in head:
+        target = target[key]
+    target[last] = value
+    try:
+        text = json.dumps(doc, indent=1)
+    except ValueError:
+        return
+    _check(text)
+
+
+def _with(path: tuple, literal: str) -> str:
+    """small_json.json with the value at ``path`` printed as ``literal`` (any JSON number)."""
+    doc = json.loads(json.dumps(SMALL))
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = "@@"
+    return json.dumps(doc, indent=1).replace('"@@"', literal)
+
+
+def test_an_integer_beyond_64_bits_is_read_as_the_standard_library_reads_it():
+    # orjson decodes such an integer as a float (the group would read
+    # "1.1805916207174113e+21"), the standard library and msgspec as an int
+    text = _with(("jobs", 0, "groupid"), str(2**70))
+    _check(text)
+    rows = fio.parse(text, "x.json").records
+    assert {r["groupid"] for r in rows} == {str(2**70)}
+    text = _with(("jobs", 0, "read", "clat_ns", "max"), str(2**70))
+    assert fio_json._fast_json(text, "x.json") is None  # not below 2**53: checked one by one
+    _check(text)
+    got = [r["value"] for r in fio.parse(text, "x.json").records
+           if r["position"] == "$.jobs[0].read.clat_ns.max"]
+    assert got == [float(2**70) * 1e-9]
+
+
+@pytest.mark.parametrize(("path", "position"), [
+    (("jobs", 0, "read", "iops"), "$.jobs[0].read.iops"),
+    (("jobs", 0, "read", "clat_ns", "mean"), "$.jobs[0].read.clat_ns.mean"),
+    (("jobs", 0, "usr_cpu"), "$.jobs[0].usr_cpu")])
+def test_a_boolean_statistic_is_refused_at_its_path(path, position):
+    text = _with(path, "true")  # 1 == True: only the type tells them apart
+    assert fio_json._fast_json(text, "x.json") is None
+    with pytest.raises(es.ParseError) as info:
+        fio.parse(text, "x.json")
+    assert (info.value.source, info.value.position) == ("x.json", position)
+    assert info.value.expected == "a number"
+
+
+def test_an_over_long_integer_where_the_rows_do_not_look_is_still_refused():
+    # msgspec skips keys the rows do not use without converting them; the standard library
+    # (the general path) refuses an integer of more than 4,300 digits anywhere in the file
+    text = _with(("jobs", 0, "eta"), "9" * 5000)
+    assert fio_json._fast_json(text, "x.json") is None
+    with pytest.raises(es.ParseError) as info:
+        fio.parse(text, "x.json")
+    assert info.value.source == "x.json" and "numbers Python can convert" in info.value.expected
+    assert fio_json._has_long_integer("[" + "1" * 4301 + "]")
+    assert not fio_json._has_long_integer("[" + "1" * 4300 + "]")
+    assert not fio_json._has_long_integer(("1" * 19 + ",") * 1000)
+
+
+def test_a_nan_where_the_rows_do_not_look_is_read_as_before():
+    # JSON has no NaN: msgspec refuses it, the standard library reads it (and fio never uses
+    # the key): the general path gives the rows
+    plain = fio.parse(json.dumps(SMALL), "x.json").records
+    text = _with(("jobs", 0, "eta"), "NaN")
+    assert fio_json._fast_json(text, "x.json") is None
+    assert fio.parse(text, "x.json").records == plain
+
+
+def test_a_report_of_thousands_of_jobs_restarts_its_plan_caches_and_keeps_every_row():
+    # more (job index, direction) plans than the caches keep: they start again, and the rows
+    # stay the general path's
+    doc = json.loads(json.dumps(SMALL))
+    doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in range(2500)]
+    assert _check(json.dumps(doc), "many.json")
+    assert len(fio_json._DIR_PLANS) < 4096
+
+
+def test_reports_of_one_layout_share_their_row_lists():
+    # the typing types a list that several files share once; the values stay each file's own
+    a = fio_json._fast_json(json.dumps(SMALL), "a.json")
+    other = json.loads(json.dumps(SMALL))
+    other["jobs"][0]["read"]["iops"] += 1.0
+    b = fio_json._fast_json(json.dumps(other), "b.json")
+    for name in ("position", "metric", "op"):
+        assert a.columns[0][name] is b.columns[0][name], name
+    assert a.columns[0]["value"] is not b.columns[0]["value"]
+    assert a.columns[0]["value"] != b.columns[0]["value"]
