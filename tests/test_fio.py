@@ -436,12 +436,12 @@ FIO_DIR = Path(__file__).parent / "fixtures" / "fio"
     'fio: note before the report\n{"jobs": [], "x": 1}\n\n',
     '{"jobs": [], "x": 1}\nfio: a note after the report\n',
     '{"jobs": [1]}\n{"jobs": [2]}\n',  # --status-interval: several documents
-    '{"jobs": [], "v": NaN}',  # the standard library reads NaN, orjson refuses it
+    '{"jobs": [], "v": NaN}',  # the standard library reads NaN, msgspec refuses it
     '{"jobs": [], "big": 123456789012345678901234567890}',
 ])
-def test_json_documents_are_the_same_through_orjson_and_the_standard_library(text):
-    """The orjson fast path gives the documents, their lines and the text around them exactly
-    as the standard decoder's loop does (which it falls back to for what orjson refuses)."""
+def test_json_documents_are_the_same_through_msgspec_and_the_standard_library(text):
+    """The msgspec decoding gives the documents, their lines and the text around them exactly
+    as the standard decoder's loop does (which it falls back to for what msgspec refuses)."""
     fast = fio_json._json_docs(text, "x.json")
     slow = fio_json._json_docs_stdlib(text, "x.json")
     assert repr(fast) == repr(slow)

@@ -1,5 +1,5 @@
 """The fio JSON reader's fast path (the usual report, decoded by msgspec and read from
-per-layout plans) against its general path (orjson or the standard library, every value checked
+per-layout plans) against its general path (msgspec or the standard library, every value checked
 on its own): the same rows, value types included, wherever the fast path answers; and no answer
 at all where the general path refuses the file (an over-long integer in a key the rows do not
 use included)."""
@@ -145,8 +145,8 @@ def _with(path: tuple, literal: str) -> str:
 
 
 def test_an_integer_beyond_64_bits_is_read_as_the_standard_library_reads_it():
-    # orjson decodes such an integer as a float (the group would read
-    # "1.1805916207174113e+21"), the standard library and msgspec as an int
+    # a decoder that made such an integer a float (orjson did) would give the group
+    # "1.1805916207174113e+21"); the standard library and msgspec keep an int
     text = _with(("jobs", 0, "groupid"), str(2**70))
     _check(text)
     rows = fio.parse(text, "x.json").records

@@ -332,9 +332,9 @@ def test_found_pkb_deep_nesting_and_unknown_metric_are_refused():
     assert _refused(pkb, odd, "p.json").position == "line 1: $.metric"
 
 
-def test_found_fio_nesting_orjson_decodes_but_python_cannot_walk():
-    """1,000 levels decode in orjson (its limit is 1,024) but overflow Python's recursion
-    when the reader names the value (repr): a positioned ParseError, not a crash."""
+def test_found_fio_nesting_a_fast_decoder_reads_but_python_cannot_walk():
+    """1,000 levels decode in a C decoder (orjson's limit was 1,024) but overflow Python's
+    recursion when the reader names the value (repr): a positioned ParseError, not a crash."""
     from ebsstats.io import fio
 
     doc = json.loads(json.dumps(SMALL))

@@ -586,20 +586,29 @@ POOL_PARTS_PER_JOB = 2  # runs of files per worker: each is typed as one block (
 
 def _parts(batch: list[int], sizes: list[int], jobs: int) -> list[list[int]]:
     """Runs of consecutive files (in listing order, so that a run's typed rows stay together
-    in the frame) of about as many bytes each, :data:`POOL_PARTS_PER_JOB` per process (fewer
+    in the frame) of about equal work each, :data:`POOL_PARTS_PER_JOB` per process (fewer
     when there are few files: a block's typing has a fixed cost); big files are left out
-    (read in this process, where pyarrow's CSV reader uses threads)."""
+    (read in this process, where pyarrow's CSV reader uses threads). A file's work is
+    estimated as a fixed cost plus its bytes (:func:`_work`)."""
     remote = sorted(i for i in batch if sizes[i] <= POOL_MAX_FILE_BYTES)
     n_parts = max(1, min(jobs * POOL_PARTS_PER_JOB, len(remote) // 50))
-    per_part = sum(sizes[i] for i in remote) / n_parts
+    per_part = sum(_work(sizes[i]) for i in remote) / n_parts
     parts: list[list[int]] = [[]]
-    acc = 0
+    acc = 0.0
     for i in remote:
         if acc >= per_part * len(parts) and len(parts) < n_parts:
             parts.append([])
         parts[-1].append(i)
-        acc += sizes[i]
+        acc += _work(sizes[i])
     return [p for p in parts if p]
+
+
+FILE_WORK_BYTES = 50_000  # a file's fixed cost (~0.1 ms: stat, open, sniff, typing) in bytes
+
+
+def _work(size: int) -> float:
+    """A file's estimated parse work, in units of a small file's fixed cost."""
+    return 1.0 + size / FILE_WORK_BYTES
 
 
 def _deferred(o: _Outcome) -> bool:
