@@ -180,6 +180,29 @@ def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
     assert len(serial.series) and serial.frame["source"].nunique() == 148
 
 
+def test_a_sniff_that_raises_fails_its_file_not_the_read(tmp_path):
+    """Found by fuzzing a folder: sysbench's sniff converted a 16,925-digit version with int()
+    (ValueError) and the whole read stopped. Such a sniff now fails only that file."""
+    (tmp_path / "good.txt").write_text("FAKE 1\nrr=5\n")
+    (tmp_path / "huge.txt").write_text("sysbench " + "1" * 5000 + ".0 (using bundled LuaJIT)\n")
+    (tmp_path / "bad.txt").write_text("BOOM\n")
+
+    def boom(head, name):
+        if head.startswith("BOOM"):
+            raise ValueError("a reader's own bug")
+        return None
+
+    register(Reader(tool="sim", name="ebsstats.io._boom", detect=boom, parse=None), first=True)
+    try:
+        df, fails = es.read(tmp_path, with_failures=True)
+    finally:
+        unregister("ebsstats.io._boom")
+    assert df["value"].tolist() == [5.0]
+    kinds = fails.set_index("source")["kind"]
+    assert kinds["bad.txt"] == "error" and kinds["huge.txt"] == "skipped"
+    assert "ValueError: a reader's own bug" in fails.set_index("source")["reason"]["bad.txt"]
+
+
 def test_progress_bar_counts_every_file_with_workers(tmp_path, monkeypatch):
     for i in range(120):
         (tmp_path / f"r{i:03d}.txt").write_text(f"FAKE 1\nrr={i}\n")

@@ -347,7 +347,13 @@ def _sniff_data(data: bytes, path: Path, rel: str, out: _Outcome):
         out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
                                     kind="skipped")
         return None
-    sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    try:
+        sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
+        # a reader's sniff that fails on one hostile file fails that file, not the read
+        out.failure = IngestFailure(rel, None, f"{rel}: no reader could judge its first bytes "
+                                    f"({type(exc).__name__}: {str(exc)[:200]})", kind="error")
+        return None
     if sniffed is None:
         out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
                                     kind="skipped")
@@ -516,16 +522,21 @@ def _progress(total: int, progress: bool | None):
     return tqdm(total=total, unit="file", desc="ebsstats.read", smoothing=0.1)
 
 
-POOL_MIN_FILES = 400  # below this a process pool costs more than it saves (benchmarks/)
+# Below this much estimated work (:func:`_work`: small files' fixed costs) forked workers cost
+# more than they save: each pays ~0.1 s of page faults copying what it shares with this process,
+# and sends its typed block back. Measured on 2 idle cores (benchmarks/ingest_speed.py): 2,000
+# fio reports (work 2,400) 0.32 s in one process, 0.44 s with a worker; 2,925 sysbench outputs
+# (2,900) 0.72 -> 0.52 s; the 14,351-file mixed tree (16,000) 4.7 -> 4.0 s.
+POOL_MIN_WORK = 2_500
 POOL_MAX_FILE_BYTES = 32 * 1024**2  # larger files (long fio logs) are parsed in this process
 
 
-def _jobs(jobs: int | None, n_files: int) -> int:
-    """Worker processes: ``jobs`` if given, else up to 4 (the CPUs this process may use) for
-    :data:`POOL_MIN_FILES` files or more."""
+def _jobs(jobs: int | None, work: float) -> int:
+    """Processes that parse: ``jobs`` if given, else up to 4 (the CPUs this process may use)
+    for :data:`POOL_MIN_WORK` or more."""
     if jobs is not None:
         return max(1, int(jobs))
-    if n_files < POOL_MIN_FILES:
+    if work < POOL_MIN_WORK:
         return 1
     try:
         cpus = len(os.sched_getaffinity(0))
@@ -570,10 +581,14 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
                              initargs=(counter,)) as pool:
         futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
                    for part in theirs}
+        own = []
         for k, i in enumerate(mine):
-            done([i], [_read_path(files[i], rels[i], job)])
+            own.append(_read_path(files[i], rels[i], job))
+            done([i], own[-1:])
             if k % 64 == 0:
                 show()
+        if job.typed:  # typed while the workers finish, not after
+            _type_block(own, job.series)
         while futures:
             ready, _ = wait(futures, timeout=0.25, return_when=FIRST_COMPLETED)
             for fut in ready:
@@ -641,7 +656,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     shared = frozenset(size for size, k in counts.items() if k > 1)
     versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
-    jobs = _jobs(jobs, len(files))
+    jobs = _jobs(jobs, sum(map(_work, sizes)))
     bar = _progress(len(files), progress)
     batch = sorted(range(len(files)), key=rels.__getitem__)
     final = root is None  # one file: nothing else to wait for
@@ -829,8 +844,9 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     jobs : int, optional
         Processes that parse: this one and ``jobs - 1`` workers, each typing its share of the
         files into a block of typed columns (1 = this process only). Default: up to 4 (the
-        CPUs this process may use) for 400 files or more, else 1. Files over 32 MiB (long fio
-        logs) are parsed in this process, where pyarrow's CSV reader uses threads.
+        CPUs this process may use) when the folder holds about 2,500 small files' work or more
+        (files, plus bytes / 50 kB), else 1. Files over 32 MiB (long fio logs) are parsed in
+        this process, where pyarrow's CSV reader uses threads.
     max_bytes : int, optional
         Refuse files larger than this (default 512 MiB in folders, 2 GiB for one file).
     dedupe : bool

@@ -100,7 +100,7 @@ _MODE_OPS = {"seqwr": {"write", "sync"}, "seqrewr": {"write", "sync"}, "rndwr": 
 
 _NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _BANNER_RE = re.compile(
-    r"^sysbench (?P<version>(?P<major>\d+)\.(?P<minor>\d+)(?:\.\d+)?[-+~.\w]*)"
+    r"^sysbench (?P<version>(?P<major>\d{1,9})\.(?P<minor>\d{1,9})(?:\.\d+)?[-+~.\w]*)"
     r"(?::\s+multi-threaded system evaluation benchmark|\s+\(using [^)]*\))\s*$")
 _PARAMS_RE = re.compile(r"^PARAMS\s+(?P<size>\S+)\s+(?P<mode>\S+)\s+(?P<threads>\d+)\s*$")
 _NAME_RE = re.compile(r"size-(?P<size>\d+(?:\.\d+)?[KMGTkmgt]?)-mode-(?P<mode>[a-z]+)"
