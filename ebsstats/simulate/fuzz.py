@@ -22,6 +22,7 @@ import numpy as np
 from ebsstats import schema
 from ebsstats.errors import ParseError, SchemaError
 from ebsstats.io._common import decode, frame_of
+from ebsstats.io.sniff import sniff_text
 
 _NUMBER = re.compile(rb"(?<![A-Za-z_])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _EXTREMES = [b"1e308", b"1e400", b"-1e400", b"nan", b"NaN", b"inf", b"-inf", b"-1", b"",
@@ -216,9 +217,14 @@ def run_case(module_name: str, data: bytes, source: str = "fuzzed.out", **option
     * ``"invalid_frame: …"`` — the results frame fails :func:`ebsstats.validate`;
     * ``"invalid_series: …"`` — the series frame fails :func:`ebsstats.validate_series`, or
       holds an infinite or NaN value, or a negative rate / latency / count;
-    * ``"crash: <type>: <message>"`` — any other exception escaped the reader.
+    * ``"crash: <type>: <message>"`` — any other exception escaped the reader;
+    * ``"crash in sniff: …"`` — a registered reader's sniff raised on the input's head.
     """
     module = importlib.import_module(module_name)
+    try:  # every reader's sniff judges the head (as a folder read asks them): it must not raise
+        sniff_text(data[:65536].decode("utf-8", errors="replace"), source)
+    except Exception as exc:
+        return f"crash in sniff: {type(exc).__name__}: {exc}"[:200]
     try:
         text = decode(data, source)
         parsed = module.parse(text, source, **options)
