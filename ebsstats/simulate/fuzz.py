@@ -27,7 +27,7 @@ from ebsstats.io.sniff import sniff_text
 _NUMBER = re.compile(rb"(?<![A-Za-z_])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _EXTREMES = [b"1e308", b"1e400", b"-1e400", b"nan", b"NaN", b"inf", b"-inf", b"-1", b"",
              b"99999999999999999999999999", b"0", b"-0.0", b"1,5", b"0x10", b"-5", b"1e309",
-             b"Infinity", b"-Infinity", b"1e-400", b"9" * 400]
+             b"Infinity", b"-Infinity", b"1e-400", b"9" * 400, b"9" * 5000]
 # values a JSON field is replaced with ("json_field" mutation): numbers out of range, other types
 _JSON_VALUES = [-1, -0.5, 1e308, 10**400, float("inf"), float("-inf"), float("nan"), 0, None,
                 True, "12", "", [], {}, "-nan"]
