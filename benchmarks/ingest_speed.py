@@ -141,10 +141,12 @@ def json_figures(d: Path, files: list[Path], c: float, name: str, loads, repeat:
 
     pw, pc, _ = best(lambda: [loads(f.read_bytes()) for f in files], repeat)
     ratio = c / pc
+    # the target (<= 2x read + json.loads on 2,000 distinct reports) is section 1b's;
+    # this is the bundled corpus against the fastest decoder installed: where the time goes
     say(f"{'':14s} parse-only with {name}: {len(files) / pc:7.0f} files/s CPU "
-        f"({pc:.3f} s) -> ingest / parse-only = {ratio:.2f}x (target <= 2x)")
-    record("fio JSON ingest / parse-only", f"{ratio:.2f}x ({name.split()[0]})", "<= 2x",
-           ratio <= 2)
+        f"({pc:.3f} s) -> ingest / parse-only = {ratio:.2f}x (the fastest decoder; the "
+        "target is section 1b's)")
+    record(f"fio JSON (data/) ingest / parse-only with {name.split()[0]}", f"{ratio:.2f}x")
     texts = [_common.decode(f.read_bytes(), str(f)) for f in files]
     parsed = [fio._parse(t, str(f)) for t, f in zip(texts, files, strict=True)]
     chunks = [p.chunk() for p in parsed]
