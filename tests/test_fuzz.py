@@ -302,6 +302,7 @@ def _pkb_line(**change):
     ({"value": -5.0}, "line 1: $.value"),
     ({"value": 10**400}, "line 1: $.value"),  # float() of it raised OverflowError (crash)
     ({"timestamp": 1e300}, "line 1: $.timestamp"),  # pd.Timestamp overflowed (crash)
+    ({"timestamp": 10**400}, "line 1: $.timestamp"),  # float() of it: OverflowError (crash)
 ])
 def test_found_pkb_values_out_of_range_are_refused_at_their_line(change, where):
     from ebsstats.io import pkb
@@ -330,6 +331,8 @@ def test_found_pkb_deep_nesting_and_unknown_metric_are_refused():
     assert _refused(pkb, deep, "p.json").found == "nesting too deep"
     odd = _pkb_line(metric="rand_4k_read:read:latency:p99999999")  # -> clat_p1e+08
     assert _refused(pkb, odd, "p.json").position == "line 1: $.metric"
+    # the sniff's own json.loads of such a first line raised RecursionError (a crash in sniff)
+    assert pkb.sniff('{"metric": ' + "[" * 5000 + "]" * 5000 + "}\n") is None
 
 
 def test_found_fio_nesting_a_fast_decoder_reads_but_python_cannot_walk():

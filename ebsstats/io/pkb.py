@@ -100,7 +100,7 @@ def _first_object(head: str):
         return None
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to judge: not PKB's
         return None
 
 
@@ -276,6 +276,9 @@ def _timestamp(obj, source: str, line: int):
     except (TypeError, ValueError):
         raise ParseError(source, f"line {line}: $.timestamp", "Unix seconds",
                          found=repr(ts)[:40]) from None
+    except OverflowError:  # an integer beyond any float
+        raise ParseError(source, f"line {line}: $.timestamp", "Unix seconds within "
+                         "1677-2262", found="an integer too large for a float") from None
     if not math.isfinite(t):
         raise ParseError(source, f"line {line}: $.timestamp", "finite Unix seconds",
                          found=repr(ts))
