@@ -4,6 +4,7 @@ sniffing by content, metadata precedence, failures collected, duplicates, links,
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 
 import pandas as pd
@@ -222,6 +223,21 @@ def test_progress_bar_counts_every_file_with_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(folder, "_progress", lambda total, progress: bars.append(Bar()) or bars[-1])
     es.read(tmp_path, jobs=2)
     assert bars[0].n == 121 and bars[0].closed
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux")
+def test_workers_are_forked_whatever_the_default_start_method(tmp_path, monkeypatch):
+    """Python 3.14 makes forkserver the default: its workers would not know a reader
+    registered here (the fake one) and would skip those files; forked ones do."""
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_context",
+                        lambda method=None, _real=multiprocessing.get_context:
+                        _real(method or "spawn"))  # a default that is not fork
+    assert folder._pool_context().get_start_method() == "fork"
+    for i in range(30):
+        (tmp_path / f"r{i:02d}.txt").write_text(f"FAKE 1\nrr={i}\n")
+    assert len(es.read(tmp_path, jobs=2)) == 30
 
 
 def test_parts_are_consecutive_runs_of_about_equal_work():

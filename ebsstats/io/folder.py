@@ -567,7 +567,8 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
     theirs = parts[:len(parts) - len(parts) // jobs]
     mine = [i for i in batch if sizes[i] > POOL_MAX_FILE_BYTES]
     mine += [i for part in parts[len(theirs):] for i in part]
-    counter = multiprocessing.Value("q", 0)  # files the workers have done (progress bar)
+    ctx = _pool_context()
+    counter = ctx.Value("q", 0)  # files the workers have done (progress bar)
     shown = 0
 
     def show():
@@ -577,7 +578,7 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
             bar.update(n - shown)
             shown = n
 
-    with ProcessPoolExecutor(max_workers=jobs - 1, initializer=_count_into,
+    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx, initializer=_count_into,
                              initargs=(counter,)) as pool:
         futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
                    for part in theirs}
@@ -594,6 +595,16 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
             for fut in ready:
                 done(futures.pop(fut), fut.result(), counted=True)
             show()
+
+
+def _pool_context():
+    """Workers forked on Linux, whatever the default start method (forkserver from Python
+    3.14): a forked worker starts at once with this process's imports and its registered
+    readers (:func:`ebsstats.io.register`), which a fresh interpreter would not know; elsewhere
+    (macOS, Windows) the platform's default."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
 
 
 POOL_PARTS_PER_JOB = 2  # runs of files per worker: each is typed as one block (a fixed cost)
