@@ -238,7 +238,8 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
     unhashable."""
-    consts = [type(p) is Const for p in pieces]
+    kinds = set(map(type, pieces))
+    consts = [True] * len(pieces) if kinds == _CONST_ONLY else [type(p) is Const for p in pieces]
     if all(consts):
         fast = _consts_by_codes(pieces)
         if fast is not None:
@@ -294,6 +295,8 @@ def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) ->
 
 
 _STR_OR_NONE = frozenset({str, type(None)})
+_CONST_ONLY = {Const}
+_CONST_OR_LIST = frozenset({Const, list})
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
@@ -386,7 +389,8 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
-            and all(type(p) is Const or isinstance(p, list) for p in pieces)):
+            and (set(map(type, pieces)) <= _CONST_OR_LIST  # judged in C; list subclasses:
+                 or all(type(p) is Const or isinstance(p, list) for p in pieces))):
         out = _column_by_codes(pieces, dtype, extra)
         if out is not None:
             return out

@@ -16,6 +16,7 @@ Readers know nothing of statistics.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import stat
@@ -259,10 +260,14 @@ def series_chunk(ts: pd.DataFrame | Columns, meta: Mapping | None = None,
 
 def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
-    names = dict.fromkeys(k for cols, _ in chunks for k in cols)
-    nulls = {n: _columns.Const(None, n) for n in {n for _, n in chunks}}  # shared, not per chunk
-    pieces = {k: [cols[k] if k in cols else nulls[n] for cols, n in chunks] for k in names}
-    return pieces, [n for _, n in chunks]
+    all_cols = [cols for cols, _ in chunks]
+    lengths = [n for _, n in chunks]
+    names = dict.fromkeys(itertools.chain.from_iterable(all_cols))
+    nulls = {n: _columns.Const(None, n) for n in set(lengths)}  # shared, not per chunk
+    missing = [nulls[n] for n in lengths]
+    # dict.get(cols, name, the chunk's missing piece) for every chunk, mapped in C
+    pieces = {k: list(map(dict.get, all_cols, itertools.repeat(k), missing)) for k in names}
+    return pieces, lengths
 
 
 def results_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
