@@ -90,13 +90,14 @@ from __future__ import annotations
 import os
 import re
 
+from ebsstats.io._columns import records_of
 from ebsstats.io._common import Parsed, read_one
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
 from ebsstats.io.fio._options import job_meta as job_meta
 from ebsstats.io.fio._options import workload_of as workload_of
-from ebsstats.io.fio.json import _parse_json, records_of
+from ebsstats.io.fio.json import _parse_json
 from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
 from ebsstats.io.fio.normal import _parse_normal
 from ebsstats.io.fio.terse import _parse_terse

@@ -366,14 +366,6 @@ def _const(value, n: int) -> Const:
 _NEW_TUPLE = tuple.__new__
 
 
-def records_of(columns: tuple[dict, int]) -> list[dict]:
-    """Columns ``({name: list | Const}, n)`` as a list of row dicts."""
-    cols, n = columns
-    names = sorted(cols, key=str)
-    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
-    return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
-
-
 def _direction(d: dict, path: str, is_sync: bool, pos: list, met: list, val: list):
     """Append the rows (position, metric, value) of one direction object to the parallel lists
     ``pos``, ``met``, ``val``; returns ``(whether it had any, whether it has histogram bins)``."""
