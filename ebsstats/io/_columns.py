@@ -233,12 +233,13 @@ def _key(v):
     return (t, repr(v)) if t is float else (t, v)
 
 
-def _column_by_codes(pieces: Sequence, dtype, extra: bool) -> pd.Series | None:
+def _column_by_codes(pieces: Sequence, dtype, extra: bool,
+                     kinds: set | None = None) -> pd.Series | None:
     """One typed column of :class:`Const` runs and lists: each distinct constant and every list
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
-    unhashable."""
-    kinds = set(map(type, pieces))
+    unhashable. ``kinds``: the pieces' types, if the caller has them."""
+    kinds = set(map(type, pieces)) if kinds is None else kinds
     consts = [True] * len(pieces) if kinds == _CONST_ONLY else [type(p) is Const for p in pieces]
     if all(consts):
         fast = _consts_by_codes(pieces)
@@ -295,7 +296,7 @@ def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) ->
 
 
 _STR_OR_NONE = frozenset({str, type(None)})
-_CONST_ONLY = {Const}
+_CONST_ONLY = frozenset({Const})
 _CONST_OR_LIST = frozenset({Const, list})
 _INT_OR_NONE = frozenset({int, type(None)})
 
@@ -341,13 +342,18 @@ def _repeat_one(arr, n: int):
         return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype)
     if isinstance(arr, pd.arrays.ArrowStringArray):
         value = arr[0]
-        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if _missing(value)
-                                          else pa.repeat(pa.scalar(value, pa.large_string()), n))
+        return _repeat_str(None if _missing(value) else value, n)
     if isinstance(arr, _MASKED):
         na = bool(arr.isna()[0])
         kind = arr.dtype.numpy_dtype
         return type(arr)(np.full(n, kind.type(0) if na else arr[0], dtype=kind), np.full(n, na))
     return arr.take(np.zeros(n, dtype=np.intp))
+
+
+def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
+    """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow."""
+    return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if value is None
+                                      else pa.repeat(pa.scalar(value, pa.large_string()), n))
 
 
 _NONE_TYPED: dict = {}  # (dtype, extra) -> ``None`` typed as a one-row array (never mutated)
@@ -366,7 +372,7 @@ def _repeat_plain(value, n: int, dtype, extra: bool):
     ``None`` for any other value (typed the general way)."""
     if type(value) is str:
         if extra or dtype is STRING:
-            return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n))
+            return _repeat_str(value, n)
         if dtype == "category":  # CategoricalDtype(...) == "category" too: observed values
             return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
                                              dtype=_categories([value]), validate=False)
@@ -388,10 +394,11 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
             return pd.Series(arr, copy=False)
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
+    kinds = set(map(type, pieces))  # judged in C (list subclasses: one by one)
     if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
-            and (set(map(type, pieces)) <= _CONST_OR_LIST  # judged in C; list subclasses:
+            and (kinds <= _CONST_OR_LIST
                  or all(type(p) is Const or isinstance(p, list) for p in pieces))):
-        out = _column_by_codes(pieces, dtype, extra)
+        out = _column_by_codes(pieces, dtype, extra, kinds)
         if out is not None:
             return out
     parts: list[pd.Series] = []
