@@ -21,6 +21,7 @@ import functools
 import gc
 import hashlib
 import inspect
+import itertools
 import multiprocessing
 import os
 import stat
@@ -475,26 +476,29 @@ def _type_block(outcomes: list[_Outcome], series: bool) -> None:
     file whose values the schema cannot type becomes a failure), keeping each file's row
     span and dropping its Python values."""
     good = [o for o in outcomes if o.parsed is not None and o.block is None]
-    df = _typed(good, lambda o: [o.records] if o.records else [],
-                lambda c: schema.validate(results_of(c)))
-    block = _Block(df)
-    at = 0
-    for o in good:
-        if o.parsed is not None:  # typed: its rows are in the block, in this order
-            n = o.records[1] if o.records else 0
-            o.block, o.rows, o.records = block, (at, at + n), None
-            at += n
+    block = _Block(_typed(good, lambda o: [o.records] if o.records else [],
+                          lambda c: schema.validate(results_of(c))))
+    good = [o for o in good if o.parsed is not None]  # typed: their rows are in the block
+    for o, rows in zip(good, _spans([o.records[1] if o.records else 0 for o in good]),
+                       strict=True):
+        o.block, o.rows, o.records = block, rows, None
     if not series:
         return
-    good = [o for o in good if o.parsed is not None]
     block.series = _typed(good, lambda o: o.series,
                           lambda c: schema.validate_series(series_of(c)))
-    at = 0
-    for o in good:
-        if o.parsed is not None:
-            n = sum(c[1] for c in o.series)
-            o.series_rows, o.series = (at, at + n), []
-            at += n
+    good = [o for o in good if o.parsed is not None]
+    for o, rows in zip(good, _spans([sum(c[1] for c in o.series) for o in good]), strict=True):
+        o.series_rows, o.series = rows, []
+
+
+def _spans(counts: list[int]) -> list[tuple[int, int]]:
+    """``[start, stop)`` of consecutive runs of ``counts`` rows.
+
+    >>> _spans([2, 0, 3])
+    [(0, 2), (2, 2), (2, 5)]
+    """
+    ends = list(itertools.accumulate(counts))
+    return [(end - k, end) for k, end in zip(counts, ends, strict=True)]
 
 
 @contextlib.contextmanager
