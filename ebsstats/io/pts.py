@@ -102,6 +102,7 @@ Examples
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -111,17 +112,19 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import defusedxml
 import defusedxml.ElementTree as DET
 import pandas as pd
 
-from ebsstats import schema, units
+from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import records_of
+from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
+from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
 # (benchmarks/reader_memory.py: measured 43 on a 1.2 MB composite.xml)
@@ -161,6 +164,7 @@ _TYPES = {
     "combined random read/write": ("randrw", "total"),
 }
 _MB_FACTORS = {"MiB": float(units.MiB), "MB": float(units.MB)}
+_MIB, _MB = _MB_FACTORS["MiB"], _MB_FACTORS["MB"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,6 +296,7 @@ def split_system_string(text: str | None) -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # the same few keys in every file
 def _column_key(prefix: str, key: str) -> str:
     return prefix + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
 
@@ -301,9 +306,22 @@ def _column_key(prefix: str, key: str) -> str:
 
 
 def _load_xml(text: str, source: str) -> ET.Element:
-    """Parse XML with defusedxml: entity declarations, external entities refused."""
+    """Parse XML with defusedxml: entity declarations, external entities refused.
+
+    A document without a ``<!DOCTYPE`` (every PTS result file) can declare no entity and
+    reference no external one, so defusedxml's guards never fire: it is parsed by the C
+    parser (defusedxml's is the pure-Python one, about twice as slow), unless its XML
+    declaration names an encoding (the two parsers treat unusual encodings differently).
+    """
+    data = text.encode("utf-8")
+    if b"<!DOCTYPE" not in data and not _names_encoding(data):
+        try:
+            return ET.fromstring(data)
+        except ET.ParseError as exc:
+            line = exc.position[0] if getattr(exc, "position", None) else None
+            raise ParseError(source, line, "well-formed XML", found=str(exc)) from exc
     try:
-        return DET.fromstring(text.encode("utf-8"), forbid_dtd=False, forbid_entities=True,
+        return DET.fromstring(data, forbid_dtd=False, forbid_entities=True,
                               forbid_external=True)
     except defusedxml.DefusedXmlException as exc:
         raise ParseError(source, "XML prolog", "a PTS result file without entity declarations "
@@ -312,6 +330,15 @@ def _load_xml(text: str, source: str) -> ET.Element:
     except ET.ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise ParseError(source, line, "well-formed XML", found=str(exc)) from exc
+
+
+def _names_encoding(data: bytes) -> bool:
+    """Whether the first ``<?xml …?>`` of ``data`` (the XML declaration) names an encoding."""
+    start = data.find(b"<?xml")
+    if start < 0:
+        return False
+    end = data.find(b"?>", start)
+    return b"encoding" in (data[start:] if end < 0 else data[start:end])
 
 
 def _text(el: ET.Element | None, tag: str) -> str | None:
@@ -325,53 +352,83 @@ def _text(el: ET.Element | None, tag: str) -> str | None:
 
 
 def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list[_Result], dict]:
-    info = {"title": _text(root.find("Generated"), "Title"),
-            "client": _text(root.find("Generated"), "TestClient"),
-            "last_modified": _text(root.find("Generated"), "LastModified")}
+    gen = root.find("Generated")
+    info = {"title": _text(gen, "Title"), "client": _text(gen, "TestClient"),
+            "last_modified": _text(gen, "LastModified")}
     systems = []
-    for i, sel in enumerate(root.findall("System"), 1):
-        ident = _text(sel, "Identifier")
+    pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
+
+    def split(text: str | None) -> dict[str, str]:
+        if text not in pairs:
+            pairs[text] = split_system_string(text)
+        return pairs[text]
+
+    for i, sel in enumerate(root.iterfind("System"), 1):
+        ident = (sel.findtext("Identifier") or "").strip() or None
         if ident is None:
             raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/Identifier",
                              "a system Identifier", found="nothing")
-        systems.append(_System(ident, split_system_string(_text(sel, "Hardware")),
-                               split_system_string(_text(sel, "Software")),
-                               _text(sel, "TimeStamp"), _text(sel, "TestClientVersion")))
+        systems.append(_System(ident, split((sel.findtext("Hardware") or "").strip() or None),
+                               split((sel.findtext("Software") or "").strip() or None),
+                               (sel.findtext("TimeStamp") or "").strip() or None,
+                               (sel.findtext("TestClientVersion") or "").strip() or None))
     results = []
-    for i, rel in enumerate(root.findall("Result"), 1):
+    times_of = _run_times_json
+    for i, rel in enumerate(root.iterfind("Result"), 1):
         pos = f"/PhoronixTestSuite/Result[{i}]"
-        title = _text(rel, "Title") or _text(rel, "Identifier")
+        field_ = rel.findtext
+        ident = (field_("Identifier") or "").strip() or None
+        title = (field_("Title") or "").strip() or ident
         if title is None:
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
-        res = _Result(_text(rel, "Identifier"), title, _text(rel, "AppVersion"),
-                      _text(rel, "Arguments"), _text(rel, "Description"), _text(rel, "Scale"),
-                      _text(rel, "Proportion"), _text(rel, "DisplayFormat"), pos)
-        for j, eel in enumerate(rel.findall("Data/Entry"), 1):
-            epos = f"{pos}/Data/Entry[{j}]"
-            system = _text(eel, "Identifier")
-            if system is None:
-                raise ParseError(source, f"{epos}/Identifier", "the system Identifier of an Entry",
-                                 found="nothing")
-            raw = _text(eel, "RawString")
-            times = None
-            js = _text(eel, "JSON")
-            if js:
-                try:
-                    meta = json.loads(js)
-                except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
-                    raise ParseError(source, f"{epos}/JSON", "a JSON object",
-                                     found=f"{type(exc).__name__}: {str(exc)[:60]}") from exc
-                rt = meta.get("test-run-times") if isinstance(meta, dict) else None
-                if isinstance(rt, str) and rt.strip():
-                    times = rt.strip().split(":")
-            res.entries.append(_Entry(system, _text(eel, "Value"),
-                                      raw.split(":") if raw else None, times, epos))
+        res = _Result(ident, title, (field_("AppVersion") or "").strip() or None,
+                      (field_("Arguments") or "").strip() or None,
+                      (field_("Description") or "").strip() or None,
+                      (field_("Scale") or "").strip() or None,
+                      (field_("Proportion") or "").strip() or None,
+                      (field_("DisplayFormat") or "").strip() or None, pos)
+        entries = res.entries
+        j = 0
+        for data in rel.iterfind("Data"):
+            for eel in data.iterfind("Entry"):
+                j += 1
+                epos = f"{pos}/Data/Entry[{j}]"
+                field_ = eel.findtext
+                system = (field_("Identifier") or "").strip() or None
+                if system is None:
+                    raise ParseError(source, f"{epos}/Identifier",
+                                     "the system Identifier of an Entry", found="nothing")
+                raw = (field_("RawString") or "").strip()
+                js = (field_("JSON") or "").strip()
+                entries.append(_Entry(system, (field_("Value") or "").strip() or None,
+                                      raw.split(":") if raw else None,
+                                      times_of(js, epos, source) if js else None, epos))
         results.append(res)
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
     info["tool_version"] = _client_version(info["client"])
     return systems, results, info
+
+
+# what PTS writes in an Entry's JSON: {"test-run-times":"30.46:30.73:30.46"}
+_RUN_TIMES_JSON_RE = re.compile(r'\{"test-run-times":"([0-9.:]+)"\}')
+
+
+def _run_times_json(js: str, epos: str, source: str) -> list[str] | None:
+    """The ``test-run-times`` of an Entry's JSON (the common form read without a JSON parse)."""
+    m = _RUN_TIMES_JSON_RE.fullmatch(js)
+    if m is not None:
+        return m.group(1).split(":")
+    try:
+        meta = json.loads(js)
+    except (ValueError, RecursionError) as exc:  # also nesting, > 4,300 digits
+        raise ParseError(source, f"{epos}/JSON", "a JSON object",
+                         found=f"{type(exc).__name__}: {str(exc)[:60]}") from exc
+    rt = meta.get("test-run-times") if isinstance(meta, dict) else None
+    if isinstance(rt, str) and rt.strip():
+        return rt.strip().split(":")
+    return None
 
 
 def _client_version(client: str | None) -> str | None:
@@ -652,6 +709,30 @@ def _num(text: str | None) -> float | None:
     return v if math.isfinite(v) else None
 
 
+_NUMS_RE = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+                      r"(?::[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)*")
+
+
+def _nums(texts: list[str]) -> list[float | None]:
+    """``[_num(t) for t in texts]``, plain ASCII numbers (the usual case) converted at once."""
+    if _NUMS_RE.fullmatch(":".join(texts)):
+        try:
+            values = list(map(float, texts))
+        except ValueError:  # a text with a ":" of its own (JSON raw_values)
+            values = None
+        if values is not None and math.inf not in values and -math.inf not in values:
+            return values
+    return [_num(t) for t in texts]
+
+
+def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | None:
+    """``values`` x ``factor`` if every product is finite (and >= 0 unless ``signed``), else
+    None (then :func:`~ebsstats.io._common.number` says which value is not)."""
+    out = [v * factor for v in values]
+    lo, hi = min(out), max(out)
+    return out if hi < math.inf and (lo > -math.inf if signed else lo >= 0) else None
+
+
 def _is_fio(res: _Result) -> bool:
     if res.identifier:
         name = res.identifier.rsplit("/", 1)[-1]
@@ -800,26 +881,35 @@ def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
     """(factor, basis) of an MB/s figure checked against IOPS x block size; None if unchecked."""
     if not (bs and mbps and iops and mbps > 0 and iops > 0):
         return None
-    if not all(0 < mbps * f / (iops * bs) < math.inf for f in _MB_FACTORS.values()):
-        return None
     expected = iops * bs
-    dist = {k: abs(math.log(mbps * f / expected)) for k, f in _MB_FACTORS.items()}
-    best = min(dist, key=dist.get)
-    if dist[best] < 0.018:
-        return _MB_FACTORS[best], f"{best}/s (checked: IOPS x block size)"
-    return _MB_FACTORS["MiB"], "MiB/s assumed (IOPS x block size check inconclusive)"
+    r_mib, r_mb = mbps * _MIB / expected, mbps * _MB / expected
+    if not (0 < r_mib < math.inf and 0 < r_mb < math.inf):
+        return None
+    d_mib, d_mb = abs(math.log(r_mib)), abs(math.log(r_mb))
+    if d_mib <= d_mb:  # the closer of the two (MiB on a tie)
+        if d_mib < 0.018:
+            return _MIB, "MiB/s (checked: IOPS x block size)"
+    elif d_mb < 0.018:
+        return _MB, "MB/s (checked: IOPS x block size)"
+    return _MIB, "MiB/s assumed (IOPS x block size check inconclusive)"
 
 
 def _mb_basis(res: _Result, entry: _Entry, sibling: _Result | None, bs: int | None, mode: str,
               fio: bool = True) -> tuple[float, str]:
     """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check
     against the same system's entry of the IOPS ``sibling`` x the block size ``bs``."""
+    other = None if sibling is None else next(
+        (e for e in sibling.entries if e.system == entry.system), None)
+    return _mb_basis_of(res, entry, other, bs, mode, fio)
+
+
+def _mb_basis_of(res: _Result, entry: _Entry, other: _Entry | None, bs: int | None, mode: str,
+                 fio: bool) -> tuple[float, str]:
+    """:func:`_mb_basis` with the sibling's entry of the same system (``other``) found."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    other = None if sibling is None else next(
-        (e for e in sibling.entries if e.system == entry.system), None)
     checked = _mb_checked(_mean_value(entry), _mean_value(other) if other else None, bs)
     if checked is not None:
         return checked
@@ -851,6 +941,9 @@ def _run_offsets(logged: dict, times: list[float] | None, n: int) -> tuple[list[
     return [float(k) for k in range(n)], "run index"
 
 
+_new_const = functools.partial(tuple.__new__, Const)  # Const(value, n) without a Python call
+
+
 class _Rows:
     """The records, series and notes of one PTS file, built result by result."""
 
@@ -861,12 +954,26 @@ class _Rows:
         self.composite = fmt.startswith("composite")
         self.notes: list[str] = []
         self.sysmap = {s.identifier: s for s in systems}
-        self.sysmeta = {s.identifier: _system_meta(s) for s in systems}
+        metas: dict = {}  # systems that share their Hardware and Software share their columns
+        self.sysmeta = {}
+        for s in systems:
+            ids = (id(s.hardware), id(s.software))
+            if ids not in metas:
+                metas[ids] = _system_meta(s)
+            self.sysmeta[s.identifier] = metas[ids]
         self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
         self.runs: list[list] = []  # [rows, values they share], in row order (run_columns)
         self.series: list[Columns] = []
-        self.runtime_done: set = set()
+        self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
+        self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
+
+    def const(self, value, n: int) -> Const:
+        """One shared ``Const(value, n)`` per string value and length (immutable)."""
+        c = self.consts.get((value, n))
+        if c is None:
+            c = self.consts[value, n] = _new_const((value, n))
+        return c
 
     def result(self, res: _Result) -> None:
         fio = _is_fio(res)
@@ -880,14 +987,26 @@ class _Rows:
             "arguments": res.arguments, "description": res.description, "scale": res.scale,
             "display_format": res.display_format, "proportion": res.proportion,
         }
-        if self.fmt == "raw csv export":
-            base["flag_default"] = "scale_unknown"
+        flag_default = "scale_unknown" if self.fmt == "raw csv export" else None
         rhash = res.hash or _comparison_hash(res, res.scale)
         if rhash:
             base["result_hash"] = rhash
-        sibling = _iops_sibling(res, self.results) if metric == "bandwidth" else None
+        if metric == "bandwidth":  # the factor is decided per entry
+            sibling = _iops_sibling(res, self.results)
+            others: dict = {}  # system -> its first entry of the IOPS sibling
+            for e in sibling.entries if sibling is not None else ():
+                others.setdefault(e.system, e)
+            fixed = None
+        else:
+            others = None
+            fixed = (1.0, None) if lat_factor is None else (
+                lat_factor, f"{res.scale} -> s (the profile's mean latency)")
+        shared = _ResultShared(
+            res, base, metric, fio, others, fixed, flag_default,
+            f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
+            f"{res.identifier or res.title}|{res.arguments}|{res.description}|", {})
         for entry in res.entries:
-            self.entry(res, entry, base, fio, lat_factor, sibling)
+            self.entry(shared, entry)
 
     def _values(self, res: _Result, entry: _Entry) -> tuple[float | None, list | None] | None:
         """(Value, runs) of an entry; None when it gives no rows (noted why)."""
@@ -898,8 +1017,8 @@ class _Rows:
             return None
         raw = None
         if entry.raw:
-            raw = [_num(v) for v in entry.raw]
-            if any(v is None for v in raw):
+            raw = _nums(entry.raw)
+            if None in raw:
                 self.notes.append(f"{entry.position}: non-numeric RawString "
                                   f"{':'.join(entry.raw)!r} skipped")
                 raw = None
@@ -909,30 +1028,28 @@ class _Rows:
             return None
         return value, raw
 
-    def _factor(self, res: _Result, entry: _Entry, base: dict, fio: bool,
-                lat_factor: float | None, sibling: _Result | None) -> tuple[float, str | None]:
-        """Factor to the canonical unit, and the basis it rests on."""
-        if base["metric"] == "bandwidth":
-            return _mb_basis(res, entry, sibling, base["block_size"],
-                             self.fio_mb if fio else "auto", fio)
-        if lat_factor is not None:
-            return lat_factor, f"{res.scale} -> s (the profile's mean latency)"
-        return 1.0, None
-
     def _times(self, entry: _Entry, raw: list | None) -> list[float] | None:
         if not entry.run_times:
             return None
-        times = [_num(v) for v in entry.run_times]
-        if any(v is None or v < 0 for v in times) or (raw and len(times) != len(raw)):
+        times = _nums(entry.run_times)
+        if None in times or min(times) < 0 or (raw and len(times) != len(raw)):
             self.notes.append(f"{entry.position}: test-run-times {entry.run_times!r} "
                               "do not match the runs; ignored")
             return None
         return times
 
-    def entry(self, res: _Result, entry: _Entry, base: dict, fio: bool,
-              lat_factor: float | None, sibling: _Result | None) -> None:
-        metric = base["metric"]
-        system = self.sysmap.get(entry.system)
+    def _check(self, sh: _ResultShared, entry: _Entry, value: float | None, raw: list | None,
+               factor: float) -> None:
+        """Raise the ParseError of the first value that is not a finite (non-negative) number
+        once scaled (rates are >= 0 and finite in B/s or IO/s too)."""
+        for v in [value] + (raw or []):
+            if v is not None:  # (a float: found, its str, is its repr)
+                number(v, self.source, entry.position, sh.what, scale=factor,
+                       negative=sh.signed)
+
+    def entry(self, sh: _ResultShared, entry: _Entry) -> None:
+        res, system_name = sh.res, entry.system
+        system = self.sysmap.get(system_name)
         text = system.timestamp if system else None
         ts = self.times.get(text)
         if ts is None:
@@ -945,60 +1062,116 @@ class _Rows:
         if values is None:
             return
         value, raw = values
-        factor, basis = self._factor(res, entry, base, fio, lat_factor, sibling)
-        what, signed = f"{metric} ({res.scale})", metric in _SIGNED_METRICS
-        for v in [value] + (raw or []):  # rates are >= 0 and finite in B/s or IO/s too
-            if v is not None:  # (a float: found, its str, is its repr)
-                number(v, self.source, entry.position, what, scale=factor, negative=signed)
+        if sh.fixed is None:
+            factor, basis = _mb_basis_of(res, entry, sh.others.get(system_name),
+                                         sh.base["block_size"],
+                                         self.fio_mb if sh.fio else "auto", sh.fio)
+        else:
+            factor, basis = sh.fixed
+        scaled_raw = None
+        if raw is not None:
+            scaled_raw = _scaled(raw, factor, sh.signed)
+            if scaled_raw is None:
+                self._check(sh, entry, value, raw, factor)  # raises
+                scaled_raw = [v * factor for v in raw]
+        if value is not None:
+            scaled_value = value * factor
+            if not (scaled_value < math.inf and (
+                    scaled_value > -math.inf if sh.signed else scaled_value >= 0)):
+                self._check(sh, entry, value, raw, factor)
         times = self._times(entry, raw)
-        logged = _log_times(self.log_dir, res, entry.system, self.tz, self.notes)
-        key = f"{res.identifier or res.title}|{res.arguments}|{res.description}|{entry.system}"
-        common = {**base, **self.sysmeta.get(entry.system, {}), "config": entry.system,
+        logged = (_log_times(self.log_dir, res, system_name, self.tz, self.notes)
+                  if self.log_dir is not None else _NO_LOG)
+        key = sh.key_prefix + system_name
+        common = {**sh.base, **self.sysmeta.get(system_name, _NO_LOG), "config": system_name,
                   "tool_version": tool_version}
         if basis:
-            common["mb_basis" if metric == "bandwidth" else "basis"] = basis
-        flag_default = common.pop("flag_default", None)
-        if raw is not None:
-            self._runs(res, entry, common, ts, key, raw, times, logged, factor, flag_default)
+            common["mb_basis" if sh.metric == "bandwidth" else "basis"] = basis
+        rows, runs = self.rows, self.runs
+        pending = 0  # rows of ``common`` not yet counted in runs
+        if scaled_raw is not None:
+            pending = self._runs(sh, entry, common, ts, key, scaled_raw, times, logged)
         if value is not None:
             vpos = f"{entry.position}/Value" if self.composite else (
                 f"{entry.position}.value" if self.fmt == "json export" else entry.position)
-            self._row(common, (ts, f"{key}|reported", vpos, value * factor, None,
-                               "reported_mean"))
+            rows.append((ts, f"{key}|reported", vpos, scaled_value, None, "reported_mean"))
+            pending += 1
+        if pending:
+            runs.append([pending, common])
 
-    def _row(self, shared: dict, row: tuple) -> None:
-        """One row: its own values (:data:`_ROW_COLUMNS`) and the dict of those it shares with
-        the rows before it, if the same."""
-        self.rows.append(row)
-        if self.runs and self.runs[-1][1] is shared:
-            self.runs[-1][0] += 1
+    def _runs(self, sh: _ResultShared, entry: _Entry, common: dict, ts, key: str,
+              values: list, times: list | None, logged: dict) -> int:
+        """One row per run (and its runtime row, once per run), and the runs' series; returns
+        the rows of ``common`` at the end not yet counted in ``self.runs``."""
+        rows, runs = self.rows, self.runs
+        flag = sh.flag_default
+        n = len(values)
+        rawpos = (f"{entry.position}/RawString (run " if self.composite
+                  else f"{entry.position} (run ")
+        keys = [f"{key}|{k}" for k in range(n)]
+        stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
+        done = n if times is None else self.runtime_done.get(key, 0)
+        if done >= n:  # no runtime rows among them
+            rows.extend(zip(stamps, keys, [f"{rawpos}{k + 1})" for k in range(n)], values,
+                            range(n), [flag] * n, strict=True))
+            pending = n
         else:
-            self.runs.append([1, shared])
-
-    def _runs(self, res: _Result, entry: _Entry, common: dict, ts, key: str, raw: list,
-              times: list | None, logged: dict, factor: float, flag_default) -> None:
-        """One row per run (and its runtime row, once per run), and the runs' series."""
-        rawpos = f"{entry.position}/RawString" if self.composite else entry.position
-        runtime = {**common, "metric": "runtime", "unit": "s", "higher_is_better": None,
-                   "scale": None, "mb_basis": None, "basis": None}
-        for k, v in enumerate(raw):
-            rts = logged.get(k + 1, ts)
-            self._row(common, (rts, f"{key}|{k}", f"{rawpos} (run {k + 1})", v * factor, k,
-                               flag_default))
-            if times is not None and (key, k) not in self.runtime_done:
-                self._row(runtime, (rts, f"{key}|{k}", f"{entry.position}/JSON test-run-times "
-                                    f"(run {k + 1})", times[k], k, None))
-                self.runtime_done.add((key, k))
-        t, tb = _run_offsets(logged, times, len(raw))
+            self.runtime_done[key] = n
+            runtime = {**common, "metric": "runtime", "unit": "s", "higher_is_better": None,
+                       "scale": None, "mb_basis": None, "basis": None}
+            rtpos = f"{entry.position}/JSON test-run-times (run "
+            pending = 0
+            for k in range(n):
+                rts, rk = stamps[k], keys[k]
+                rows.append((rts, rk, f"{rawpos}{k + 1})", values[k], k, flag))
+                if k >= done:
+                    rows.append((rts, rk, f"{rtpos}{k + 1})", times[k], k, None))
+                    runs.append([pending + 1, common])
+                    runs.append([1, runtime])
+                    pending = 0
+                else:
+                    pending += 1
+        t, tb = _run_offsets(logged, times, n)
+        consts = sh.series.get(n)
+        if consts is None:
+            res, base, const = sh.res, sh.base, self.const
+            consts = sh.series[n] = (
+                const(self.source, n), const(res.title, n), const(base["op"], n),
+                const(base["metric"], n), const(base["unit"], n),
+                _new_const((base["block_size"], n)), const(res.scale, n),
+                const(res.arguments, n), const(res.description, n))
         source = self.source
-        self.series.append(Columns({  # typed once by _common.series_of
-            "run_id": [schema.run_id(source, f"{key}|{k}") for k in range(len(raw))],
-            "source": source, "test": res.title, "op": common["op"],
-            "metric": common["metric"], "t": t, "value": [v * factor for v in raw],
-            "unit": common["unit"], "block_size": common["block_size"],
-            "config": entry.system, "t_basis": tb, "scale": res.scale,
-            "arguments": res.arguments, "description": res.description,
-        }, len(raw)))
+        series = _new_columns(Columns)
+        series.n = n
+        series.cols = {  # typed once by _common.series_of
+            "run_id": [run_id(source, k) for k in keys],
+            "source": consts[0], "test": consts[1], "op": consts[2], "metric": consts[3],
+            "t": t, "value": values, "unit": consts[4],
+            "block_size": consts[5], "config": self.const(entry.system, n),
+            "t_basis": self.const(tb, n), "scale": consts[6], "arguments": consts[7],
+            "description": consts[8]}
+        self.series.append(series)
+        return pending
+
+
+_NO_LOG: dict = {}  # read only: no test-log times, no system metadata
+_new_columns = object.__new__  # a Columns whose columns are given as they are (no checks)
+
+
+class _ResultShared(NamedTuple):
+    """What every entry of one result shares."""
+
+    res: _Result
+    base: dict  # the values of every row of the result
+    metric: str
+    fio: bool
+    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
+    fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
+    flag_default: str | None
+    what: str  # the metric and scale, for errors
+    signed: bool
+    key_prefix: str  # of the run key
+    series: dict  # n -> the Consts of the series columns
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -1031,9 +1204,12 @@ def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto
             pd.Timestamp("2000-01-01").tz_localize(tz)
         except Exception as exc:  # zoneinfo/pytz raise their own types for unknown zones
             raise ValueError(f"tz={tz!r} is not a known IANA time zone") from exc
-    fmt = sniff(text[:65536], source)
-    if fmt is None and text.lstrip().startswith("<"):
-        fmt = "composite.xml"  # let the XML parser say what is wrong
+    if text.lstrip().startswith("<"):
+        # XML: the root element decides which schema (sniff would only say the same or
+        # nothing), and the XML parser says what is wrong
+        fmt = "composite.xml"
+    else:
+        fmt = sniff(text[:65536], source)
     if fmt is None:
         raise ParseError(source, 1, "a PTS composite.xml or a PTS CSV/JSON export",
                          found=text.lstrip()[:80])
