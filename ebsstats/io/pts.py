@@ -107,10 +107,12 @@ import hashlib
 import io
 import json
 import math
+import operator
 import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -120,7 +122,7 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, records_of
+from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
@@ -190,17 +192,16 @@ def sniff(head: str, name: str = "") -> str | None:
     text = head.lstrip("\ufeff")
     stripped = text.lstrip()
     if stripped.startswith("<"):
-        # a DOCTYPE may carry an internal subset ([...]): the file is then claimed, and the
-        # parser refuses its entity declarations (defusedxml) with a named reason
-        body = re.sub(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", "",
-                      stripped, flags=re.S)
+        body = _xml_body(stripped)
         if not body.lstrip().startswith("<PhoronixTestSuite"):
             return None
-        if re.search(r"<(?:Benchmark|Suite)>", body) and not re.search(r"<Result>", body):
+        result = "<Result>" in body
+        if not result and ("<Benchmark>" in body or "<Suite>" in body):
             return "composite.xml pre-3.0"
-        if re.search(r"<Generated>|<Result>", body) and not re.search(
-                r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>", body):
+        if (result or "<Generated>" in body) and not _PROFILE_TAGS_RE.search(body):
             return "composite.xml"
+        return None
+    if '"' not in text:  # (found at C speed) every export below quotes its titles
         return None
     if stripped.startswith("{"):
         if (re.search(r'"last_modified"\s*:', text) and re.search(r'"systems"\s*:\s*\{', text)
@@ -214,6 +215,28 @@ def sniff(head: str, name: str = "") -> str | None:
             or re.search(r"^(?:Processor|OS|Kernel|Disk|Memory),,", text, re.M)):
         return "csv export"
     return None
+
+
+# an XML declaration, a comment, a DOCTYPE (whose internal subset ([...]) may declare entities:
+# the file is then claimed, and the parser refuses the declarations with a named reason)
+_PROLOG_RE = re.compile(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", re.S)
+_SPACES_RE = re.compile(r"\s*")  # what str.strip strips (both are Py_UNICODE_ISSPACE)
+_PROFILE_TAGS_RE = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
+
+
+def _xml_body(text: str) -> str:
+    """``text`` without its XML declarations, comments and DOCTYPEs (:data:`_PROLOG_RE`).
+
+    Those at the start are taken off one by one; when no ``!`` or ``?`` follows them (two
+    characters found at C speed, without a pass of the regular expression), nothing else is
+    to be taken off."""
+    pos = 0
+    while (m := _PROLOG_RE.match(text, _SPACES_RE.match(text, pos).end())) is not None:
+        pos = m.end()
+    rest = text[pos:]
+    if "!" in rest or "?" in rest:
+        return _PROLOG_RE.sub("", text)
+    return rest
 
 
 # --------------------------------------------------------------------------------------------
@@ -900,17 +923,18 @@ def _mb_basis(res: _Result, entry: _Entry, sibling: _Result | None, bs: int | No
     against the same system's entry of the IOPS ``sibling`` x the block size ``bs``."""
     other = None if sibling is None else next(
         (e for e in sibling.entries if e.system == entry.system), None)
-    return _mb_basis_of(res, entry, other, bs, mode, fio)
+    return _mb_basis_of(res, _mean_value(entry), other, bs, mode, fio)
 
 
-def _mb_basis_of(res: _Result, entry: _Entry, other: _Entry | None, bs: int | None, mode: str,
-                 fio: bool) -> tuple[float, str]:
-    """:func:`_mb_basis` with the sibling's entry of the same system (``other``) found."""
+def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int | None,
+                 mode: str, fio: bool) -> tuple[float, str]:
+    """:func:`_mb_basis` with the entry's :func:`_mean_value` and the sibling's entry of the
+    same system (``other``) found."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    checked = _mb_checked(_mean_value(entry), _mean_value(other) if other else None, bs)
+    checked = _mb_checked(mean, _mean_value(other) if other else None, bs)
     if checked is not None:
         return checked
     if fio:
@@ -962,7 +986,8 @@ class _Rows:
                 metas[ids] = _system_meta(s)
             self.sysmeta[s.identifier] = metas[ids]
         self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
-        self.runs: list[list] = []  # [rows, values they share], in row order (run_columns)
+        self.distinct: list[dict] = []  # the dicts of values rows share, in order of first use
+        self.which: list[int] = []  # per row, its dict in distinct
         self.series: list[Columns] = []
         self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
@@ -1062,10 +1087,11 @@ class _Rows:
         if values is None:
             return
         value, raw = values
-        if sh.fixed is None:
-            factor, basis = _mb_basis_of(res, entry, sh.others.get(system_name),
-                                         sh.base["block_size"],
-                                         self.fio_mb if sh.fio else "auto", sh.fio)
+        if sh.fixed is None:  # (the entry's mean: its Value, else the mean of its runs)
+            factor, basis = _mb_basis_of(
+                res, value if value is not None else sum(raw) / len(raw),
+                sh.others.get(system_name), sh.base["block_size"],
+                self.fio_mb if sh.fio else "auto", sh.fio)
         else:
             factor, basis = sh.fixed
         scaled_raw = None
@@ -1087,23 +1113,20 @@ class _Rows:
                   "tool_version": tool_version}
         if basis:
             common["mb_basis" if sh.metric == "bandwidth" else "basis"] = basis
-        rows, runs = self.rows, self.runs
-        pending = 0  # rows of ``common`` not yet counted in runs
+        ci = len(self.distinct)  # the entry gives rows: a run or its Value
+        self.distinct.append(common)
         if scaled_raw is not None:
-            pending = self._runs(sh, entry, common, ts, key, scaled_raw, times, logged)
+            self._runs(sh, entry, common, ci, ts, key, scaled_raw, times, logged)
         if value is not None:
             vpos = f"{entry.position}/Value" if self.composite else (
                 f"{entry.position}.value" if self.fmt == "json export" else entry.position)
-            rows.append((ts, f"{key}|reported", vpos, scaled_value, None, "reported_mean"))
-            pending += 1
-        if pending:
-            runs.append([pending, common])
+            self.rows.append((ts, f"{key}|reported", vpos, scaled_value, None, "reported_mean"))
+            self.which.append(ci)
 
-    def _runs(self, sh: _ResultShared, entry: _Entry, common: dict, ts, key: str,
-              values: list, times: list | None, logged: dict) -> int:
-        """One row per run (and its runtime row, once per run), and the runs' series; returns
-        the rows of ``common`` at the end not yet counted in ``self.runs``."""
-        rows, runs = self.rows, self.runs
+    def _runs(self, sh: _ResultShared, entry: _Entry, common: dict, ci: int, ts, key: str,
+              values: list, times: list | None, logged: dict) -> None:
+        """One row per run (and its runtime row, once per run), and the runs' series."""
+        rows, which = self.rows, self.which
         flag = sh.flag_default
         n = len(values)
         rawpos = (f"{entry.position}/RawString (run " if self.composite
@@ -1114,23 +1137,21 @@ class _Rows:
         if done >= n:  # no runtime rows among them
             rows.extend(zip(stamps, keys, [f"{rawpos}{k + 1})" for k in range(n)], values,
                             range(n), [flag] * n, strict=True))
-            pending = n
+            which += [ci] * n
         else:
             self.runtime_done[key] = n
-            runtime = {**common, "metric": "runtime", "unit": "s", "higher_is_better": None,
-                       "scale": None, "mb_basis": None, "basis": None}
+            ri = len(self.distinct)
+            self.distinct.append({**common, "metric": "runtime", "unit": "s",
+                                  "higher_is_better": None, "scale": None, "mb_basis": None,
+                                  "basis": None})
             rtpos = f"{entry.position}/JSON test-run-times (run "
-            pending = 0
             for k in range(n):
                 rts, rk = stamps[k], keys[k]
                 rows.append((rts, rk, f"{rawpos}{k + 1})", values[k], k, flag))
+                which.append(ci)
                 if k >= done:
                     rows.append((rts, rk, f"{rtpos}{k + 1})", times[k], k, None))
-                    runs.append([pending + 1, common])
-                    runs.append([1, runtime])
-                    pending = 0
-                else:
-                    pending += 1
+                    which.append(ri)
         t, tb = _run_offsets(logged, times, n)
         consts = sh.series.get(n)
         if consts is None:
@@ -1151,7 +1172,6 @@ class _Rows:
             "t_basis": self.const(tb, n), "scale": consts[6], "arguments": consts[7],
             "description": consts[8]}
         self.series.append(series)
-        return pending
 
 
 _NO_LOG: dict = {}  # read only: no test-log times, no system metadata
@@ -1179,12 +1199,34 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    columns = run_columns({"source": source, "tool": "pts"}, _ROW_COLUMNS, rows.rows, rows.runs)
+    columns = _columns({"source": source, "tool": "pts"}, rows.rows, rows.which, rows.distinct)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
                   series=rows.series, notes=rows.notes)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
+
+
+def _columns(fixed: dict, rows: list[tuple], which: list[int], distinct: list[dict]
+             ) -> tuple[dict, int]:
+    """The columns :func:`~ebsstats.io._rows.run_columns` gives for these rows, whose shared
+    values are ``distinct[which[i]]`` for row i (known as the rows are made: no pass over the
+    runs to find them)."""
+    # the fixed and per-row columns as run_columns makes them (with no runs: no shared values)
+    cols, n = run_columns(fixed, _ROW_COLUMNS, rows, [])
+    if len(distinct) == 1:
+        cols.update((k, _new_const((v, n))) for k, v in distinct[0].items())
+        return cols, n
+    spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
+    shared = list(dict.fromkeys(chain.from_iterable(distinct)))
+    # per name, the value of each distinct dict (missing: None), transposed in C
+    table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)
+    for name, per_dict in zip(shared, table, strict=True):
+        if is_constant(per_dict):  # one value (of one type) in every dict: typed once
+            cols[name] = _new_const((per_dict[0], n))
+        else:
+            cols[name] = list(spread(per_dict))  # each row's value, picked in C
+    return cols, n
 
 
 # --------------------------------------------------------------------------------------------

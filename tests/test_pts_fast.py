@@ -1,0 +1,257 @@
+"""PTS reader shortcuts: each fast path gives what the slow rule it stands for gives.
+
+The reader takes shortcuts for the common case (C XML parser without a DOCTYPE, numbers of a
+RawString converted at once, the usual Entry JSON read by a pattern, the head of an XML file
+stripped of its prolog without a pass of a regular expression, columns built from the row
+dicts as they are made). Each test runs a shortcut and the general rule on the same inputs,
+tricky ones included, and asserts the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import defusedxml.ElementTree as DET
+import numpy as np
+import pytest
+
+import ebsstats as es
+from ebsstats.io import pts
+from ebsstats.io._rows import run_columns
+
+MiB, MB = float(2**20), 1e6
+
+
+# ------------------------------------------------------------------ XML parse
+
+
+@pytest.mark.parametrize("doc", [
+    "<PhoronixTestSuite><Result></PhoronixTestSuite>",  # mismatched tag
+    "<PhoronixTestSuite><Result><Title>&foo;</Title></Result></PhoronixTestSuite>",  # entity
+    "<PhoronixTestSuite>\n<Result>\n<Title>x</Title>",  # truncated
+    '<?xml version="1.0"?>\n  <?xml version="1.0"?><PhoronixTestSuite/>',  # late declaration
+    "<PhoronixTestSuite><a b='1' b='2'/></PhoronixTestSuite>",  # duplicate attribute
+])
+def test_c_parser_errors_are_defusedxml_errors(doc):
+    """Malformed XML without a DOCTYPE goes to the C parser: the ParseError (line, message)
+    is the one defusedxml's parser gives."""
+    with pytest.raises(ET.ParseError) as slow:
+        DET.fromstring(doc.encode(), forbid_dtd=False, forbid_entities=True,
+                       forbid_external=True)
+    with pytest.raises(es.ParseError) as fast:
+        pts._load_xml(doc, "x.xml")
+    assert fast.value.found == str(slow.value)
+    assert str(fast.value).startswith(f"x.xml, line {slow.value.position[0]}:")
+
+
+def test_c_parser_tree_is_defusedxml_tree():
+    doc = ('<?xml version="1.0"?><!-- c --><PhoronixTestSuite><Result a="1">'
+           "<Title>A &amp; <![CDATA[<B>]]>&#65;<!-- x -->C</Title><?pi x?><Scale> MB/s </Scale>"
+           '</Result><R xmlns="urn:x"><T>y</T></R></PhoronixTestSuite>')
+    fast = pts._load_xml(doc, "x.xml")
+    slow = DET.fromstring(doc.encode(), forbid_dtd=False, forbid_entities=True,
+                          forbid_external=True)
+    assert ET.tostring(fast) == ET.tostring(slow)
+    assert fast.find("Result/Title").text == "A & <B>AC"
+
+
+@pytest.mark.parametrize("prolog", [
+    '<!DOCTYPE x [<!ENTITY a "b">]>',
+    '<!DOCTYPE x [<!ENTITY % p SYSTEM "http://example.com/x.dtd"> %p;]>',
+])
+def test_a_doctype_still_goes_through_defusedxml(prolog):
+    doc = f"{prolog}<PhoronixTestSuite><System><Identifier>a</Identifier></System>" \
+          "</PhoronixTestSuite>"
+    with pytest.raises(es.ParseError) as ei:
+        pts.parse(doc, "evil.xml")
+    assert "Forbidden" in str(ei.value)
+
+
+@pytest.mark.parametrize("data,named", [
+    (b'<?xml version="1.0"?><a/>', False),
+    (b'<?xml version="1.0" encoding="ISO-8859-1"?><a/>', True),
+    (b"\xef\xbb\xbf<?xml version='1.0' encoding='utf-8'?><a/>", True),
+    (b"<a>encoding</a>", False),
+    (b'<?xml version="1.0"?><a>encoding</a>', False),
+])
+def test_names_encoding(data, named):
+    assert pts._names_encoding(data) is named
+
+
+# ------------------------------------------------------------------ numbers
+
+
+TRICKY = ["1", "1.5", "-2", "+.5e3", "1e400", "-1e400", "nan", "inf", "Infinity", "1_0",
+          " 7 ", "\u0663", "", "1:2", "0x10", "1.", ".5", ".", "1e", "e5", "1E+05", "-0.0",
+          "00.5", "1.e5", "\u00a01"]
+
+
+@pytest.mark.parametrize("k", range(200))
+def test_nums_is_num_of_each(k):
+    rng = np.random.default_rng(k)
+    texts = [TRICKY[i] for i in rng.integers(len(TRICKY), size=int(rng.integers(1, 5)))]
+    if k < len(TRICKY):
+        texts = [TRICKY[k]]
+    got = pts._nums(texts)
+    want = [pts._num(t) for t in texts]
+    assert [(type(v), repr(v)) for v in got] == [(type(v), repr(v)) for v in want]
+
+
+def test_nums_values():
+    assert pts._nums(["1.5", "2", "-3e2"]) == [1.5, 2.0, -300.0]
+    assert pts._nums(["1.5", "nan", "2"]) == [1.5, None, 2.0]
+    assert pts._nums(["1e400", "2"]) == [None, 2.0]
+    assert pts._nums(["1:2", "2"]) == [None, 2.0]  # a JSON raw value with a ":" of its own
+
+
+@pytest.mark.parametrize("values,factor,signed,ok", [
+    ([1.0, 2.0], MiB, False, True),
+    ([-1.0, 2.0], MiB, False, False),
+    ([-1.0, 2.0], 1.0, True, True),
+    ([1e308, 1.0], MiB, True, False),  # inf once scaled
+    ([-0.0], 1.0, False, True),  # -0.0 >= 0, as number() has it
+])
+def test_scaled_agrees_with_number(values, factor, signed, ok):
+    got = pts._scaled(values, factor, signed)
+    assert (got is not None) is ok
+    try:
+        want = [pts.number(v, "x", 1, "v", scale=factor, negative=signed) for v in values]
+    except es.ParseError:
+        want = None
+    assert got == want
+
+
+# ------------------------------------------------------------------ Entry JSON
+
+
+@pytest.mark.parametrize("js", [
+    '{"test-run-times":"30.46:30.73:30.46"}', '{"test-run-times":"1"}',
+    '{"test-run-times":""}', '{"test-run-times": "1:2"}', '{"test-run-times":" 1:2 "}',
+    '{"test-run-times":"\\u0031:2"}', '{"x":1,"test-run-times":"1:2"}', '{"test-run-times":5}',
+    '{"test-run-times":"1:2","test-run-times":"3"}', '[1, 2]', '"1:2"',
+])
+def test_run_times_json_is_the_json_rule(js):
+    meta = json.loads(js)
+    rt = meta.get("test-run-times") if isinstance(meta, dict) else None
+    want = rt.strip().split(":") if isinstance(rt, str) and rt.strip() else None
+    assert pts._run_times_json(js, "/E", "x.xml") == want
+
+
+def test_run_times_json_bad_json_is_named():
+    with pytest.raises(es.ParseError) as ei:
+        pts._run_times_json('{"test-run-times":"1:2"', "/PhoronixTestSuite/Result[1]", "x.xml")
+    assert "/PhoronixTestSuite/Result[1]/JSON" in str(ei.value)
+
+
+# ------------------------------------------------------------------ sniffing
+
+_SLOW_PROLOG = re.compile(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", re.S)
+
+HEADS = [
+    '<?xml version="1.0"?>\n<!--Phoronix Test Suite v10.8.4-->\n<PhoronixTestSuite><Result>',
+    "<!-- a -->  \n <!-- b --><PhoronixTestSuite><Generated><Title>Why?</Title>",
+    "<PhoronixTestSuite><!-- <Result> --><Generated>",
+    "<PhoronixTestSuite><Generated><Res<!-- x -->ult><TestProfile>",
+    "<PhoronixTestSuite><Res<!-- x -->ult>",
+    '<!DOCTYPE x [<!ENTITY a "b">]>\n<PhoronixTestSuite><Benchmark>',
+    "<PhoronixTestSuite><Suite><Title>x</Title></Suite>",
+    "<PhoronixTestSuite><Benchmark><!-- --><Result>",
+    "<PhoronixTestSuite><ResultsParser>",
+    "\u3000<?xml?><PhoronixTestSuite><Result>",
+    "<?xml version='1.0'?><x/><PhoronixTestSuite><Result>",
+    "<?xml <!-- -->?><PhoronixTestSuite><Result>",
+    "<!-- unterminated <PhoronixTestSuite><Result>",
+    "<PhoronixTestSuite\n><Result>",
+]
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_xml_body_is_the_prolog_rule(head):
+    stripped = head.lstrip()
+    want = _SLOW_PROLOG.sub("", stripped)
+    got = pts._xml_body(stripped)
+    assert got.lstrip() == want.lstrip()
+    for tag in ("<Result>", "<Generated>", "<Benchmark>", "<Suite>", "<TestProfile>"):
+        assert (tag in got) == (tag in want)
+
+
+def test_sniff_verdicts_on_tricky_heads():
+    verdicts = [pts.sniff(h) for h in HEADS]
+    # (a comment taken out joins what is around it; a declaration ends at the first ">")
+    assert verdicts == ["composite.xml", "composite.xml", "composite.xml", None, "composite.xml",
+                        "composite.xml pre-3.0", "composite.xml pre-3.0", "composite.xml",
+                        None, "composite.xml", None, None, None, "composite.xml"]
+
+
+def test_sniff_text_without_quotes_is_no_export():
+    assert pts.sniff("0, 1, 0, 4096\n" * 1000, "x_iops.1.log") is None
+    assert pts.sniff(' ,,"a"\n"T (MB/s)",HIB,1\n', "x.csv") == "csv export"
+
+
+# ------------------------------------------------------------------ columns
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_columns_is_run_columns(seed):
+    """Rows whose shared dicts are given per row give the columns run_columns gives from runs."""
+    rng = np.random.default_rng(seed)
+    pool = [1, 1.0, True, "a", "b", None, float("nan")]
+    distinct = []
+    for _ in range(int(rng.integers(0, 5))):
+        keys = rng.choice(["p", "q", "r", "s"], size=int(rng.integers(0, 4)), replace=False)
+        distinct.append({str(k): pool[int(rng.integers(len(pool)))] for k in keys})
+    which, rows, runs = [], [], []
+    for i in range(len(distinct)):  # each dict first used in order, then in any order
+        for j in [i] + [int(x) for x in rng.integers(0, i + 1, size=int(rng.integers(0, 3)))]:
+            k = int(rng.integers(1, 4))
+            which += [j] * k
+            rows += [(float(len(rows) + m), "x", 0, 0.0, None, None) for m in range(k)]
+            if runs and runs[-1][1] is distinct[j]:
+                runs[-1][0] += k
+            else:
+                runs.append([k, distinct[j]])
+    fixed = {"source": "s", "tool": "pts"}
+    got = pts._columns(fixed, rows, which, distinct)
+    want = run_columns(fixed, pts._ROW_COLUMNS, rows, runs)
+    assert repr(got) == repr(want)
+
+
+# ------------------------------------------------------------------ runtime rows, MB basis
+
+
+def _two_results(times_a: str, raw_a: str, times_b: str, raw_b: str) -> str:
+    def result(scale, raw, times):
+        return ("<Result><Identifier>pts/fio-1.15.0</Identifier><Title>Flexible IO Tester"
+                "</Title><Arguments>read libaio 0 1 4k</Arguments><Description>Type: Sequential"
+                f" Read - Block Size: 4KB</Description><Scale>{scale}</Scale><Proportion>HIB"
+                "</Proportion><Data><Entry><Identifier>a</Identifier>"
+                f"<RawString>{raw}</RawString><JSON>{{\"test-run-times\":\"{times}\"}}</JSON>"
+                "</Entry></Data></Result>")
+    return ("<PhoronixTestSuite><System><Identifier>a</Identifier></System>"
+            + result("MB/s", raw_a, times_a) + result("IOPS", raw_b, times_b)
+            + "</PhoronixTestSuite>")
+
+
+def test_runtime_rows_once_per_run_also_when_a_later_result_has_more_runs():
+    p = pts.parse(_two_results("1:2:3", "4:4:4", "1.5:2.5:3.5:4.5", "1024:1024:1024:1024"),
+                  "x.xml")
+    runtime = [(r["repetition"], r["value"]) for r in p.records if r["metric"] == "runtime"]
+    # runs 1-3 from the MB/s result, run 4 (only the IOPS result has it) from the IOPS result
+    assert runtime == [(0, 1.0), (1, 2.0), (2, 3.0), (3, 4.5)]
+    bw = [r for r in p.records if r["metric"] == "bandwidth"]
+    # 4 MB/s = 1024 IO/s x 4 KiB exactly in MiB: the check says MiB
+    assert {r["mb_basis"] for r in bw} == {"MiB/s (checked: IOPS x block size)"}
+    assert [r["value"] for r in bw] == [4 * MiB] * 3
+
+
+@pytest.mark.parametrize("mbps,iops,bs,want", [
+    (4.0, 1024.0, 4096, (MiB, "MiB/s (checked: IOPS x block size)")),
+    (4.194304, 1024.0, 4096, (MB, "MB/s (checked: IOPS x block size)")),
+    (8.0, 1024.0, 4096, (MiB, "MiB/s assumed (IOPS x block size check inconclusive)")),
+    (4.0, 1024.0, None, None),
+    (4.0, 1e308, 2**62, None),  # IOPS x block size beyond a float
+])
+def test_mb_checked(mbps, iops, bs, want):
+    assert pts._mb_checked(mbps, iops, bs) == want
