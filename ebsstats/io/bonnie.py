@@ -51,6 +51,7 @@ seq, ran: create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import os
@@ -268,6 +269,14 @@ def _classify(line: str) -> tuple | None:
             extra = n - base + shift  # fields a comma in the machine name added
             if extra < 0:
                 continue
+            if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
+                # every field as :func:`_check_19x` wants it (one match in C): only the rules
+                # between fields are left to check
+                named = dict(zip(layout, fields, strict=True))
+                problem = _check_19x_between(named)
+                if problem is None:
+                    return label, named
+                continue
             parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
             if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
                 if any(parts[5:18]):
@@ -380,6 +389,38 @@ def _check_19x(named: dict, label: str) -> str | None:
     return _check_rates(named) or _check_structure(named, True)
 
 
+def _check_19x_between(named: dict) -> str | None:
+    """What :func:`_check_19x` finds in a row whose every field has its own form (the rules
+    between fields), in the same order."""
+    if "seek_count" in named and named["file_size"] and not named["seek_count"]:
+        return _bad("seeks", "") + " with a file size"
+    return _check_structure(named, True)
+
+
+def _fields_ok(layout: list[str]) -> re.Pattern:
+    """One pattern for a whole 1.9x row of ``layout`` (no comma in the machine name) that
+    matches exactly when every field passes its own check in :func:`_check_19x` (each field's
+    pattern is that check's pattern; unchecked fields are any text without a comma)."""
+    own = {"bonnie_version": _VERSION, "concurrency": _INT, "max_size": _MAX}
+    optional = {"file_size": _SIZE, "io_chunk_size": _CHUNK, "seek_count": _INT,
+                "seek_proc_count": _INT, "num_files": _INT, "min_size": _INT, "slot_a": _CHUNK,
+                "slot_b": _CHUNK}
+    own.update((name, _CSV_LAT) for name in _LAT_FIELDS)
+    own.update(_RATE_CHECKS)
+
+    def form(name: str) -> str:
+        if name in own:
+            return f"(?:{own[name].pattern[1:-1]})"
+        if name in optional:
+            return f"(?:{optional[name].pattern[1:-1]})?"
+        return "[^,]*"
+
+    return re.compile(",".join(map(form, layout)))
+
+
+_FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
+
+
 def _files_meta(n: str | None, max_size: str | None, min_size: str | None, dirs: str | None,
                 chunk: str | None = None) -> dict:
     """The file-test columns, plus ``num_files`` in bonnie's own ``n:max:min/dirs`` spelling."""
@@ -451,8 +492,9 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
     chunk = meta.get("chunk_size")
     run.chunk = int(units.binary_size(chunk)) if chunk else None
     run.meta = meta
-    run.cells = [(test, kind, text, lineno) for test, kind, key in _CSV_CELLS
-                 if (text := named.get(key))]
+    texts = list(map(named.get, _CSV_CELL_KEYS))  # the non-empty ones become cells (in C)
+    run.cells = list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
+                                            itertools.repeat(lineno)), texts))
     return run
 
 
@@ -460,6 +502,7 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
 _CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
               for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
                                 ("lat", f"{test}_latency"))]
+_CSV_CELL_TESTS, _CSV_CELL_KINDS, _CSV_CELL_KEYS = (list(x) for x in zip(*_CSV_CELLS, strict=True))
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -770,6 +813,11 @@ _CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind
               for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
 
 
+# a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
+# same text is the same value; bounded, so that a hostile file cannot grow it without end)
+_LATENCY_SECONDS: dict[str, float] = {}
+
+
 def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
     """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
     how many."""
@@ -786,7 +834,11 @@ def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> 
             position, at = f"line {lineno}", lineno
         flag = None
         if kind == "lat":
-            metric, value, flag = _value(test, kind, text, source, lineno)
+            value = _LATENCY_SECONDS.get(text)
+            if value is None:
+                metric, value, flag = _value(test, kind, text, source, lineno)
+                if len(_LATENCY_SECONDS) < 4096:
+                    _LATENCY_SECONDS[text] = value
         elif text[0] == "+":  # +++++: too fast to measure
             value, flag = math.nan, TOO_FAST
         elif (csv2txt and kind == "rate" and text in ("0k", "0")
@@ -862,8 +914,8 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
     csv_runs, stray = _csv_runs(lines, source, notes)
     text_runs: list[_Run] = []
     text_error: _TextError | None = None
-    try:
-        text_runs = _text_runs(lines)
+    try:  # every table header says "Sequential Output" or "Sequential Create"
+        text_runs = _text_runs(lines) if "Sequential " in text else []
     except _TextError as exc:
         text_error = exc
     except ValueError as exc:  # a size or number the table should not hold
