@@ -1010,6 +1010,8 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
     """2.00a leaves io_chunk_size empty in the CSV although its table shows ``512M:64k``: take the
     chunk from the table printed just before the CSV row of the same run (same host and size)."""
+    if not text_runs:
+        return
     native = [r for r in text_runs if r.native and r.io_line is not None]
     for run in csv_runs:
         if run.meta.get("chunk_size") or not run.meta.get("file_size"):

@@ -288,7 +288,7 @@ def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
     sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
     if sniffed is None or "folder_version" not in sniffed.reader.needs:
         return False
-    out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+    out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
     return True
 
 
@@ -312,7 +312,7 @@ def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = 
         if sniffed is None:
             return out
         reader = sniffed.reader  # kept here: the outcome travels between processes by name
-        out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+        out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
         if "folder_version" in reader.needs and not job.final:
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
@@ -326,6 +326,13 @@ def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = 
         return out
     _keep_rows(out, parsed, sniffed, job)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _by_name(module: str, tool: str, fmt: str) -> Sniffed:
+    """A verdict without its reader (what an outcome keeps), made once per reader and format
+    (it is immutable: files share it)."""
+    return Sniffed(module, tool, fmt)
 
 
 def _regular_file(path: Path, rel: str, out: _Outcome, st: os.stat_result | None = None
