@@ -707,12 +707,12 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
                        final=final, sidecar_names=sidecar_names, shared_sizes=shared,
                        typed=typed)
             _run_batch(batch, files, rels, sizes, stats, job, jobs, outcomes, bar)
-            for i in batch:  # what each folder's reports say, for the readers that need it
-                o = outcomes[i]
+            waiting = [] if final else [i for i in batch if _deferred(outcomes[i])]
+            for i in batch if waiting else ():  # what each folder's reports say, for the
+                o = outcomes[i]                  # readers that wait for it
                 if o.parsed is not None and o.parsed.version and o.sniffed is not None:
                     versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
-            batch = [] if final else [i for i in batch if _deferred(outcomes[i])]
-            final = True
+            batch, final = waiting, True
     finally:
         if bar is not None:
             bar.close()
