@@ -199,6 +199,9 @@ def sniff(head: str, name: str = "") -> str | None:
         return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
     fallback = None
     tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
+    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
+        return None  # no line the loop below would look at (a line it splits lies within a
+        # line between newlines: one of 26 commas makes one here)
     lines = head.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -227,6 +230,7 @@ def sniff(head: str, name: str = "") -> str | None:
 # "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
 _TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
 _CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
+_WIDE_LINE = re.compile(r"^(?:[^,\n]*,){26}", re.M)  # a line of 26 commas or more
 _MARKERS = _TABLE_MARKERS + _CSV_HEADERS
 
 
