@@ -99,6 +99,7 @@ _RATE_METRIC = {"char": "bandwidth", "block": "bandwidth", "seek": "iops", "file
 
 _IO_FIELDS = [x for t, *_ in _IO_TESTS for x in (t, f"{t}_cpu")]
 _FILE_FIELDS = [x for t, *_ in _FILE_TESTS for x in (t, f"{t}_cpu")]
+_RESULT_FIELDS = _IO_FIELDS + _FILE_FIELDS
 _LAT_FIELDS = [f"{t}_latency" for t, *_ in _IO_TESTS + _FILE_TESTS]
 
 # field layouts by format (names are ours). "slot_a"/"slot_b" are the
@@ -215,7 +216,7 @@ def sniff(head: str, name: str = "") -> str | None:
                 got = _csv_row(line, "", i + 1)
             except ParseError:
                 continue  # a truncated last line of the head, or not ours
-            if got is not None and any(got[1][k] for k in _IO_FIELDS + _FILE_FIELDS):
+            if got is not None and any(map(got[1].__getitem__, _RESULT_FIELDS)):
                 return f"csv {got[0]}"
         if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
@@ -347,12 +348,17 @@ _STRUCTURE = [(key, [(name, name.endswith("_latency")) for test in tests
                                  ("num_files", [t for t, *_ in _FILE_TESTS]))]
 
 
+# the names _check_structure looks at, by key and whether latency fields count
+_STRUCTURE_NAMES = {(key, latency): [name for name, is_lat in names if latency or not is_lat]
+                    for key, names in _STRUCTURE for latency in (False, True)}
+
+
 def _check_structure(named: dict, latency: bool) -> str | None:
     """bonnie++ writes IO results only with a file size and file results only with a file count
     (bon_time.cpp): a row breaking this is misaligned (a wrong number of commas somewhere)."""
     for key, names in _STRUCTURE:
-        if named[key]:
-            continue
+        if named[key] or not any(map(named.__getitem__, _STRUCTURE_NAMES[key, latency])):
+            continue  # (all of them empty: judged in C)
         for name, is_latency in names:
             if (latency or not is_latency) and named[name]:
                 return f"{_bad(name, named[name])} but {key} is empty"
