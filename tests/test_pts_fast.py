@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 import defusedxml.ElementTree as DET
 import numpy as np
+import pandas as pd
 import pytest
 
 import ebsstats as es
@@ -255,3 +256,110 @@ def test_runtime_rows_once_per_run_also_when_a_later_result_has_more_runs():
 ])
 def test_mb_checked(mbps, iops, bs, want):
     assert pts._mb_checked(mbps, iops, bs) == want
+
+
+# ------------------------------------------------------------------ hostile numbers
+
+
+def test_a_long_digit_run_is_read_in_linear_time():
+    """A RawString of 20,000 digits and a letter: the number patterns used to split the digits
+    every way before failing (5.7 s); possessive quantifiers fail at once."""
+    import time
+
+    raw = "9" * 20000 + "x"
+    doc = ("<PhoronixTestSuite><System><Identifier>a</Identifier></System><Result><Title>T"
+           "</Title><Scale>Seconds</Scale><Data><Entry><Identifier>a</Identifier>"
+           f"<RawString>{raw}:{raw}</RawString></Entry></Data></Result></PhoronixTestSuite>")
+    t = time.process_time()
+    p = pts.parse(doc, "x.xml")
+    assert time.process_time() - t < 1.0
+    assert p.records == [] and "non-numeric RawString" in p.notes[0]
+    assert pts._num(raw) is None and pts._nums([raw, raw]) == [None, None]
+    assert pts._nums(["9" * 400, "1"]) == [None, 1.0]  # 1e400: not finite
+
+
+@pytest.mark.parametrize("client,version", [
+    ("Phoronix Test Suite v10.8.4", "10.8.4"), ("PTS 9.6.1m2 (Nesodden)", "9.6.1m2"),
+    ("v12", "v12"), ("1v2.3", "2.3"), ("x12.3.", "12.3"), (None, None), ("", None),
+])
+def test_client_version(client, version):
+    assert pts._client_version(client) == version
+
+
+def test_a_long_test_client_is_searched_in_linear_time():
+    import time
+
+    t = time.process_time()
+    assert pts._client_version("1" * 20000) == "1" * 20000  # no version: the text itself
+    assert pts._client_version("\u0663" * 20000 + " v1.2") == "1.2"
+    assert time.process_time() - t < 0.5  # 3.9 s and 3.1 s before
+
+
+# ------------------------------------------------------------------ test logs
+
+
+def _log_times_by_resolving(log_dir, res, system, tz, notes):
+    """The rule: each hash's <system>.log, found only inside log_dir once resolved."""
+    for h in [h for h in (res.hash, pts._comparison_hash(res, res.scale),
+                          pts._comparison_hash(res, "")) if h]:
+        path = log_dir / h / f"{system}.log"
+        try:
+            found = path.resolve().is_relative_to(log_dir.resolve()) and path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if found:
+            out = {}
+            text = path.read_bytes().decode("utf-8", errors="replace")
+            for m in pts._LOG_HEADER_RE.finditer(text):
+                if m.group("id").strip() == system:
+                    ts = pts._tstamp(m.group("ts"), tz, notes, str(path))
+                    if ts is not None:
+                        out[int(m.group("n"))] = ts
+            return out
+    return {}
+
+
+def test_test_logs_found_as_by_resolving_every_path(tmp_path):
+    logs, outside = tmp_path / "test-logs", tmp_path / "outside"
+    logs.mkdir()
+    outside.mkdir()
+
+    def log(system, *stamps):
+        return "".join(f"#####\n{system} - Run {k}\n{ts}\n#####\nfio output\n"
+                       for k, ts in enumerate(stamps, 1))
+
+    def result(ident, scale, hash_=None):
+        return pts._Result(ident, "T", "3.29", "a", "d", scale, "HIB", None, "/R", hash=hash_)
+
+    plain, linked_dir, linked_file, bad = (result(f"pts/fio-{k}.0", "MB/s")
+                                           for k in range(1, 5))
+    (logs / pts._comparison_hash(plain, "MB/s")).mkdir()
+    (logs / pts._comparison_hash(plain, "MB/s") / "gp3.log").write_text(
+        log("gp3", "2024-01-02 03:04:05", "2024-01-02 03:05:05"))
+    (outside / "gp3.log").write_text(log("gp3", "2024-01-02 03:04:05"))
+    (logs / pts._comparison_hash(linked_dir, "MB/s")).symlink_to(outside)  # a link: outside
+    (logs / pts._comparison_hash(linked_file, "")).mkdir()
+    (logs / pts._comparison_hash(linked_file, "") / "gp3.log").symlink_to(outside / "gp3.log")
+    (logs / pts._comparison_hash(bad, "")).mkdir()
+    (logs / pts._comparison_hash(bad, "") / "gp3.log").write_text(
+        log("gp3", "2024-13-45 00:00:00", "2024-01-02 03:05:05"))
+    (logs / "a").mkdir()
+    (logs / "a" / "b").mkdir()
+    (logs / "a" / "b" / "gp3.log").write_text(log("gp3", "2024-01-02 03:04:05"))
+    slashed = result("x", "IOPS", hash_="a/b")  # a JSON export's hash with a "/"
+    cases = [(r, s) for r in (plain, linked_dir, linked_file, bad, slashed)
+             for s in ("gp3", "io2", "../outside/gp3", "a\x00b")]
+    finder = pts._TestLogs(logs)
+    for tz in (None, "Europe/Berlin"):
+        for r, system in cases * 2:  # twice: the second time from what was read
+            want_notes, got_notes = [], []
+            want = _log_times_by_resolving(logs, r, system, tz, want_notes)
+            got = finder.times(r, system, tz, got_notes)
+            assert got == want and got_notes == want_notes, (r.identifier, system)
+        finder = pts._TestLogs(logs)
+    assert finder.times(plain, "gp3", None, []) == {
+        1: pd.Timestamp("2024-01-02 03:04:05", tz="UTC"),
+        2: pd.Timestamp("2024-01-02 03:05:05", tz="UTC")}
+    assert finder.times(linked_dir, "gp3", None, []) == {}  # never outside the folder
+    notes: list[str] = []
+    assert list(finder.times(bad, "gp3", None, notes)) == [2] and "not a date" in notes[0]

@@ -110,6 +110,7 @@ import math
 import operator
 import os
 import re
+import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain
@@ -149,7 +150,9 @@ KNOWN_KEYS = (
 _KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
 _GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
 
-_NUM_RE = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
+# possessive quantifiers: a number is read without backtracking (a run of 20,000 digits and a
+# letter took 5.7 s with plain ones: the digits were split every way before the match failed)
+_NUM_RE = re.compile(r"^[-+]?+(?:\d++\.?+\d*+|\.\d++)(?:[eE][-+]?+\d++)?+$")
 _TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2})?)?$")
 _LOG_HEADER_RE = re.compile(
     r"^#####\n(?P<id>[^\n]*) - Run (?P<n>\d+)\n(?P<ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\n#####$",
@@ -298,8 +301,9 @@ def split_system_string(text: str | None) -> dict[str, str]:
         elif ch in ")]":
             depth = max(0, depth - 1)
         elif ch == "," and text.startswith(", ", i):
-            rest = text[i + 2:]
-            if _KNOWN_KEY_RE.match(rest) or (depth == 0 and _GENERIC_KEY_RE.match(rest)):
+            # (matched in place: no copy of the rest of the text at every comma)
+            if _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
+                                                     _GENERIC_KEY_RE.match(text, i + 2)):
                 cuts.append(i)
     cuts.append(len(text))
     out: dict[str, str] = {}
@@ -454,10 +458,16 @@ def _run_times_json(js: str, epos: str, source: str) -> list[str] | None:
     return None
 
 
+# the first "1.2.3"-like version (after a "v"): possessive, and never starting inside a run of
+# digits (a match from there fails where the run's first digit failed), so that a TestClient of
+# 20,000 digits is searched in linear time (it took 3.9 s)
+_CLIENT_VERSION_RE = re.compile(r"v?+(?<!\d)(\d++(?:\.\d++)++\w*+)")
+
+
 def _client_version(client: str | None) -> str | None:
     if not client:
         return None
-    m = re.search(r"v?(\d+(?:\.\d+)+\w*)", client)
+    m = _CLIENT_VERSION_RE.search(client)
     return m.group(1) if m else client
 
 
@@ -732,8 +742,8 @@ def _num(text: str | None) -> float | None:
     return v if math.isfinite(v) else None
 
 
-_NUMS_RE = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-                      r"(?::[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)*")
+_ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"  # (no backtracking)
+_NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")
 
 
 def _nums(texts: list[str]) -> list[float | None]:
@@ -821,38 +831,106 @@ def _comparison_hash(res: _Result, scale: str | None) -> str | None:
     return hashlib.sha1(",".join(parts).encode(), usedforsecurity=False).hexdigest()
 
 
-def _log_times(log_dir: Path | None, res: _Result, system: str, tz: str | None,
-               notes: list[str]) -> dict[int, pd.Timestamp]:
-    """Run number (1-based) -> time PTS logged it, from test-logs/<hash>/<system>.log."""
-    if log_dir is None:
-        return {}
-    hashes = [h for h in (res.hash, _comparison_hash(res, res.scale), _comparison_hash(res, ""))
-              if h]
-    for h in hashes:
-        path = log_dir / h / f"{system}.log"
-        try:  # names come from the file: never outside log_dir, never raising on long names
-            inside = path.resolve().is_relative_to(log_dir.resolve())
-            found = inside and path.is_file()
+class _TestLogs:
+    """The test-logs folder of one result file: for a result and a system, run number
+    (1-based) -> time PTS logged it, from ``test-logs/<hash>/<system>.log`` (never a log outside
+    the folder). What does not change between entries is found once: the folder's real path,
+    its names, a result's hashes, a log already read (with the notes it gave)."""
+
+    def __init__(self, log_dir: Path):
+        self.log_dir = log_dir
+        self.root: Path | None = None  # log_dir.resolve(), once
+        self.root_error = False  # ... which raised (then no log is inside it)
+        try:  # the names in the folder (a hash not among them has no log), and which of them
+            # are directories, not links (a log in one of those is inside the folder)
+            with os.scandir(log_dir) as it:
+                entries = list(it)
+            self.names: set[str] | None = {e.name for e in entries}
+            self.dirs: set[str] = {e.name for e in entries if e.is_dir(follow_symlinks=False)}
         except (OSError, ValueError):
-            found = False
-        if found:
+            self.names, self.dirs = None, set()
+        self.hashes: dict[int, list[str]] = {}  # id of a result -> the hashes to try
+        self.read: dict[tuple[str, str], tuple[dict, list[str]]] = {}  # (hash, system) ->
+
+    def _inside(self, path: Path) -> bool:
+        resolved = path.resolve()
+        if self.root is None and not self.root_error:
             try:
-                with open(path, "rb") as fh:
-                    text = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")
-            except OSError:
-                return {}
-            out = {}
-            for m in _LOG_HEADER_RE.finditer(text):
-                if m.group("id").strip() == system:
-                    ts = _tstamp(m.group("ts"), tz, notes, str(path))
-                    if ts is not None:
-                        out[int(m.group("n"))] = ts
-            return out
-    return {}
+                self.root = self.log_dir.resolve()
+            except (OSError, ValueError):
+                self.root_error = True
+        return not self.root_error and resolved.is_relative_to(self.root)
+
+    def times(self, res: _Result, system: str, tz: str | None,
+              notes: list[str]) -> dict[int, pd.Timestamp]:
+        hashes = self.hashes.get(id(res))
+        if hashes is None:
+            hashes = self.hashes[id(res)] = [
+                h for h in (res.hash, _comparison_hash(res, res.scale), _comparison_hash(res, ""))
+                if h]
+        for h in hashes:
+            if self.names is not None and h not in self.names and h.isascii() and h.isalnum():
+                continue  # (a plain name that is not in the folder: nothing under it)
+            done = self.read.get((h, system))
+            if done is not None:  # read before: the same times, and the same notes again
+                notes.extend(done[1])
+                return done[0]
+            path = self.log_dir / h / f"{system}.log"
+            found = self._plain_log(h, system, path)
+            if found is None:
+                try:  # names come from the file: never outside log_dir, never raising on long
+                    found = self._inside(path) and path.is_file()  # names
+                except (OSError, ValueError):
+                    found = False
+            if found:
+                before = len(notes)
+                out = self._parse_log(path, system, tz, notes)
+                self.read[h, system] = (out, notes[before:])
+                return out
+        return {}
+
+    def _plain_log(self, h: str, system: str, path: Path) -> bool | None:
+        """Whether ``path`` is a log inside the folder, known without resolving it: a plain
+        directory (no link) of the folder holding a regular file (no link) of a plain name is
+        inside it; None when that cannot be said so (then the path is resolved)."""
+        if h not in self.dirs or "/" in system or "\x00" in system or os.sep in system:
+            return None
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            found = False  # (nothing there: is_file would say False)
+        except (OSError, ValueError):
+            return None
+        else:
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            found = True
+        if self.root is None and not self.root_error:
+            try:
+                self.root = self.log_dir.resolve()
+            except (OSError, ValueError):
+                self.root_error = True
+        return found and not self.root_error
+
+    @staticmethod
+    def _parse_log(path: Path, system: str, tz: str | None,
+                   notes: list[str]) -> dict[int, pd.Timestamp]:
+        try:
+            with open(path, "rb") as fh:
+                text = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")
+        except OSError:
+            return {}
+        out = {}
+        for m in _LOG_HEADER_RE.finditer(text):
+            if m.group("id").strip() == system:
+                ts = _tstamp(m.group("ts"), tz, notes, str(path))
+                if ts is not None:
+                    out[int(m.group("n"))] = ts
+        return out
 
 
 # Scales that are rates or latencies, onto the canonical metric and unit; "MB/s" is decided per
-# entry by _mb_basis. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
+# entry by _mb_basis_of. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
 # elsewhere a time in ms is not an I/O latency (a frame time, a compile time) and stays a score.
 _RATE_SCALES = {"MB/S": ("bandwidth", "B/s"), "MIB/S": ("bandwidth", "B/s"),
                 "IOPS": ("iops", "IO/s")}
@@ -917,19 +995,11 @@ def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
     return _MIB, "MiB/s assumed (IOPS x block size check inconclusive)"
 
 
-def _mb_basis(res: _Result, entry: _Entry, sibling: _Result | None, bs: int | None, mode: str,
-              fio: bool = True) -> tuple[float, str]:
-    """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check
-    against the same system's entry of the IOPS ``sibling`` x the block size ``bs``."""
-    other = None if sibling is None else next(
-        (e for e in sibling.entries if e.system == entry.system), None)
-    return _mb_basis_of(res, _mean_value(entry), other, bs, mode, fio)
-
-
 def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int | None,
                  mode: str, fio: bool) -> tuple[float, str]:
-    """:func:`_mb_basis` with the entry's :func:`_mean_value` and the sibling's entry of the
-    same system (``other``) found."""
+    """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check of
+    the entry's mean (its Value, else the mean of its runs) against the same system's entry of
+    the IOPS sibling (``other``) x the block size ``bs``."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
@@ -992,6 +1062,7 @@ class _Rows:
         self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
         self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
+        self.logs = _TestLogs(log_dir) if log_dir is not None else None
 
     def const(self, value, n: int) -> Const:
         """One shared ``Const(value, n)`` per string value and length (immutable)."""
@@ -1106,8 +1177,8 @@ class _Rows:
                     scaled_value > -math.inf if sh.signed else scaled_value >= 0)):
                 self._check(sh, entry, value, raw, factor)
         times = self._times(entry, raw)
-        logged = (_log_times(self.log_dir, res, system_name, self.tz, self.notes)
-                  if self.log_dir is not None else _NO_LOG)
+        logged = (self.logs.times(res, system_name, self.tz, self.notes)
+                  if self.logs is not None else _NO_LOG)
         key = sh.key_prefix + system_name
         common = {**sh.base, **self.sysmeta.get(system_name, _NO_LOG), "config": system_name,
                   "tool_version": tool_version}
