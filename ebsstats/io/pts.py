@@ -378,64 +378,61 @@ def _text(el: ET.Element | None, tag: str) -> str | None:
     return t or None
 
 
+_SYSTEM_TAGS = ("Identifier", "Hardware", "Software", "TimeStamp", "TestClientVersion")
+_RESULT_TAGS = ("Identifier", "Title", "AppVersion", "Arguments", "Description", "Scale",
+                "Proportion", "DisplayFormat")
+_ENTRY_TAGS = ("Identifier", "RawString", "JSON", "Value")
+
+
+def _texts(el: ET.Element, tags: tuple[str, ...]) -> list[str | None]:
+    """:func:`_text` of each tag: the first child's stripped text, None when missing or empty
+    (one call per element, the children found in C)."""
+    find = el.findtext
+    return [(find(tag) or "").strip() or None for tag in tags]
+
+
 def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list[_Result], dict]:
     gen = root.find("Generated")
     info = {"title": _text(gen, "Title"), "client": _text(gen, "TestClient"),
             "last_modified": _text(gen, "LastModified")}
     systems = []
     pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
-
-    def split(text: str | None) -> dict[str, str]:
-        if text not in pairs:
-            pairs[text] = split_system_string(text)
-        return pairs[text]
-
     for i, sel in enumerate(root.iterfind("System"), 1):
-        ident = (sel.findtext("Identifier") or "").strip() or None
+        ident, hardware, software, stamp, client = _texts(sel, _SYSTEM_TAGS)
         if ident is None:
             raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/Identifier",
                              "a system Identifier", found="nothing")
-        systems.append(_System(ident, split((sel.findtext("Hardware") or "").strip() or None),
-                               split((sel.findtext("Software") or "").strip() or None),
-                               (sel.findtext("TimeStamp") or "").strip() or None,
-                               (sel.findtext("TestClientVersion") or "").strip() or None))
+        for text in (hardware, software):
+            if text not in pairs:
+                pairs[text] = split_system_string(text)
+        systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
-    times_of = _run_times_json
     for i, rel in enumerate(root.iterfind("Result"), 1):
         pos = f"/PhoronixTestSuite/Result[{i}]"
-        field_ = rel.findtext
-        ident = (field_("Identifier") or "").strip() or None
-        title = (field_("Title") or "").strip() or ident
-        if title is None:
+        ident, title, *fields = _texts(rel, _RESULT_TAGS)
+        if title is None and ident is None:
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
-        res = _Result(ident, title, (field_("AppVersion") or "").strip() or None,
-                      (field_("Arguments") or "").strip() or None,
-                      (field_("Description") or "").strip() or None,
-                      (field_("Scale") or "").strip() or None,
-                      (field_("Proportion") or "").strip() or None,
-                      (field_("DisplayFormat") or "").strip() or None, pos)
-        entries = res.entries
+        res = _Result(ident, title or ident, *fields, pos)
+        results.append(res)
         j = 0
         for data in rel.iterfind("Data"):
             for eel in data.iterfind("Entry"):
                 j += 1
-                epos = f"{pos}/Data/Entry[{j}]"
-                field_ = eel.findtext
-                system = (field_("Identifier") or "").strip() or None
-                if system is None:
-                    raise ParseError(source, f"{epos}/Identifier",
-                                     "the system Identifier of an Entry", found="nothing")
-                raw = (field_("RawString") or "").strip()
-                js = (field_("JSON") or "").strip()
-                entries.append(_Entry(system, (field_("Value") or "").strip() or None,
-                                      raw.split(":") if raw else None,
-                                      times_of(js, epos, source) if js else None, epos))
-        results.append(res)
+                res.entries.append(_composite_entry(eel, f"{pos}/Data/Entry[{j}]", source))
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
     info["tool_version"] = _client_version(info["client"])
     return systems, results, info
+
+
+def _composite_entry(eel: ET.Element, epos: str, source: str) -> _Entry:
+    system, raw, js, value = _texts(eel, _ENTRY_TAGS)
+    if system is None:
+        raise ParseError(source, f"{epos}/Identifier", "the system Identifier of an Entry",
+                         found="nothing")
+    return _Entry(system, value, raw.split(":") if raw else None,
+                  _run_times_json(js, epos, source) if js else None, epos)
 
 
 # what PTS writes in an Entry's JSON: {"test-run-times":"30.46:30.73:30.46"}
@@ -759,8 +756,9 @@ def _nums(texts: list[str]) -> list[float | None]:
 
 
 def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | None:
-    """``values`` x ``factor`` if every product is finite (and >= 0 unless ``signed``), else
-    None (then :func:`~ebsstats.io._common.number` says which value is not)."""
+    """``values`` x ``factor`` when :func:`~ebsstats.io._common.number` accepts every product
+    (checked on the smallest and largest at once), else None: then ``number`` is asked value by
+    value, and names the one it refuses."""
     out = [v * factor for v in values]
     lo, hi = min(out), max(out)
     return out if hi < math.inf and (lo > -math.inf if signed else lo >= 0) else None
@@ -1136,8 +1134,8 @@ class _Rows:
 
     def _check(self, sh: _ResultShared, entry: _Entry, value: float | None, raw: list | None,
                factor: float) -> None:
-        """Raise the ParseError of the first value that is not a finite (non-negative) number
-        once scaled (rates are >= 0 and finite in B/s or IO/s too)."""
+        """Raise the ParseError :func:`~ebsstats.io._common.number` gives for the first value
+        it refuses once scaled (rates are checked in B/s or IO/s too)."""
         for v in [value] + (raw or []):
             if v is not None:  # (a float: found, its str, is its repr)
                 number(v, self.source, entry.position, sh.what, scale=factor,
