@@ -63,6 +63,7 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -263,8 +264,17 @@ def _io_mode(text: str) -> str:
     return t
 
 
+def _count(text: str) -> int:
+    """A count an option echo prints, which must fit in 64 bits (else ValueError)."""
+    n = int(text)
+    if not 0 <= n < 2**63:
+        raise ValueError("a count beyond 64 bits")
+    return n
+
+
 def _size(text: str) -> int:
-    return int(units.binary_size(text))
+    """A size in bytes (``16KiB``, ``1Gb``), which must fit in 64 bits (else ValueError)."""
+    return _count(units.binary_size(text))
 
 
 def _on(_: str) -> str:
@@ -273,16 +283,16 @@ def _on(_: str) -> str:
 
 # option echoes that set one header value: (pattern, "hdr" or "extra", key, conversion, tag)
 _FILEIO_ECHO = [
-    (_H_FILES, "extra", "file_num", int, "fileio"),
+    (_H_FILES, "extra", "file_num", _count, "fileio"),
     (_H_TOTAL, "extra", "file_total_size", _size, "fileio"),
     (_H_BLOCK, "hdr", "block_size", _size, "fileio"),
     (_H_RATIO, "extra", "rw_ratio", str, "fileio"),
-    (_H_FSYNC_FREQ, "extra", "fsync_freq", int, "fileio"),
+    (_H_FSYNC_FREQ, "extra", "fsync_freq", _count, "fileio"),
     (_H_FSYNC_END, "extra", "fsync_end", _on, "fileio"),
     (_H_FSYNC_ALL, "extra", "fsync_all", _on, "fileio"),
     (_H_IOMODE, "extra", "io_mode", _io_mode, "fileio"),
 ]
-_CPU_ECHO = [(_H_PRIME, "extra", "cpu_max_prime", int, "cpu")]
+_CPU_ECHO = [(_H_PRIME, "extra", "cpu_max_prime", _count, "cpu")]
 _MEMORY_ECHO = [
     (_H_MEM_BLOCK, "hdr", "block_size", _size, "memory"),
     (_H_MEM_OPER, "extra", "memory_oper", str, "memory"),
@@ -290,30 +300,33 @@ _MEMORY_ECHO = [
 ]
 
 
-def _pick(cell, m: re.Match) -> str:
-    """A table cell: a fixed name, a name looked up by the line's first group, or computed."""
+def _pick(cell, m: re.Match, base: int) -> str:
+    """A table cell: a fixed name, a name looked up by the line's first group, or computed
+    (``base``: the number of the groups in the match before the line's own, see
+    :func:`_alternation`)."""
     if isinstance(cell, str):
         return cell
     if isinstance(cell, dict):
-        return cell[m.group(1)]
-    return cell(m)
+        return cell[m.group(base + 1)]
+    return cell(m, base)
 
 
-def _ms_or_unit(text: str, m: re.Match) -> float:
+def _ms_or_unit(text: str, m: re.Match, base: int) -> float:
     """A latency in the unit after it (0.4's ``us``/``s``), else sysbench's ms."""
-    return units.duration(text + (m.group(3) or ""), "ms")
+    return units.duration(text + (m.group(base + 3) or ""), "ms")
 
 
-def _ms(text: str, m: re.Match) -> float:
+def _ms(text: str, m: re.Match, base: int) -> float:
     return units.duration(text, "ms")
 
 
-def _bytes(text: str, m: re.Match) -> float:
+def _bytes(text: str, m: re.Match, base: int) -> float:
     return units.binary_size(text)
 
 
-def _lat_percentile(m: re.Match) -> str:
-    return _percentile("lat", m.group(1))
+def _lat_pct(group: int):
+    """The metric of a percentile latency whose percentile is in ``group``."""
+    return lambda m, base: _percentile("lat", m.group(base + group))
 
 
 _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
@@ -321,15 +334,15 @@ _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read
 _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
 
 # result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
-# tag). metric/op: a name, or a dict keyed by the line's first group, or a function of the match;
-# scale: a factor to the canonical unit, or a function (text, match) -> value. The first row
-# that matches wins (the order is that of the former if-chain).
+# tag). metric/op: a name, or a dict keyed by the line's first group, or a function of the match
+# (see _pick); scale: a factor to the canonical unit, or a function (text, match, base) -> value.
+# The first row that matches wins (the order is that of the former if-chain).
 _RESULT_LINES = (
     (_R_PREPARE, None, (("bandwidth", "write", 3, units.MiB), ("io_bytes", "write", 1, 1.0),
                         ("runtime", "write", 2, 1.0)), "prepare"),
     (_R_LAT, "latency", ((_LAT_NAMES, "total", 2, _ms_or_unit),), None),
-    (_R_PCT04, "latency", ((_lat_percentile, "total", 2, _ms_or_unit),), None),
-    (_R_PCT10, "latency", ((_lat_percentile, "total", 2, _ms),), None),
+    (_R_PCT04, "latency", ((_lat_pct(1), "total", 2, _ms_or_unit),), None),
+    (_R_PCT10, "latency", ((_lat_pct(1), "total", 2, _ms),), None),
     (_R_PCT_OFF, "latency", (), "percentile off"),
     (_R_RATE10, None, (("iops", _OP_WORDS, 2, 1.0),), None),
     (_R_TPUT10, None, (("bandwidth", _OP_WORDS, 2, units.MiB),), None),
@@ -352,13 +365,9 @@ _RESULT_LINES = (
     (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
 )
 
-def _lat_pct(group: int):
-    """The metric of a percentile latency whose percentile is in ``group``."""
-    return lambda m: _percentile("lat", m.group(group))
-
-
-# report-interval lines: (pattern, ((metric, op, group, scale, test), ...)); metric as in
-# _RESULT_LINES, test None for the run's own test; an output whose group is empty is skipped
+# report-interval lines: (pattern of the text after "[ Ns ]", ((metric, op, group, scale, test),
+# ...)); metric as in _RESULT_LINES, test None for the run's own test; an output whose group is
+# empty is skipped
 _INTERVAL_LINES = (
     (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
                ("iops", "sync", 4, 1.0, None), (_lat_pct(5), "total", 6, units.MS, None),
@@ -370,50 +379,30 @@ _INTERVAL_LINES = (
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
 
-def _first_of(patterns) -> re.Pattern:
-    """One pattern whose ``lastindex`` names the first of ``patterns`` that matches: each is
-    wrapped in a group (the outermost group closes last), numbered by :func:`_row_of_group`."""
-    return re.compile("|".join(f"((?{'i' if p.flags & re.I else ''}:{p.pattern}))"
-                               for p in patterns))
-
-
-def _row_of_group(patterns) -> dict[int, int]:
-    """The wrapper group number of each pattern in :func:`_first_of` -> the pattern's index."""
-    out, at = {}, 1
-    for k, p in enumerate(patterns):
-        out[at] = k
-        at += 1 + p.groups
-    return out
-
-
-# the first row of _RESULT_LINES that matches a line (any section): one C-level match
-_RESULT_LINE = _first_of([row[0] for row in _RESULT_LINES])
-_RESULT_ROW = _row_of_group([row[0] for row in _RESULT_LINES])
-
-
-# --- option echoes: (pattern, handler(match, hdr, extra) -> tag), in the order they are tried;
-# every handler of a matching line returns a tag, so the first pattern that matches decides
-def _threads_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    hdr["threads"] = int(m.group(1))
+# --- option echoes: (pattern, handler(match, base, hdr, extra) -> tag), in the order they are
+# tried; every handler of a matching line returns a tag, so the first pattern that matches
+# decides. A count or size beyond 64 bits raises ValueError (refused as a bad option line).
+def _threads_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+    hdr["threads"] = _count(m.group(base + 1))
     return "threads_n"
 
 
-def _flags_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    extra["extra_flags"] = _flags(m.group(1))
+def _flags_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+    extra["extra_flags"] = _flags(m.group(base + 1))
     extra.setdefault("fsync_freq", 0)
     extra.setdefault("fsync_end", "off")
     extra.setdefault("fsync_all", "off")
     return "fileio"
 
 
-def _prepare_files_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    extra["file_num"] = int(m.group(1))
-    extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
+def _prepare_files_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+    extra["file_num"] = _count(m.group(base + 1))
+    extra["file_total_size"] = _count(int(m.group(base + 1)) * int(m.group(base + 2)) * units.KiB)
     return "prepare"
 
 
-def _doing_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    what = m.group(1)
+def _doing_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+    what = m.group(base + 1)
     if what in _MODE_BY_TEXT:
         hdr["mode"] = _MODE_BY_TEXT[what]
         return "mode"
@@ -425,17 +414,19 @@ def _doing_line(m: re.Match, hdr: dict, extra: dict) -> str:
     return "other"
 
 
-def _echo_line(where: str, key: str, conv, tag: str):
-    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`)."""
-    def handle(m: re.Match, hdr: dict, extra: dict) -> str:
-        (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else m.string)
+def _echo_line(pattern: re.Pattern, where: str, key: str, conv, tag: str):
+    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`):
+    its first group, or the whole line when the pattern has none."""
+    def handle(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+        (hdr if where == "hdr" else extra)[key] = conv(m.group(base + 1) if pattern.groups
+                                                       else m.string)
         return tag
     return handle
 
 
 def _tag_line(tag: str):
     """The handler of a line that only names the test."""
-    return lambda m, hdr, extra: tag
+    return lambda m, base, hdr, extra: tag
 
 
 def _prefix(text: str) -> re.Pattern:
@@ -443,7 +434,7 @@ def _prefix(text: str) -> re.Pattern:
 
 
 def _echoes(table) -> list:
-    return [(pattern, _echo_line(where, key, conv, tag))
+    return [(pattern, _echo_line(pattern, where, key, conv, tag))
             for pattern, where, key, conv, tag in table]
 
 
@@ -455,9 +446,6 @@ _HEADER_CHECKS = [
       for x in ("Running memory speed test", "Memory transfer size", "total size:")),
     *_echoes(_MEMORY_ECHO), (_prefix("Thread yields per test"), _tag_line("threads")),
 ]
-# a line _Reader._header_line can act on, and which of its checks does
-_OPTION_LINE = _first_of([p for p, _ in _HEADER_CHECKS])
-_OPTION_ROW = _row_of_group([p for p, _ in _HEADER_CHECKS])
 
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
 # lines that say what kind of report this is without echoing an option
@@ -467,9 +455,144 @@ _PROGRESS_LINES = frozenset((
     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
 
 
+# ---------------------------------------------------------------- one match per line
+# Every (stripped) line of a run is classified by one match of one alternation of every kind of
+# line, in the order the kinds are tried: the first branch that matches decides, as the former
+# chain of checks did. (kind, row of the kind's table or None, pattern):
+def _exactly(lines) -> re.Pattern:
+    """A pattern matching exactly one of ``lines`` (the whole stripped line)."""
+    return re.compile("(?:" + "|".join(map(re.escape, sorted(lines))) + r")\Z")
+
+
+_T_PREFIX = rf"\[\s*({_NUM})s\s*\]\s*"  # "[ 5s ] ": the interval's second, then its values
+_BRANCHES = (
+    *(("interval", k, re.compile(_T_PREFIX + p.pattern.removeprefix("^"), p.flags))
+      for k, (p, _) in enumerate(_INTERVAL_LINES)),
+    ("interval", None, _T_RE),  # any other "[ Ns ] ..." line: noted
+    ("skip", None, re.compile("|".join(map(re.escape, _SKIP_PREFIXES)))),
+    ("warning", None, re.compile("WARNING:")),
+    ("histogram", None, re.compile("Latency histogram")),
+    ("progress", None, _exactly(_PROGRESS_LINES)),
+    ("heading", None, _exactly(_HEADINGS)),
+    *(("option", k, p) for k, (p, _) in enumerate(_HEADER_CHECKS)),
+    ("kind", None, _exactly(_KIND_LINES)),
+    *(("result", k, row[0]) for k, row in enumerate(_RESULT_LINES)),
+)
+
+
+@functools.cache
+def _alternation(branches: tuple[int, ...]):
+    """``(match, kinds)`` of the branches numbered ``branches`` (of :data:`_BRANCHES`), in order.
+
+    Each branch is followed by an empty marker group, so that the match's ``lastindex`` (the
+    marker, the last group to close) gives ``kinds[lastindex] = (kind, row, base)``; the branch's
+    own groups are ``base + 1``, ``base + 2``, …. A marker at the end, not a group around the
+    branch, keeps the branch's first character first, so that the engine skips the branches
+    that start with another character without entering them.
+    """
+    parts, kinds, base = [], {}, 0
+    for b in branches:
+        kind, row, p = _BRANCHES[b]
+        parts.append(f"(?{'i' if p.flags & re.I else ''}:{p.pattern})()")
+        kinds[base + p.groups + 1] = (kind, row, base)
+        base += p.groups + 1
+    return re.compile("|".join(parts)).match, kinds
+
+
+_DIGIT = "digit"  # in a set of first characters: any decimal digit (what \d matches)
+
+
+def _first_chars(pattern: re.Pattern) -> frozenset[str] | None:
+    """The characters a match of ``pattern`` can start with (:data:`_DIGIT` for any decimal
+    digit), or ``None`` when any can or the pattern is beyond this small analysis
+    (case-insensitive, a negated or other class, a part that may match nothing). Used only to
+    leave out the branches that cannot match a line, so it may say ``None`` but never less."""
+    try:
+        from re import _constants as c
+        from re import _parser
+    except ImportError:  # pragma: no cover - another Python's internals: no shortcut
+        return None
+    if pattern.flags & re.I:
+        return None
+
+    def chars(av) -> frozenset[str] | None:  # the items of a class [...]
+        out = set()
+        for o, x in av:
+            if o is c.LITERAL:
+                out.add(chr(x))
+            elif o is c.CATEGORY and x is c.CATEGORY_DIGIT:
+                out.add(_DIGIT)
+            else:
+                return None
+        return frozenset(out)
+
+    def first(items) -> frozenset[str] | None:
+        seen: frozenset[str] = frozenset()  # of optional items before this one
+        for op, av in items:
+            if op is c.AT and av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING):
+                continue  # zero-width "^": the next item consumes the first character
+            if op is c.LITERAL:
+                got = frozenset(chr(av))
+            elif op is c.IN:
+                got = chars(av)
+            elif op is c.SUBPATTERN and not av[1] & re.I:  # (group, add, del flags, items)
+                got = first(av[3])
+            elif op is c.BRANCH:
+                alts = [first(alt) for alt in av[1]]
+                got = None if None in alts else frozenset().union(*alts)
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):  # (min, max, items)
+                got = first(av[2])
+                if got is not None and av[0] == 0:  # optional: or what follows starts it
+                    seen |= got
+                    continue
+            else:
+                got = None
+            return None if got is None else seen | got
+        return None  # the pattern may match nothing
+
+    try:
+        return first(_parser.parse(pattern.pattern, pattern.flags))
+    except Exception:  # pragma: no cover - internals changed: no shortcut
+        return None
+
+
+@functools.cache
+def _firsts() -> tuple[frozenset[str] | None, ...]:
+    """:func:`_first_chars` of each of :data:`_BRANCHES`."""
+    return tuple(_first_chars(p) for _, _, p in _BRANCHES)
+
+
+_CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled on first use
+
+
+def _classifier(first: str):
+    """``(match, kinds)`` of the branches a line starting with ``first`` can match (kept for
+    ASCII characters)."""
+    digit = first.isdecimal()
+    got = _alternation(tuple(b for b, f in enumerate(_firsts())
+                             if f is None or first in f or (digit and _DIGIT in f)))
+    if first.isascii():
+        _CLASSIFIERS[first] = got
+    return got
+
+
 def _lead_line(line: str) -> bool:
     """A line before a banner that belongs to it: blank, WARNING or PARAMS."""
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
+
+
+def _checked(text: str, source: str, i: int, what: str, context: str, found: str,
+             scale: float = 1.0) -> float:
+    """``number(text, …, scale=scale)`` of line index ``i``: the printed figure times ``scale``
+    if finite and non-negative, else the same ParseError (the check inline, ``number`` only
+    called to word the error)."""
+    try:
+        value = float(text) * scale
+    except ValueError:
+        value = math.nan
+    if value >= 0 and value - value == 0:
+        return value
+    return number(text, source, i + 1, what, scale=scale, context=context, found=found)
 
 
 class _RunState:
@@ -618,73 +741,74 @@ class _Reader:
 
     # -- one run
     def _run(self, r: _Run, rows: list[tuple]):
+        """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
+        :meth:`_finish`."""
         lines = self.lines
         family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
         st = _RunState(family)
+        classifiers = _CLASSIFIERS
         for i in range(r.banner + 1, r.end):
-            raw = lines[i]
-            s = raw.strip()
-            if not s and not st.in_hist:
+            s = lines[i].strip()
+            if st.in_hist:  # a histogram's lines, to the blank line after it
+                st.in_hist = bool(s)
                 continue
-            if s[:1] == "[" and not st.in_hist:  # only such a line can be an interval line
-                if self._interval_line(st, s, i, raw):
-                    continue
-            if self._skipped(st, s, i):
+            if not s:
                 continue
-            if s in _HEADINGS:
+            match, kinds = classifiers.get(s[0]) or _classifier(s[0])
+            m = match(s)
+            if m is None:
+                continue
+            kind, row, base = kinds[m.lastindex]
+            if kind == "result":
+                self._result(st, s, i, m, row, base)
+            elif kind == "interval":
+                self._interval_line(st, i, m, row, base)
+            elif kind == "option":
+                self._option_line(st, s, i, m, row, base)
+            elif kind == "heading":
                 st.heading(_HEADINGS[s])
-            elif ((option := _OPTION_LINE.match(s)) or s in _KIND_LINES) and self._option_line(
-                    st, s, i, raw, option):
-                continue
-            else:
-                first = _RESULT_LINE.match(s)
-                if first is not None:
-                    self._result(st, s, i, raw, first)
+            elif kind == "kind":
+                self._run_kind(st, s, None)
+            elif kind == "warning":
+                self.notes.append(f"line {i + 1}: {s}")
+            elif kind == "histogram":
+                st.in_hist = True
+            elif kind == "progress":
+                st.started = st.started or s == "Threads started!"
+            # "skip": DEBUG and repeated-message lines
         return self._finish(r, st, rows)
 
-    def _skipped(self, st: _RunState, s: str, i: int) -> bool:
-        """Blank, histogram, warning, debug and progress lines (warnings kept as notes)."""
-        if st.in_hist:
-            st.in_hist = bool(s)
-            return True
-        if not s or s.startswith(_SKIP_PREFIXES):
-            return True
-        if s.startswith("WARNING:"):
-            self.notes.append(f"line {i + 1}: {s}")
-            return True
-        if s.startswith("Latency histogram"):
-            st.in_hist = True
-            return True
-        if s in _PROGRESS_LINES:
-            st.started = st.started or s == "Threads started!"
-            return True
-        return False
-
-    def _interval_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
-        tm = _T_RE.match(s)
-        if not tm:
-            return False
+    def _interval_line(self, st: _RunState, i: int, m: re.Match, row: int | None,
+                       base: int) -> None:
+        """A report-interval line: its rows (row of :data:`_INTERVAL_LINES`), else a note."""
         try:
-            t = number(tm.group(1), self.source, i + 1, "time",
-                       context="a report-interval line", found=raw)
-            self._interval(t, tm.group(2), i, st.series_rows)
+            t = _checked(m.group(base + 1), self.source, i, "time", "a report-interval line",
+                         self.lines[i])
+            if row is None:
+                body = m.group(base + 2)
+                if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
+                    self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
+                return
+            self._interval(t, m, row, base + 1, i, st.series_rows)
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
-        return True
+            raise self.err(i, f"a report-interval line ({exc})", found=self.lines[i]) from exc
 
-    def _option_line(self, st: _RunState, s: str, i: int, raw: str,
-                     option: re.Match | None) -> bool:
-        """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
+    def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
+                     base: int) -> None:
+        """An option echo (threads, block size, test mode, …): row ``row`` of
+        :data:`_HEADER_CHECKS`, whose groups in ``m`` follow ``base``."""
         try:
-            handled = self._header_line(s, option, st.hdr, st.extra) if option else None
-            # only a line that echoed an option changed hdr/extra (earlier ones passed)
-            if handled and any(isinstance(v, int) and not 0 <= v < 2**63
-                               for v in (*st.hdr.values(), *st.extra.values())):
-                raise ValueError("a count beyond 64 bits")
+            handled = _HEADER_CHECKS[row][1](m, base, st.hdr, st.extra)
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, "a sysbench option line", found=raw) from exc
+            raise self.err(i, "a sysbench option line", found=self.lines[i]) from exc
+        self._run_kind(st, s, handled)
+
+    @staticmethod
+    def _run_kind(st: _RunState, s: str, handled: str | None) -> None:
+        """What an option echo (its handler's tag ``handled``) or a prepare/cleanup line says
+        about the run."""
         if handled == "mode":
             st.test = st.hdr["mode"]
         elif handled in ("cpu", "memory", "threads", "mutex", "oltp"):
@@ -693,17 +817,15 @@ class _Reader:
             st.kind = st.kind or "prepare"
         elif s == "Removing test files...":
             st.kind = st.kind or "cleanup"
-        else:
-            return bool(handled)
-        return True
 
-    def _result(self, st: _RunState, s: str, i: int, raw: str, first: re.Match) -> None:
+    def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int, base: int) -> None:
         try:
-            tag = self._result_line(s, first, st.section, i, st.res, st.tests_of, st.extra)
+            tag = self._result_line(s, m, row, base, st.section, i, st.res, st.tests_of,
+                                    st.extra)
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a sysbench result line ({exc})", found=raw) from exc
+            raise self.err(i, f"a sysbench result line ({exc})", found=self.lines[i]) from exc
         if tag == "prepare":
             st.kind = "prepare"
         elif st.res and st.res[-1][3] == i and st.kind != "prepare":
@@ -767,41 +889,38 @@ class _Reader:
                               f"{hdr['mode']}; the output wins")
         hdr.setdefault("mode", p["mode"])
 
-    # -- header lines: return a tag when the line was an option echo
-    def _header_line(self, s: str, first: re.Match, hdr: dict, extra: dict) -> str:
-        """Apply the first of :data:`_HEADER_CHECKS` that matches ``s`` (``first``: the match
-        of :data:`_OPTION_LINE`, whose ``lastindex`` names it); return its tag."""
-        pattern, handler = _HEADER_CHECKS[_OPTION_ROW[first.lastindex]]
-        return handler(pattern.match(s), hdr, extra)
-
     # -- result lines
-    def _result_line(self, s: str, first: re.Match, section, i: int, res: list,
-                     tests_of: dict, extra: dict) -> str | None:
-        """Apply the first row of :data:`_RESULT_LINES` that matches ``s`` (``first``: the
-        match of :data:`_RESULT_LINE`); return its tag."""
-        # rows before the first that matches do not match; from it on, the section decides
-        for pattern, where, outputs, tag in _RESULT_LINES[_RESULT_ROW[first.lastindex]:]:
-            if where is not None and section != where:
-                continue
-            m = pattern.match(s)
-            if m is None:
-                continue
-            if tag == "percentile off":
-                extra["percentile"] = "disabled"
-                return tag
-            for metric, op, group, scale in outputs:
-                text = m.group(group)
-                if text is None:  # 1.1's optional "MiB/s" after IOPS=
-                    continue
-                name = _pick(metric, m)
-                value = scale(text, m) if callable(scale) else float(text) * scale
-                res.append((name, _pick(op, m), number(value, self.source, i + 1, name,
-                                                       context="a sysbench result line",
-                                                       found=self.lines[i]), i))
-            if tag == "oltp_queries":
-                tests_of[len(res) - 1] = tag
+    def _result_line(self, s: str, m: re.Match, row: int, base: int, section, i: int,
+                     res: list, tests_of: dict, extra: dict) -> str | None:
+        """Apply row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``, whose
+        groups in ``m`` follow ``base``) if the line is in its section, else the first row after
+        it that matches and counts in the section; return its tag."""
+        _, where, outputs, tag = _RESULT_LINES[row]
+        if where is not None and section != where:
+            # the rows before it do not match; the first row after it that counts here and
+            # matches, tried one by one (rare: a latency line outside its section)
+            for pattern, where, outputs, tag in _RESULT_LINES[row + 1:]:  # noqa: B007
+                if (where is None or section == where) and (m := pattern.match(s)) is not None:
+                    base = 0
+                    break
+            else:
+                return None
+        if tag == "percentile off":
+            extra["percentile"] = "disabled"
             return tag
-        return None
+        for metric, op, group, scale in outputs:
+            text = m.group(base + group)
+            if text is None:  # 1.1's optional "MiB/s" after IOPS=
+                continue
+            name = _pick(metric, m, base)
+            value = scale(text, m, base) if callable(scale) else float(text) * scale
+            if not (value >= 0 and value - value == 0):  # finite, non-negative: else refused
+                number(value, self.source, i + 1, name, context="a sysbench result line",
+                       found=self.lines[i])
+            res.append((name, _pick(op, m, base), value, i))
+        if tag == "oltp_queries":
+            tests_of[len(res) - 1] = tag
+        return tag
 
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
@@ -861,25 +980,17 @@ class _Reader:
         return {**shared, **extras}
 
     # -- report-interval lines
-    def _interval(self, t: float, body: str, i: int, rows: list) -> None:
-        """Rows of one report-interval line, by the first row of :data:`_INTERVAL_LINES` that
-        matches; a line of none of them is noted."""
-        for pattern, outputs in _INTERVAL_LINES:
-            m = pattern.match(body)
-            if m is None:
+    def _interval(self, t: float, m: re.Match, row: int, base: int, i: int, rows: list) -> None:
+        """The rows of a report-interval line, by row ``row`` of :data:`_INTERVAL_LINES` (its
+        groups in ``m`` follow ``base``)."""
+        for metric, op, group, scale, test in _INTERVAL_LINES[row][1]:
+            text = m.group(base + group)
+            if text is None:  # 0.5 prints "response time", 1.0 "latency"
                 continue
-            for metric, op, group, scale, test in outputs:
-                text = m.group(group)
-                if text is None:  # 0.5 prints "response time", 1.0 "latency"
-                    continue
-                name = _pick(metric, m)
-                value = number(text, self.source, i + 1, name, scale=scale,
-                               context="a report-interval line", found=self.lines[i])
-                rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
-            return
-        if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
-            return
-        self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
+            name = _pick(metric, m, base)
+            value = _checked(text, self.source, i, name, "a report-interval line",
+                             self.lines[i], scale)
+            rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
 
     def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
         if not rows:
