@@ -99,7 +99,10 @@ _MODE_BY_TEXT = {text: mode for mode, (text, _) in MODES.items()}
 _MODE_OPS = {"seqwr": {"write", "sync"}, "seqrewr": {"write", "sync"}, "rndwr": {"write", "sync"},
              "seqrd": {"read"}, "rndrd": {"read"}, "rndrw": {"read", "write", "sync"}}
 
-_NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# a printed number; possessive (never given back: what follows a number in every pattern below
+# starts with none of [-+.eE] or a digit, so no shorter number could let a line match), which
+# spares the engine the backtracking states of the optional parts
+_NUM = r"[-+]?+\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+"
 _BANNER_RE = re.compile(
     r"^sysbench (?P<version>(?P<major>\d{1,9})\.(?P<minor>\d{1,9})(?:\.\d+)?[-+~.\w]*)"
     r"(?::\s+multi-threaded system evaluation benchmark|\s+\(using [^)]*\))\s*$")
@@ -500,48 +503,58 @@ def _alternation(branches: tuple[int, ...]):
 
 
 _DIGIT = "digit"  # in a set of first characters: any decimal digit (what \d matches)
+_NON_ASCII = "non-ascii"  # any non-ASCII character (case-insensitive letters may fold to one)
 
 
 def _first_chars(pattern: re.Pattern) -> frozenset[str] | None:
-    """The characters a match of ``pattern`` can start with (:data:`_DIGIT` for any decimal
-    digit), or ``None`` when any can or the pattern is beyond this small analysis
-    (case-insensitive, a negated or other class, a part that may match nothing). Used only to
-    leave out the branches that cannot match a line, so it may say ``None`` but never less."""
+    """The characters a match of ``pattern`` can start with (:data:`_DIGIT`: any decimal digit,
+    :data:`_NON_ASCII`: any non-ASCII character), or ``None`` when any can or the pattern is
+    beyond this small analysis (a negated or other class, a part that may match nothing). Used
+    only to leave out the branches that cannot match a line, so it may say ``None`` or too many
+    characters, but never too few."""
     try:
         from re import _constants as c
         from re import _parser
     except ImportError:  # pragma: no cover - another Python's internals: no shortcut
         return None
-    if pattern.flags & re.I:
-        return None
 
-    def chars(av) -> frozenset[str] | None:  # the items of a class [...]
-        out = set()
+    def literal(x: int, flags: int) -> frozenset[str]:
+        ch = chr(x)
+        if not flags & re.I:
+            return frozenset(ch)
+        if not ch.isascii():
+            return frozenset((ch, _NON_ASCII, *ch.lower(), *ch.upper()))
+        # ignoring case, an ASCII character matches its ASCII cases and, at most, non-ASCII
+        # characters that fold to it (KELVIN SIGN for k, LONG S for s, ...)
+        return frozenset((ch.lower(), ch.upper(), _NON_ASCII))
+
+    def chars(av, flags: int) -> frozenset[str] | None:  # the items of a class [...]
+        out: set[str] = set()
         for o, x in av:
             if o is c.LITERAL:
-                out.add(chr(x))
+                out |= literal(x, flags)
             elif o is c.CATEGORY and x is c.CATEGORY_DIGIT:
                 out.add(_DIGIT)
             else:
                 return None
         return frozenset(out)
 
-    def first(items) -> frozenset[str] | None:
+    def first(items, flags: int) -> frozenset[str] | None:
         seen: frozenset[str] = frozenset()  # of optional items before this one
         for op, av in items:
             if op is c.AT and av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING):
                 continue  # zero-width "^": the next item consumes the first character
             if op is c.LITERAL:
-                got = frozenset(chr(av))
+                got = literal(av, flags)
             elif op is c.IN:
-                got = chars(av)
-            elif op is c.SUBPATTERN and not av[1] & re.I:  # (group, add, del flags, items)
-                got = first(av[3])
+                got = chars(av, flags)
+            elif op is c.SUBPATTERN:  # (group, add flags, del flags, items)
+                got = first(av[3], (flags | av[1]) & ~av[2])
             elif op is c.BRANCH:
-                alts = [first(alt) for alt in av[1]]
+                alts = [first(alt, flags) for alt in av[1]]
                 got = None if None in alts else frozenset().union(*alts)
-            elif op in (c.MAX_REPEAT, c.MIN_REPEAT):  # (min, max, items)
-                got = first(av[2])
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):  # (min, max, items)
+                got = first(av[2], flags)
                 if got is not None and av[0] == 0:  # optional: or what follows starts it
                     seen |= got
                     continue
@@ -551,7 +564,7 @@ def _first_chars(pattern: re.Pattern) -> frozenset[str] | None:
         return None  # the pattern may match nothing
 
     try:
-        return first(_parser.parse(pattern.pattern, pattern.flags))
+        return first(_parser.parse(pattern.pattern, pattern.flags), pattern.flags)
     except Exception:  # pragma: no cover - internals changed: no shortcut
         return None
 
@@ -568,9 +581,9 @@ _CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled
 def _classifier(first: str):
     """``(match, kinds)`` of the branches a line starting with ``first`` can match (kept for
     ASCII characters)."""
-    digit = first.isdecimal()
-    got = _alternation(tuple(b for b, f in enumerate(_firsts())
-                             if f is None or first in f or (digit and _DIGIT in f)))
+    digit, other = first.isdecimal(), not first.isascii()
+    got = _alternation(tuple(b for b, f in enumerate(_firsts()) if f is None or first in f
+                             or (digit and _DIGIT in f) or (other and _NON_ASCII in f)))
     if first.isascii():
         _CLASSIFIERS[first] = got
     return got
@@ -581,25 +594,23 @@ def _lead_line(line: str) -> bool:
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
 
 
-def _checked(text: str, source: str, i: int, what: str, context: str, found: str,
-             scale: float = 1.0) -> float:
-    """``number(text, …, scale=scale)`` of line index ``i``: the printed figure times ``scale``
-    if finite and non-negative, else the same ParseError (the check inline, ``number`` only
-    called to word the error)."""
+def _checked(text: str, source: str, i: int, what: str, context: str, found: str) -> float:
+    """``number(text, source, i + 1, what, …)`` with the check inline (``number`` is called only
+    to word the error)."""
     try:
-        value = float(text) * scale
+        value = float(text)
     except ValueError:
         value = math.nan
     if value >= 0 and value - value == 0:
         return value
-    return number(text, source, i + 1, what, scale=scale, context=context, found=found)
+    return number(text, source, i + 1, what, context=context, found=found)
 
 
 class _RunState:
     """What the lines of one run have said so far."""
 
     __slots__ = ("family", "hdr", "extra", "test", "res", "tests_of", "series_rows", "section",
-                 "kind", "in_hist", "started")
+                 "kind", "started")
 
     def __init__(self, family: str):
         self.family = family
@@ -611,7 +622,6 @@ class _RunState:
         self.series_rows: list[tuple] = []  # report-interval rows (see _Reader._series)
         self.section: str | None = None
         self.kind: str | None = None  # "run", "prepare", "cleanup"
-        self.in_hist = False
         self.started = False
 
     def heading(self, section: str) -> None:
@@ -744,13 +754,12 @@ class _Reader:
         """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
         :meth:`_finish`."""
         lines = self.lines
-        family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
-        st = _RunState(family)
+        st = _RunState(_family(r.major, r.minor, "\n".join(lines[r.banner:r.end])))
         classifiers = _CLASSIFIERS
-        for i in range(r.banner + 1, r.end):
-            s = lines[i].strip()
-            if st.in_hist:  # a histogram's lines, to the blank line after it
-                st.in_hist = bool(s)
+        in_hist = False  # in a latency histogram: its lines, to the blank line after it
+        for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
+            if in_hist:
+                in_hist = bool(s)
                 continue
             if not s:
                 continue
@@ -762,7 +771,7 @@ class _Reader:
             if kind == "result":
                 self._result(st, s, i, m, row, base)
             elif kind == "interval":
-                self._interval_line(st, i, m, row, base)
+                self._interval(st, i, m, row, base)
             elif kind == "option":
                 self._option_line(st, s, i, m, row, base)
             elif kind == "heading":
@@ -772,28 +781,45 @@ class _Reader:
             elif kind == "warning":
                 self.notes.append(f"line {i + 1}: {s}")
             elif kind == "histogram":
-                st.in_hist = True
+                in_hist = True
             elif kind == "progress":
                 st.started = st.started or s == "Threads started!"
             # "skip": DEBUG and repeated-message lines
         return self._finish(r, st, rows)
 
-    def _interval_line(self, st: _RunState, i: int, m: re.Match, row: int | None,
-                       base: int) -> None:
-        """A report-interval line: its rows (row of :data:`_INTERVAL_LINES`), else a note."""
+    def _interval(self, st: _RunState, i: int, m: re.Match, row: int | None,
+                  base: int) -> None:
+        """A report-interval line: its rows by row ``row`` of :data:`_INTERVAL_LINES` (``m``:
+        the second, then the row's groups, after ``base``); a line of no row is noted."""
+        raw = self.lines[i]
         try:
             t = _checked(m.group(base + 1), self.source, i, "time", "a report-interval line",
-                         self.lines[i])
+                         raw)
             if row is None:
                 body = m.group(base + 2)
                 if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
                     self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
                 return
-            self._interval(t, m, row, base + 1, i, st.series_rows)
+            base += 1  # the second's group
+            append = st.series_rows.append
+            for metric, op, group, scale, test in _INTERVAL_LINES[row][1]:
+                text = m.group(base + group)
+                if text is None:  # 0.5 prints "response time", 1.0 "latency"
+                    continue
+                if type(metric) is not str:
+                    metric = _pick(metric, m, base)
+                try:  # number(): the check inline, the call only to word the error
+                    value = float(text) * scale
+                except ValueError:
+                    value = math.nan
+                if not (value >= 0 and value - value == 0):
+                    value = number(text, self.source, i + 1, metric, scale=scale,
+                                   context="a report-interval line", found=raw)
+                append((t, metric, op, value, _SERIES_UNIT.get(metric, "s"), test))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a report-interval line ({exc})", found=self.lines[i]) from exc
+            raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
 
     def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
                      base: int) -> None:
@@ -819,16 +845,44 @@ class _Reader:
             st.kind = st.kind or "cleanup"
 
     def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int, base: int) -> None:
+        """A result line: row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``,
+        its groups in ``m`` after ``base``) if the line is in the row's section, else the first
+        row after it that counts there and matches."""
+        _, where, outputs, tag = _RESULT_LINES[row]
+        if where is not None and st.section != where:
+            # the rows before it do not match; the first row after it that counts here and
+            # matches, tried one by one (rare: a latency line outside its section)
+            for pattern, where, outputs, tag in _RESULT_LINES[row + 1:]:  # noqa: B007
+                if (where is None or st.section == where) and (m := pattern.match(s)):
+                    base = 0
+                    break
+            else:
+                return
+        if tag == "percentile off":
+            st.extra["percentile"] = "disabled"
+            return
+        res = st.res
         try:
-            tag = self._result_line(s, m, row, base, st.section, i, st.res, st.tests_of,
-                                    st.extra)
+            for metric, op, group, scale in outputs:
+                text = m.group(base + group)
+                if text is None:  # 1.1's optional "MiB/s" after IOPS=
+                    continue
+                if type(metric) is not str:
+                    metric = _pick(metric, m, base)
+                value = scale(text, m, base) if callable(scale) else float(text) * scale
+                if not (value >= 0 and value - value == 0):  # finite, non-negative: else refused
+                    number(value, self.source, i + 1, metric, context="a sysbench result line",
+                           found=self.lines[i])
+                res.append((metric, op if type(op) is str else _pick(op, m, base), value, i))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
             raise self.err(i, f"a sysbench result line ({exc})", found=self.lines[i]) from exc
+        if tag == "oltp_queries":
+            st.tests_of[len(res) - 1] = tag
         if tag == "prepare":
             st.kind = "prepare"
-        elif st.res and st.res[-1][3] == i and st.kind != "prepare":
+        elif res and res[-1][3] == i and st.kind != "prepare":
             st.kind = "run"
 
     def _finish(self, r: _Run, st: _RunState, rows: list[tuple]):
@@ -889,39 +943,6 @@ class _Reader:
                               f"{hdr['mode']}; the output wins")
         hdr.setdefault("mode", p["mode"])
 
-    # -- result lines
-    def _result_line(self, s: str, m: re.Match, row: int, base: int, section, i: int,
-                     res: list, tests_of: dict, extra: dict) -> str | None:
-        """Apply row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``, whose
-        groups in ``m`` follow ``base``) if the line is in its section, else the first row after
-        it that matches and counts in the section; return its tag."""
-        _, where, outputs, tag = _RESULT_LINES[row]
-        if where is not None and section != where:
-            # the rows before it do not match; the first row after it that counts here and
-            # matches, tried one by one (rare: a latency line outside its section)
-            for pattern, where, outputs, tag in _RESULT_LINES[row + 1:]:  # noqa: B007
-                if (where is None or section == where) and (m := pattern.match(s)) is not None:
-                    base = 0
-                    break
-            else:
-                return None
-        if tag == "percentile off":
-            extra["percentile"] = "disabled"
-            return tag
-        for metric, op, group, scale in outputs:
-            text = m.group(base + group)
-            if text is None:  # 1.1's optional "MiB/s" after IOPS=
-                continue
-            name = _pick(metric, m, base)
-            value = scale(text, m, base) if callable(scale) else float(text) * scale
-            if not (value >= 0 and value - value == 0):  # finite, non-negative: else refused
-                number(value, self.source, i + 1, name, context="a sysbench result line",
-                       found=self.lines[i])
-            res.append((name, _pick(op, m, base), value, i))
-        if tag == "oltp_queries":
-            tests_of[len(res) - 1] = tag
-        return tag
-
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
         need: list[tuple[str, str, str]] = []
@@ -978,19 +999,6 @@ class _Reader:
                 continue
             rows.append((f"line {i + 1}", tests_of.get(k, test), op, metric, value))
         return {**shared, **extras}
-
-    # -- report-interval lines
-    def _interval(self, t: float, m: re.Match, row: int, base: int, i: int, rows: list) -> None:
-        """The rows of a report-interval line, by row ``row`` of :data:`_INTERVAL_LINES` (its
-        groups in ``m`` follow ``base``)."""
-        for metric, op, group, scale, test in _INTERVAL_LINES[row][1]:
-            text = m.group(base + group)
-            if text is None:  # 0.5 prints "response time", 1.0 "latency"
-                continue
-            name = _pick(metric, m, base)
-            value = _checked(text, self.source, i, name, "a report-interval line",
-                             self.lines[i], scale)
-            rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
 
     def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
         if not rows:
