@@ -576,6 +576,11 @@ def _firsts() -> tuple[frozenset[str] | None, ...]:
 
 
 _CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled on first use
+# stripped line -> (kind, row, base, match) of the lines without figures already classified:
+# the option echoes, headings and progress lines that most outputs share (at most _SEEN_MAX,
+# emptied by the parse that finds it full)
+_SEEN: dict[str, tuple] = {}
+_SEEN_MAX = 4096
 
 
 def _classifier(first: str):
@@ -655,6 +660,8 @@ class _Reader:
 
     # -- file level
     def run(self) -> Parsed:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
         self._refuse_fatal()
         runs = self._runs()
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
@@ -681,8 +688,8 @@ class _Reader:
 
     def _refuse_fatal(self) -> None:
         """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
-        lines = self.lines
-        if not any(w in self.text for w in ("FATAL:", "ALERT:", "invalid option")):
+        lines, text = self.lines, self.text
+        if not ("FATAL:" in text or "ALERT:" in text or "invalid option" in text):
             return  # no line can match (one substring search each, not a regex per line)
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
@@ -693,8 +700,15 @@ class _Reader:
     def _runs(self) -> list[_Run]:
         """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
         lines = self.lines
-        banners = [i for i, line in enumerate(lines)
-                   if "sysbench " in line and _BANNER_RE.match(line.strip())]
+        banners = []
+        left = self.text.count("sysbench ")  # no line separator in it: within one line each
+        for i, line in enumerate(lines):
+            if left <= 0:  # no banner after the last "sysbench " (often: the first line)
+                break
+            if "sysbench " in line:
+                left -= line.count("sysbench ")
+                if _BANNER_RE.match(line.strip()):
+                    banners.append(i)
         if not banners:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
@@ -753,9 +767,12 @@ class _Reader:
     def _run(self, r: _Run, rows: list[tuple]):
         """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
         :meth:`_finish`."""
-        lines = self.lines
-        st = _RunState(_family(r.major, r.minor, "\n".join(lines[r.banner:r.end])))
-        classifiers = _CLASSIFIERS
+        lines, text = self.lines, self.text
+        if (r.banner or r.end < len(lines)) and ("IOPS=" in text
+                                                 or "Test execution summary:" in text):
+            text = "\n".join(lines[r.banner:r.end])  # what _family looks for: in this run?
+        st = _RunState(_family(r.major, r.minor, text))
+        classifiers, seen = _CLASSIFIERS, _SEEN
         in_hist = False  # in a latency histogram: its lines, to the blank line after it
         for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
             if in_hist:
@@ -763,11 +780,17 @@ class _Reader:
                 continue
             if not s:
                 continue
-            match, kinds = classifiers.get(s[0]) or _classifier(s[0])
-            m = match(s)
-            if m is None:
-                continue
-            kind, row, base = kinds[m.lastindex]
+            known = seen.get(s)
+            if known is not None:  # a line read before (an option echo, a heading, ...)
+                kind, row, base, m = known
+            else:
+                match, kinds = classifiers.get(s[0]) or _classifier(s[0])
+                m = match(s)
+                if m is None:
+                    continue
+                kind, row, base = kinds[m.lastindex]
+                if kind != "result" and kind != "interval" and len(seen) < _SEEN_MAX:
+                    seen[s] = (kind, row, base, m)  # (figures differ from file to file)
             if kind == "result":
                 self._result(st, s, i, m, row, base)
             elif kind == "interval":
