@@ -304,14 +304,14 @@ _MEMORY_ECHO = [
 
 
 def _pick(cell, m: re.Match, base: int) -> str:
-    """A table cell: a fixed name, a name looked up by the line's first group, or computed
-    (``base``: the number of the groups in the match before the line's own, see
-    :func:`_alternation`)."""
-    if isinstance(cell, str):
+    """A table cell: a fixed name; a dict: the name its key, the line's first group, gives; a
+    number: the latency percentile metric (``lat_p95``) of that group (``base``: the number of
+    the groups in the match before the line's own, see :func:`_alternation`)."""
+    if type(cell) is str:
         return cell
-    if isinstance(cell, dict):
+    if type(cell) is dict:
         return cell[m.group(base + 1)]
-    return cell(m, base)
+    return _percentile("lat", m.group(base + cell))
 
 
 def _ms_or_unit(text: str, m: re.Match, base: int) -> float:
@@ -327,25 +327,20 @@ def _bytes(text: str, m: re.Match, base: int) -> float:
     return units.binary_size(text)
 
 
-def _lat_pct(group: int):
-    """The metric of a percentile latency whose percentile is in ``group``."""
-    return lambda m, base: _percentile("lat", m.group(base + group))
-
-
 _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
              "written": "write", "write": "write", "fsync": "sync"}
 _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
 
 # result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
-# tag). metric/op: a name, or a dict keyed by the line's first group, or a function of the match
-# (see _pick); scale: a factor to the canonical unit, or a function (text, match, base) -> value.
-# The first row that matches wins (the order is that of the former if-chain).
+# tag). metric/op: a name, a dict keyed by the line's first group, or the number of the group of
+# a latency percentile (see _pick); scale: a factor to the canonical unit, or a function
+# (text, match, base) -> value. The first row that matches wins (as the former if-chain did).
 _RESULT_LINES = (
     (_R_PREPARE, None, (("bandwidth", "write", 3, units.MiB), ("io_bytes", "write", 1, 1.0),
                         ("runtime", "write", 2, 1.0)), "prepare"),
     (_R_LAT, "latency", ((_LAT_NAMES, "total", 2, _ms_or_unit),), None),
-    (_R_PCT04, "latency", ((_lat_pct(1), "total", 2, _ms_or_unit),), None),
-    (_R_PCT10, "latency", ((_lat_pct(1), "total", 2, _ms),), None),
+    (_R_PCT04, "latency", ((1, "total", 2, _ms_or_unit),), None),
+    (_R_PCT10, "latency", ((1, "total", 2, _ms),), None),
     (_R_PCT_OFF, "latency", (), "percentile off"),
     (_R_RATE10, None, (("iops", _OP_WORDS, 2, 1.0),), None),
     (_R_TPUT10, None, (("bandwidth", _OP_WORDS, 2, units.MiB),), None),
@@ -373,12 +368,12 @@ _RESULT_LINES = (
 # empty is skipped
 _INTERVAL_LINES = (
     (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
-               ("iops", "sync", 4, 1.0, None), (_lat_pct(5), "total", 6, units.MS, None),
-               (_lat_pct(8), "total", 7, units.MS, None))),
-    (_I_EPS, (("ops", "total", 2, 1.0, None), (_lat_pct(3), "total", 4, units.MS, None))),
+               ("iops", "sync", 4, 1.0, None), (5, "total", 6, units.MS, None),
+               (8, "total", 7, units.MS, None))),
+    (_I_EPS, (("ops", "total", 2, 1.0, None), (3, "total", 4, units.MS, None))),
     (_I_OLTP10, (("ops", "total", 2, 1.0, "oltp"), ("ops", "total", 3, 1.0, "oltp_queries"),
-                 (_lat_pct(4), "total", 5, units.MS, "oltp"))),
-    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (_lat_pct(6), "total", 5, units.MS, "oltp"))),
+                 (4, "total", 5, units.MS, "oltp"))),
+    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (6, "total", 5, units.MS, "oltp"))),
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
 
