@@ -98,6 +98,8 @@ _MODE_BY_TEXT = {text: mode for mode, (text, _) in MODES.items()}
 # ops a fileio mode performs (rows of other ops are dropped when their value is 0)
 _MODE_OPS = {"seqwr": {"write", "sync"}, "seqrewr": {"write", "sync"}, "rndwr": {"write", "sync"},
              "seqrd": {"read"}, "rndrd": {"read"}, "rndrw": {"read", "write", "sync"}}
+# the fileio ops a mode does not perform
+_ABSENT_OPS = {mode: {"read", "write", "sync"} - ops for mode, ops in _MODE_OPS.items()}
 
 # a printed number; possessive (never given back: what follows a number in every pattern below
 # starts with none of [-+.eE] or a digit, so no shorter number could let a line match), which
@@ -179,7 +181,6 @@ _I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM})
 _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
-_SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
 _ROW_COLUMNS = ("position", "test", "op", "metric", "value")  # a result row's own values
 
 
@@ -327,6 +328,7 @@ def _bytes(text: str, m: re.Match, base: int) -> float:
     return units.binary_size(text)
 
 
+_SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
 _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
              "written": "write", "write": "write", "fsync": "sync"}
 _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
@@ -376,6 +378,10 @@ _INTERVAL_LINES = (
     (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (6, "total", 5, units.MS, "oltp"))),
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
+# each row's outputs with the unit of their metric appended (a percentile's is seconds)
+_INTERVAL_OUTPUTS = tuple(
+    tuple((*out, _SERIES_UNIT.get(out[0], "s") if isinstance(out[0], str) else "s")
+          for out in outputs) for _, outputs in _INTERVAL_LINES)
 
 # --- option echoes: (pattern, handler(match, base, hdr, extra) -> tag), in the order they are
 # tried; every handler of a matching line returns a tag, so the first pattern that matches
@@ -594,16 +600,41 @@ def _lead_line(line: str) -> bool:
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
 
 
-def _checked(text: str, source: str, i: int, what: str, context: str, found: str) -> float:
-    """``number(text, source, i + 1, what, …)`` with the check inline (``number`` is called only
-    to word the error)."""
+def _checked(text: str, source: str, i: int, what: str, context: str, lines: list[str]) -> float:
+    """``number(text, source, i + 1, what, …, found=lines[i])`` with the check inline
+    (``number`` is called only to word the error)."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if value >= 0 and value - value == 0:
         return value
-    return number(text, source, i + 1, what, context=context, found=found)
+    return number(text, source, i + 1, what, context=context, found=lines[i])
+
+
+@functools.cache
+def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
+    """The (metric, op, label) a completed run report of ``family`` has (``fileio``: of a
+    fileio test)."""
+    need: list[tuple[str, str, str]] = []
+    if fileio:
+        if family == "1.0":
+            need += [("iops", "read", "reads/s:"), ("iops", "write", "writes/s:"),
+                     ("iops", "sync", "fsyncs/s:"), ("bandwidth", "read", "read, MiB/s:"),
+                     ("bandwidth", "write", "written, MiB/s:")]
+        elif family == "1.1":
+            need += [("iops", "read", "read:  IOPS="), ("iops", "write", "write: IOPS="),
+                     ("iops", "sync", "fsync: IOPS=")]
+        else:
+            need += [("total_ios", "read", "Operations performed:"),
+                     ("bandwidth", "total", "Total transferred"),
+                     ("iops", "total", "Requests/sec executed")]
+    if not (fileio and family == "1.1"):
+        need += [("runtime", "total", "total time:"),
+                 ("events", "total", "total number of events:")]
+    need += [("lat_min", "total", "min:"), ("lat_mean", "total", "avg:"),
+             ("lat_max", "total", "max:")]
+    return tuple(need)
 
 
 class _RunState:
@@ -809,35 +840,35 @@ class _Reader:
                   base: int) -> None:
         """A report-interval line: its rows by row ``row`` of :data:`_INTERVAL_LINES` (``m``:
         the second, then the row's groups, after ``base``); a line of no row is noted."""
-        raw = self.lines[i]
+        group = m.group
         try:
-            t = _checked(m.group(base + 1), self.source, i, "time", "a report-interval line",
-                         raw)
+            t = _checked(group(base + 1), self.source, i, "time", "a report-interval line",
+                         self.lines)
             if row is None:
-                body = m.group(base + 2)
+                body = group(base + 2)
                 if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
                     self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
                 return
             base += 1  # the second's group
             append = st.series_rows.append
-            for metric, op, group, scale, test in _INTERVAL_LINES[row][1]:
-                text = m.group(base + group)
+            for metric, op, g, scale, test, unit in _INTERVAL_OUTPUTS[row]:
+                text = group(base + g)
                 if text is None:  # 0.5 prints "response time", 1.0 "latency"
                     continue
-                if type(metric) is not str:
-                    metric = _pick(metric, m, base)
+                if type(metric) is int:
+                    metric = _percentile("lat", group(base + metric))
                 try:  # number(): the check inline, the call only to word the error
                     value = float(text) * scale
                 except ValueError:
                     value = math.nan
                 if not (value >= 0 and value - value == 0):
                     value = number(text, self.source, i + 1, metric, scale=scale,
-                                   context="a report-interval line", found=raw)
-                append((t, metric, op, value, _SERIES_UNIT.get(metric, "s"), test))
+                                   context="a report-interval line", found=self.lines[i])
+                append((t, metric, op, value, unit, test))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
+            raise self.err(i, f"a report-interval line ({exc})", found=self.lines[i]) from exc
 
     def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
                      base: int) -> None:
@@ -963,25 +994,7 @@ class _Reader:
 
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
-        need: list[tuple[str, str, str]] = []
-        if test in MODES:
-            if family == "1.0":
-                need += [("iops", "read", "reads/s:"), ("iops", "write", "writes/s:"),
-                         ("iops", "sync", "fsyncs/s:"), ("bandwidth", "read", "read, MiB/s:"),
-                         ("bandwidth", "write", "written, MiB/s:")]
-            elif family == "1.1":
-                need += [("iops", "read", "read:  IOPS="), ("iops", "write", "write: IOPS="),
-                         ("iops", "sync", "fsync: IOPS=")]
-            else:
-                need += [("total_ios", "read", "Operations performed:"),
-                         ("bandwidth", "total", "Total transferred"),
-                         ("iops", "total", "Requests/sec executed")]
-        if not (test in MODES and family == "1.1"):
-            need += [("runtime", "total", "total time:"),
-                     ("events", "total", "total number of events:")]
-        need += [("lat_min", "total", "min:"), ("lat_mean", "total", "avg:"),
-                 ("lat_max", "total", "max:")]
-        for metric, op, label in need:
+        for metric, op, label in _needed(family, test in MODES):
             if (metric, op) not in have:
                 last = r.end - 1
                 while last > r.banner and not self.lines[last].strip():
@@ -1022,10 +1035,10 @@ class _Reader:
         if not rows:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
-        allowed = _MODE_OPS.get(test)
-        # rows: (t, metric, op, value, unit, test or None)
-        keep = [x for x in rows if not (allowed and x[2] in ("read", "write", "sync")
-                                        and x[2] not in allowed and x[3] == 0)]
+        # rows: (t, metric, op, value, unit, test or None); an op the mode does not perform
+        # is left out where it is 0
+        absent = _ABSENT_OPS.get(test)
+        keep = [x for x in rows if not (x[2] in absent and x[3] == 0)] if absent else rows
         t, metric, op, value, unit, tests = (map(list, zip(*keep, strict=True)) if keep
                                              else ([] for _ in range(6)))
         return Columns({  # no DataFrame per file: typed once, with every file's series
