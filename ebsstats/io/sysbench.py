@@ -213,15 +213,36 @@ def sniff(head: str, name: str = "") -> str | None:
     ...       "benchmark\\n", "x"), sniff("fio-3.33\\n", "x")
     ('sysbench 0.4', None)
     """
-    for line in head.splitlines()[:40]:
-        s = line.strip()
-        if not s or s.startswith("WARNING:") or _PARAMS_RE.match(s):
-            continue
-        m = _BANNER_RE.match(s)
-        if not m:
+    s = _first_meaningful(head)
+    m = _BANNER_RE.match(s) if s is not None else None
+    if not m:
+        return None
+    return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
+
+
+_SNIFF_LINES = 40  # the banner is among the first 40 lines
+
+
+def _first_meaningful(head: str) -> str | None:
+    """The first of the first :data:`_SNIFF_LINES` lines of ``head`` that is not blank, a
+    WARNING or a PARAMS line (stripped), or ``None``.
+
+    The lines of the first 256, then 4,096 characters are looked at first (the last of them,
+    perhaps cut short, left out), the whole head's only if they are too few to decide: a
+    64 KiB head of another tool's output is not split into lines for one answer.
+    """
+    for limit in (256, 4096, None):
+        cut = limit is not None and len(head) > limit
+        lines = head[:limit].splitlines() if cut else head.splitlines()
+        if cut:
+            lines.pop()
+        for line in lines[:_SNIFF_LINES]:
+            s = line.strip()
+            if s and not s.startswith("WARNING:") and not _PARAMS_RE.match(s):
+                return s
+        if not cut or len(lines) >= _SNIFF_LINES:
             return None
-        return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
-    return None
+    return None  # pragma: no cover - the last limit reads the whole head
 
 
 # ---------------------------------------------------------------- parsing
@@ -578,9 +599,10 @@ def _firsts() -> tuple[frozenset[str] | None, ...]:
 
 _CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled on first use
 # stripped line -> (kind, row, base, match) of the lines without figures already classified:
-# the option echoes, headings and progress lines that most outputs share (at most _SEEN_MAX,
-# emptied by the parse that finds it full)
+# the option echoes, headings, progress and other lines that most outputs share (at most
+# _SEEN_MAX, emptied by the parse that finds it full)
 _SEEN: dict[str, tuple] = {}
+_NO_KIND = (None, None, 0)  # (kind, row, base) of a line that matches no branch
 _SEEN_MAX = 4096
 
 
@@ -812,11 +834,11 @@ class _Reader:
             else:
                 match, kinds = classifiers.get(s[0]) or _classifier(s[0])
                 m = match(s)
-                if m is None:
-                    continue
-                kind, row, base = kinds[m.lastindex]
+                kind, row, base = kinds[m.lastindex] if m is not None else _NO_KIND
                 if kind != "result" and kind != "interval" and len(seen) < _SEEN_MAX:
                     seen[s] = (kind, row, base, m)  # (figures differ from file to file)
+            if kind is None:  # a line of no kind: ignored
+                continue
             if kind == "result":
                 self._result(st, s, i, m, row, base)
             elif kind == "interval":
