@@ -295,6 +295,14 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             raise SchemaError(f"missing columns: {missing}")
         raise SchemaError(f"columns out of order: expected {expected}, got {got}")
     dtypes = dict(zip(df.columns[: len(expected)], df.dtypes.iloc[: len(expected)], strict=True))
+    arrays: dict = {}  # each column's array, taken once (a column access copies df.attrs)
+
+    def array(name: str):
+        a = arrays.get(name)
+        if a is None:
+            a = arrays[name] = df[name].array
+        return a
+
     for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
         actual = dtypes[name]  # not df[name] per column: a column access copies df.attrs
         if dtype == "category":
@@ -309,21 +317,22 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
         if name == "tool":
-            codes = df[name].cat.codes.to_numpy()
-            check_tools(df[name].cat.categories[np.unique(codes[codes >= 0])])
+            codes = array(name).codes
+            check_tools(actual.categories[np.unique(codes[codes >= 0])])
         if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
-            codes = df[name].cat.codes.to_numpy()  # the categories in use, from the codes
+            codes = array(name).codes  # the categories in use, from the codes
             used = set(map(str, actual.categories[np.unique(codes[codes >= 0])]))
             unknown = sorted(used - set(map(str, dtype.categories)))
             if unknown:
                 raise SchemaError(f"column {name!r} has values outside the vocabulary: "
                                   f"{unknown[:5]} (allowed: {list(dtype.categories)})")
     for name in ("run_id", "source", "tool", "test", "metric", "unit"):
-        if df[name].isna().any():
-            row = int(np.flatnonzero(df[name].isna().to_numpy())[0])
+        missing = pd.isna(array(name))
+        if missing.any():
+            row = int(np.flatnonzero(missing)[0])
             raise SchemaError(f"column {name!r} is missing in row {row}")
     # metric and unit are categorical (checked above): work on their codes, not on strings
-    metric_cat, unit_cat = df["metric"].array, df["unit"].array
+    metric_cat, unit_cat = array("metric"), array("unit")
     m_codes = metric_cat.codes.astype(np.int64)
     u_codes = unit_cat.codes.astype(np.int64)
     m_names, u_names = metric_cat.categories.tolist(), unit_cat.categories.tolist()
@@ -333,10 +342,10 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
         want, _ = metric_info(str(metric))
         if want is not None and str(unit) != want:
             raise SchemaError(f"metric {metric!r} has unit {unit!r}, expected {want!r}")
-    values = df["value"].to_numpy()
+    values = np.asarray(array("value"))
     if np.isinf(values).any():
         raise SchemaError(f"infinite value in row {int(np.flatnonzero(np.isinf(values))[0])}")
-    nan_unflagged = np.isnan(values) & df["flag"].isna().to_numpy()
+    nan_unflagged = np.isnan(values) & np.asarray(pd.isna(array("flag")))
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
         raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")

@@ -491,14 +491,16 @@ def test_9_a_file_growing_past_the_limit_is_refused(tmp_path, monkeypatch):
     p = tmp_path / "grow.json"
     p.write_bytes(fixture("fio", "small_json.json").read_bytes())
     small = os.stat(fixture("fio", "small_json.json")).st_size
-    real_stat = Path.stat
+    inode = os.stat(p).st_ino
+    real_stat, real_fstat = os.stat, os.fstat
 
-    def stat_before_growth(self, *a, **k):  # stat saw the file before it grew
-        st = real_stat(self, *a, **k)
-        if self == p:
+    def before_growth(st):  # the stats saw the file before it grew
+        if st.st_ino == inode:
             return os.stat_result((st.st_mode, *tuple(st)[1:6], 100, *tuple(st)[7:10]))
         return st
-    monkeypatch.setattr(Path, "stat", stat_before_growth)
+    monkeypatch.setattr(_common.os, "stat", lambda path, *a, **k: before_growth(
+        real_stat(path, *a, **k)))
+    monkeypatch.setattr(_common.os, "fstat", lambda fd: before_growth(real_fstat(fd)))
     with pytest.raises(es.ParseError, match="grew past the limit"):
         _common.load_bytes(p, max_bytes=small - 1)
 

@@ -166,15 +166,15 @@ def test_fifo_is_skipped_never_opened(mixed, no_hang):
 
 
 def test_unreadable_file_is_listed_and_the_rest_read(mixed, monkeypatch):
-    # tests run as root, so chmod 000 would not stop the read: make open() refuse instead
-    real_open = open
+    # tests run as root, so chmod 000 would not stop the read: make os.open() refuse instead
+    real_open = os.open
 
     def guarded(path, *args, **kwargs):
         if Path(path).name == "fio__small_json.json":
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(_common, "open", guarded, raising=False)
+    monkeypatch.setattr(_common.os, "open", guarded)
     df, fails = es.read(mixed, with_failures=True)
     f = fails.set_index("source")
     assert f.loc["fio__small_json.json", "kind"] == "error"

@@ -6,6 +6,7 @@ with each value kept."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -145,3 +146,17 @@ def test_moved_constructors_say_where_they_went():
     with pytest.raises(AttributeError, match="ebsstats.io.frame"):
         es.schema.frame  # noqa: B018
     assert es.io.frame is _columns.frame
+
+
+def test_a_typed_frame_never_writes_through_to_the_callers_frame():
+    # the typed frame is built from its columns' arrays where typing made them (faster than
+    # from Series); a column that may be the caller's array stays copy-on-write
+    df = es.read(str(Path(__file__).parent / "fixtures" / "bonnie" / "bon_q_s512_n0.csv"))
+    before = df.copy()
+    out = _columns.conform(df)
+    out.loc[0, "value"] = -1.0
+    out.loc[0, "run_id"] = "changed"
+    pd.testing.assert_frame_equal(df, before)
+    built = _columns.frame(df)
+    built.loc[0, "value"] = -2.0
+    pd.testing.assert_frame_equal(df, before)

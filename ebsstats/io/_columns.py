@@ -432,21 +432,31 @@ def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
     """The typed frame: ``fixed`` columns (absent ones all ``<NA>``), ``optional`` columns where
     present, then every other column as a string, sorted by name. Consumes ``pieces``."""
     out: dict[str, pd.Series] = {}
+    made: set[str] = set()  # columns typed from lists and constants only: arrays made here
     for cols, always in ((fixed, True), (optional or {}, False)):
         for name, dtype in cols.items():
             if name not in pieces and not always:
                 continue
             ps = pieces.pop(name, None) or [Const(None, n)]
+            if set(map(type, ps)) <= _CONST_OR_LIST:
+                made.add(name)
             try:
                 out[name] = _column(ps, dtype)
             except (ValueError, TypeError) as exc:
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
     for name in sorted(pieces, key=str):
-        out[name] = _column(pieces.pop(name), STRING, extra=True)
+        ps = pieces.pop(name)
+        if set(map(type, ps)) <= _CONST_OR_LIST:
+            made.add(name)
+        out[name] = _column(ps, STRING, extra=True)
     for name, col in out.items():
         if len(col) != n:
             raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
-    return pd.DataFrame(out, index=pd.RangeIndex(n), copy=False)
+    # a column made here goes in as its array (from a Series, pandas aligns it on the index
+    # again: most of a small read's frame); one that may hold a caller's array stays a Series
+    # (copy-on-write then keeps the caller's data from being written through the frame)
+    return pd.DataFrame({name: col._values if name in made else col
+                         for name, col in out.items()}, index=pd.RangeIndex(n), copy=False)
 
 
 def is_constant(values: list) -> bool:

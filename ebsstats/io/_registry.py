@@ -145,9 +145,9 @@ def sniff(head: str, name: str = "") -> Match | None:
     """The most confident reader's verdict on a file's head, or ``None`` if no reader knows it."""
     best: Match | None = None
     for reader in _REGISTRY:
-        m = reader.sniff(head, name)
-        if m is not None and (best is None or m.confidence > best.confidence):
-            best = m
-            if m.confidence >= 1.0:
+        fmt = reader.detect(head, name)  # (what Reader.sniff does, without a call per reader)
+        if fmt and (best is None or reader.confidence > best.confidence):
+            best = Match(reader, fmt, reader.confidence)
+            if reader.confidence >= 1.0:
                 break
     return best

@@ -17,6 +17,16 @@ from ebsstats.io._columns import Const, is_constant
 __all__ = ["run_columns"]
 
 
+# columns whose values a file's layout decides (the same in most files of a tool): their
+# lists are shared by files of one content, so that typing types them once (never modified)
+_LAYOUT = frozenset({"position", "test", "workload", "op", "metric", "block_size"})
+_SHARED: dict[tuple, list] = {}
+_SHARED_MAX = 4096  # distinct layouts kept (a hostile folder cannot grow it without end)
+_SHARED_ROWS = 512  # and only short ones (a long file's lists are not kept after its read)
+_PLAIN = frozenset({str, int, type(None)})  # 1 == 1.0 == True: only types that never compare
+# equal across each other are shared by content
+
+
 def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
                 runs: list[tuple[int, Mapping]]) -> tuple[dict, int]:
     """Columns of a file's rows.
@@ -50,6 +60,13 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
     cols: dict = {k: Const(v, n) for k, v in fixed.items()}
     if n:
         cols.update(zip(names, map(list, zip(*rows, strict=True)), strict=True))
+        for name in _LAYOUT.intersection(names):  # one list object per content, files share it
+            values = cols[name]
+            if n <= _SHARED_ROWS and set(map(type, values)) <= _PLAIN:  # (equal tuples of
+                # these types hold the same values)
+                key = tuple(values)
+                cols[name] = (_SHARED.setdefault(key, values) if len(_SHARED) < _SHARED_MAX
+                              else _SHARED.get(key, values))
     else:
         cols.update((k, []) for k in names)
     if len(runs) == 1:

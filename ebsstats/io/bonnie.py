@@ -51,6 +51,7 @@ seq, ran: create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import os
@@ -98,6 +99,7 @@ _RATE_METRIC = {"char": "bandwidth", "block": "bandwidth", "seek": "iops", "file
 
 _IO_FIELDS = [x for t, *_ in _IO_TESTS for x in (t, f"{t}_cpu")]
 _FILE_FIELDS = [x for t, *_ in _FILE_TESTS for x in (t, f"{t}_cpu")]
+_RESULT_FIELDS = _IO_FIELDS + _FILE_FIELDS
 _LAT_FIELDS = [f"{t}_latency" for t, *_ in _IO_TESTS + _FILE_TESTS]
 
 # field layouts by format (names are ours). "slot_a"/"slot_b" are the
@@ -198,6 +200,9 @@ def sniff(head: str, name: str = "") -> str | None:
         return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
     fallback = None
     tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
+    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
+        return None  # no line the loop below would look at (a line it splits lies within a
+        # line between newlines: one of 26 commas makes one here)
     lines = head.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -211,7 +216,7 @@ def sniff(head: str, name: str = "") -> str | None:
                 got = _csv_row(line, "", i + 1)
             except ParseError:
                 continue  # a truncated last line of the head, or not ours
-            if got is not None and any(got[1][k] for k in _IO_FIELDS + _FILE_FIELDS):
+            if got is not None and any(map(got[1].__getitem__, _RESULT_FIELDS)):
                 return f"csv {got[0]}"
         if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
@@ -226,6 +231,7 @@ def sniff(head: str, name: str = "") -> str | None:
 # "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
 _TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
 _CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
+_WIDE_LINE = re.compile(r"^(?:[^,\n]*,){26}", re.M)  # a line of 26 commas or more
 _MARKERS = _TABLE_MARKERS + _CSV_HEADERS
 
 
@@ -267,6 +273,14 @@ def _classify(line: str) -> tuple | None:
         for shift in shifts:
             extra = n - base + shift  # fields a comma in the machine name added
             if extra < 0:
+                continue
+            if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
+                # every field as :func:`_check_19x` wants it (one match in C): only the rules
+                # between fields are left to check
+                named = dict(zip(layout, fields, strict=True))
+                problem = _check_19x_between(named)
+                if problem is None:
+                    return label, named
                 continue
             parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
             if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
@@ -334,12 +348,17 @@ _STRUCTURE = [(key, [(name, name.endswith("_latency")) for test in tests
                                  ("num_files", [t for t, *_ in _FILE_TESTS]))]
 
 
+# the names _check_structure looks at, by key and whether latency fields count
+_STRUCTURE_NAMES = {(key, latency): [name for name, is_lat in names if latency or not is_lat]
+                    for key, names in _STRUCTURE for latency in (False, True)}
+
+
 def _check_structure(named: dict, latency: bool) -> str | None:
     """bonnie++ writes IO results only with a file size and file results only with a file count
     (bon_time.cpp): a row breaking this is misaligned (a wrong number of commas somewhere)."""
     for key, names in _STRUCTURE:
-        if named[key]:
-            continue
+        if named[key] or not any(map(named.__getitem__, _STRUCTURE_NAMES[key, latency])):
+            continue  # (all of them empty: judged in C)
         for name, is_latency in names:
             if (latency or not is_latency) and named[name]:
                 return f"{_bad(name, named[name])} but {key} is empty"
@@ -378,6 +397,38 @@ def _check_19x(named: dict, label: str) -> str | None:
     if "seek_count" in named and named["file_size"] and not named["seek_count"]:
         return _bad("seeks", "") + " with a file size"
     return _check_rates(named) or _check_structure(named, True)
+
+
+def _check_19x_between(named: dict) -> str | None:
+    """What :func:`_check_19x` finds in a row whose every field has its own form (the rules
+    between fields), in the same order."""
+    if "seek_count" in named and named["file_size"] and not named["seek_count"]:
+        return _bad("seeks", "") + " with a file size"
+    return _check_structure(named, True)
+
+
+def _fields_ok(layout: list[str]) -> re.Pattern:
+    """One pattern for a whole 1.9x row of ``layout`` (no comma in the machine name) that
+    matches exactly when every field passes its own check in :func:`_check_19x` (each field's
+    pattern is that check's pattern; unchecked fields are any text without a comma)."""
+    own = {"bonnie_version": _VERSION, "concurrency": _INT, "max_size": _MAX}
+    optional = {"file_size": _SIZE, "io_chunk_size": _CHUNK, "seek_count": _INT,
+                "seek_proc_count": _INT, "num_files": _INT, "min_size": _INT, "slot_a": _CHUNK,
+                "slot_b": _CHUNK}
+    own.update((name, _CSV_LAT) for name in _LAT_FIELDS)
+    own.update(_RATE_CHECKS)
+
+    def form(name: str) -> str:
+        if name in own:
+            return f"(?:{own[name].pattern[1:-1]})"
+        if name in optional:
+            return f"(?:{optional[name].pattern[1:-1]})?"
+        return "[^,]*"
+
+    return re.compile(",".join(map(form, layout)))
+
+
+_FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
 
 
 def _files_meta(n: str | None, max_size: str | None, min_size: str | None, dirs: str | None,
@@ -451,8 +502,9 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
     chunk = meta.get("chunk_size")
     run.chunk = int(units.binary_size(chunk)) if chunk else None
     run.meta = meta
-    run.cells = [(test, kind, text, lineno) for test, kind, key in _CSV_CELLS
-                 if (text := named.get(key))]
+    texts = list(map(named.get, _CSV_CELL_KEYS))  # the non-empty ones become cells (in C)
+    run.cells = list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
+                                            itertools.repeat(lineno)), texts))
     return run
 
 
@@ -460,6 +512,7 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
 _CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
               for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
                                 ("lat", f"{test}_latency"))]
+_CSV_CELL_TESTS, _CSV_CELL_KINDS, _CSV_CELL_KEYS = (list(x) for x in zip(*_CSV_CELLS, strict=True))
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -770,6 +823,11 @@ _CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind
               for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
 
 
+# a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
+# same text is the same value; bounded, so that a hostile file cannot grow it without end)
+_LATENCY_SECONDS: dict[str, float] = {}
+
+
 def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
     """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
     how many."""
@@ -786,7 +844,11 @@ def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> 
             position, at = f"line {lineno}", lineno
         flag = None
         if kind == "lat":
-            metric, value, flag = _value(test, kind, text, source, lineno)
+            value = _LATENCY_SECONDS.get(text)
+            if value is None:
+                metric, value, flag = _value(test, kind, text, source, lineno)
+                if len(_LATENCY_SECONDS) < 4096:
+                    _LATENCY_SECONDS[text] = value
         elif text[0] == "+":  # +++++: too fast to measure
             value, flag = math.nan, TOO_FAST
         elif (csv2txt and kind == "rate" and text in ("0k", "0")
@@ -862,8 +924,8 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
     csv_runs, stray = _csv_runs(lines, source, notes)
     text_runs: list[_Run] = []
     text_error: _TextError | None = None
-    try:
-        text_runs = _text_runs(lines)
+    try:  # every table header says "Sequential Output" or "Sequential Create"
+        text_runs = _text_runs(lines) if "Sequential " in text else []
     except _TextError as exc:
         text_error = exc
     except ValueError as exc:  # a size or number the table should not hold
@@ -958,6 +1020,8 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
     """2.00a leaves io_chunk_size empty in the CSV although its table shows ``512M:64k``: take the
     chunk from the table printed just before the CSV row of the same run (same host and size)."""
+    if not text_runs:
+        return
     native = [r for r in text_runs if r.native and r.io_line is not None]
     for run in csv_runs:
         if run.meta.get("chunk_size") or not run.meta.get("file_size"):

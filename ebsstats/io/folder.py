@@ -128,39 +128,50 @@ def display_name(name: str) -> str:
 
 
 def _walk(root: Path, errors: list[OSError] | None = None,
-          sizes: dict[Path, int] | None = None) -> list[Path]:
+          stats: list[os.stat_result | None] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
     that cannot be listed are appended to ``errors``. The same file under two names (a link)
     is listed once, by its real name: identity is the (device, inode) pair of one ``stat``,
-    not a ``realpath`` per file. ``sizes`` (if given) receives each file's size from that
-    same ``stat``."""
+    not a ``realpath`` per file. ``stats`` (if given) receives each listed file's ``stat``
+    (``None``: it failed), in the order of the files, which the read then uses instead of
+    asking again."""
     files: list[Path] = []
+    kept: list[os.stat_result | None] = []
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        child = _child_of(Path(dirpath))
+        prefix = os.path.join(dirpath, "")
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
-            p = Path(dirpath, name)
             try:
-                st = os.stat(p)
+                st = os.stat(prefix + name)
                 key: object = (st.st_dev, st.st_ino)
             except OSError:
-                st, key = None, str(p)
+                st, key = None, prefix + name
             if key in seen:  # the same file twice: keep its real name over a link
                 k = seen[key]
-                if os.path.islink(files[k]) and not os.path.islink(p):
-                    if sizes is not None:  # the same inode: the same size
-                        sizes[p] = sizes.pop(files[k], 0)
-                    files[k] = p
+                if os.path.islink(files[k]) and not os.path.islink(prefix + name):
+                    files[k] = child(name)  # the same inode: the same stat
                 continue
             seen[key] = len(files)
-            files.append(p)
-            if sizes is not None:
-                sizes[p] = st.st_size if st is not None else 0
+            files.append(child(name))
+            kept.append(st)
+    if stats is not None:
+        stats[:] = kept
     return files
+
+
+def _child_of(folder: Path):
+    """``name -> folder / name``, without parsing the folder's path again for every file
+    (pathlib's own child maker where this Python has it: a fifth of the cost of ``/``)."""
+    make = getattr(folder, "_make_child_relpath", None)
+    if make is not None and make("x") == folder / "x":
+        return make
+    return folder.joinpath
 
 
 def _relative_names(files: list[Path], root: Path) -> list[str]:
@@ -277,14 +288,16 @@ def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
     sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
     if sniffed is None or "folder_version" not in sniffed.reader.needs:
         return False
-    out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+    out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
     return True
 
 
-def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
-    """Read, sniff and parse one file; every refusal is an outcome, never an exception."""
+def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = None
+               ) -> _Outcome:
+    """Read, sniff and parse one file; every refusal is an outcome, never an exception.
+    ``listed``: the file's ``stat`` from the folder listing (not asked again)."""
     out = _Outcome(rel)
-    st = _regular_file(path, rel, out)
+    st = _regular_file(path, rel, out, listed)
     if st is None:
         return out
     try:
@@ -292,14 +305,14 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
             deferred = _defer_by_head(path, rel, out)
             if deferred:
                 return out
-        data = load_bytes(path, job.max_bytes)
+        data = load_bytes(path, job.max_bytes, listed=listed is not None)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
         sniffed = _sniff_data(data, path, rel, out)
         if sniffed is None:
             return out
         reader = sniffed.reader  # kept here: the outcome travels between processes by name
-        out.sniffed = Sniffed(sniffed.module, sniffed.tool, sniffed.format)
+        out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
         if "folder_version" in reader.needs and not job.final:
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
@@ -315,11 +328,20 @@ def _read_path(path: Path, rel: str, job: _Job) -> _Outcome:
     return out
 
 
-def _regular_file(path: Path, rel: str, out: _Outcome) -> os.stat_result | None:
-    """The file's ``stat`` when it is a regular file and not a companion; else ``None``, with
-    the reason set on ``out``."""
+@functools.lru_cache(maxsize=1024)
+def _by_name(module: str, tool: str, fmt: str) -> Sniffed:
+    """A verdict without its reader (what an outcome keeps), made once per reader and format
+    (it is immutable: files share it)."""
+    return Sniffed(module, tool, fmt)
+
+
+def _regular_file(path: Path, rel: str, out: _Outcome, st: os.stat_result | None = None
+                  ) -> os.stat_result | None:
+    """The file's ``stat`` (``st``, the listing's, else asked now) when it is a regular file and
+    not a companion; else ``None``, with the reason set on ``out``."""
     try:
-        st = os.stat(path)  # follows links: what would be read
+        if st is None:
+            st = os.stat(path)  # follows links: what would be read
     except OSError as exc:
         what = "broken or looping symbolic link" if os.path.islink(path) else "unreadable file"
         out.failure = IngestFailure(rel, None, f"{rel}: {what} ({exc.strerror})", kind="error")
@@ -383,8 +405,9 @@ def _file_meta(path: Path, rel: str, job: _Job) -> dict:
     meta = metamod.pattern_meta(rel, job.pattern)
     if job.root is not None:
         own = None
-        if job.sidecar_names is not None:
-            own = any(f"{path}{s}" in job.sidecar_names for s in (".meta.yaml", ".meta.yml"))
+        if job.sidecar_names is not None:  # (no <file>.meta.yaml in the folder: no name built)
+            own = bool(job.sidecar_names) and any(f"{path}{s}" in job.sidecar_names
+                                                  for s in (".meta.yaml", ".meta.yml"))
         try:
             meta.update(_sidecars(path, job.root, own))
         except ParseError as exc:
@@ -456,12 +479,13 @@ def _count_into(counter) -> None:  # a worker's initializer
     _COUNTER = counter
 
 
-def _read_many(job: _Job, items: list[tuple[Path, str]]) -> list[_Outcome]:
+def _read_many(job: _Job, items: list[tuple[Path, str, os.stat_result | None]]
+               ) -> list[_Outcome]:
     """Read a run of files (in a worker: typed into one block before they are sent back)."""
     out = []
     with _bulk():
-        for path, rel in items:
-            o = _read_path(path, rel, job)
+        for path, rel, listed in items:
+            o = _read_path(path, rel, job, listed)
             out.append(o)
             if _COUNTER is not None and not _deferred(o):
                 with _COUNTER.get_lock():
@@ -549,7 +573,8 @@ def _jobs(jobs: int | None, work: float) -> int:
     return max(1, min(4, cpus))
 
 
-def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outcomes, bar):
+def _run_batch(batch: list[int], files, rels, sizes, stats, job: _Job, jobs: int, outcomes,
+               bar):
     def done(idxs, res, counted=False):
         for i, o in zip(idxs, res, strict=True):
             outcomes[i] = o
@@ -557,13 +582,14 @@ def _run_batch(batch: list[int], files, rels, sizes, job: _Job, jobs: int, outco
             bar.update(sum(not _deferred(o) for o in res))
 
     if jobs > 1 and len(batch) > 20:
-        _run_pool(batch, files, rels, sizes, job, jobs, done, bar)
+        _run_pool(batch, files, rels, sizes, stats, job, jobs, done, bar)
         return
     for i in batch:
-        done([i], [_read_path(files[i], rels[i], job)])
+        done([i], [_read_path(files[i], rels[i], job, stats[i])])
 
 
-def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, bar) -> None:
+def _run_pool(batch: list[int], files, rels, sizes, stats, job: _Job, jobs: int, done,
+              bar) -> None:
     """Read ``batch`` in ``jobs`` processes: ``jobs - 1`` workers, each typing its runs of
     files into blocks, and this one, which meanwhile reads the big files and its own share of
     the runs (typed with this process's other files: nothing to send back)."""
@@ -584,11 +610,11 @@ def _run_pool(batch: list[int], files, rels, sizes, job: _Job, jobs: int, done, 
 
     with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx, initializer=_count_into,
                              initargs=(counter,)) as pool:
-        futures = {pool.submit(_read_many, job, [(files[i], rels[i]) for i in part]): part
-                   for part in theirs}
+        futures = {pool.submit(_read_many, job, [(files[i], rels[i], stats[i]) for i in part]):
+                   part for part in theirs}
         own = []
         for k, i in enumerate(mine):
-            own.append(_read_path(files[i], rels[i], job))
+            own.append(_read_path(files[i], rels[i], job, stats[i]))
             done([i], own[-1:])
             if k % 64 == 0:
                 show()
@@ -657,7 +683,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     for key, value in (meta or {}).items():
         metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
-    root, files, rels, sizes = _listing(p, path, files, walk_errors)
+    root, files, rels, sizes, stats = _listing(p, path, files, walk_errors)
     if not files and not walk_errors:
         return [], root
     if given is None and root is not None:
@@ -680,13 +706,13 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
             job = _Job(root, pattern, max_bytes, dict(versions), dedupe, meta, series,
                        final=final, sidecar_names=sidecar_names, shared_sizes=shared,
                        typed=typed)
-            _run_batch(batch, files, rels, sizes, job, jobs, outcomes, bar)
-            for i in batch:  # what each folder's reports say, for the readers that need it
-                o = outcomes[i]
+            _run_batch(batch, files, rels, sizes, stats, job, jobs, outcomes, bar)
+            waiting = [] if final else [i for i in batch if _deferred(outcomes[i])]
+            for i in batch if waiting else ():  # what each folder's reports say, for the
+                o = outcomes[i]                  # readers that wait for it
                 if o.parsed is not None and o.parsed.version and o.sniffed is not None:
                     versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
-            batch = [] if final else [i for i in batch if _deferred(outcomes[i])]
-            final = True
+            batch, final = waiting, True
     finally:
         if bar is not None:
             bar.close()
@@ -702,26 +728,31 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
 
 
 def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
-    """``(root, files, names relative to root, sizes)`` of a read: every file below a
-    folder (or the ``files`` given under it), or the one file ``path``."""
-    known: dict[Path, int] = {}
+    """``(root, files, names relative to root, sizes, stats)`` of a read: every file below a
+    folder (or the ``files`` given under it), or the one file ``path``; ``stats``: each file's
+    ``stat`` from the folder's listing (``None``: asked when the file is read)."""
+    stats: list[os.stat_result | None] = []
     if p.is_dir():
         root = p
-        files = _walk(p, walk_errors, known) if files is None else [Path(f) for f in files]
+        if files is None:
+            files = _walk(p, walk_errors, stats)
+        else:
+            files = [Path(f) for f in files]
+            stats = [None] * len(files)
         rels = _relative_names(files, p)
     else:
         root = None
-        files, rels = [p], [display_name(str(path))]
+        files, rels, stats = [p], [display_name(str(path))], [None]
     sizes = []
-    for f in files:
-        size = known.get(f)
-        if size is None:
+    for f, st in zip(files, stats, strict=True):
+        if st is None:
             try:
-                size = f.stat().st_size
+                st = f.stat()
             except OSError:
-                size = 0
-        sizes.append(size)
-    return root, files, rels, sizes
+                sizes.append(0)
+                continue
+        sizes.append(st.st_size)
+    return root, files, rels, sizes, stats
 
 
 def _drop_duplicates(outcomes: list[_Outcome]) -> None:
@@ -824,10 +855,15 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
                      "tool": o.sniffed.tool if o.sniffed else None,
                      "format": o.sniffed.format if o.sniffed else None,
                      "position": f.position, "reason": f.reason})
-    if not rows:  # the usual case, built directly (an empty frame's astype cost 0.3 ms a read)
-        return pd.DataFrame({c: pd.array([], dtype="string") for c in FAILURE_COLUMNS},
-                            index=pd.RangeIndex(0))
+    if not rows:  # the usual case: a copy of one empty frame (building it cost 0.3 ms a read)
+        return _no_failures().copy(deep=False)
     return pd.DataFrame(rows, columns=FAILURE_COLUMNS).astype("string")
+
+
+@functools.cache
+def _no_failures() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.array([], dtype="string") for c in FAILURE_COLUMNS},
+                        index=pd.RangeIndex(0))
 
 
 def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | None = None,

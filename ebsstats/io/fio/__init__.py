@@ -129,9 +129,9 @@ def sniff(head: str, name: str) -> str | None:
     """
     if _PTS_LOG.search(head):
         return None  # a Phoronix Test Suite test log that embeds fio's text: the PTS reader's
-    if _JSON_SNIFF.search(head):
+    if '"fio version"' in head and _JSON_SNIFF.search(head):  # (a substring search first)
         return "json"
-    return _text_format(head.splitlines()[:200], head)
+    return _text_format(None, head)
 
 
 def parse(text: str, source: str, *, format: str | None = None, **options) -> Parsed:
@@ -220,16 +220,16 @@ def _detect(text: str) -> str | None:
     return _text_format(text.splitlines(), text)
 
 
-def _text_format(lines: list[str], text: str) -> str | None:
-    """``"terse"`` when one of ``lines`` is a terse line (``3;fio-3.33;…``, 100 or more fields;
-    a carriage return overwrites the line, as on a terminal), else ``"normal"`` when ``text``
-    holds a normal-report job header, else None."""
+def _text_format(lines: list[str] | None, text: str) -> str | None:
+    """``"terse"`` when one of ``lines`` (default: the first 200 of ``text``) is a terse line
+    (``3;fio-3.33;…``, 100 or more fields; a carriage return overwrites the line, as on a
+    terminal), else ``"normal"`` when ``text`` holds a normal-report job header, else None."""
     if text.count(";") >= 100:  # else no line can be terse (one C-level count, not a loop)
-        for line in lines:
+        for line in text.splitlines()[:200] if lines is None else lines:
             line = line.rsplit("\r", 1)[-1]
             if _TERSE_START.match(line) and line.count(";") >= 100:
                 return "terse"
-    if _NORMAL_SNIFF.search(text):
+    if "(groupid=" in text and _NORMAL_SNIFF.search(text):
         return "normal"
     return None
 

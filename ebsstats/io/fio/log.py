@@ -91,6 +91,7 @@ KINDS = ("bw", "iops", "lat", "clat", "slat")
 _NAME = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|lat_hist)"
                    r"(?:\.(?P<index>\d+))?\.log$")
 _LINE = re.compile(r"^\d+, -?\d+(?:, (?:\d+|0x[0-9a-fA-F]+)){2,5}$")
+_LINE_START = re.compile(r"\d+, ")  # how a line _LINE matches starts (a prefilter)
 _HIST_LINE = re.compile(r"^\d+, \d+, \d+(?:, \d+){100,}$")
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 _LAT_SCALE = {"ns": units.NS, "nsec": units.NS, "us": units.US, "usec": units.US,
@@ -120,8 +121,8 @@ def sniff(head: str, name: str) -> str | None:
     >>> sniff("3;fio-3.33;x;0;0", "a.txt") is None
     True
     """
-    if not head[:1].isdigit() and not head.lstrip()[:1].isdigit():
-        return None  # a log line starts with its time in ms: anything else is not a log
+    if not _LINE_START.match(head if head[:1].isdigit() else head.lstrip()):
+        return None  # the first line starts with its time in ms and ", ": else not a log
     lines = head.splitlines()
     if len(head) >= HEAD_BYTES and len(lines) > 1:
         lines = lines[:-1]  # the last line of a full head may be cut
