@@ -404,54 +404,51 @@ _INTERVAL_OUTPUTS = tuple(
     tuple((*out, _SERIES_UNIT.get(out[0], "s") if isinstance(out[0], str) else "s")
           for out in outputs) for _, outputs in _INTERVAL_LINES)
 
-# --- option echoes: (pattern, handler(match, base, hdr, extra) -> tag), in the order they are
+# --- option echoes: (pattern, handler(match, base) -> (tag, settings)), in the order they are
 # tried; every handler of a matching line returns a tag, so the first pattern that matches
-# decides. A count or size beyond 64 bits raises ValueError (refused as a bad option line).
-def _threads_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
-    hdr["threads"] = _count(m.group(base + 1))
-    return "threads_n"
+# decides. settings: ((in hdr (else extra), key, value, only if absent), ...), applied in order
+# by _Reader._echo; a handler depends on the line alone, so a line's outcome is remembered. A
+# count or size beyond 64 bits raises ValueError (refused as a bad option line).
+def _threads_line(m: re.Match, base: int) -> tuple:
+    return "threads_n", ((True, "threads", _count(m.group(base + 1)), False),)
 
 
-def _flags_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
-    extra["extra_flags"] = _flags(m.group(base + 1))
-    extra.setdefault("fsync_freq", 0)
-    extra.setdefault("fsync_end", "off")
-    extra.setdefault("fsync_all", "off")
-    return "fileio"
+def _flags_line(m: re.Match, base: int) -> tuple:
+    return "fileio", ((False, "extra_flags", _flags(m.group(base + 1)), False),
+                      (False, "fsync_freq", 0, True), (False, "fsync_end", "off", True),
+                      (False, "fsync_all", "off", True))
 
 
-def _prepare_files_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
-    extra["file_num"] = _count(m.group(base + 1))
-    extra["file_total_size"] = _count(int(m.group(base + 1)) * int(m.group(base + 2)) * units.KiB)
-    return "prepare"
+def _prepare_files_line(m: re.Match, base: int) -> tuple:
+    files, each_kib = int(m.group(base + 1)), int(m.group(base + 2))
+    return "prepare", ((False, "file_num", _count(files), False),
+                       (False, "file_total_size", _count(files * each_kib * units.KiB), False))
 
 
-def _doing_line(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
+def _doing_line(m: re.Match, base: int) -> tuple:
     what = m.group(base + 1)
     if what in _MODE_BY_TEXT:
-        hdr["mode"] = _MODE_BY_TEXT[what]
-        return "mode"
+        return "mode", ((True, "mode", _MODE_BY_TEXT[what], False),)
     low = what.lower()
     for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
                       ("mutex", "mutex"), ("oltp", "oltp")):
         if word in low:
-            return tag
-    return "other"
+            return tag, ()
+    return "other", ()
 
 
 def _echo_line(pattern: re.Pattern, where: str, key: str, conv, tag: str):
     """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`):
     its first group, or the whole line when the pattern has none."""
-    def handle(m: re.Match, base: int, hdr: dict, extra: dict) -> str:
-        (hdr if where == "hdr" else extra)[key] = conv(m.group(base + 1) if pattern.groups
-                                                       else m.string)
-        return tag
+    def handle(m: re.Match, base: int) -> tuple:
+        return tag, ((where == "hdr", key, conv(m.group(base + 1) if pattern.groups
+                                                else m.string), False),)
     return handle
 
 
 def _tag_line(tag: str):
     """The handler of a line that only names the test."""
-    return lambda m, base, hdr, extra: tag
+    return lambda m, base: (tag, ())
 
 
 def _prefix(text: str) -> re.Pattern:
@@ -603,6 +600,9 @@ _CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled
 # _SEEN_MAX, emptied by the parse that finds it full)
 _SEEN: dict[str, tuple] = {}
 _NO_KIND = (None, None, 0)  # (kind, row, base) of a line that matches no branch
+# kinds not remembered: lines with figures (they differ from file to file), and option echoes
+# (remembered with their outcome, as kind "echo", by _Reader._option_line)
+_NOT_REMEMBERED = frozenset(("result", "interval", "option"))
 _SEEN_MAX = 4096
 
 
@@ -835,14 +835,16 @@ class _Reader:
                 match, kinds = classifiers.get(s[0]) or _classifier(s[0])
                 m = match(s)
                 kind, row, base = kinds[m.lastindex] if m is not None else _NO_KIND
-                if kind != "result" and kind != "interval" and len(seen) < _SEEN_MAX:
-                    seen[s] = (kind, row, base, m)  # (figures differ from file to file)
+                if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
+                    seen[s] = (kind, row, base, m)
             if kind is None:  # a line of no kind: ignored
                 continue
             if kind == "result":
                 self._result(st, s, i, m, row, base)
             elif kind == "interval":
                 self._interval(st, i, m, row, base)
+            elif kind == "echo":  # an option echo read before: m is its outcome
+                self._echo(st, s, m)
             elif kind == "option":
                 self._option_line(st, s, i, m, row, base)
             elif kind == "heading":
@@ -895,12 +897,26 @@ class _Reader:
     def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
                      base: int) -> None:
         """An option echo (threads, block size, test mode, …): row ``row`` of
-        :data:`_HEADER_CHECKS`, whose groups in ``m`` follow ``base``."""
+        :data:`_HEADER_CHECKS`, whose groups in ``m`` follow ``base``. Its outcome is
+        remembered (kind ``"echo"``) for the next time the same line is read."""
         try:
-            handled = _HEADER_CHECKS[row][1](m, base, st.hdr, st.extra)
+            outcome = _HEADER_CHECKS[row][1](m, base)
         except (ValueError, OverflowError) as exc:
             raise self.err(i, "a sysbench option line", found=self.lines[i]) from exc
-        self._run_kind(st, s, handled)
+        if len(_SEEN) < _SEEN_MAX:
+            _SEEN[s] = ("echo", None, 0, outcome)
+        self._echo(st, s, outcome)
+
+    def _echo(self, st: _RunState, s: str, outcome: tuple) -> None:
+        """Apply an option echo's outcome ``(tag, settings)`` (see :data:`_HEADER_CHECKS`)."""
+        tag, settings = outcome
+        for in_hdr, key, value, only_if_absent in settings:
+            target = st.hdr if in_hdr else st.extra
+            if only_if_absent:
+                target.setdefault(key, value)
+            else:
+                target[key] = value
+        self._run_kind(st, s, tag)
 
     @staticmethod
     def _run_kind(st: _RunState, s: str, handled: str | None) -> None:
