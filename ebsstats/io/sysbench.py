@@ -63,7 +63,6 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 from __future__ import annotations
 
 import functools
-import math
 import os
 import re
 from collections.abc import Mapping
@@ -622,18 +621,6 @@ def _lead_line(line: str) -> bool:
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
 
 
-def _checked(text: str, source: str, i: int, what: str, context: str, lines: list[str]) -> float:
-    """``number(text, source, i + 1, what, …, found=lines[i])`` with the check inline
-    (``number`` is called only to word the error)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if value >= 0 and value - value == 0:
-        return value
-    return number(text, source, i + 1, what, context=context, found=lines[i])
-
-
 @functools.cache
 def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
     """The (metric, op, label) a completed run report of ``family`` has (``fileio``: of a
@@ -866,8 +853,8 @@ class _Reader:
         the second, then the row's groups, after ``base``); a line of no row is noted."""
         group = m.group
         try:
-            t = _checked(group(base + 1), self.source, i, "time", "a report-interval line",
-                         self.lines)
+            t = number(group(base + 1), self.source, i + 1, "time",
+                       context="a report-interval line", found=self.lines[i])
             if row is None:
                 body = group(base + 2)
                 if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
@@ -881,14 +868,9 @@ class _Reader:
                     continue
                 if type(metric) is int:
                     metric = _percentile("lat", group(base + metric))
-                try:  # number(): the check inline, the call only to word the error
-                    value = float(text) * scale
-                except ValueError:
-                    value = math.nan
-                if not (value >= 0 and value - value == 0):
-                    value = number(text, self.source, i + 1, metric, scale=scale,
-                                   context="a report-interval line", found=self.lines[i])
-                append((t, metric, op, value, unit, test))
+                append((t, metric, op, number(text, self.source, i + 1, metric, scale=scale,
+                                              context="a report-interval line",
+                                              found=self.lines[i]), unit, test))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
@@ -957,10 +939,9 @@ class _Reader:
                 if type(metric) is not str:
                     metric = _pick(metric, m, base)
                 value = scale(text, m, base) if callable(scale) else float(text) * scale
-                if not (value >= 0 and value - value == 0):  # finite, non-negative: else refused
-                    number(value, self.source, i + 1, metric, context="a sysbench result line",
-                           found=self.lines[i])
-                res.append((metric, op if type(op) is str else _pick(op, m, base), value, i))
+                res.append((metric, op if type(op) is str else _pick(op, m, base),
+                            number(value, self.source, i + 1, metric,
+                                   context="a sysbench result line", found=self.lines[i]), i))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
