@@ -621,6 +621,17 @@ def _lead_line(line: str) -> bool:
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
 
 
+def _later_row(s: str, row: int, section: str | None) -> tuple[int, re.Match | None, int]:
+    """``(row, match, 0)`` of the first row of :data:`_RESULT_LINES` after ``row`` that counts
+    in ``section`` and matches ``s`` (the rows before ``row`` do not match), each tried on its
+    own; ``(row, None, 0)`` if none (rare: a latency line outside its section)."""
+    for later in range(row + 1, len(_RESULT_LINES)):
+        pattern, where, _, _ = _RESULT_LINES[later]
+        if (where is None or section == where) and (m := pattern.match(s)) is not None:
+            return later, m, 0
+    return row, None, 0
+
+
 @functools.cache
 def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
     """The (metric, op, label) a completed run report of ``family`` has (``fileio``: of a
@@ -802,11 +813,8 @@ class _Reader:
     def _run(self, r: _Run, rows: list[tuple]):
         """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
         :meth:`_finish`."""
-        lines, text = self.lines, self.text
-        if (r.banner or r.end < len(lines)) and ("IOPS=" in text
-                                                 or "Test execution summary:" in text):
-            text = "\n".join(lines[r.banner:r.end])  # what _family looks for: in this run?
-        st = _RunState(_family(r.major, r.minor, text))
+        lines = self.lines
+        st = _RunState(self._run_family(r))
         classifiers, seen = _CLASSIFIERS, _SEEN
         in_hist = False  # in a latency histogram: its lines, to the blank line after it
         for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
@@ -824,8 +832,6 @@ class _Reader:
                 kind, row, base = kinds[m.lastindex] if m is not None else _NO_KIND
                 if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
                     seen[s] = (kind, row, base, m)
-            if kind is None:  # a line of no kind: ignored
-                continue
             if kind == "result":
                 self._result(st, s, i, m, row, base)
             elif kind == "interval":
@@ -834,18 +840,31 @@ class _Reader:
                 self._echo(st, s, m)
             elif kind == "option":
                 self._option_line(st, s, i, m, row, base)
-            elif kind == "heading":
-                st.heading(_HEADINGS[s])
-            elif kind == "kind":
-                self._run_kind(st, s, None)
-            elif kind == "warning":
-                self.notes.append(f"line {i + 1}: {s}")
             elif kind == "histogram":
                 in_hist = True
-            elif kind == "progress":
-                st.started = st.started or s == "Threads started!"
-            # "skip": DEBUG and repeated-message lines
+            elif kind is not None:  # None: a line of no kind, ignored
+                self._plain_line(st, s, i, kind)
         return self._finish(r, st, rows)
+
+    def _run_family(self, r: _Run) -> str:
+        """The family of run ``r`` (:func:`_family` of its lines, joined only if needed)."""
+        lines, text = self.lines, self.text
+        if (r.banner or r.end < len(lines)) and ("IOPS=" in text
+                                                 or "Test execution summary:" in text):
+            text = "\n".join(lines[r.banner:r.end])  # what _family looks for: in this run?
+        return _family(r.major, r.minor, text)
+
+    def _plain_line(self, st: _RunState, s: str, i: int, kind: str) -> None:
+        """A heading, a prepare/cleanup line, a WARNING or a progress line (``kind``); a
+        ``"skip"`` line (DEBUG, repeated message) says nothing."""
+        if kind == "heading":
+            st.heading(_HEADINGS[s])
+        elif kind == "kind":
+            self._run_kind(st, s, None)
+        elif kind == "warning":
+            self.notes.append(f"line {i + 1}: {s}")
+        elif kind == "progress":
+            st.started = st.started or s == "Threads started!"
 
     def _interval(self, st: _RunState, i: int, m: re.Match, row: int | None,
                   base: int) -> None:
@@ -917,16 +936,12 @@ class _Reader:
         """A result line: row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``,
         its groups in ``m`` after ``base``) if the line is in the row's section, else the first
         row after it that counts there and matches."""
-        _, where, outputs, tag = _RESULT_LINES[row]
+        where = _RESULT_LINES[row][1]
         if where is not None and st.section != where:
-            # the rows before it do not match; the first row after it that counts here and
-            # matches, tried one by one (rare: a latency line outside its section)
-            for pattern, where, outputs, tag in _RESULT_LINES[row + 1:]:  # noqa: B007
-                if (where is None or st.section == where) and (m := pattern.match(s)):
-                    base = 0
-                    break
-            else:
+            row, m, base = _later_row(s, row, st.section)
+            if m is None:
                 return
+        _, _, outputs, tag = _RESULT_LINES[row]
         if tag == "percentile off":
             st.extra["percentile"] = "disabled"
             return
