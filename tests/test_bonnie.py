@@ -683,3 +683,32 @@ def test_the_folder_columns_are_the_public_records(tmp_path: Path):
         assert pd.Series(values, dtype=object).equals(
             pd.Series([r[name] for r in records], dtype=object)), name  # NaN equals NaN here
     assert [r["repetition"] for r in records][::len(records) // 3] == [0, 1, 2]
+
+
+_FIELD_VALUES = ["", "+++", "+++++", "12", "1.5", "12ms", "3us", "4s", "abc", "16G", "8k", "8K",
+                 "link", "symlink", "\u0663", "-1", "1e5", "2.00a", "1.98", "0", " 1", "1.",
+                 "12m", "5:6"]
+
+
+@pytest.mark.parametrize("layout, label", [(bonnie._LAYOUT_198, "1.98"),
+                                           (bonnie._LAYOUT_196, "1.96")])
+def test_a_row_checked_in_one_match_agrees_with_the_field_by_field_check(layout, label):
+    # _classify accepts a 1.9x row through one compiled match of every field's pattern; that
+    # must be exactly "_check_19x finds no problem" (rows from a genuine one, fields replaced)
+    import random
+
+    rng = random.Random(7)
+    base = fixture("bonnie", "bon_q_s512_n0.csv").read_text().splitlines()[-1].split(",")
+    base = (base + [""] * len(layout))[:len(layout)]
+    base[0] = label
+    for _ in range(3000):
+        fields = list(base)
+        for _ in range(rng.choice([1, 2, 3])):
+            fields[rng.randrange(2, len(fields))] = rng.choice(_FIELD_VALUES)
+        named = dict(zip(layout, fields, strict=True))
+        problem = bonnie._check_19x(named, label)
+        got = bonnie._classify(",".join(fields))
+        if problem is None:
+            assert got == (label, named)
+        else:
+            assert got != (label, named), (fields, problem)

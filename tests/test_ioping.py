@@ -77,6 +77,17 @@ def test_quiet_summary_with_mixed_units():
     assert one(df, "runtime") == approx(1.90)  # "generated 20 requests in 1.90 s"
 
 
+
+def test_a_request_size_beyond_64_bits_is_refused_at_its_line():
+    # fuzzing found it: "99999999999999999999999999 KiB read" over 19 requests made a block
+    # size the Int64 column cannot hold, and typing crashed with OverflowError
+    text = fixture("ioping", "ioping_q_c20.txt").read_text().replace(
+        "76 KiB read", "99999999999999999999999999 KiB read")
+    line = next(k for k, ln in enumerate(text.splitlines(), 1) if "requests completed" in ln)
+    with pytest.raises(ParseError, match="within 64 bits") as err:
+        ip.parse(text, "q.txt")
+    assert err.value.position == f"line {line}"
+
 def test_writes():
     df, ts = read("ioping_W_D_c4.txt", series=True)
     es.validate(df)

@@ -160,3 +160,11 @@ def test_a_typed_frame_never_writes_through_to_the_callers_frame():
     built = _columns.frame(df)
     built.loc[0, "value"] = -2.0
     pd.testing.assert_frame_equal(df, before)
+
+
+
+def test_an_integer_beyond_64_bits_is_a_schema_error_not_a_crash():
+    # any reader that lets one through: its file becomes a failure, never the read's end
+    with pytest.raises(SchemaError, match="block_size"):
+        _columns.frame([{"source": "a", "tool": "fio", "test": "t", "metric": "iops",
+                         "value": 1.0, "block_size": 2**70}])

@@ -442,7 +442,7 @@ def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
                 made.add(name)
             try:
                 out[name] = _column(ps, dtype)
-            except (ValueError, TypeError) as exc:
+            except (ValueError, TypeError, OverflowError) as exc:  # (an int beyond 64 bits)
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
     for name in sorted(pieces, key=str):
         ps = pieces.pop(name)

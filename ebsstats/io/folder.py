@@ -243,6 +243,7 @@ class _Job:
     # bytes as another, so only they are hashed (a 2 M-line log's SHA-1 cost a tenth of its read)
     shared_sizes: frozenset | None = None
     typed: bool = True  # type each run of files into a _Block where it is read (check: no)
+    budget: int | None = None  # memory_budget() of this read (looked up once, not per file)
 
 
 def _source_of(job: _Job):
@@ -317,7 +318,7 @@ def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = 
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
             out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
-        parsed = _guarded_parse(reader, data, rel, _context(reader, path, job))
+        parsed = _guarded_parse(reader, data, rel, _context(reader, path, job), job.budget)
         del data
         out.meta = _file_meta(path, rel, job)
     except ParseError as exc:
@@ -440,13 +441,16 @@ def _memory_budget(env: str | None) -> int:  # sysconf once per setting, not onc
         return MEMORY_BUDGET
 
 
-def _guarded_parse(reader, data: bytes, rel: str, context: dict) -> Parsed:
+def _guarded_parse(reader, data: bytes, rel: str, context: dict,
+                   budget: int | None = None) -> Parsed:
     """Parse one file with its reader, refusing before the parse a file whose estimated peak
     memory (size × the reader's ``memory_factor``, measured by benchmarks/reader_memory.py)
     exceeds :func:`memory_budget`; deep nesting, integers too long to convert, memory exhaustion
-    and arithmetic overflow become a ParseError for this file, never the folder's end."""
+    and arithmetic overflow become a ParseError for this file, never the folder's end. ``budget``:
+    the read's memory budget, looked up once per read (default: looked up now)."""
     factor = reader.memory_factor or DEFAULT_MEMORY_FACTOR
-    need, budget = len(data) * factor, memory_budget()
+    need = len(data) * factor
+    budget = memory_budget() if budget is None else budget
     if need > budget:
         raise ParseError(rel, None, f"a file this reader can parse within the memory budget "
                          f"({budget / 1024**2:,.0f} MiB; ${MEMORY_BUDGET_ENV} raises it)",
@@ -705,7 +709,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         while batch:
             job = _Job(root, pattern, max_bytes, dict(versions), dedupe, meta, series,
                        final=final, sidecar_names=sidecar_names, shared_sizes=shared,
-                       typed=typed)
+                       typed=typed, budget=memory_budget())
             _run_batch(batch, files, rels, sizes, stats, job, jobs, outcomes, bar)
             waiting = [] if final else [i for i in batch if _deferred(outcomes[i])]
             for i in batch if waiting else ():  # what each folder's reports say, for the

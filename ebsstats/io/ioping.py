@@ -280,11 +280,14 @@ class _Text:
             op = {"read": "read", "written": "write"}.get(direction) or \
                 {"<<<": "read", ">>>": "write"}[run["dir"]]
         src = self.source
+        each = None  # the request size the totals give, when they give a whole number
         try:
             n = _count(done["n"], src)
             io_bytes = _size(done["size"], src)
             if run["block_size"] is None and n and (io_bytes / n).is_integer():
-                run["block_size"] = int(io_bytes / n)
+                each = io_bytes / n
+                if each < 2**63:  # the frame's integers are 64-bit
+                    run["block_size"] = int(each)
             base = self._base(run, op, run["start"])
             blocks = {"mdev": (mi, mdev), "done": (di, done), "gen": (gi, gen)}
             rows = [(metric, conv(blocks[block][1][key], src), blocks[block][0])
@@ -294,6 +297,9 @@ class _Text:
         except (ValueError, KeyError, OverflowError) as exc:  # ParseError: a figure out of range
             found = f"{exc.found!r} is not {exc.expected}" if isinstance(exc, ParseError) else exc
             raise self.err(mi, "ioping statistics with known units", found=str(found)) from exc
+        if each is not None and each >= 2**63:
+            raise self.err(di, "a request size within 64 bits (bytes / requests)",
+                           found=f"{each:g} bytes per request")
         for metric, value, line in rows:
             self.records.append({**base, "position": f"line {line + 1}", "metric": metric,
                                  "value": value})
