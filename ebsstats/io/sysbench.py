@@ -753,8 +753,8 @@ class _Reader:
                 break
             if "sysbench " in line:
                 left -= line.count("sysbench ")
-                if _BANNER_RE.match(line.strip()):
-                    banners.append(i)
+                if m := _BANNER_RE.match(line.strip()):
+                    banners.append((i, m))
         if not banners:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
@@ -762,7 +762,7 @@ class _Reader:
         name_meta = self._name_meta()
         runs: list[_Run] = []
         params: dict = {}
-        for b in banners:
+        for b, m in banners:
             # the lines before this banner that belong to it: WARNING/PARAMS/blank
             start = runs[-1].end if runs else 0
             lead = b
@@ -771,7 +771,6 @@ class _Reader:
             if runs:
                 runs[-1].end = lead
             params = self._before_banner(start if not runs else lead, b, params)
-            m = _BANNER_RE.match(lines[b].strip())
             runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
                              params=dict(params) or dict(name_meta)))
         return runs
