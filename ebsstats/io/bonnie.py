@@ -196,13 +196,10 @@ def sniff(head: str, name: str = "") -> str | None:
     >>> sniff("fio-3.33\\nread: IOPS=85.7k", "x.txt") is None
     True
     """
-    if not _maybe_bonnie(head):
-        return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
+    tables = _worth_a_look(head)
+    if tables is None:
+        return None
     fallback = None
-    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
-    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
-        return None  # no line the loop below would look at (a line it splits lies within a
-        # line between newlines: one of 26 commas makes one here)
     lines = head.splitlines()
     for i, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -235,6 +232,18 @@ _WIDE_LINE = re.compile(r"^(?:[^,\n]*,){26}", re.M)  # a line of 26 commas or mo
 _MARKERS = _TABLE_MARKERS + _CSV_HEADERS
 
 
+def _worth_a_look(head: str) -> bool | None:
+    """``None`` when no line of ``head`` can be bonnie++'s (tested in C: substring searches and
+    one regex), else whether the head holds a table header."""
+    if not _maybe_bonnie(head):
+        return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
+    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
+    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
+        return None  # no line the sniff would look at (a line it splits lies within a line
+        # between newlines: one of 26 commas makes one here)
+    return tables
+
+
 def _maybe_bonnie(head: str) -> bool:
     """A necessary condition for :func:`sniff` to say yes, tested in C (substring searches): a
     data row has 27 fields or more (so the head 26 commas or more), every other line a marker."""
@@ -263,37 +272,7 @@ def _classify(line: str) -> tuple | None:
     fields = line.split(",")
     n = len(fields)
     if _CSV_19X_START.match(line):
-        fmt = fields[0]
-        new = _FORMAT_19X.match(fmt) and float(fmt) >= 1.98
-        layout = _LAYOUT_198 if new else _LAYOUT_196
-        base = len(layout)
-        label = "1.98" if new else fmt
-        shifts = (0, 1) if (not new and float(fmt) < 1.97) else (0,)
-        problem = None
-        for shift in shifts:
-            extra = n - base + shift  # fields a comma in the machine name added
-            if extra < 0:
-                continue
-            if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
-                # every field as :func:`_check_19x` wants it (one match in C): only the rules
-                # between fields are left to check
-                named = dict(zip(layout, fields, strict=True))
-                problem = _check_19x_between(named)
-                if problem is None:
-                    return label, named
-                continue
-            parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
-            if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
-                if any(parts[5:18]):
-                    continue
-                parts.insert(5, "")
-            named = dict(zip(layout, parts, strict=True))
-            problem = _check_19x(named, label)
-            if problem is None:
-                return label, named
-        found = f"{n} fields" + (f", {problem}" if problem else "")
-        return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
-                f"{found}: {line}")
+        return _classify_19x(line, fields)
     if _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
         return None
     if n >= 27:
@@ -310,6 +289,42 @@ def _classify(line: str) -> tuple | None:
     if any(_SIZE_103.match(f) for f in fields[1:4]):  # a cut 1.0x row: name,512M,...
         return "bad", "a bonnie++ 1.0x CSV row of 27 fields", f"{n} fields: {line}"
     return None
+
+
+def _classify_19x(line: str, fields: list[str]) -> tuple:
+    """:func:`_classify` of a row that starts as a 1.9x row does (``1.98,2.00a,``)."""
+    n = len(fields)
+    fmt = fields[0]
+    new = _FORMAT_19X.match(fmt) and float(fmt) >= 1.98
+    layout = _LAYOUT_198 if new else _LAYOUT_196
+    base = len(layout)
+    label = "1.98" if new else fmt
+    shifts = (0, 1) if (not new and float(fmt) < 1.97) else (0,)
+    problem = None
+    for shift in shifts:
+        extra = n - base + shift  # fields a comma in the machine name added
+        if extra < 0:
+            continue
+        if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
+            # every field as :func:`_check_19x` wants it (one match in C): only the rules
+            # between fields are left to check
+            named = dict(zip(layout, fields, strict=True))
+            problem = _check_19x_between(named)
+            if problem is None:
+                return label, named
+            continue
+        parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
+        if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
+            if any(parts[5:18]):
+                continue
+            parts.insert(5, "")
+        named = dict(zip(layout, parts, strict=True))
+        problem = _check_19x(named, label)
+        if problem is None:
+            return label, named
+    found = f"{n} fields" + (f", {problem}" if problem else "")
+    return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
+            f"{found}: {line}")
 
 
 # the sniff classifies the first data row and the parse then the same row again: the second

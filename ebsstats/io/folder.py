@@ -712,10 +712,8 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
                        typed=typed, budget=memory_budget())
             _run_batch(batch, files, rels, sizes, stats, job, jobs, outcomes, bar)
             waiting = [] if final else [i for i in batch if _deferred(outcomes[i])]
-            for i in batch if waiting else ():  # what each folder's reports say, for the
-                o = outcomes[i]                  # readers that wait for it
-                if o.parsed is not None and o.parsed.version and o.sniffed is not None:
-                    versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
+            if waiting:  # what each folder's reports say, for the readers that wait for it
+                _collect_versions(versions, batch, files, outcomes)
             batch, final = waiting, True
     finally:
         if bar is not None:
@@ -729,6 +727,16 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     if errors == "raise":
         _raise_failures(outcomes, root, path)
     return outcomes, root
+
+
+def _collect_versions(versions: dict, batch: list[int], files: list[Path],
+                      outcomes: list[_Outcome]) -> None:
+    """``versions[(folder, tool)]``: the first version a report of that tool in that folder
+    printed."""
+    for i in batch:
+        o = outcomes[i]
+        if o.parsed is not None and o.parsed.version and o.sniffed is not None:
+            versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
 
 
 def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):

@@ -97,8 +97,13 @@ _MODE_BY_TEXT = {text: mode for mode, (text, _) in MODES.items()}
 # ops a fileio mode performs (rows of other ops are dropped when their value is 0)
 _MODE_OPS = {"seqwr": {"write", "sync"}, "seqrewr": {"write", "sync"}, "rndwr": {"write", "sync"},
              "seqrd": {"read"}, "rndrd": {"read"}, "rndrw": {"read", "write", "sync"}}
+# the fileio ops a mode does not perform
+_ABSENT_OPS = {mode: {"read", "write", "sync"} - ops for mode, ops in _MODE_OPS.items()}
 
-_NUM = r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# a printed number; possessive (never given back: what follows a number in every pattern below
+# starts with none of [-+.eE] or a digit, so no shorter number could let a line match), which
+# spares the engine the backtracking states of the optional parts
+_NUM = r"[-+]?+\d++(?:\.\d++)?+(?:[eE][-+]?+\d++)?+"
 _BANNER_RE = re.compile(
     r"^sysbench (?P<version>(?P<major>\d{1,9})\.(?P<minor>\d{1,9})(?:\.\d+)?[-+~.\w]*)"
     r"(?::\s+multi-threaded system evaluation benchmark|\s+\(using [^)]*\))\s*$")
@@ -175,7 +180,6 @@ _I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM})
 _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
-_SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
 _ROW_COLUMNS = ("position", "test", "op", "metric", "value")  # a result row's own values
 
 
@@ -208,15 +212,36 @@ def sniff(head: str, name: str = "") -> str | None:
     ...       "benchmark\\n", "x"), sniff("fio-3.33\\n", "x")
     ('sysbench 0.4', None)
     """
-    for line in head.splitlines()[:40]:
-        s = line.strip()
-        if not s or s.startswith("WARNING:") or _PARAMS_RE.match(s):
-            continue
-        m = _BANNER_RE.match(s)
-        if not m:
+    s = _first_meaningful(head)
+    m = _BANNER_RE.match(s) if s is not None else None
+    if not m:
+        return None
+    return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
+
+
+_SNIFF_LINES = 40  # the banner is among the first 40 lines
+
+
+def _first_meaningful(head: str) -> str | None:
+    """The first of the first :data:`_SNIFF_LINES` lines of ``head`` that is not blank, a
+    WARNING or a PARAMS line (stripped), or ``None``.
+
+    The lines of the first 256, then 4,096 characters are looked at first (the last of them,
+    perhaps cut short, left out), the whole head's only if they are too few to decide: a
+    64 KiB head of another tool's output is not split into lines for one answer.
+    """
+    for limit in (256, 4096, None):
+        cut = limit is not None and len(head) > limit
+        lines = head[:limit].splitlines() if cut else head.splitlines()
+        if cut:
+            lines.pop()
+        for line in lines[:_SNIFF_LINES]:
+            s = line.strip()
+            if s and not s.startswith("WARNING:") and not _PARAMS_RE.match(s):
+                return s
+        if not cut or len(lines) >= _SNIFF_LINES:
             return None
-        return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
-    return None
+    return None  # pragma: no cover - the last limit reads the whole head
 
 
 # ---------------------------------------------------------------- parsing
@@ -263,8 +288,17 @@ def _io_mode(text: str) -> str:
     return t
 
 
+def _count(text: str) -> int:
+    """A count an option echo prints, which must fit in 64 bits (else ValueError)."""
+    n = int(text)
+    if not 0 <= n < 2**63:
+        raise ValueError("a count beyond 64 bits")
+    return n
+
+
 def _size(text: str) -> int:
-    return int(units.binary_size(text))
+    """A size in bytes (``16KiB``, ``1Gb``), which must fit in 64 bits (else ValueError)."""
+    return _count(units.binary_size(text))
 
 
 def _on(_: str) -> str:
@@ -273,16 +307,16 @@ def _on(_: str) -> str:
 
 # option echoes that set one header value: (pattern, "hdr" or "extra", key, conversion, tag)
 _FILEIO_ECHO = [
-    (_H_FILES, "extra", "file_num", int, "fileio"),
+    (_H_FILES, "extra", "file_num", _count, "fileio"),
     (_H_TOTAL, "extra", "file_total_size", _size, "fileio"),
     (_H_BLOCK, "hdr", "block_size", _size, "fileio"),
     (_H_RATIO, "extra", "rw_ratio", str, "fileio"),
-    (_H_FSYNC_FREQ, "extra", "fsync_freq", int, "fileio"),
+    (_H_FSYNC_FREQ, "extra", "fsync_freq", _count, "fileio"),
     (_H_FSYNC_END, "extra", "fsync_end", _on, "fileio"),
     (_H_FSYNC_ALL, "extra", "fsync_all", _on, "fileio"),
     (_H_IOMODE, "extra", "io_mode", _io_mode, "fileio"),
 ]
-_CPU_ECHO = [(_H_PRIME, "extra", "cpu_max_prime", int, "cpu")]
+_CPU_ECHO = [(_H_PRIME, "extra", "cpu_max_prime", _count, "cpu")]
 _MEMORY_ECHO = [
     (_H_MEM_BLOCK, "hdr", "block_size", _size, "memory"),
     (_H_MEM_OPER, "extra", "memory_oper", str, "memory"),
@@ -290,46 +324,45 @@ _MEMORY_ECHO = [
 ]
 
 
-def _pick(cell, m: re.Match) -> str:
-    """A table cell: a fixed name, a name looked up by the line's first group, or computed."""
-    if isinstance(cell, str):
+def _pick(cell, m: re.Match, base: int) -> str:
+    """A table cell: a fixed name; a dict: the name its key, the line's first group, gives; a
+    number: the latency percentile metric (``lat_p95``) of that group (``base``: the number of
+    the groups in the match before the line's own, see :func:`_alternation`)."""
+    if type(cell) is str:
         return cell
-    if isinstance(cell, dict):
-        return cell[m.group(1)]
-    return cell(m)
+    if type(cell) is dict:
+        return cell[m.group(base + 1)]
+    return _percentile("lat", m.group(base + cell))
 
 
-def _ms_or_unit(text: str, m: re.Match) -> float:
+def _ms_or_unit(text: str, m: re.Match, base: int) -> float:
     """A latency in the unit after it (0.4's ``us``/``s``), else sysbench's ms."""
-    return units.duration(text + (m.group(3) or ""), "ms")
+    return units.duration(text + (m.group(base + 3) or ""), "ms")
 
 
-def _ms(text: str, m: re.Match) -> float:
+def _ms(text: str, m: re.Match, base: int) -> float:
     return units.duration(text, "ms")
 
 
-def _bytes(text: str, m: re.Match) -> float:
+def _bytes(text: str, m: re.Match, base: int) -> float:
     return units.binary_size(text)
 
 
-def _lat_percentile(m: re.Match) -> str:
-    return _percentile("lat", m.group(1))
-
-
+_SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
 _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
              "written": "write", "write": "write", "fsync": "sync"}
 _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
 
 # result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
-# tag). metric/op: a name, or a dict keyed by the line's first group, or a function of the match;
-# scale: a factor to the canonical unit, or a function (text, match) -> value. The first row
-# that matches wins (the order is that of the former if-chain).
+# tag). metric/op: a name, a dict keyed by the line's first group, or the number of the group of
+# a latency percentile (see _pick); scale: a factor to the canonical unit, or a function
+# (text, match, base) -> value. The first row that matches wins (as the former if-chain did).
 _RESULT_LINES = (
     (_R_PREPARE, None, (("bandwidth", "write", 3, units.MiB), ("io_bytes", "write", 1, 1.0),
                         ("runtime", "write", 2, 1.0)), "prepare"),
     (_R_LAT, "latency", ((_LAT_NAMES, "total", 2, _ms_or_unit),), None),
-    (_R_PCT04, "latency", ((_lat_percentile, "total", 2, _ms_or_unit),), None),
-    (_R_PCT10, "latency", ((_lat_percentile, "total", 2, _ms),), None),
+    (_R_PCT04, "latency", ((1, "total", 2, _ms_or_unit),), None),
+    (_R_PCT10, "latency", ((1, "total", 2, _ms),), None),
     (_R_PCT_OFF, "latency", (), "percentile off"),
     (_R_RATE10, None, (("iops", _OP_WORDS, 2, 1.0),), None),
     (_R_TPUT10, None, (("bandwidth", _OP_WORDS, 2, units.MiB),), None),
@@ -352,90 +385,69 @@ _RESULT_LINES = (
     (_R_QUERIES, None, (("ops", "total", 2, 1.0),), "oltp_queries"),
 )
 
-def _lat_pct(group: int):
-    """The metric of a percentile latency whose percentile is in ``group``."""
-    return lambda m: _percentile("lat", m.group(group))
-
-
-# report-interval lines: (pattern, ((metric, op, group, scale, test), ...)); metric as in
-# _RESULT_LINES, test None for the run's own test; an output whose group is empty is skipped
+# report-interval lines: (pattern of the text after "[ Ns ]", ((metric, op, group, scale, test),
+# ...)); metric as in _RESULT_LINES, test None for the run's own test; an output whose group is
+# empty is skipped
 _INTERVAL_LINES = (
     (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
-               ("iops", "sync", 4, 1.0, None), (_lat_pct(5), "total", 6, units.MS, None),
-               (_lat_pct(8), "total", 7, units.MS, None))),
-    (_I_EPS, (("ops", "total", 2, 1.0, None), (_lat_pct(3), "total", 4, units.MS, None))),
+               ("iops", "sync", 4, 1.0, None), (5, "total", 6, units.MS, None),
+               (8, "total", 7, units.MS, None))),
+    (_I_EPS, (("ops", "total", 2, 1.0, None), (3, "total", 4, units.MS, None))),
     (_I_OLTP10, (("ops", "total", 2, 1.0, "oltp"), ("ops", "total", 3, 1.0, "oltp_queries"),
-                 (_lat_pct(4), "total", 5, units.MS, "oltp"))),
-    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (_lat_pct(6), "total", 5, units.MS, "oltp"))),
+                 (4, "total", 5, units.MS, "oltp"))),
+    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (6, "total", 5, units.MS, "oltp"))),
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
+# each row's outputs with the unit of their metric appended (a percentile's is seconds)
+_INTERVAL_OUTPUTS = tuple(
+    tuple((*out, _SERIES_UNIT.get(out[0], "s") if isinstance(out[0], str) else "s")
+          for out in outputs) for _, outputs in _INTERVAL_LINES)
 
-def _first_of(patterns) -> re.Pattern:
-    """One pattern whose ``lastindex`` names the first of ``patterns`` that matches: each is
-    wrapped in a group (the outermost group closes last), numbered by :func:`_row_of_group`."""
-    return re.compile("|".join(f"((?{'i' if p.flags & re.I else ''}:{p.pattern}))"
-                               for p in patterns))
-
-
-def _row_of_group(patterns) -> dict[int, int]:
-    """The wrapper group number of each pattern in :func:`_first_of` -> the pattern's index."""
-    out, at = {}, 1
-    for k, p in enumerate(patterns):
-        out[at] = k
-        at += 1 + p.groups
-    return out
+# --- option echoes: (pattern, handler(match, base) -> (tag, settings)), in the order they are
+# tried; every handler of a matching line returns a tag, so the first pattern that matches
+# decides. settings: ((in hdr (else extra), key, value, only if absent), ...), applied in order
+# by _Reader._echo; a handler depends on the line alone, so a line's outcome is remembered. A
+# count or size beyond 64 bits raises ValueError (refused as a bad option line).
+def _threads_line(m: re.Match, base: int) -> tuple:
+    return "threads_n", ((True, "threads", _count(m.group(base + 1)), False),)
 
 
-# the first row of _RESULT_LINES that matches a line (any section): one C-level match
-_RESULT_LINE = _first_of([row[0] for row in _RESULT_LINES])
-_RESULT_ROW = _row_of_group([row[0] for row in _RESULT_LINES])
+def _flags_line(m: re.Match, base: int) -> tuple:
+    return "fileio", ((False, "extra_flags", _flags(m.group(base + 1)), False),
+                      (False, "fsync_freq", 0, True), (False, "fsync_end", "off", True),
+                      (False, "fsync_all", "off", True))
 
 
-# --- option echoes: (pattern, handler(match, hdr, extra) -> tag), in the order they are tried;
-# every handler of a matching line returns a tag, so the first pattern that matches decides
-def _threads_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    hdr["threads"] = int(m.group(1))
-    return "threads_n"
+def _prepare_files_line(m: re.Match, base: int) -> tuple:
+    files, each_kib = int(m.group(base + 1)), int(m.group(base + 2))
+    return "prepare", ((False, "file_num", _count(files), False),
+                       (False, "file_total_size", _count(files * each_kib * units.KiB), False))
 
 
-def _flags_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    extra["extra_flags"] = _flags(m.group(1))
-    extra.setdefault("fsync_freq", 0)
-    extra.setdefault("fsync_end", "off")
-    extra.setdefault("fsync_all", "off")
-    return "fileio"
-
-
-def _prepare_files_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    extra["file_num"] = int(m.group(1))
-    extra["file_total_size"] = int(m.group(1)) * int(m.group(2)) * units.KiB
-    return "prepare"
-
-
-def _doing_line(m: re.Match, hdr: dict, extra: dict) -> str:
-    what = m.group(1)
+def _doing_line(m: re.Match, base: int) -> tuple:
+    what = m.group(base + 1)
     if what in _MODE_BY_TEXT:
-        hdr["mode"] = _MODE_BY_TEXT[what]
-        return "mode"
+        return "mode", ((True, "mode", _MODE_BY_TEXT[what], False),)
     low = what.lower()
     for tag, word in (("cpu", "cpu"), ("memory", "memory"), ("threads", "thread"),
                       ("mutex", "mutex"), ("oltp", "oltp")):
         if word in low:
-            return tag
-    return "other"
+            return tag, ()
+    return "other", ()
 
 
-def _echo_line(where: str, key: str, conv, tag: str):
-    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`)."""
-    def handle(m: re.Match, hdr: dict, extra: dict) -> str:
-        (hdr if where == "hdr" else extra)[key] = conv(m.group(1) if m.groups() else m.string)
-        return tag
+def _echo_line(pattern: re.Pattern, where: str, key: str, conv, tag: str):
+    """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`):
+    its first group, or the whole line when the pattern has none."""
+    def handle(m: re.Match, base: int) -> tuple:
+        return tag, ((where == "hdr", key, conv(m.group(base + 1) if pattern.groups
+                                                else m.string), False),)
     return handle
 
 
 def _tag_line(tag: str):
     """The handler of a line that only names the test."""
-    return lambda m, hdr, extra: tag
+    return lambda m, base: (tag, ())
 
 
 def _prefix(text: str) -> re.Pattern:
@@ -443,7 +455,7 @@ def _prefix(text: str) -> re.Pattern:
 
 
 def _echoes(table) -> list:
-    return [(pattern, _echo_line(where, key, conv, tag))
+    return [(pattern, _echo_line(pattern, where, key, conv, tag))
             for pattern, where, key, conv, tag in table]
 
 
@@ -455,9 +467,6 @@ _HEADER_CHECKS = [
       for x in ("Running memory speed test", "Memory transfer size", "total size:")),
     *_echoes(_MEMORY_ECHO), (_prefix("Thread yields per test"), _tag_line("threads")),
 ]
-# a line _Reader._header_line can act on, and which of its checks does
-_OPTION_LINE = _first_of([p for p, _ in _HEADER_CHECKS])
-_OPTION_ROW = _row_of_group([p for p, _ in _HEADER_CHECKS])
 
 _SKIP_PREFIXES = ("DEBUG:", "(last message repeated")
 # lines that say what kind of report this is without echoing an option
@@ -467,16 +476,192 @@ _PROGRESS_LINES = frozenset((
     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
 
 
+# ---------------------------------------------------------------- one match per line
+# Every (stripped) line of a run is classified by one match of one alternation of every kind of
+# line, in the order the kinds are tried: the first branch that matches decides, as the former
+# chain of checks did. (kind, row of the kind's table or None, pattern):
+def _exactly(lines) -> re.Pattern:
+    """A pattern matching exactly one of ``lines`` (the whole stripped line)."""
+    return re.compile("(?:" + "|".join(map(re.escape, sorted(lines))) + r")\Z")
+
+
+_T_PREFIX = rf"\[\s*({_NUM})s\s*\]\s*"  # "[ 5s ] ": the interval's second, then its values
+_BRANCHES = (
+    *(("interval", k, re.compile(_T_PREFIX + p.pattern.removeprefix("^"), p.flags))
+      for k, (p, _) in enumerate(_INTERVAL_LINES)),
+    ("interval", None, _T_RE),  # any other "[ Ns ] ..." line: noted
+    ("skip", None, re.compile("|".join(map(re.escape, _SKIP_PREFIXES)))),
+    ("warning", None, re.compile("WARNING:")),
+    ("histogram", None, re.compile("Latency histogram")),
+    ("progress", None, _exactly(_PROGRESS_LINES)),
+    ("heading", None, _exactly(_HEADINGS)),
+    *(("option", k, p) for k, (p, _) in enumerate(_HEADER_CHECKS)),
+    ("kind", None, _exactly(_KIND_LINES)),
+    *(("result", k, row[0]) for k, row in enumerate(_RESULT_LINES)),
+)
+
+
+@functools.cache
+def _alternation(branches: tuple[int, ...]):
+    """``(match, kinds)`` of the branches numbered ``branches`` (of :data:`_BRANCHES`), in order.
+
+    Each branch is followed by an empty marker group, so that the match's ``lastindex`` (the
+    marker, the last group to close) gives ``kinds[lastindex] = (kind, row, base)``; the branch's
+    own groups are ``base + 1``, ``base + 2``, …. A marker at the end, not a group around the
+    branch, keeps the branch's first character first, so that the engine skips the branches
+    that start with another character without entering them.
+    """
+    parts, kinds, base = [], {}, 0
+    for b in branches:
+        kind, row, p = _BRANCHES[b]
+        parts.append(f"(?{'i' if p.flags & re.I else ''}:{p.pattern})()")
+        kinds[base + p.groups + 1] = (kind, row, base)
+        base += p.groups + 1
+    return re.compile("|".join(parts)).match, kinds
+
+
+_DIGIT = "digit"  # in a set of first characters: any decimal digit (what \d matches)
+_NON_ASCII = "non-ascii"  # any non-ASCII character (case-insensitive letters may fold to one)
+
+
+def _first_chars(pattern: re.Pattern) -> frozenset[str] | None:
+    """The characters a match of ``pattern`` can start with (:data:`_DIGIT`: any decimal digit,
+    :data:`_NON_ASCII`: any non-ASCII character), or ``None`` when any can or the pattern is
+    beyond this small analysis (a negated or other class, a part that may match nothing). Used
+    only to leave out the branches that cannot match a line, so it may say ``None`` or too many
+    characters, but never too few."""
+    try:
+        from re import _constants as c
+        from re import _parser
+    except ImportError:  # pragma: no cover - another Python's internals: no shortcut
+        return None
+
+    def literal(x: int, flags: int) -> frozenset[str]:
+        ch = chr(x)
+        if not flags & re.I:
+            return frozenset(ch)
+        if not ch.isascii():
+            return frozenset((ch, _NON_ASCII, *ch.lower(), *ch.upper()))
+        # ignoring case, an ASCII character matches its ASCII cases and, at most, non-ASCII
+        # characters that fold to it (KELVIN SIGN for k, LONG S for s, ...)
+        return frozenset((ch.lower(), ch.upper(), _NON_ASCII))
+
+    def chars(av, flags: int) -> frozenset[str] | None:  # the items of a class [...]
+        out: set[str] = set()
+        for o, x in av:
+            if o is c.LITERAL:
+                out |= literal(x, flags)
+            elif o is c.CATEGORY and x is c.CATEGORY_DIGIT:
+                out.add(_DIGIT)
+            else:
+                return None
+        return frozenset(out)
+
+    def first(items, flags: int) -> frozenset[str] | None:
+        seen: frozenset[str] = frozenset()  # of optional items before this one
+        for op, av in items:
+            if op is c.AT and av in (c.AT_BEGINNING, c.AT_BEGINNING_STRING):
+                continue  # zero-width "^": the next item consumes the first character
+            if op is c.LITERAL:
+                got = literal(av, flags)
+            elif op is c.IN:
+                got = chars(av, flags)
+            elif op is c.SUBPATTERN:  # (group, add flags, del flags, items)
+                got = first(av[3], (flags | av[1]) & ~av[2])
+            elif op is c.BRANCH:
+                alts = [first(alt, flags) for alt in av[1]]
+                got = None if None in alts else frozenset().union(*alts)
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):  # (min, max, items)
+                got = first(av[2], flags)
+                if got is not None and av[0] == 0:  # optional: or what follows starts it
+                    seen |= got
+                    continue
+            else:
+                got = None
+            return None if got is None else seen | got
+        return None  # the pattern may match nothing
+
+    try:
+        return first(_parser.parse(pattern.pattern, pattern.flags), pattern.flags)
+    except Exception:  # pragma: no cover - internals changed: no shortcut
+        return None
+
+
+@functools.cache
+def _firsts() -> tuple[frozenset[str] | None, ...]:
+    """:func:`_first_chars` of each of :data:`_BRANCHES`."""
+    return tuple(_first_chars(p) for _, _, p in _BRANCHES)
+
+
+_CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled on first use
+# stripped line -> (kind, row, base, match) of the lines without figures already classified:
+# the option echoes, headings, progress and other lines that most outputs share (at most
+# _SEEN_MAX, emptied by the parse that finds it full)
+_SEEN: dict[str, tuple] = {}
+_NO_KIND = (None, None, 0)  # (kind, row, base) of a line that matches no branch
+# kinds not remembered: lines with figures (they differ from file to file), and option echoes
+# (remembered with their outcome, as kind "echo", by _Reader._option_line)
+_NOT_REMEMBERED = frozenset(("result", "interval", "option"))
+_SEEN_MAX = 4096
+
+
+def _classifier(first: str):
+    """``(match, kinds)`` of the branches a line starting with ``first`` can match (kept for
+    ASCII characters)."""
+    digit, other = first.isdecimal(), not first.isascii()
+    got = _alternation(tuple(b for b, f in enumerate(_firsts()) if f is None or first in f
+                             or (digit and _DIGIT in f) or (other and _NON_ASCII in f)))
+    if first.isascii():
+        _CLASSIFIERS[first] = got
+    return got
+
+
 def _lead_line(line: str) -> bool:
     """A line before a banner that belongs to it: blank, WARNING or PARAMS."""
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
+
+
+def _later_row(s: str, row: int, section: str | None) -> tuple[int, re.Match | None, int]:
+    """``(row, match, 0)`` of the first row of :data:`_RESULT_LINES` after ``row`` that counts
+    in ``section`` and matches ``s`` (the rows before ``row`` do not match), each tried on its
+    own; ``(row, None, 0)`` if none (rare: a latency line outside its section)."""
+    for later in range(row + 1, len(_RESULT_LINES)):
+        pattern, where, _, _ = _RESULT_LINES[later]
+        if (where is None or section == where) and (m := pattern.match(s)) is not None:
+            return later, m, 0
+    return row, None, 0
+
+
+@functools.cache
+def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
+    """The (metric, op, label) a completed run report of ``family`` has (``fileio``: of a
+    fileio test)."""
+    need: list[tuple[str, str, str]] = []
+    if fileio:
+        if family == "1.0":
+            need += [("iops", "read", "reads/s:"), ("iops", "write", "writes/s:"),
+                     ("iops", "sync", "fsyncs/s:"), ("bandwidth", "read", "read, MiB/s:"),
+                     ("bandwidth", "write", "written, MiB/s:")]
+        elif family == "1.1":
+            need += [("iops", "read", "read:  IOPS="), ("iops", "write", "write: IOPS="),
+                     ("iops", "sync", "fsync: IOPS=")]
+        else:
+            need += [("total_ios", "read", "Operations performed:"),
+                     ("bandwidth", "total", "Total transferred"),
+                     ("iops", "total", "Requests/sec executed")]
+    if not (fileio and family == "1.1"):
+        need += [("runtime", "total", "total time:"),
+                 ("events", "total", "total number of events:")]
+    need += [("lat_min", "total", "min:"), ("lat_mean", "total", "avg:"),
+             ("lat_max", "total", "max:")]
+    return tuple(need)
 
 
 class _RunState:
     """What the lines of one run have said so far."""
 
     __slots__ = ("family", "hdr", "extra", "test", "res", "tests_of", "series_rows", "section",
-                 "kind", "in_hist", "started")
+                 "kind", "started")
 
     def __init__(self, family: str):
         self.family = family
@@ -488,7 +673,6 @@ class _RunState:
         self.series_rows: list[tuple] = []  # report-interval rows (see _Reader._series)
         self.section: str | None = None
         self.kind: str | None = None  # "run", "prepare", "cleanup"
-        self.in_hist = False
         self.started = False
 
     def heading(self, section: str) -> None:
@@ -522,6 +706,8 @@ class _Reader:
 
     # -- file level
     def run(self) -> Parsed:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
         self._refuse_fatal()
         runs = self._runs()
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
@@ -548,8 +734,8 @@ class _Reader:
 
     def _refuse_fatal(self) -> None:
         """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
-        lines = self.lines
-        if not any(w in self.text for w in ("FATAL:", "ALERT:", "invalid option")):
+        lines, text = self.lines, self.text
+        if not ("FATAL:" in text or "ALERT:" in text or "invalid option" in text):
             return  # no line can match (one substring search each, not a regex per line)
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
@@ -560,8 +746,15 @@ class _Reader:
     def _runs(self) -> list[_Run]:
         """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
         lines = self.lines
-        banners = [i for i, line in enumerate(lines)
-                   if "sysbench " in line and _BANNER_RE.match(line.strip())]
+        banners = []
+        left = self.text.count("sysbench ")  # no line separator in it: within one line each
+        for i, line in enumerate(lines):
+            if left <= 0:  # no banner after the last "sysbench " (often: the first line)
+                break
+            if "sysbench " in line:
+                left -= line.count("sysbench ")
+                if m := _BANNER_RE.match(line.strip()):
+                    banners.append((i, m))
         if not banners:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
@@ -569,7 +762,7 @@ class _Reader:
         name_meta = self._name_meta()
         runs: list[_Run] = []
         params: dict = {}
-        for b in banners:
+        for b, m in banners:
             # the lines before this banner that belong to it: WARNING/PARAMS/blank
             start = runs[-1].end if runs else 0
             lead = b
@@ -578,7 +771,6 @@ class _Reader:
             if runs:
                 runs[-1].end = lead
             params = self._before_banner(start if not runs else lead, b, params)
-            m = _BANNER_RE.match(lines[b].strip())
             runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
                              params=dict(params) or dict(name_meta)))
         return runs
@@ -618,73 +810,118 @@ class _Reader:
 
     # -- one run
     def _run(self, r: _Run, rows: list[tuple]):
+        """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
+        :meth:`_finish`."""
         lines = self.lines
-        family = _family(r.major, r.minor, "\n".join(lines[r.banner:r.end]))
-        st = _RunState(family)
-        for i in range(r.banner + 1, r.end):
-            raw = lines[i]
-            s = raw.strip()
-            if not s and not st.in_hist:
+        st = _RunState(self._run_family(r))
+        classifiers, seen = _CLASSIFIERS, _SEEN
+        in_hist = False  # in a latency histogram: its lines, to the blank line after it
+        for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
+            if in_hist:
+                in_hist = bool(s)
                 continue
-            if s[:1] == "[" and not st.in_hist:  # only such a line can be an interval line
-                if self._interval_line(st, s, i, raw):
-                    continue
-            if self._skipped(st, s, i):
+            if not s:
                 continue
-            if s in _HEADINGS:
-                st.heading(_HEADINGS[s])
-            elif ((option := _OPTION_LINE.match(s)) or s in _KIND_LINES) and self._option_line(
-                    st, s, i, raw, option):
-                continue
+            known = seen.get(s)
+            if known is not None:  # a line read before (an option echo, a heading, ...)
+                kind, row, base, m = known
             else:
-                first = _RESULT_LINE.match(s)
-                if first is not None:
-                    self._result(st, s, i, raw, first)
+                match, kinds = classifiers.get(s[0]) or _classifier(s[0])
+                m = match(s)
+                kind, row, base = kinds[m.lastindex] if m is not None else _NO_KIND
+                if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
+                    seen[s] = (kind, row, base, m)
+            if kind == "result":
+                self._result(st, s, i, m, row, base)
+            elif kind == "interval":
+                self._interval(st, i, m, row, base)
+            elif kind == "echo":  # an option echo read before: m is its outcome
+                self._echo(st, s, m)
+            elif kind == "option":
+                self._option_line(st, s, i, m, row, base)
+            elif kind == "histogram":
+                in_hist = True
+            elif kind is not None:  # None: a line of no kind, ignored
+                self._plain_line(st, s, i, kind)
         return self._finish(r, st, rows)
 
-    def _skipped(self, st: _RunState, s: str, i: int) -> bool:
-        """Blank, histogram, warning, debug and progress lines (warnings kept as notes)."""
-        if st.in_hist:
-            st.in_hist = bool(s)
-            return True
-        if not s or s.startswith(_SKIP_PREFIXES):
-            return True
-        if s.startswith("WARNING:"):
-            self.notes.append(f"line {i + 1}: {s}")
-            return True
-        if s.startswith("Latency histogram"):
-            st.in_hist = True
-            return True
-        if s in _PROGRESS_LINES:
-            st.started = st.started or s == "Threads started!"
-            return True
-        return False
+    def _run_family(self, r: _Run) -> str:
+        """The family of run ``r`` (:func:`_family` of its lines, joined only if needed)."""
+        lines, text = self.lines, self.text
+        if (r.banner or r.end < len(lines)) and ("IOPS=" in text
+                                                 or "Test execution summary:" in text):
+            text = "\n".join(lines[r.banner:r.end])  # what _family looks for: in this run?
+        return _family(r.major, r.minor, text)
 
-    def _interval_line(self, st: _RunState, s: str, i: int, raw: str) -> bool:
-        tm = _T_RE.match(s)
-        if not tm:
-            return False
+    def _plain_line(self, st: _RunState, s: str, i: int, kind: str) -> None:
+        """A heading, a prepare/cleanup line, a WARNING or a progress line (``kind``); a
+        ``"skip"`` line (DEBUG, repeated message) says nothing."""
+        if kind == "heading":
+            st.heading(_HEADINGS[s])
+        elif kind == "kind":
+            self._run_kind(st, s, None)
+        elif kind == "warning":
+            self.notes.append(f"line {i + 1}: {s}")
+        elif kind == "progress":
+            st.started = st.started or s == "Threads started!"
+
+    def _interval(self, st: _RunState, i: int, m: re.Match, row: int | None,
+                  base: int) -> None:
+        """A report-interval line: its rows by row ``row`` of :data:`_INTERVAL_LINES` (``m``:
+        the second, then the row's groups, after ``base``); a line of no row is noted."""
+        group = m.group
         try:
-            t = number(tm.group(1), self.source, i + 1, "time",
-                       context="a report-interval line", found=raw)
-            self._interval(t, tm.group(2), i, st.series_rows)
+            t = number(group(base + 1), self.source, i + 1, "time",
+                       context="a report-interval line", found=self.lines[i])
+            if row is None:
+                body = group(base + 2)
+                if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
+                    self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
+                return
+            base += 1  # the second's group
+            append = st.series_rows.append
+            for metric, op, g, scale, test, unit in _INTERVAL_OUTPUTS[row]:
+                text = group(base + g)
+                if text is None:  # 0.5 prints "response time", 1.0 "latency"
+                    continue
+                if type(metric) is int:
+                    metric = _percentile("lat", group(base + metric))
+                append((t, metric, op, number(text, self.source, i + 1, metric, scale=scale,
+                                              context="a report-interval line",
+                                              found=self.lines[i]), unit, test))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a report-interval line ({exc})", found=raw) from exc
-        return True
+            raise self.err(i, f"a report-interval line ({exc})", found=self.lines[i]) from exc
 
-    def _option_line(self, st: _RunState, s: str, i: int, raw: str,
-                     option: re.Match | None) -> bool:
-        """An option echo (threads, block size, test mode, …) or a prepare/cleanup line."""
+    def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
+                     base: int) -> None:
+        """An option echo (threads, block size, test mode, …): row ``row`` of
+        :data:`_HEADER_CHECKS`, whose groups in ``m`` follow ``base``. Its outcome is
+        remembered (kind ``"echo"``) for the next time the same line is read."""
         try:
-            handled = self._header_line(s, option, st.hdr, st.extra) if option else None
-            # only a line that echoed an option changed hdr/extra (earlier ones passed)
-            if handled and any(isinstance(v, int) and not 0 <= v < 2**63
-                               for v in (*st.hdr.values(), *st.extra.values())):
-                raise ValueError("a count beyond 64 bits")
+            outcome = _HEADER_CHECKS[row][1](m, base)
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, "a sysbench option line", found=raw) from exc
+            raise self.err(i, "a sysbench option line", found=self.lines[i]) from exc
+        if len(_SEEN) < _SEEN_MAX:
+            _SEEN[s] = ("echo", None, 0, outcome)
+        self._echo(st, s, outcome)
+
+    def _echo(self, st: _RunState, s: str, outcome: tuple) -> None:
+        """Apply an option echo's outcome ``(tag, settings)`` (see :data:`_HEADER_CHECKS`)."""
+        tag, settings = outcome
+        for in_hdr, key, value, only_if_absent in settings:
+            target = st.hdr if in_hdr else st.extra
+            if only_if_absent:
+                target.setdefault(key, value)
+            else:
+                target[key] = value
+        self._run_kind(st, s, tag)
+
+    @staticmethod
+    def _run_kind(st: _RunState, s: str, handled: str | None) -> None:
+        """What an option echo (its handler's tag ``handled``) or a prepare/cleanup line says
+        about the run."""
         if handled == "mode":
             st.test = st.hdr["mode"]
         elif handled in ("cpu", "memory", "threads", "mutex", "oltp"):
@@ -693,20 +930,41 @@ class _Reader:
             st.kind = st.kind or "prepare"
         elif s == "Removing test files...":
             st.kind = st.kind or "cleanup"
-        else:
-            return bool(handled)
-        return True
 
-    def _result(self, st: _RunState, s: str, i: int, raw: str, first: re.Match) -> None:
+    def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int, base: int) -> None:
+        """A result line: row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``,
+        its groups in ``m`` after ``base``) if the line is in the row's section, else the first
+        row after it that counts there and matches."""
+        where = _RESULT_LINES[row][1]
+        if where is not None and st.section != where:
+            row, m, base = _later_row(s, row, st.section)
+            if m is None:
+                return
+        _, _, outputs, tag = _RESULT_LINES[row]
+        if tag == "percentile off":
+            st.extra["percentile"] = "disabled"
+            return
+        res = st.res
         try:
-            tag = self._result_line(s, first, st.section, i, st.res, st.tests_of, st.extra)
+            for metric, op, group, scale in outputs:
+                text = m.group(base + group)
+                if text is None:  # 1.1's optional "MiB/s" after IOPS=
+                    continue
+                if type(metric) is not str:
+                    metric = _pick(metric, m, base)
+                value = scale(text, m, base) if callable(scale) else float(text) * scale
+                res.append((metric, op if type(op) is str else _pick(op, m, base),
+                            number(value, self.source, i + 1, metric,
+                                   context="a sysbench result line", found=self.lines[i]), i))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
-            raise self.err(i, f"a sysbench result line ({exc})", found=raw) from exc
+            raise self.err(i, f"a sysbench result line ({exc})", found=self.lines[i]) from exc
+        if tag == "oltp_queries":
+            st.tests_of[len(res) - 1] = tag
         if tag == "prepare":
             st.kind = "prepare"
-        elif st.res and st.res[-1][3] == i and st.kind != "prepare":
+        elif res and res[-1][3] == i and st.kind != "prepare":
             st.kind = "run"
 
     def _finish(self, r: _Run, st: _RunState, rows: list[tuple]):
@@ -767,63 +1025,9 @@ class _Reader:
                               f"{hdr['mode']}; the output wins")
         hdr.setdefault("mode", p["mode"])
 
-    # -- header lines: return a tag when the line was an option echo
-    def _header_line(self, s: str, first: re.Match, hdr: dict, extra: dict) -> str:
-        """Apply the first of :data:`_HEADER_CHECKS` that matches ``s`` (``first``: the match
-        of :data:`_OPTION_LINE`, whose ``lastindex`` names it); return its tag."""
-        pattern, handler = _HEADER_CHECKS[_OPTION_ROW[first.lastindex]]
-        return handler(pattern.match(s), hdr, extra)
-
-    # -- result lines
-    def _result_line(self, s: str, first: re.Match, section, i: int, res: list,
-                     tests_of: dict, extra: dict) -> str | None:
-        """Apply the first row of :data:`_RESULT_LINES` that matches ``s`` (``first``: the
-        match of :data:`_RESULT_LINE`); return its tag."""
-        # rows before the first that matches do not match; from it on, the section decides
-        for pattern, where, outputs, tag in _RESULT_LINES[_RESULT_ROW[first.lastindex]:]:
-            if where is not None and section != where:
-                continue
-            m = pattern.match(s)
-            if m is None:
-                continue
-            if tag == "percentile off":
-                extra["percentile"] = "disabled"
-                return tag
-            for metric, op, group, scale in outputs:
-                text = m.group(group)
-                if text is None:  # 1.1's optional "MiB/s" after IOPS=
-                    continue
-                name = _pick(metric, m)
-                value = scale(text, m) if callable(scale) else float(text) * scale
-                res.append((name, _pick(op, m), number(value, self.source, i + 1, name,
-                                                       context="a sysbench result line",
-                                                       found=self.lines[i]), i))
-            if tag == "oltp_queries":
-                tests_of[len(res) - 1] = tag
-            return tag
-        return None
-
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
-        need: list[tuple[str, str, str]] = []
-        if test in MODES:
-            if family == "1.0":
-                need += [("iops", "read", "reads/s:"), ("iops", "write", "writes/s:"),
-                         ("iops", "sync", "fsyncs/s:"), ("bandwidth", "read", "read, MiB/s:"),
-                         ("bandwidth", "write", "written, MiB/s:")]
-            elif family == "1.1":
-                need += [("iops", "read", "read:  IOPS="), ("iops", "write", "write: IOPS="),
-                         ("iops", "sync", "fsync: IOPS=")]
-            else:
-                need += [("total_ios", "read", "Operations performed:"),
-                         ("bandwidth", "total", "Total transferred"),
-                         ("iops", "total", "Requests/sec executed")]
-        if not (test in MODES and family == "1.1"):
-            need += [("runtime", "total", "total time:"),
-                     ("events", "total", "total number of events:")]
-        need += [("lat_min", "total", "min:"), ("lat_mean", "total", "avg:"),
-                 ("lat_max", "total", "max:")]
-        for metric, op, label in need:
+        for metric, op, label in _needed(family, test in MODES):
             if (metric, op) not in have:
                 last = r.end - 1
                 while last > r.banner and not self.lines[last].strip():
@@ -860,35 +1064,14 @@ class _Reader:
             rows.append((f"line {i + 1}", tests_of.get(k, test), op, metric, value))
         return {**shared, **extras}
 
-    # -- report-interval lines
-    def _interval(self, t: float, body: str, i: int, rows: list) -> None:
-        """Rows of one report-interval line, by the first row of :data:`_INTERVAL_LINES` that
-        matches; a line of none of them is noted."""
-        for pattern, outputs in _INTERVAL_LINES:
-            m = pattern.match(body)
-            if m is None:
-                continue
-            for metric, op, group, scale, test in outputs:
-                text = m.group(group)
-                if text is None:  # 0.5 prints "response time", 1.0 "latency"
-                    continue
-                name = _pick(metric, m)
-                value = number(text, self.source, i + 1, name, scale=scale,
-                               context="a report-interval line", found=self.lines[i])
-                rows.append((t, name, op, value, _SERIES_UNIT.get(name, "s"), test))
-            return
-        if _I_QUEUE.match(body) or body.startswith("Checkpoint report"):
-            return
-        self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
-
     def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
         if not rows:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
-        allowed = _MODE_OPS.get(test)
-        # rows: (t, metric, op, value, unit, test or None)
-        keep = [x for x in rows if not (allowed and x[2] in ("read", "write", "sync")
-                                        and x[2] not in allowed and x[3] == 0)]
+        # rows: (t, metric, op, value, unit, test or None); an op the mode does not perform
+        # is left out where it is 0
+        absent = _ABSENT_OPS.get(test)
+        keep = [x for x in rows if not (x[2] in absent and x[3] == 0)] if absent else rows
         t, metric, op, value, unit, tests = (map(list, zip(*keep, strict=True)) if keep
                                              else ([] for _ in range(6)))
         return Columns({  # no DataFrame per file: typed once, with every file's series
