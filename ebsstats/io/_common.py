@@ -255,6 +255,15 @@ class Columns:
         self.cols = {k: v if isinstance(v, (list, _columns.Const)) else _columns.Const(v, n)
                      for k, v in cols.items()}
 
+    @classmethod
+    def of(cls, cols: dict, n: int) -> Columns:
+        """``Columns`` of ``cols`` as they are: every value already a list of ``n`` values or a
+        :class:`~ebsstats._columns.Const` (what a reader that built them knows; no pass over
+        the names to check)."""
+        out = object.__new__(cls)
+        out.cols, out.n = cols, n
+        return out
+
     def __len__(self) -> int:
         return self.n
 

@@ -14,7 +14,7 @@ from itertools import chain, repeat
 
 from ebsstats.io._columns import Const, is_constant
 
-__all__ = ["run_columns"]
+__all__ = ["run_columns", "spread_shared"]
 
 
 # columns whose values a file's layout decides (the same in most files of a tool): their
@@ -81,6 +81,23 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
             index[id(values)] = len(distinct)
             distinct.append(values)
     which = list(chain.from_iterable(repeat(index[id(v)], k) for k, v in runs))
+    spread_shared(cols, which, distinct, n)
+    return cols, n
+
+
+def spread_shared(cols: dict, which: list[int], distinct: list[Mapping], n: int) -> None:
+    """Add to ``cols`` the columns of values rows share: row ``i`` has the values of the dict
+    ``distinct[which[i]]`` (a name a dict lacks: ``None``); a column of one value (of one type)
+    becomes a :class:`Const`, any other a list picked in C.
+
+    >>> cols = {}
+    >>> spread_shared(cols, [0, 0, 1], [{"run_key": "a"}, {"run_key": "b", "mode": "r"}], 3)
+    >>> cols["run_key"], cols["mode"]
+    (['a', 'a', 'b'], [None, None, 'r'])
+    """
+    if len(distinct) == 1:
+        cols.update((k, Const(v, n)) for k, v in distinct[0].items())
+        return
     spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
     shared = list(dict.fromkeys(chain.from_iterable(distinct)))
     # per name, the value of each distinct dict (missing: None), transposed in C
@@ -90,4 +107,3 @@ def run_columns(fixed: Mapping, names: Sequence[str], rows: list[tuple],
             cols[name] = Const(per_dict[0], n)
         else:
             cols[name] = list(spread(per_dict))  # each row's value, picked in C
-    return cols, n

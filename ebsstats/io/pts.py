@@ -107,13 +107,11 @@ import hashlib
 import io
 import json
 import math
-import operator
 import os
 import re
 import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -123,10 +121,10 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, is_constant, records_of
+from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
-from ebsstats.io._rows import run_columns
+from ebsstats.io._rows import run_columns, spread_shared
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -1231,20 +1229,17 @@ class _Rows:
                 _new_const((base["block_size"], n)), const(res.scale, n),
                 const(res.arguments, n), const(res.description, n))
         source = self.source
-        series = _new_columns(Columns)
-        series.n = n
-        series.cols = {  # typed once by _common.series_of
+        series = Columns.of({  # typed once by _common.series_of
             "run_id": [run_id(source, k) for k in keys],
             "source": consts[0], "test": consts[1], "op": consts[2], "metric": consts[3],
             "t": t, "value": values, "unit": consts[4],
             "block_size": consts[5], "config": self.const(entry.system, n),
             "t_basis": self.const(tb, n), "scale": consts[6], "arguments": consts[7],
-            "description": consts[8]}
+            "description": consts[8]}, n)
         self.series.append(series)
 
 
 _NO_LOG: dict = {}  # read only: no test-log times, no system metadata
-_new_columns = object.__new__  # a Columns whose columns are given as they are (no checks)
 
 
 class _ResultShared(NamedTuple):
@@ -1283,18 +1278,7 @@ def _columns(fixed: dict, rows: list[tuple], which: list[int], distinct: list[di
     runs to find them)."""
     # the fixed and per-row columns as run_columns makes them (with no runs: no shared values)
     cols, n = run_columns(fixed, _ROW_COLUMNS, rows, [])
-    if len(distinct) == 1:
-        cols.update((k, _new_const((v, n))) for k, v in distinct[0].items())
-        return cols, n
-    spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
-    shared = list(dict.fromkeys(chain.from_iterable(distinct)))
-    # per name, the value of each distinct dict (missing: None), transposed in C
-    table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)
-    for name, per_dict in zip(shared, table, strict=True):
-        if is_constant(per_dict):  # one value (of one type) in every dict: typed once
-            cols[name] = _new_const((per_dict[0], n))
-        else:
-            cols[name] = list(spread(per_dict))  # each row's value, picked in C
+    spread_shared(cols, which, distinct, n)
     return cols, n
 
 
