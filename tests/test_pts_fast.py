@@ -363,3 +363,13 @@ def test_test_logs_found_as_by_resolving_every_path(tmp_path):
     assert finder.times(linked_dir, "gp3", None, []) == {}  # never outside the folder
     notes: list[str] = []
     assert list(finder.times(bad, "gp3", None, notes)) == [2] and "not a date" in notes[0]
+
+
+def test_scaled_values_are_checked_whatever_the_order_of_a_nan():
+    # min/max over a list with a NaN depend on where it stands: [1, nan] passed the old check
+    nan = float("nan")
+    assert pts._scaled([1.0, nan], 2.0, False) is None
+    assert pts._scaled([nan, 1.0], 2.0, True) is None
+    assert pts._scaled([1.0, -3.0], 2.0, False) is None
+    assert pts._scaled([1.0, -3.0], 2.0, True) == [2.0, -6.0]
+    assert pts._scaled([1.0, 1e308], 10.0, True) is None

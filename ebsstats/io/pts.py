@@ -758,8 +758,9 @@ def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | N
     (checked on the smallest and largest at once), else None: then ``number`` is asked value by
     value, and names the one it refuses."""
     out = [v * factor for v in values]
-    lo, hi = min(out), max(out)
-    return out if hi < math.inf and (lo > -math.inf if signed else lo >= 0) else None
+    lo = min(out)
+    # every product finite first: min/max over a NaN depend on where it stands
+    return out if all(map(math.isfinite, out)) and (signed or lo >= 0) else None
 
 
 def _is_fio(res: _Result) -> bool:
