@@ -33,3 +33,16 @@ def tree_digest(path: Path) -> str:
         h.update(str(f.relative_to(path)).encode())
         h.update(f.read_bytes())
     return h.hexdigest()
+
+
+def json_slots(obj, numbers_only: bool = False, path: tuple = ()):
+    """Key paths (tuples of keys and indices) of every leaf of a decoded JSON document (of
+    every number, with ``numbers_only``)."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from json_slots(v, numbers_only, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from json_slots(v, numbers_only, (*path, i))
+    elif not numbers_only or (isinstance(obj, (int, float)) and not isinstance(obj, bool)):
+        yield path

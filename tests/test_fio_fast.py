@@ -19,7 +19,7 @@ from ebsstats.io import fio
 from ebsstats.io._columns import Const
 from ebsstats.io.fio import json as fio_json
 from ebsstats.simulate.fuzz import genuine_samples, mutations
-from tests.conftest import FIXTURES, ROOT, fixture
+from tests.conftest import FIXTURES, ROOT, fixture, json_slots
 
 
 def _exact(v):
@@ -100,18 +100,7 @@ def test_fast_path_agrees_on_mutated_reports(name):
 SMALL = json.loads(fixture("fio", "small_json.json").read_text())
 
 
-def _slots(obj, path=()):
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _slots(v, (*path, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _slots(v, (*path, i))
-    else:
-        yield path
-
-
-SLOTS = list(_slots(SMALL))
+SLOTS = list(json_slots(SMALL))
 VALUES = st.one_of(st.floats(), st.integers(min_value=-(2**80), max_value=2**80),
                    st.sampled_from([True, False, None, "12", "", [], {}, -0.0, 2**64, 2**53,
                                     2**53 - 1, 10**400]))

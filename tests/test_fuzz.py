@@ -20,7 +20,7 @@ import ebsstats as es
 from ebsstats.io import fio
 from ebsstats.io._common import Parsed
 from ebsstats.simulate.fuzz import fuzz, genuine_samples, mutations, outcome_class, run_case
-from tests.conftest import FIXTURES, ROOT, fixture
+from tests.conftest import FIXTURES, ROOT, fixture, json_slots
 
 READERS = ["fio", "fio.log", "bonnie", "sysbench", "pts", "ioping", "published", "pkb"]
 OPTIONS = {"fio.log": {"fio_version": "fio-3.33"}}
@@ -130,19 +130,7 @@ NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
                     st.sampled_from([10**400, -(10**400), 0, -0.0, 1e308]))
 
 
-def _numeric_slots(obj, path=()):
-    """Key paths (tuples of keys and indices) of every number in a decoded JSON document."""
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _numeric_slots(v, (*path, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _numeric_slots(v, (*path, i))
-    elif isinstance(obj, (int, float)) and not isinstance(obj, bool):
-        yield path
-
-
-SLOTS = list(_numeric_slots(SMALL))
+SLOTS = list(json_slots(SMALL, numbers_only=True))
 
 
 def _set(doc, path, value):
