@@ -63,14 +63,16 @@ when the output does not say them. sysbench prints no timestamp, so ``timestamp`
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import records_of
+from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
@@ -661,9 +663,9 @@ class _RunState:
     """What the lines of one run have said so far."""
 
     __slots__ = ("family", "hdr", "extra", "test", "res", "tests_of", "series_rows", "section",
-                 "kind", "started")
+                 "kind", "started", "src", "series_src")
 
-    def __init__(self, family: str):
+    def __init__(self, family: str, recording: bool = False):
         self.family = family
         self.hdr: dict = {}
         self.extra: dict = {"format": family}
@@ -674,6 +676,10 @@ class _RunState:
         self.section: str | None = None
         self.kind: str | None = None  # "run", "prepare", "cleanup"
         self.started = False
+        # when a plan is recorded (see _Recording): where each value of res / series_rows
+        # came from, (line idx, (start, end) in the stripped line, factor) or None
+        self.src: list | None = [] if recording else None
+        self.series_src: list | None = [] if recording else None
 
     def heading(self, section: str) -> None:
         self.section = section
@@ -683,6 +689,14 @@ class _RunState:
             self.test = "oltp"
         if section == "cpu":
             self.test = self.test or "cpu"
+
+
+def _name_meta(source: str) -> dict:
+    """Seed 001's PARAMS in a file name (``sysbench-size-16G-mode-rndrd-threads-16``), or {}."""
+    m = _NAME_RE.search(os.path.basename(source))
+    if not m:
+        return {}
+    return {"size": m["size"], "mode": m["mode"], "threads": int(m["threads"]), "line": None}
 
 
 def _hint_test(source: str) -> str | None:
@@ -700,6 +714,7 @@ class _Reader:
         self.lines = text.splitlines()
         self.options = dict(options)
         self.notes: list[str] = []
+        self.rec: _Recording | None = None  # set to record a plan (see _Plan)
 
     def err(self, idx: int, expected: str, found: str | None = None) -> ParseError:
         return ParseError(self.source, idx + 1, expected, found=found)
@@ -759,7 +774,7 @@ class _Reader:
             first = next((i for i, s in enumerate(lines) if s.strip()), 0)
             raise self.err(first, "a sysbench banner such as 'sysbench 1.0.20 (using ...)'",
                            found=lines[first] if lines else "an empty file")
-        name_meta = self._name_meta()
+        name_meta = _name_meta(self.source)
         runs: list[_Run] = []
         params: dict = {}
         for b, m in banners:
@@ -773,6 +788,8 @@ class _Reader:
             params = self._before_banner(start if not runs else lead, b, params)
             runs.append(_Run(b, len(lines), m["version"], int(m["major"]), int(m["minor"]),
                              params=dict(params) or dict(name_meta)))
+            if not params and self.rec is not None:
+                self.rec.uses_name = True  # (what the file name says, or that it says nothing)
         return runs
 
     def _before_banner(self, start: int, banner: int, params: dict) -> dict:
@@ -801,24 +818,20 @@ class _Reader:
                     "(R MiB/sec)' line: no first-write rate to read")
         return "a sysbench report whose runs print no result lines"
 
-    def _name_meta(self) -> dict:
-        m = _NAME_RE.search(os.path.basename(self.source))
-        if not m:
-            return {}
-        return {"size": m["size"], "mode": m["mode"], "threads": int(m["threads"]),
-                "line": None}
-
     # -- one run
     def _run(self, r: _Run, rows: list[tuple]):
         """Read a run's lines (each classified by one match, see :data:`_BRANCHES`); its
         :meth:`_finish`."""
         lines = self.lines
-        st = _RunState(self._run_family(r))
+        st = _RunState(self._run_family(r), self.rec is not None)
         classifiers, seen = _CLASSIFIERS, _SEEN
+        free = self.rec.free_lines if self.rec is not None else None  # lines of no kind
         in_hist = False  # in a latency histogram: its lines, to the blank line after it
         for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
             if in_hist:
                 in_hist = bool(s)
+                if free is not None:
+                    free.append(i)
                 continue
             if not s:
                 continue
@@ -841,8 +854,10 @@ class _Reader:
                 self._option_line(st, s, i, m, row, base)
             elif kind == "histogram":
                 in_hist = True
-            elif kind is not None:  # None: a line of no kind, ignored
+            elif kind is not None:
                 self._plain_line(st, s, i, kind)
+            elif free is not None:  # a line of no kind, ignored
+                free.append(i)
         return self._finish(r, st, rows)
 
     def _run_family(self, r: _Run) -> str:
@@ -878,6 +893,8 @@ class _Reader:
                 if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
                     self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
                 return
+            src = st.series_src
+            t_src = (i, m.span(base + 1), 1.0) if src is not None else None
             base += 1  # the second's group
             append = st.series_rows.append
             for metric, op, g, scale, test, unit in _INTERVAL_OUTPUTS[row]:
@@ -889,6 +906,8 @@ class _Reader:
                 append((t, metric, op, number(text, self.source, i + 1, metric, scale=scale,
                                               context="a report-interval line",
                                               found=self.lines[i]), unit, test))
+                if src is not None:
+                    src.append((t_src, (i, m.span(base + g), scale)))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
@@ -956,6 +975,9 @@ class _Reader:
                 res.append((metric, op if type(op) is str else _pick(op, m, base),
                             number(value, self.source, i + 1, metric,
                                    context="a sysbench result line", found=self.lines[i]), i))
+                if st.src is not None:  # a callable scale is a factor too (checked by _Plan)
+                    st.src.append((i, m.span(base + group),
+                                   scale("1", m, base) if callable(scale) else scale))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
@@ -987,8 +1009,8 @@ class _Reader:
         self._apply_params(r, hdr, extra, test)
         if st.kind == "run":
             self._check(r, st.family, checked, st.res)
-        shared = self._rows(r, test, hdr, extra, st.res, st.tests_of, rows)
-        series = self._series(r, test, hdr, st.series_rows)
+        shared = self._rows(r, test, hdr, extra, st, rows)
+        series = self._series(r, test, hdr, st.series_rows, st.series_src)
         key = (st.kind, test, tuple(sorted(hdr.items())), tuple(sorted(
             (k, v) for k, v in extra.items())))
         return shared, series, st.family, key
@@ -998,6 +1020,8 @@ class _Reader:
         if test is None and r.params.get("mode") in MODES:
             test = r.params["mode"]
         if test is None:
+            if self.rec is not None:
+                self.rec.uses_hint = True
             test = self.options.get("test") or _hint_test(self.source) or "generic"
             if test == "generic":
                 self.notes.append(f"line {r.banner + 1}: sysbench {r.version} does not print "
@@ -1035,8 +1059,9 @@ class _Reader:
                 raise self.err(last, f"{label!r} in the sysbench {family} {test} report "
                                "(the output is incomplete)", found=self.lines[last].strip())
 
-    def _rows(self, r, test, hdr, extra, res, tests_of, rows: list[tuple]) -> dict:
+    def _rows(self, r, test, hdr, extra, st: _RunState, rows: list[tuple]) -> dict:
         """Append the run's rows (:data:`_ROW_COLUMNS`) to ``rows``; the values they share."""
+        res, tests_of, src = st.res, st.tests_of, st.src
         mode = hdr.get("mode")
         if test == "prepare":
             workload = "seqwrite"
@@ -1058,13 +1083,20 @@ class _Reader:
                 extras.pop(k, None)
         if test == "prepare" and mode:
             extras["mode"] = mode
+        rec = self.rec if src is not None else None
         for k, (metric, op, value, i) in enumerate(res):
-            if allowed and op in ("read", "write", "sync") and op not in allowed and value == 0:
-                continue
+            if allowed and op in ("read", "write", "sync") and op not in allowed:
+                if rec is not None:  # the 0 that drops the row is kept as printed
+                    rec.pinned.add(src[k][:2])
+                if value == 0:
+                    continue
             rows.append((f"line {i + 1}", tests_of.get(k, test), op, metric, value))
+            if rec is not None:
+                rec.row_src.append(src[k])
         return {**shared, **extras}
 
-    def _series(self, r: _Run, test: str, hdr: dict, rows: list) -> Columns | None:
+    def _series(self, r: _Run, test: str, hdr: dict, rows: list,
+                src: list | None) -> Columns | None:
         if not rows:
             return None
         rid = schema.run_id(self.source, f"line {r.banner + 1}")
@@ -1072,6 +1104,8 @@ class _Reader:
         # is left out where it is 0
         absent = _ABSENT_OPS.get(test)
         keep = [x for x in rows if not (x[2] in absent and x[3] == 0)] if absent else rows
+        if src is not None:
+            self.rec.take_series(f"line {r.banner + 1}", rows, src, absent)
         t, metric, op, value, unit, tests = (map(list, zip(*keep, strict=True)) if keep
                                              else ([] for _ in range(6)))
         return Columns({  # no DataFrame per file: typed once, with every file's series
@@ -1081,11 +1115,227 @@ class _Reader:
         }, len(keep))
 
 
+# ---------------------------------------------------------------- whole-file plans
+# A folder holds many outputs of one layout: the same lines, only the figures differ. After a
+# file is read line by line, a file whose text differs from it only in the digits of its
+# figures is read by one match of the first file's text as a pattern (a _Plan): its literal
+# text, each figure a row took a group that accepts the same form with other digits
+# ("[0-9]++\.[0-9]++"), each line of no kind (a histogram, "sum:", threads fairness) any digits.
+# What the line-by-line read did with the first file it does with the second, value for value:
+# the lines are classified alike (no pattern of _BRANCHES or _RESULT_LINES tells digits apart:
+# no literal digit, no bounded repeat of a digit; tests/test_sysbench_fast.py checks this and
+# compares both reads on mutants), and a figure taken anew is the printed number times the
+# factor the first read used. Everything else stays as printed: option echoes, banners,
+# percentiles, the 0 that drops a row of an op the mode does not perform, lines before a banner.
+_PLAN_RUN = re.compile(r"[0-9]+")
+_PLAN_VALUE = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")  # unsigned: never negative
+_PLAN_DIGITS = b"0123456789"
+_PLAN_CHARS = 32768  # longer texts are read line by line (many intervals: rarely alike)
+_PLANS: dict[int, list] = {}  # hash of a text without its digits -> its plans, latest first
+_PLANS_PER_LAYOUT = 4
+_PLANS_MAX = 4096  # layouts remembered; and the characters of all plans' texts:
+_PLAN_BUDGET = 2**22
+_plan_chars = 0
+_UNUSED = object()  # a plan that does not depend on the file name
+
+
+class _Recording:
+    """Where a line-by-line read took each value (for :func:`_build_plan`): ``free_lines``
+    (lines of no kind, whose digits say nothing), ``row_src`` (per result row, ``(line,
+    (start, end) in the stripped line, factor)``), ``series`` (per series: its run key and
+    ``(t source, value source)`` per row), ``pinned`` (figures that must stay as printed), and
+    whether the file name was consulted."""
+
+    __slots__ = ("free_lines", "row_src", "series", "pinned", "uses_name", "uses_hint")
+
+    def __init__(self):
+        self.free_lines: list[int] = []
+        self.row_src: list[tuple] = []
+        self.series: list[tuple[str, list]] = []
+        self.pinned: set[tuple] = set()
+        self.uses_name = False
+        self.uses_hint = False
+
+    def take_series(self, key: str, rows: list, src: list, absent) -> None:
+        """The sources of the series rows kept (as :meth:`_Reader._series` keeps them)."""
+        kept = []
+        for x, (t_src, v_src) in zip(rows, src, strict=True):
+            if absent and x[2] in absent:
+                self.pinned.add(v_src[:2])  # the 0 that drops the row is kept as printed
+                if x[3] == 0:
+                    continue
+            kept.append((t_src, v_src))
+        self.series.append((key, kept))
+
+
+class _Plan:
+    """A layout read once: :meth:`apply` reads a text of that layout (else ``None``)."""
+
+    __slots__ = ("fullmatch", "consts", "rows", "series", "cols", "n", "format", "version",
+                 "notes", "why_empty", "name_meta", "hint", "chars")
+
+    def apply(self, text: str, source: str) -> Parsed | None:
+        """What :func:`_parse` gives for ``text`` (named ``source``), or ``None`` if the text
+        is not of this layout, the name says otherwise or a figure is beyond a float."""
+        m = self.fullmatch(text)
+        if m is None:
+            return None
+        if self.name_meta is not _UNUSED and _name_meta(source) != self.name_meta:
+            return None
+        if self.hint is not _UNUSED and _hint_test(source) != self.hint:
+            return None
+        get = [*map(float, m.groups()), *self.consts].__getitem__
+        values = list(map(operator.mul, map(get, self.rows[0]), self.rows[1]))
+        total = sum(values)
+        series = []
+        for key, tmpl, n, t_idx, t_fac, v_idx, v_fac in self.series:
+            cols = dict(tmpl)
+            cols["run_id"] = Const(schema.run_id(source, key), n)
+            cols["source"] = Const(source, n)
+            cols["t"] = t = list(map(operator.mul, map(get, t_idx), t_fac))
+            cols["value"] = v = list(map(operator.mul, map(get, v_idx), v_fac))
+            total += sum(t) + sum(v)
+            series.append(Columns.of(cols, n))
+        if total - total != 0:  # inf or nan: a figure beyond a float (the full read says which)
+            return None
+        cols = dict(self.cols)
+        cols["source"] = Const(source, self.n)
+        cols["value"] = values
+        return Parsed(tool=TOOL, format=self.format, version=self.version, series=series,
+                      notes=list(self.notes), columns=(cols, self.n), why_empty=self.why_empty)
+
+
+def _figures(rec: _Recording, plain: list[str]) -> dict[tuple, int]:
+    """``{(line, (start, end)): group}`` of the figures a plan takes anew, in text order: each
+    a whole unsigned number between non-digits, not pinned, outside lines naming sysbench."""
+    usable = set()
+    for i, span, _ in chain(rec.row_src, chain.from_iterable(
+            chain.from_iterable(kept) for _, kept in rec.series)):
+        s = plain[i].strip()
+        a, b = span
+        if ((i, span) not in rec.pinned and _PLAN_VALUE.fullmatch(s, a, b)
+                and not (a and s[a - 1].isdigit()) and not (b < len(s) and s[b].isdigit())
+                and "sysbench " not in s):
+            usable.add((i, span))
+    return {where: k for k, where in enumerate(sorted(usable))}
+
+
+def _plan_pattern(text: str, rec: _Recording, groups: dict[tuple, int]) -> str:
+    """The pattern of ``text`` a plan matches (see :func:`_build_plan`)."""
+    plain, parts = text.splitlines(), []
+    by_line: dict[int, list] = {}
+    for i, span in groups:
+        by_line.setdefault(i, []).append(span)
+    free = set(rec.free_lines)
+    for i, raw in enumerate(text.splitlines(keepends=True)):
+        if i in by_line:
+            off, pos = len(plain[i]) - len(plain[i].lstrip()), 0
+            for a, b in by_line[i]:
+                parts += (re.escape(raw[pos:off + a]), "(",
+                          "[0-9]++".join(map(re.escape, _PLAN_RUN.split(raw[off + a:off + b]))),
+                          ")")
+                pos = off + b
+            parts.append(re.escape(raw[pos:]))
+        elif (i in free and "sysbench " not in raw
+              and not plain[i].lstrip().startswith(("PARAMS", "WARNING:"))):
+            parts.append("[0-9]++".join(map(re.escape, _PLAN_RUN.split(raw))))
+        else:
+            parts.append(re.escape(raw))
+    return "".join(parts)
+
+
+def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Plan | None:
+    """The plan of a text read line by line (``parsed``, with what ``rec`` recorded), or
+    ``None`` if it does not give back that very read."""
+    groups = _figures(rec, text.splitlines())
+    consts: list[float] = []
+
+    def sources(where: list[tuple], values: list) -> tuple[list[int], list]:
+        idx, fac = [], []
+        for (i, span, factor), value in zip(where, values, strict=True):
+            if (i, span) in groups:
+                idx.append(groups[i, span])
+                fac.append(factor)
+            else:  # as printed
+                idx.append(len(groups) + len(consts))
+                fac.append(1.0)
+                consts.append(value)
+        return idx, fac
+
+    cols, n = parsed.columns
+    plan = _Plan()
+    plan.rows = sources(rec.row_src, cols["value"] if n else [])
+    plan.series = []
+    for (key, kept), col in zip(rec.series, parsed.series, strict=True):
+        t_idx, t_fac = sources([t for t, _ in kept], col.cols["t"])
+        v_idx, v_fac = sources([v for _, v in kept], col.cols["value"])
+        plan.series.append((key, dict(col.cols), col.n, t_idx, t_fac, v_idx, v_fac))
+    plan.fullmatch = re.compile(_plan_pattern(text, rec, groups)).fullmatch
+    plan.consts = tuple(consts)
+    plan.cols, plan.n, plan.format, plan.version = dict(cols), n, parsed.format, parsed.version
+    plan.notes, plan.why_empty = tuple(parsed.notes), parsed.why_empty
+    plan.name_meta = _name_meta(source) if rec.uses_name else _UNUSED
+    plan.hint = _hint_test(source) if rec.uses_hint else _UNUSED
+    plan.chars = len(text)
+    again = plan.apply(text, source)  # the plan must give back the read it was made from
+    if again is None or _summary(again) != _summary(parsed):
+        return None
+    return plan
+
+
+def _summary(p: Parsed) -> str:
+    """Everything :func:`_parse` gives, as text (values in full precision)."""
+    return repr((p.tool, p.format, p.version, p.columns, [s.cols for s in p.series],
+                 [s.n for s in p.series], p.notes, p.why_empty))
+
+
+def _plan_key(text: str, options: Mapping) -> int | None:
+    """The key of ``text``'s layout in :data:`_PLANS` (``None``: read line by line): the hash
+    of its characters other than digits (ASCII text of a bounded length, no NUL, no option)."""
+    if options or len(text) > _PLAN_CHARS or not text.isascii() or "\x00" in text:
+        return None
+    return hash(text.encode().translate(None, _PLAN_DIGITS))
+
+
+def _remember(key: int, plans: list | None, text: str, source: str, parsed: Parsed,
+              rec: _Recording | None) -> None:
+    """After a line-by-line read: note the layout (first sight), else add its plan."""
+    global _plan_chars
+    if plans is None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+            _plan_chars = 0
+        _PLANS[key] = []
+        return
+    plan = _build_plan(text, source, parsed, rec) if rec is not None else None
+    if plan is None:
+        return
+    if _plan_chars + plan.chars > _PLAN_BUDGET:
+        _PLANS.clear()
+        _plan_chars = 0
+        _PLANS[key] = plans = []
+    plans.insert(0, plan)
+    _plan_chars += plan.chars - sum(p.chars for p in plans[_PLANS_PER_LAYOUT:])
+    del plans[_PLANS_PER_LAYOUT:]
+
+
 def _parse(text: str, source: str, **options) -> Parsed:
     """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
-    folder read types them with every other file's; no DataFrame per file)."""
+    folder read types them with every other file's; no DataFrame per file).
+
+    A text of a layout read before is read by its plan (:class:`_Plan`); a layout seen for
+    the second time gets one."""
+    key = _plan_key(text, options)
+    plans = _PLANS.get(key) if key is not None else None
+    for plan in plans or ():
+        got = plan.apply(text, source)
+        if got is not None:
+            return got
+    reader = _Reader(text, source, options)
+    if plans is not None:
+        reader.rec = _Recording()
     try:
-        return _Reader(text, source, options).run()
+        parsed = reader.run()
     except ParseError:
         raise
     except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4,300 digits
@@ -1093,7 +1343,9 @@ def _parse(text: str, source: str, **options) -> Parsed:
     except (KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
         raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
                          ) from exc
-
+    if key is not None:
+        _remember(key, plans, text, source, parsed, reader.rec)
+    return parsed
 
 
 def parse(text: str, source: str, **options) -> Parsed:
