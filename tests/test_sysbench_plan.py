@@ -1,0 +1,341 @@
+"""sysbench reader: a file read by a plan (a layout read before) gives what the line-by-line read
+gives, or is handed to it.
+
+A plan (``sysbench._Plan``) is the text of a file read line by line, as one pattern: its figures
+taken anew (the digits of each result and interval value, of each line of no kind) and
+everything else as printed. It may only accept texts that the line-by-line read reads alike, so:
+
+* no pattern the line-by-line read applies to a line whose digits a plan lets vary tells digit
+  runs of other lengths or values apart (checked on the patterns themselves), and
+* on mutants of every fixture and sample (digit runs changed at random, lengths 1 to 30, huge
+  numbers that overflow a float, letters for digits), the plan's answer is the line-by-line
+  answer: the same columns, series, notes, or the same ParseError.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from re import _constants as c
+from re import _parser
+
+import pytest
+
+from ebsstats.errors import ParseError
+from ebsstats.io import sysbench as sb
+from tests.conftest import FIXTURES, ROOT
+
+_DIGITS = frozenset("0123456789")
+
+
+def _texts() -> list[tuple[str, str]]:
+    """(name, text) of every sysbench fixture and sample (one campaign's runs too)."""
+    paths = [p for p in sorted((FIXTURES / "sysbench").iterdir()) if p.is_file()]
+    paths += sorted((ROOT / "data" / "samples" / "sysbench").glob("*"))
+    paths += sorted((ROOT / "data" / "campaign" / "standard-100g").rglob("*sysbench*"))[:12]
+    return [(p.name, p.read_text(errors="replace")) for p in paths if p.is_file()]
+
+
+TEXTS = _texts()
+
+
+def _line_by_line(text: str, source: str):
+    """The rule: the reader without plans (the summary of its result, or its error)."""
+    try:
+        return sb._summary(sb._Reader(text, source, {}).run())
+    except ParseError as exc:
+        return ("error", str(exc))
+    except ValueError as exc:  # _parse turns these into a ParseError too
+        return ("value error", str(exc))
+
+
+def _planned(text: str, source: str):
+    """What the plans of ``sb._PLANS`` give for ``text`` (``None``: no plan takes it)."""
+    key = sb._plan_key(text, {})
+    for plan in sb._PLANS.get(key) or ():
+        got = plan.apply(text, source)
+        if got is not None:
+            return sb._summary(got)
+    return None
+
+
+def _prime(text: str, source: str) -> None:
+    """Read ``text`` twice: the second read of a layout makes its plan (none for an error)."""
+    for _ in range(2):
+        try:
+            sb._parse(text, source)
+        except ParseError:
+            return
+
+
+@pytest.fixture
+def fresh_plans(monkeypatch):
+    monkeypatch.setattr(sb, "_PLANS", {})
+    monkeypatch.setattr(sb, "_plan_chars", 0)
+
+
+# ---------------------------------------------------------------- the patterns
+
+def _class_digits(items) -> set[str]:
+    """The ASCII digits a character class ``[...]`` accepts."""
+    negate, accepted = False, set()
+    for op, av in items:
+        if op is c.NEGATE:
+            negate = True
+        elif op is c.LITERAL:
+            accepted |= {chr(av)} & _DIGITS
+        elif op is c.RANGE:
+            accepted |= {d for d in _DIGITS if av[0] <= ord(d) <= av[1]}
+        elif op is c.CATEGORY:
+            if av in (c.CATEGORY_DIGIT, c.CATEGORY_WORD, c.CATEGORY_NOT_SPACE):
+                accepted |= _DIGITS
+            else:
+                assert av in (c.CATEGORY_NOT_DIGIT, c.CATEGORY_NOT_WORD, c.CATEGORY_SPACE), av
+        else:
+            raise AssertionError(f"class item {op} not analysed")
+    return set(_DIGITS - accepted if negate else accepted)
+
+
+def _atom_digits(op, av) -> bool | None:
+    """Whether a one-character item may match a digit (``None``: not such an item). An item
+    that accepts some digits but not others, or a literal digit, tells digits apart: refused."""
+    if op is c.LITERAL:
+        assert chr(av) not in _DIGITS, "a literal digit"
+        return False
+    if op is c.NOT_LITERAL:
+        assert chr(av) not in _DIGITS, "a literal digit"
+        return True
+    if op is c.ANY:
+        return True
+    if op is c.IN:
+        got = _class_digits(av)
+        assert got in (set(), set(_DIGITS)), f"a class of some digits: {sorted(got)}"
+        return bool(got)
+    return None
+
+
+def _blind(items) -> tuple[bool, bool, bool]:
+    """Check that a sequence of items cannot tell digit runs of other lengths or values apart;
+    its (may match nothing, may start with a digit, may end with a digit).
+
+    Sufficient rules: a one-character item that may match a digit stands alone in a repeat
+    without upper bound and at most one required match (``\\d+``, ``\\S*``, ``.*?``), and no two
+    items that may both take digits follow each other (``\\d+\\d+``, also across items that may
+    match nothing, and from one pass of a repeat to the next). Then every run of digits a match
+    takes is taken whole by one such repeat, which takes a run of any other length as well."""
+    empty, start, end = True, False, False
+    for op, av in items:
+        e, s, t = _item(op, av)
+        assert not (end and s), "two items that take digits follow each other"
+        start = start or (empty and s)
+        end = t or (end and e)
+        empty = empty and e
+    return empty, start, end
+
+
+def _item(op, av) -> tuple[bool, bool, bool]:
+    digit = _atom_digits(op, av)
+    if digit is not None:
+        assert not digit, "a digit outside a repeat"
+        return False, False, False
+    if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+        lo, hi, body = av
+        if len(body) == 1 and _atom_digits(*body[0]) is not None:
+            digit = _atom_digits(*body[0])
+            assert not digit or (hi == c.MAXREPEAT and lo <= 1), "a counted repeat of digits"
+            return lo == 0, digit, digit
+        e, s, t = _blind(body)
+        assert hi <= 1 or not (s and t), "a repeat whose passes may join digits"
+        return lo == 0 or e, s, t
+    if op is c.SUBPATTERN:
+        return _blind(av[3])
+    if op is c.ATOMIC_GROUP:
+        return _blind(av)
+    if op is c.BRANCH:
+        alts = [_blind(alt) for alt in av[1]]
+        return any(a[0] for a in alts), any(a[1] for a in alts), any(a[2] for a in alts)
+    assert op is c.AT, f"{op} not analysed"  # ^, $, \Z: zero-width, digit-blind
+    return True, False, False
+
+
+def _line_patterns() -> list[re.Pattern]:
+    """Every pattern the line-by-line read applies to a line a plan may let vary (a line of
+    a run: the classification's branches, the result rows tried after one, the PARAMS and
+    FATAL tests). The banner's is applied only to lines naming sysbench, which stay as
+    printed."""
+    return ([p for _, _, p in sb._BRANCHES] + [row[0] for row in sb._RESULT_LINES]
+            + [sb._PARAMS_RE, sb._FATAL_RE])
+
+
+@pytest.mark.parametrize("pattern", _line_patterns(), ids=lambda p: p.pattern[:40])
+def test_no_line_pattern_tells_digits_apart(pattern):
+    _blind(_parser.parse(pattern.pattern, pattern.flags))
+    # and what a line starts with picks no other branches for another digit
+    for first in sb._firsts():
+        assert first is None or not (first & _DIGITS)
+
+
+@pytest.mark.parametrize("bad", [r"\d\d+x", r"\d{1,9}", r"[0-5]+", r"x7", r"\d+(?:\.?\d+)",
+                                 r"(?:\d+x?)+", r"\S+\s*\d+"])
+def test_the_analysis_refuses_patterns_that_tell_digits_apart(bad):
+    with pytest.raises(AssertionError):
+        _blind(_parser.parse(bad, 0))
+
+
+# ---------------------------------------------------------------- plans against the rule
+
+def _new_run(rng: random.Random) -> str:
+    """Other digits (1 to 30 of them, a number that overflows a float), or now and then no
+    number at all (a letter, a sign, a dot, nothing)."""
+    k = rng.random()
+    if k < 0.85:
+        return "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 30)))
+    if k < 0.9:
+        return "9" * 400
+    return rng.choice(["x", "-1", "1.", ".5", "1e999", "", "0x1", "1 2", "\n"])
+
+
+def _mutant(text: str, rng: random.Random, spans: list[tuple[int, int]]) -> str:
+    """``text`` with some digit runs replaced (:func:`_new_run`): anywhere, each with a
+    chance of 1 to 30 %, or only runs inside ``spans`` (the figures a plan takes anew)."""
+    runs = [m.span() for m in re.finditer(r"[0-9]+", text)]
+    if rng.random() < 0.5 and spans:
+        runs = [(a, b) for a, b in runs if any(x <= a and b <= y for x, y in spans)]
+        p = rng.choice((0.2, 0.5, 1.0))
+    else:
+        p = rng.choice((0.01, 0.03, 0.1, 0.3))
+    out, pos = [], 0
+    for a, b in runs:
+        if rng.random() < p:
+            out += (text[pos:a], _new_run(rng))
+            pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the figures the plan of ``text`` takes anew."""
+    for plan in sb._PLANS.get(sb._plan_key(text, {})) or ():
+        m = plan.fullmatch(text)
+        if m is not None:
+            return [m.span(g) for g in range(1, len(m.groups()) + 1)]
+    return []
+
+
+def test_plans_answer_as_the_line_by_line_read_on_mutants(fresh_plans):
+    rng = random.Random(19)
+    taken = compared = 0
+    for name, text in TEXTS:
+        _prime(text, name)
+        spans = _spans(text)
+        for _ in range(60):
+            mutant = _mutant(text, rng, spans)
+            planned = _planned(mutant, name)
+            if planned is not None:
+                taken += 1
+                assert planned == _line_by_line(mutant, name), (name, mutant)
+            compared += 1
+    assert taken > 600, (taken, compared)  # the plans took many mutants
+
+
+def test_parse_with_plans_gives_what_the_rule_gives_or_raises_alike(fresh_plans):
+    rng = random.Random(7)
+    for name, text in TEXTS[::3]:
+        _prime(text, name)
+        spans = _spans(text)
+        for _ in range(20):
+            mutant = _mutant(text, rng, spans)
+            try:
+                got = sb._summary(sb._parse(mutant, name))
+            except ParseError as exc:
+                got = ("error", str(exc))
+            rule = _line_by_line(mutant, name)
+            if rule[0] == "value error":  # _parse says so as a ParseError
+                assert got[0] == "error"
+            else:
+                assert got == rule, (name, mutant)
+
+
+def test_every_fixture_gets_a_plan_that_gives_its_read_back(fresh_plans):
+    ok = 0
+    for name, text in TEXTS:
+        try:
+            first = sb._summary(sb._parse(text, name))
+        except ParseError:
+            continue
+        sb._parse(text, name)
+        assert _planned(text, name) == first, name
+        ok += 1
+    assert ok > 30
+
+
+def test_a_figure_beyond_a_float_is_refused_by_the_rule_not_taken(fresh_plans):
+    text = (FIXTURES / "sysbench" / "sb_fileio_rndrd_t1_run.txt").read_text()
+    sb._parse(text, "a.txt")
+    sb._parse(text, "a.txt")
+    huge = re.sub(r"(reads/s:\s+)[0-9]+", lambda m: m.group(1) + "9" * 400, text)
+    assert huge != text and _planned(huge, "a.txt") is None  # same layout, no plan takes it
+    with pytest.raises(ParseError, match="not a finite"):
+        sb._parse(huge, "a.txt")
+
+
+def test_a_plan_depends_on_the_file_name_where_the_read_does(fresh_plans):
+    # no PARAMS line: the seed-001 name pattern fills the size; a plan made from a file of
+    # another name must not answer for this one
+    text = (FIXTURES / "sysbench" / "sysbench-size-8M-mode-rndrd-threads-2").read_text()
+    text = text.split("\n", 1)[1]  # without its PARAMS line
+    sb._parse(text, "plain.txt")
+    sb._parse(text, "plain.txt")
+    name = "sysbench-size-8M-mode-rndrd-threads-2"
+    assert _planned(text, "plain.txt") is not None and _planned(text, name) is None
+    assert sb._summary(sb._parse(text, name)) == _line_by_line(text, name)
+    # a name hint (threads/mutex look alike in 1.0)
+    mutex = (FIXTURES / "sysbench" / "sb1.0_mutex.txt").read_text()
+    for n in ("x.txt", "x.txt", "run_threads.txt", "run_mutex.txt", "x.txt"):
+        assert sb._summary(sb._parse(mutex, n)) == _line_by_line(mutex, n), n
+
+
+def test_options_and_other_texts_are_read_line_by_line(fresh_plans):
+    text = (FIXTURES / "sysbench" / "sb1.0_mutex.txt").read_text()
+    assert sb._plan_key(text, {"test": "mutex"}) is None
+    assert sb._plan_key("\u00e9" + text, {}) is None  # not ASCII
+    assert sb._plan_key(text + "\x00", {}) is None
+    assert sb._plan_key(text * 100, {}) is None  # beyond _PLAN_CHARS
+    assert sb._plan_key(text, {}) is not None
+
+
+def test_the_plans_are_bounded(fresh_plans, monkeypatch):
+    monkeypatch.setattr(sb, "_PLANS_MAX", 5)
+    monkeypatch.setattr(sb, "_PLAN_BUDGET", 6000)
+    text = (FIXTURES / "sysbench" / "sb_fileio_rndrd_t1_run.txt").read_text()
+    for k in range(30):
+        layout = text + "x" * k + "\n"  # a layout of its own each time
+        for j in range(3 + k % 7):
+            sb._parse(layout.replace("Threads started!", f"Threads started!\n{j} z"), "a")
+        assert len(sb._PLANS) <= 5
+        assert all(len(p) <= sb._PLANS_PER_LAYOUT for p in sb._PLANS.values())
+        assert sb._plan_chars == sum(p.chars for ps in sb._PLANS.values() for p in ps)
+        assert sb._plan_chars <= 6000
+
+
+def test_layouts_seen_once_get_no_plan(fresh_plans):
+    name, text = TEXTS[0]
+    sb._parse(text, name)
+    assert sb._PLANS[sb._plan_key(text, {})] == []  # seen, no plan compiled yet
+    sb._parse(text, name)
+    assert len(sb._PLANS[sb._plan_key(text, {})]) == 1
+
+
+def test_a_plan_is_used(fresh_plans, monkeypatch):
+    text = (FIXTURES / "sysbench" / "sb1.0_fileio_rndrw_ri_t2.txt").read_text()
+    sb._parse(text, "a")
+    sb._parse(text, "a")
+    other = re.sub(r"(avg:\s+)[0-9.]+", r"\g<1>12.5", text)
+    assert other != text
+
+    def refuse(self):
+        raise AssertionError("read line by line")
+
+    monkeypatch.setattr(sb._Reader, "run", refuse)
+    got = sb._parse(other, "a")
+    assert 0.0125 in got.columns[0]["value"]
