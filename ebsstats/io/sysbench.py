@@ -1131,12 +1131,33 @@ _PLAN_RUN = re.compile(r"[0-9]+")
 _PLAN_VALUE = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")  # unsigned: never negative
 _PLAN_DIGITS = b"0123456789"
 _PLAN_CHARS = 32768  # longer texts are read line by line (many intervals: rarely alike)
-_PLANS: dict[int, list] = {}  # hash of a text without its digits -> its plans, latest first
+_PLANS: dict[int, _Layout] = {}  # hash of a text without its digits -> what it was read by
+_PLAN_AFTER = 3  # a plan (a compiled pattern, ~20 line-by-line reads) after 3 reads of a layout
 _PLANS_PER_LAYOUT = 4
 _PLANS_MAX = 4096  # layouts remembered; and the characters of all plans' texts:
 _PLAN_BUDGET = 2**22
 _plan_chars = 0
 _UNUSED = object()  # a plan that does not depend on the file name
+
+
+class _Layout:
+    """A layout's plans (latest first), how often it was read line by line and how often one
+    of its plans read it."""
+
+    __slots__ = ("plans", "reads", "hits")
+
+    def __init__(self):
+        self.plans: list[_Plan] = []
+        self.reads = 0
+        self.hits = 0
+
+    def wants_a_plan(self) -> bool:
+        """Whether the line-by-line read about to be made should give a plan: the layout was
+        read so before :data:`_PLAN_AFTER` - 1 times and its plans were used (a layout whose
+        figures vary where a plan keeps them as printed compiles no plan per file)."""
+        self.reads += 1
+        return (self.reads >= _PLAN_AFTER and self.hits >= len(self.plans)
+                and len(self.plans) < _PLANS_PER_LAYOUT)
 
 
 class _Recording:
@@ -1297,15 +1318,16 @@ def _plan_key(text: str, options: Mapping) -> int | None:
     return hash(text.encode().translate(None, _PLAN_DIGITS))
 
 
-def _remember(key: int, plans: list | None, text: str, source: str, parsed: Parsed,
+def _remember(key: int, layout: _Layout | None, text: str, source: str, parsed: Parsed,
               rec: _Recording | None) -> None:
-    """After a line-by-line read: note the layout (first sight), else add its plan."""
+    """After a line-by-line read: note the layout (first sight), or add its plan."""
     global _plan_chars
-    if plans is None:
+    if layout is None:
         if len(_PLANS) >= _PLANS_MAX:
             _PLANS.clear()
             _plan_chars = 0
-        _PLANS[key] = []
+        _PLANS[key] = layout = _Layout()
+        layout.reads = 1
         return
     plan = _build_plan(text, source, parsed, rec) if rec is not None else None
     if plan is None:
@@ -1313,26 +1335,28 @@ def _remember(key: int, plans: list | None, text: str, source: str, parsed: Pars
     if _plan_chars + plan.chars > _PLAN_BUDGET:
         _PLANS.clear()
         _plan_chars = 0
-        _PLANS[key] = plans = []
-    plans.insert(0, plan)
-    _plan_chars += plan.chars - sum(p.chars for p in plans[_PLANS_PER_LAYOUT:])
-    del plans[_PLANS_PER_LAYOUT:]
+        _PLANS[key] = layout
+        _plan_chars = sum(p.chars for p in layout.plans)
+    layout.plans.insert(0, plan)
+    _plan_chars += plan.chars
 
 
 def _parse(text: str, source: str, **options) -> Parsed:
     """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
     folder read types them with every other file's; no DataFrame per file).
 
-    A text of a layout read before is read by its plan (:class:`_Plan`); a layout seen for
-    the second time gets one."""
+    A text of a layout read before is read by its plan (:class:`_Plan`), made from the
+    layout's third line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
     key = _plan_key(text, options)
-    plans = _PLANS.get(key) if key is not None else None
-    for plan in plans or ():
-        got = plan.apply(text, source)
-        if got is not None:
-            return got
+    layout = _PLANS.get(key) if key is not None else None
+    if layout is not None:
+        for plan in layout.plans:
+            got = plan.apply(text, source)
+            if got is not None:
+                layout.hits += 1
+                return got
     reader = _Reader(text, source, options)
-    if plans is not None:
+    if layout is not None and layout.wants_a_plan():
         reader.rec = _Recording()
     try:
         parsed = reader.run()
@@ -1343,8 +1367,8 @@ def _parse(text: str, source: str, **options) -> Parsed:
     except (KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
         raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
                          ) from exc
-    if key is not None:
-        _remember(key, plans, text, source, parsed, reader.rec)
+    if key is not None and (layout is None or reader.rec is not None):
+        _remember(key, layout, text, source, parsed, reader.rec)
     return parsed
 
 
