@@ -3,13 +3,15 @@
 Usage::
 
     python benchmarks/sysbench_parse_speed.py FOLDER [FOLDER ...] [--other FOLDER ...]
-        [--baseline path/to/an/older/sysbench.py] [--repeat 5]
+        [--baseline path/to/an/older/sysbench.py] [--repeat 5] [--cold]
 
 FOLDER holds sysbench text outputs (every file is parsed); ``--other`` folders hold other
 tools' outputs, whose heads the sysbench sniff must turn down (a folder read asks every reader
 about every file). ``--baseline`` loads another copy of the module (e.g. from a checkout of an
 older commit) and times it interleaved with the current one, so that the ratio holds on a
-shared machine.
+shared machine. A layout read a few times is then read by its plan (``sysbench._Plan``), kept
+for the process: the figures are those of a warm process, or with ``--cold`` those of a first
+read (the plans forgotten before each round).
 """
 
 from __future__ import annotations
@@ -32,18 +34,21 @@ def _load(path: str):
     return module
 
 
-def _cpu(fn, items) -> float:
+def _cpu(fn, items, module=None) -> float:
+    if module is not None and hasattr(module, "_PLANS"):  # --cold: a first read
+        module._PLANS.clear()
+        module._plan_chars = 0
     t0 = time.process_time()
     for name, x in items:
         fn(x, name)
     return time.process_time() - t0
 
 
-def _row(label: str, items, modules: dict, call, repeat: int) -> None:
+def _row(label: str, items, modules: dict, call, repeat: int, cold: bool = False) -> None:
     best = dict.fromkeys(modules, float("inf"))
     for _ in range(repeat):  # interleaved: each module timed in every round
         for key, module in modules.items():
-            best[key] = min(best[key], _cpu(call(module), items))
+            best[key] = min(best[key], _cpu(call(module), items, module if cold else None))
     n = len(items)
     cells = "  ".join(f"{key} {best[key] / n * 1e6:7.1f} us" for key in modules)
     ratio = (f"  x{best['baseline'] / best['current']:.2f} faster" if "baseline" in best
@@ -57,6 +62,7 @@ def main(argv=None) -> None:
     ap.add_argument("--other", nargs="*", type=Path, default=[])
     ap.add_argument("--baseline")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--cold", action="store_true", help="forget the plans before each round")
     args = ap.parse_args(argv)
     modules = {"current": sysbench}
     if args.baseline:
@@ -70,7 +76,8 @@ def main(argv=None) -> None:
 
     for folder in args.folders:
         items = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
-        _row(f"parse  {folder}", items, modules, parse, args.repeat)
+        _row(f"parse  {folder}{' (cold)' if args.cold else ''}", items, modules, parse,
+             args.repeat, args.cold)
         heads = [(name, data[:HEAD_BYTES].decode("utf-8", "replace")) for name, data in items]
         _row(f"detect {folder}", heads, modules, detect, args.repeat)
     for folder in args.other:
