@@ -58,6 +58,10 @@ before a banner belong to that run); each run's ``run_key`` is its banner's line
 ``PARAMS <size> <mode> <threads>`` line before the output, file names like
 ``sysbench-size-16G-mode-rndrd-threads-16``) fills ``file_total_size``, the mode and ``threads``
 when the output does not say them. sysbench prints no timestamp, so ``timestamp`` stays empty.
+
+A folder's files mostly share one layout (the same lines, other figures): a layout read line by
+line a few times gets a plan, one match of the whole text that takes each figure anew and gives
+what the line-by-line read gives (``_Plan``; any other text is read line by line).
 """
 
 from __future__ import annotations
