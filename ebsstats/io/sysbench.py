@@ -1127,7 +1127,7 @@ class _Reader:
 # ("[0-9]++\.[0-9]++"), each line of no kind (a histogram, "sum:", threads fairness) any digits.
 # What the line-by-line read did with the first file it does with the second, value for value:
 # the lines are classified alike (no pattern of _BRANCHES or _RESULT_LINES tells digits apart:
-# no literal digit, no bounded repeat of a digit; tests/test_sysbench_fast.py checks this and
+# no literal digit, no bounded repeat of a digit; tests/test_sysbench_plan.py checks this and
 # compares both reads on mutants), and a figure taken anew is the printed number times the
 # factor the first read used. Everything else stays as printed: option echoes, banners,
 # percentiles, the 0 that drops a row of an op the mode does not perform, lines before a banner.
@@ -1242,7 +1242,13 @@ def _figures(rec: _Recording, plain: list[str]) -> dict[tuple, int]:
                 and not (a and s[a - 1].isdigit()) and not (b < len(s) and s[b].isdigit())
                 and "sysbench " not in s):
             usable.add((i, span))
-    return {where: k for k, where in enumerate(sorted(usable))}
+    groups: dict[tuple, int] = {}
+    last = (-1, 0)  # (line, end) of the last figure kept
+    for i, (a, b) in sorted(usable):  # (the figures of one match never overlap: kept so)
+        if i != last[0] or a >= last[1]:
+            groups[i, (a, b)] = len(groups)
+            last = (i, b)
+    return groups
 
 
 def _plan_pattern(text: str, rec: _Recording, groups: dict[tuple, int]) -> str:
