@@ -10,13 +10,14 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ebsstats as es
 from ebsstats.io import fio
-from ebsstats.io._columns import Const
+from ebsstats.io._columns import Const, _piece_list, frame_of_columns
 from ebsstats.io.fio import json as fio_json
 from ebsstats.simulate.fuzz import genuine_samples, mutations
 from tests.conftest import FIXTURES, ROOT, fixture, json_slots
@@ -202,3 +203,33 @@ def test_reports_of_one_layout_share_their_row_lists():
         assert a.columns[0][name] is b.columns[0][name], name
     assert a.columns[0]["value"] is not b.columns[0]["value"]
     assert a.columns[0]["value"] != b.columns[0]["value"]
+
+
+def test_one_block_size_per_report_is_typed_as_the_rows_it_stands_for():
+    # _uniform gives a report whose rows share one block size (or none) a Const: the typed
+    # frame is the one its list of rows gives, file by file and with every file together;
+    # a report of several block sizes (or some unknown) keeps its list
+    chunks = [fio.parse(data.decode("utf-8"), name).columns
+              for name, data in sorted(JSON_SAMPLES.items())]
+    assert any(type(c["block_size"]) is Const for c, _ in chunks)
+    for c, _n in chunks:
+        bs = c["block_size"]
+        if type(bs) is not Const:
+            assert len(set(map(repr, bs))) > 1 or not bs  # one value would have been a Const
+
+    def typed(expand):
+        keys = dict.fromkeys(k for c, _ in chunks for k in c)
+        return frame_of_columns({k: [_piece_list(c[k]) if expand and k == "block_size"
+                                     else c.get(k, Const(None, n)) for c, n in chunks]
+                                 for k in keys}, [n for _, n in chunks])
+
+    pd.testing.assert_frame_equal(typed(False), typed(True))
+    for c, n in chunks:
+        one = frame_of_columns({k: [v] for k, v in c.items()}, [n])
+        listed = frame_of_columns({k: [_piece_list(v) if k == "block_size" else v]
+                                   for k, v in c.items()}, [n])
+        pd.testing.assert_frame_equal(one, listed)
+    assert fio_json._uniform([4096, 4096], 2) == Const(4096, 2)
+    assert fio_json._uniform([None, None], 2) == Const(None, 2)
+    for mixed in ([4096, None], [None, 4096], [4096, 8192]):
+        assert fio_json._uniform(mixed, 2) is mixed

@@ -224,7 +224,7 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
         values += jval
         bss += map(bsizes.get, jops)
     cols, n = _job_columns(bases)
-    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    cols.update(op=ops, block_size=_uniform(bss, n), position=pos, metric=metrics, value=values)
     return (cols, n), plus
 
 
@@ -349,6 +349,22 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
             continue
         cols[k] = _repeated([base.get(k) for base, _ in bases], bases)
     return cols, n
+
+
+def _uniform(values: list, n: int) -> list | Const:
+    """A block-size column: one :class:`Const` when every row holds the same int (or every row
+    none, the usual report: one ``bs``), typed once per file instead of row by row; else the
+    list.
+
+    >>> _uniform([4096, 4096], 2), _uniform([4096, None], 2), _uniform([], 0)
+    (Const(value=4096, n=2), [4096, None], [])
+    """
+    if values and type(values[0]) in _INT_OR_NONE and values.count(values[0]) == n:
+        return _NEW_TUPLE(Const, (values[0], n))  # _block_sizes gives ints or None: no 1 == 1.0
+    return values
+
+
+_INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
@@ -788,8 +804,8 @@ def _fast_records(doc: dict, source: str):
     ops, pos, metrics, values, bss = lists
     cols, n = _job_columns(bases)
     rows = _shared_rows(ops, pos, metrics)
-    cols.update(op=rows["op"], block_size=bss, position=rows["position"], metric=rows["metric"],
-                value=values)  # in _json_records' order
+    cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
+                metric=rows["metric"], value=values)  # in _json_records' order
     return (cols, n), plus, version
 
 
