@@ -233,3 +233,25 @@ def test_one_block_size_per_report_is_typed_as_the_rows_it_stands_for():
     assert fio_json._uniform([None, None], 2) == Const(None, 2)
     for mixed in ([4096, None], [None, 4096], [4096, 8192]):
         assert fio_json._uniform(mixed, 2) is mixed
+
+
+def test_reports_of_one_job_file_share_their_per_job_lists():
+    # two jobs of different names: test, job are per-row lists, the same list object for two
+    # reports of the same jobs (typed once), a list of their own for other names or row counts
+    def report(names, iops=1.0):
+        doc = json.loads(json.dumps(SMALL))
+        doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in names]
+        for job, name in zip(doc["jobs"], names, strict=True):
+            job["jobname"] = name
+            job["read"]["iops"] += iops
+        return fio_json._fast_json(json.dumps(doc), "r.json").columns[0]
+
+    a, b, c = report(["x", "y"]), report(["x", "y"], 2.0), report(["x", "z"])
+    assert a["test"] is b["test"] and a["job"] is b["job"]
+    assert a["test"] is not c["test"] and c["test"][-1] == "z" and a["test"][-1] == "y"
+    bases = [({}, 2), ({}, 1)]
+    assert fio_json._repeated([1, "a"], bases) == [1, 1, "a"]
+    got = fio_json._repeated([True, "a"], bases)  # 1 == True: the types tell them apart
+    assert [type(v) for v in got] == [bool, bool, str]
+    assert fio_json._repeated([0.0, "a"], bases) is not fio_json._repeated([0.0, "a"], bases)
+    assert math.copysign(1, fio_json._repeated([-0.0, "a"], bases)[0]) == -1

@@ -368,11 +368,31 @@ _INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
-    """Each job's value repeated over its rows."""
+    """Each job's value repeated over its rows: the very list an earlier report with the same
+    values (of the same types) on the same numbers of rows gave, so that the typing types a
+    shared list once (reports of one job file share their jobs' names, rw and workload; a
+    list is never changed once a reader returns it)."""
+    counts = tuple(m for _, m in bases)
+    types = tuple(map(type, per_job))  # 1 and True differ
+    key = got = None
+    if set(types) <= _KEYABLE:  # not floats (0.0 == -0.0) nor times (equal across units)
+        key = (tuple(per_job), types, counts)
+        got = _REPEATED.get(key)
+        if got is not None:
+            return got
     vals: list = []
-    for v, (_, m) in zip(per_job, bases, strict=True):
+    for v, m in zip(per_job, counts, strict=True):
         vals += [v] * m
+    if key is not None:
+        if len(_REPEATED) >= 1024:
+            _REPEATED.clear()
+        _REPEATED[key] = vals
     return vals
+
+
+# (per-job values, their types, rows per job) -> the list _repeated gave
+_REPEATED: dict[tuple, list] = {}
+_KEYABLE = frozenset({str, int, type(None)})
 
 
 def _const(value, n: int) -> Const:
