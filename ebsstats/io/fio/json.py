@@ -338,8 +338,9 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         cols = {}
         by_key = zip(*[base.values() for base, _ in bases], strict=True)
         for k, per_job in zip(keys, by_key, strict=True):
-            cols[k] = (_const(per_job[0], n) if per_job.count(per_job[0]) == len(per_job)
-                       and is_constant(list(per_job)) else _repeated(per_job, bases))
+            first = per_job[0]  # only a str equals a str: no type to tell apart
+            cols[k] = (_const(first, n) if per_job.count(first) == len(per_job) and (
+                type(first) is str or is_constant(list(per_job))) else _repeated(per_job, bases))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
