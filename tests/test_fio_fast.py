@@ -6,6 +6,7 @@ use included)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 
@@ -255,3 +256,34 @@ def test_reports_of_one_job_file_share_their_per_job_lists():
     assert [type(v) for v in got] == [bool, bool, str]
     assert fio_json._repeated([0.0, "a"], bases) is not fio_json._repeated([0.0, "a"], bases)
     assert math.copysign(1, fio_json._repeated([-0.0, "a"], bases)[0]) == -1
+
+
+def test_a_start_time_as_a_datetime_types_as_the_timestamp_it_replaces():
+    # _timestamp gives a datetime from 1970 to 2262 (six times cheaper than a pd.Timestamp):
+    # the same instant to the millisecond, and the same typed column, alone and beside
+    # Timestamps; outside that span it is the Timestamp (or the refusal) it always was
+    rng = np.random.default_rng(19)
+    seconds = [0.0, 0.0004, 0.0005, 0.0015, 1_764_184_405.1235, 9_223_372_036.8534,
+               *rng.uniform(0, 9.2e9, 2000), *rng.uniform(1.6e9, 1.9e9, 2000)]
+    for s in seconds:
+        got = fio_json._timestamp(s)
+        want = pd.Timestamp(round(s * 1000), unit="ms", tz="UTC")
+        assert type(got) is datetime.datetime and got.tzinfo is datetime.UTC
+        assert pd.Timestamp(got) == want and pd.Timestamp(got).asm8 == want.asm8, s
+    some = [fio_json._timestamp(s) for s in seconds[:50]]
+    typed = frame_of_columns({"source": [Const("a", 50)], "tool": [Const("fio", 50)],
+                              "test": [Const("t", 50)], "metric": [Const("iops", 50)],
+                              "value": [[1.0] * 50], "timestamp": [some]}, [50])
+    want = [pd.Timestamp(round(s * 1000), unit="ms", tz="UTC") for s in seconds[:50]]
+    assert typed["timestamp"].tolist() == want
+    assert str(typed["timestamp"].dtype) == "datetime64[ns, UTC]"
+    mixed = frame_of_columns({"source": [Const("a", 2), Const("b", 2)],
+                              "tool": [Const("fio", 2)] * 2, "test": [Const("t", 2)] * 2,
+                              "metric": [Const("iops", 2)] * 2, "value": [[1.0, 2.0]] * 2,
+                              "timestamp": [Const(some[4], 2), Const(want[4], 2)]}, [2, 2])
+    assert mixed["timestamp"].nunique() == 1 and mixed["timestamp"].iloc[0] == want[4]
+    for s in (-0.001, -1e9, 9_223_372_036.855):  # before 1970, after 2262: a Timestamp
+        got = fio_json._timestamp(s)
+        assert type(got) is pd.Timestamp and got == pd.Timestamp(round(s * 1000), unit="ms",
+                                                                 tz="UTC")
+    assert fio_json._timestamp(None) is None and fio_json._timestamp(math.nan) is None
