@@ -6,17 +6,19 @@ use included)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ebsstats as es
 from ebsstats.io import fio
-from ebsstats.io._columns import Const
+from ebsstats.io._columns import Const, _piece_list, frame_of_columns
 from ebsstats.io.fio import json as fio_json
 from ebsstats.simulate.fuzz import genuine_samples, mutations
 from tests.conftest import FIXTURES, ROOT, fixture, json_slots
@@ -202,3 +204,86 @@ def test_reports_of_one_layout_share_their_row_lists():
         assert a.columns[0][name] is b.columns[0][name], name
     assert a.columns[0]["value"] is not b.columns[0]["value"]
     assert a.columns[0]["value"] != b.columns[0]["value"]
+
+
+def test_one_block_size_per_report_is_typed_as_the_rows_it_stands_for():
+    # _uniform gives a report whose rows share one block size (or none) a Const: the typed
+    # frame is the one its list of rows gives, file by file and with every file together;
+    # a report of several block sizes (or some unknown) keeps its list
+    chunks = [fio.parse(data.decode("utf-8"), name).columns
+              for name, data in sorted(JSON_SAMPLES.items())]
+    assert any(type(c["block_size"]) is Const for c, _ in chunks)
+    for c, _n in chunks:
+        bs = c["block_size"]
+        if type(bs) is not Const:
+            assert len(set(map(repr, bs))) > 1 or not bs  # one value would have been a Const
+
+    def typed(expand):
+        keys = dict.fromkeys(k for c, _ in chunks for k in c)
+        return frame_of_columns({k: [_piece_list(c[k]) if expand and k == "block_size"
+                                     else c.get(k, Const(None, n)) for c, n in chunks]
+                                 for k in keys}, [n for _, n in chunks])
+
+    pd.testing.assert_frame_equal(typed(False), typed(True))
+    for c, n in chunks:
+        one = frame_of_columns({k: [v] for k, v in c.items()}, [n])
+        listed = frame_of_columns({k: [_piece_list(v) if k == "block_size" else v]
+                                   for k, v in c.items()}, [n])
+        pd.testing.assert_frame_equal(one, listed)
+    assert fio_json._uniform([4096, 4096], 2) == Const(4096, 2)
+    assert fio_json._uniform([None, None], 2) == Const(None, 2)
+    for mixed in ([4096, None], [None, 4096], [4096, 8192]):
+        assert fio_json._uniform(mixed, 2) is mixed
+
+
+def test_reports_of_one_job_file_share_their_per_job_lists():
+    # two jobs of different names: test, job are per-row lists, the same list object for two
+    # reports of the same jobs (typed once), a list of their own for other names or row counts
+    def report(names, iops=1.0):
+        doc = json.loads(json.dumps(SMALL))
+        doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in names]
+        for job, name in zip(doc["jobs"], names, strict=True):
+            job["jobname"] = name
+            job["read"]["iops"] += iops
+        return fio_json._fast_json(json.dumps(doc), "r.json").columns[0]
+
+    a, b, c = report(["x", "y"]), report(["x", "y"], 2.0), report(["x", "z"])
+    assert a["test"] is b["test"] and a["job"] is b["job"]
+    assert a["test"] is not c["test"] and c["test"][-1] == "z" and a["test"][-1] == "y"
+    bases = [({}, 2), ({}, 1)]
+    assert fio_json._repeated([1, "a"], bases) == [1, 1, "a"]
+    got = fio_json._repeated([True, "a"], bases)  # 1 == True: the types tell them apart
+    assert [type(v) for v in got] == [bool, bool, str]
+    assert fio_json._repeated([0.0, "a"], bases) is not fio_json._repeated([0.0, "a"], bases)
+    assert math.copysign(1, fio_json._repeated([-0.0, "a"], bases)[0]) == -1
+
+
+def test_a_start_time_as_a_datetime_types_as_the_timestamp_it_replaces():
+    # _timestamp gives a datetime from 1970 to 2262 (six times cheaper than a pd.Timestamp):
+    # the same instant to the millisecond, and the same typed column, alone and beside
+    # Timestamps; outside that span it is the Timestamp (or the refusal) it always was
+    rng = np.random.default_rng(19)
+    seconds = [0.0, 0.0004, 0.0005, 0.0015, 1_764_184_405.1235, 9_223_372_036.8534,
+               *rng.uniform(0, 9.2e9, 2000), *rng.uniform(1.6e9, 1.9e9, 2000)]
+    for s in seconds:
+        got = fio_json._timestamp(s)
+        want = pd.Timestamp(round(s * 1000), unit="ms", tz="UTC")
+        assert type(got) is datetime.datetime and got.tzinfo is datetime.UTC
+        assert pd.Timestamp(got) == want and pd.Timestamp(got).asm8 == want.asm8, s
+    some = [fio_json._timestamp(s) for s in seconds[:50]]
+    typed = frame_of_columns({"source": [Const("a", 50)], "tool": [Const("fio", 50)],
+                              "test": [Const("t", 50)], "metric": [Const("iops", 50)],
+                              "value": [[1.0] * 50], "timestamp": [some]}, [50])
+    want = [pd.Timestamp(round(s * 1000), unit="ms", tz="UTC") for s in seconds[:50]]
+    assert typed["timestamp"].tolist() == want
+    assert str(typed["timestamp"].dtype) == "datetime64[ns, UTC]"
+    mixed = frame_of_columns({"source": [Const("a", 2), Const("b", 2)],
+                              "tool": [Const("fio", 2)] * 2, "test": [Const("t", 2)] * 2,
+                              "metric": [Const("iops", 2)] * 2, "value": [[1.0, 2.0]] * 2,
+                              "timestamp": [Const(some[4], 2), Const(want[4], 2)]}, [2, 2])
+    assert mixed["timestamp"].nunique() == 1 and mixed["timestamp"].iloc[0] == want[4]
+    for s in (-0.001, -1e9, 9_223_372_036.855):  # before 1970, after 2262: a Timestamp
+        got = fio_json._timestamp(s)
+        assert type(got) is pd.Timestamp and got == pd.Timestamp(round(s * 1000), unit="ms",
+                                                                 tz="UTC")
+    assert fio_json._timestamp(None) is None and fio_json._timestamp(math.nan) is None

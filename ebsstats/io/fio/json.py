@@ -44,16 +44,25 @@ __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
 
 
 def _timestamp(seconds: float | None):
+    """The run's start in UTC to the millisecond: a ``datetime`` (the typing makes the same
+    ``datetime64[ns, UTC]`` of it as of a ``pd.Timestamp``, built in a sixth of the time) from
+    1970 to 2262, where nanoseconds end; a ``pd.Timestamp`` before 1970."""
     if seconds is None or not math.isfinite(seconds):
         return None
+    ms = round(seconds * 1000)
+    if 0 <= ms < _NS_END_MS:
+        return _EPOCH + _MS * ms  # exact: a timedelta times an int is integer arithmetic
     try:
-        return pd.Timestamp(round(seconds * 1000), unit="ms", tz=_UTC)
+        return pd.Timestamp(ms, unit="ms", tz=_UTC)
     except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
         raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
                    "elapsed)", repr(seconds)) from None
 
 
 _UTC = datetime.UTC  # what tz="UTC" gives, without parsing the name
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
+_MS = datetime.timedelta(milliseconds=1)
+_NS_END_MS = 9_223_372_036_854  # 2262-04-11T23:47:16.854Z: the last millisecond in ns
 
 
 def _timestamp_of(start: float | None):
@@ -224,7 +233,7 @@ def _json_records(doc: dict, source: str, prefix: str) -> tuple[tuple[dict, int]
         values += jval
         bss += map(bsizes.get, jops)
     cols, n = _job_columns(bases)
-    cols.update(op=ops, block_size=bss, position=pos, metric=metrics, value=values)
+    cols.update(op=ops, block_size=_uniform(bss, n), position=pos, metric=metrics, value=values)
     return (cols, n), plus
 
 
@@ -338,8 +347,9 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         cols = {}
         by_key = zip(*[base.values() for base, _ in bases], strict=True)
         for k, per_job in zip(keys, by_key, strict=True):
-            cols[k] = (_const(per_job[0], n) if per_job.count(per_job[0]) == len(per_job)
-                       and is_constant(list(per_job)) else _repeated(per_job, bases))
+            first = per_job[0]  # only a str equals a str: no type to tell apart
+            cols[k] = (_const(first, n) if per_job.count(first) == len(per_job) and (
+                type(first) is str or is_constant(list(per_job))) else _repeated(per_job, bases))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
@@ -351,12 +361,48 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     return cols, n
 
 
+def _uniform(values: list, n: int) -> list | Const:
+    """A block-size column: one :class:`Const` when every row holds the same int (or every row
+    none, the usual report: one ``bs``), typed once per file instead of row by row; else the
+    list.
+
+    >>> _uniform([4096, 4096], 2), _uniform([4096, None], 2), _uniform([], 0)
+    (Const(value=4096, n=2), [4096, None], [])
+    """
+    if values and type(values[0]) in _INT_OR_NONE and values.count(values[0]) == n:
+        return _NEW_TUPLE(Const, (values[0], n))  # _block_sizes gives ints or None: no 1 == 1.0
+    return values
+
+
+_INT_OR_NONE = frozenset({int, type(None)})
+
+
 def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
-    """Each job's value repeated over its rows."""
+    """Each job's value repeated over its rows: the very list an earlier report with the same
+    values (of the same types) on the same numbers of rows gave, so that the typing types a
+    shared list once (reports of one job file share their jobs' names, rw and workload; a
+    list is never changed once a reader returns it)."""
+    counts = tuple(m for _, m in bases)
+    types = tuple(map(type, per_job))  # 1 and True differ
+    key = got = None
+    if set(types) <= _KEYABLE:  # not floats (0.0 == -0.0) nor times (equal across units)
+        key = (tuple(per_job), types, counts)
+        got = _REPEATED.get(key)
+        if got is not None:
+            return got
     vals: list = []
-    for v, (_, m) in zip(per_job, bases, strict=True):
+    for v, m in zip(per_job, counts, strict=True):
         vals += [v] * m
+    if key is not None:
+        if len(_REPEATED) >= 1024:
+            _REPEATED.clear()
+        _REPEATED[key] = vals
     return vals
+
+
+# (per-job values, their types, rows per job) -> the list _repeated gave
+_REPEATED: dict[tuple, list] = {}
+_KEYABLE = frozenset({str, int, type(None)})
 
 
 def _const(value, n: int) -> Const:
@@ -788,8 +834,8 @@ def _fast_records(doc: dict, source: str):
     ops, pos, metrics, values, bss = lists
     cols, n = _job_columns(bases)
     rows = _shared_rows(ops, pos, metrics)
-    cols.update(op=rows["op"], block_size=bss, position=rows["position"], metric=rows["metric"],
-                value=values)  # in _json_records' order
+    cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
+                metric=rows["metric"], value=values)  # in _json_records' order
     return (cols, n), plus, version
 
 
