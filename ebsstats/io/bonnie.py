@@ -164,6 +164,9 @@ class _Run:
     native: bool = True  # text printed by bonnie++ itself (not bon_csv2txt)
     io_line: int | None = None  # text: line of the IO row (for CSV chunk recovery)
     text_scaled: bool = False  # 1.98+ text cells carry k/m/g suffixes
+    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
+    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
+    texts: tuple[str, ...] | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -517,10 +520,17 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
     chunk = meta.get("chunk_size")
     run.chunk = int(units.binary_size(chunk)) if chunk else None
     run.meta = meta
-    texts = list(map(named.get, _CSV_CELL_KEYS))  # the non-empty ones become cells (in C)
-    run.cells = list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
-                                            itertools.repeat(lineno)), texts))
+    run.texts = tuple(map(named.get, _CSV_CELL_KEYS, _EMPTY))  # (1.0x: no latency field)
     return run
+
+
+_EMPTY = itertools.repeat("")
+
+
+def _csv_cells(run: _Run) -> list[tuple[str, str, str, int]]:
+    """The cells of a CSV run (its non-empty texts), as a text run lists them."""
+    return list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, run.texts,
+                                       itertools.repeat(run.line)), run.texts))
 
 
 # the cells of a CSV row: (test, kind, field), in the order of the rows they become
@@ -882,11 +892,17 @@ def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> 
 
 def _run_values(run: _Run, repetition: int) -> dict:
     """The values every row of a run shares."""
-    meta = {k: run.meta.get(k) for k in _META_KEYS}
-    meta.update({k: v for k, v in run.meta.items() if k not in meta})
-    run_key = f"line {run.line}" + (f" rep {repetition}" if repetition else "")
-    return {"run_key": run_key, "tool_version": run.version, "threads": run.threads,
-            "repetition": repetition, **meta}
+    meta = run.meta
+    values = {"run_key": f"line {run.line} rep {repetition}" if repetition else
+              f"line {run.line}", "tool_version": run.version, "threads": run.threads,
+              "repetition": repetition}
+    values.update(zip(_META_KEYS, map(meta.get, _META_KEYS), strict=True))  # (not run keys)
+    if not meta.keys() <= _META_SET:  # then the others, in their order
+        values.update((k, v) for k, v in meta.items() if k not in _META_SET)
+    return values
+
+
+_META_SET = frozenset(_META_KEYS)
 
 
 def _group_key(run: _Run) -> tuple:
@@ -1008,17 +1024,15 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     """The rows of every run as columns (``{name: list | Const}``, row count); consecutive runs
     of the same settings are repetitions 0, 1, … (a CSV header row between them starts a new
     group)."""
+    if all(run.texts is not None for run in runs):  # CSV rows
+        got = _csv_columns(runs, source, default_chunk)
+        if got is not None:
+            return got
+        for run in runs:  # a row the layouts do not cover: every row the general way
+            run.cells = _csv_cells(run)
     rows: list[tuple] = []
     per_run: list[tuple[int, dict]] = []
-    previous = None
-    repetition = 0
-    for run in runs:
-        key = _group_key(run)
-        if previous is not None and key == previous and not run.group_break:
-            repetition += 1
-        else:
-            repetition = 0
-        previous = key
+    for run, repetition in zip(runs, _repetitions(runs), strict=True):
         try:
             per_run.append((_run_rows(run, source, default_chunk, rows),
                             _run_values(run, repetition)))
@@ -1029,6 +1043,155 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows, per_run)
     if not any(cols["flag"]):
         cols["flag"] = Const(None, n)
+    return cols, n
+
+
+def _repetitions(runs: list[_Run]) -> list[int]:
+    """Each run's repetition number (:func:`_columns`)."""
+    out = []
+    previous = None
+    repetition = 0
+    for run in runs:
+        key = _group_key(run)
+        repetition = repetition + 1 if (previous is not None and key == previous
+                                        and not run.group_break) else 0
+        previous = key
+        out.append(repetition)
+    return out
+
+
+# --- CSV rows as columns through their layout -------------------------------------------------
+# A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) follow from
+# which of its cells are empty or too fast ('+++'), its chunk and its line: rows of one layout
+# share them, and only their values are computed (the digits by one float() map and one scale
+# vector, the latencies by the cache of seconds). Anything else (a latency not seen yet, a figure
+# beyond a float, a size beyond 64 bits, a row without cells) goes the general way of
+# :func:`_run_rows`, which gives the same rows or the same error.
+
+@dataclass(frozen=True)
+class _CsvLayout:
+    """What rows of one layout share: their layout columns and how to pick their values."""
+
+    n: int
+    position: list
+    test: list
+    workload: list
+    op: list
+    block_size: list
+    metric: list
+    flag: list | None  # None: no cell too fast
+    numbers: object  # texts -> the digit cells' texts (a tuple)
+    scales: tuple
+    latencies: object  # texts -> the latency cells' texts (a tuple)
+    order: object  # [*numbers, *latencies, nan] -> the values in row order (a tuple)
+
+
+def _picker(indices: list[int]):
+    """``operator.itemgetter(*indices)`` that always gives a tuple."""
+    if len(indices) > 1:
+        return operator.itemgetter(*indices)
+    if indices:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return lambda seq: ()
+
+
+# layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
+# lists are shared by files of that layout, never modified (typing types them once)
+_CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
+_SHAPE = str.maketrans("", "", "0123456789.ums")  # a cell's digits and units: left its '+'s
+
+
+def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
+    """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
+    patterns allow only digits, '.', '+' and a latency's unit in a cell), chunk and line."""
+    return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
+
+
+def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
+    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
+    sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
+    cols: list[list] = [[], [], [], [], [], [], []]
+    numbers, scales, latencies, sources = [], [], [], []
+    for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
+                                                strict=True)):
+        if not text:
+            continue
+        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
+        flag = None
+        if kind == "lat":
+            sources.append(("lat", len(latencies)))
+            latencies.append(i)
+        elif text[0] == "+":
+            sources.append(("nan", 0))
+            flag = TOO_FAST
+        else:
+            sources.append(("num", len(numbers)))
+            numbers.append(i)
+            scales.append(scale)
+        for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
+                                 flag), strict=True):
+            col.append(v)
+    start = {"num": 0, "lat": len(numbers), "nan": len(numbers) + len(latencies)}
+    order = [start[what] + k for what, k in sources]
+    return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
+                      _picker(numbers), tuple(scales), _picker(latencies), _picker(order))
+
+
+def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
+    """A row's values, ``None`` when one needs the general way (a latency not in the cache of
+    seconds, or a figure beyond a float)."""
+    values = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
+    if None in values:
+        return None
+    numbers = list(map(operator.mul, map(float, layout.numbers(texts)), layout.scales))
+    total = sum(numbers)
+    if total - total != 0:  # one is inf (or their sum is: then the general way finds none)
+        return None
+    numbers += values
+    numbers.append(math.nan)
+    return list(layout.order(numbers))
+
+
+_CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
+
+
+def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, int] | None:
+    """:func:`_columns` of CSV runs through their layouts; ``None``: the general way must do it."""
+    pieces = []
+    for run in runs:
+        chunk = run.chunk or default_chunk
+        if not 0 <= chunk < 2**63 or (run.threads is not None and not 0 <= run.threads < 2**63):
+            return None  # (the general way says which)
+        key = _csv_layout_key(run.texts, chunk, run.line)
+        layout = _CSV_LAYOUTS.get(key)
+        if layout is None:
+            layout = _csv_layout(run.texts, chunk, run.line)
+            if len(_CSV_LAYOUTS) < 4096:
+                _CSV_LAYOUTS[key] = layout
+        values = _csv_values(layout, run.texts)
+        if values is None or not layout.n:
+            return None
+        pieces.append((layout, values))
+    shared = [_run_values(run, k) for run, k in zip(runs, _repetitions(runs), strict=True)]
+    if len(runs) > 1:  # the rows of every run, transposed as the general way does
+        rows = list(itertools.chain.from_iterable(
+            zip(lay.position, lay.test, lay.workload, lay.op, lay.block_size, lay.metric,
+                values, lay.flag or itertools.repeat(None, lay.n), strict=False)
+            for lay, values in pieces))
+        cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows,
+                              [(lay.n, v) for (lay, _), v in zip(pieces, shared, strict=True)])
+        if not any(cols["flag"]):
+            cols["flag"] = Const(None, n)
+        return cols, n
+    layout, values = pieces[0]
+    n = layout.n
+    cols = {"source": Const(source, n), "tool": Const(TOOL, n), "position": layout.position,
+            "test": layout.test, "workload": layout.workload, "op": layout.op,
+            "block_size": layout.block_size, "metric": layout.metric, "value": values,
+            "flag": Const(None, n) if layout.flag is None else layout.flag}
+    cols.update(zip(shared[0], map(_CONST, zip(shared[0].values(), itertools.repeat(n))),
+                    strict=False))  # (repeat is endless)
     return cols, n
 
 

@@ -1,0 +1,110 @@
+"""bonnie++ reader: the shortcuts of the fast CSV path decide as the general rules do.
+
+A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) are kept per
+layout (which cells are empty or '+++', chunk, line) and only its values computed. Each shortcut
+is checked here against the general way it replaces (every cell through ``_run_rows``, the rows
+transposed by ``run_columns``): same columns, same representation (Const or list), same errors,
+on the genuine rows and on mutants.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ebsstats.errors import ParseError
+from ebsstats.io import bonnie
+from ebsstats.io._columns import Const
+from tests.conftest import FIXTURES
+
+BON = FIXTURES / "bonnie"
+
+
+def _canon(value):
+    if type(value) is float and value != value:
+        return ("nan",)
+    return (type(value).__name__, value)
+
+
+def _outcome(text: str, source: str = "x.csv"):
+    """Everything of a parse that the frame or the error shows, values with their types."""
+    try:
+        p = bonnie._parse(text, source)
+    except ParseError as exc:
+        return ("error", str(exc), exc.source, exc.position, exc.expected, exc.found)
+    cols, n = p.columns
+    shown = [(k, "Const", _canon(c.value), c.n) if type(c) is Const
+             else (k, "list", tuple(map(_canon, c))) for k, c in cols.items()]
+    return (p.format, p.version, tuple(p.notes), n, shown)
+
+
+def _general(text: str, monkeypatch) -> tuple:
+    with monkeypatch.context() as m:
+        m.setattr(bonnie, "_csv_columns", lambda *args: None)
+        return _outcome(text)
+
+
+_TOKENS = ["", "+++", "+++++", "++", "12", "1.5", "0", "0.0", "12ms", "3us", "4s", "977us",
+           "1.25ms", "abc", "16G", "8k", "9" * 400, "1" + "0" * 308, "1e5", "-1", "2.00a",
+           "99999999999999999999999", " 1", "1.", "12m", "5:6", "link"]
+
+
+def _csv_texts() -> list[str]:
+    texts = []
+    for p in sorted(BON.iterdir()):
+        text = p.read_text()
+        if any(line.count(",") >= 26 for line in text.splitlines()):
+            texts.append(text)
+    return texts
+
+
+def _mutants(texts: list[str], n: int, seed: int = 19) -> list[str]:
+    """Fixture files with CSV fields replaced, dropped or added, rows repeated or renumbered."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        lines = rng.choice(texts).split("\n")
+        rows = [i for i, line in enumerate(lines) if line.count(",") >= 26]
+        i = rng.choice(rows)
+        fields = lines[i].split(",")
+        for _ in range(rng.choice([1, 1, 2, 3, 5])):
+            k = rng.randrange(len(fields))
+            what = rng.random()
+            if what < 0.8:
+                fields[k] = rng.choice(_TOKENS)
+            elif what < 0.9:
+                del fields[k]
+            else:
+                fields.insert(k, rng.choice(_TOKENS))
+        lines[i] = ",".join(fields)
+        if rng.random() < 0.2:
+            lines.insert(0, "")  # another line number
+        if rng.random() < 0.2:
+            lines += [lines[i]] * rng.randrange(1, 3)  # repetitions
+        out.append("\n".join(lines))
+    return out
+
+
+def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
+    texts = _csv_texts()
+    assert len(texts) >= 8
+    cases = texts + _mutants(texts, 2500)
+    for cold in (True, False):  # caches empty (each layout and latency new) and then warm
+        if cold:
+            monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
+            monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
+        for text in cases:
+            assert _outcome(text) == _general(text, monkeypatch), text
+
+
+def test_rows_of_one_layout_share_its_lists_and_differ_in_values():
+    row = (BON / "bon_q_s512_n0.csv").read_text().splitlines()[-1].split(",")
+    other = list(row)
+    other[11] = str(int(row[11]) + 1)  # another put_block figure
+    bonnie._parse(",".join(row), "x.csv")  # its latencies seen once (the general way)
+    a, b = (bonnie._parse(",".join(r), "x.csv").columns[0] for r in (row, other))
+    assert a["metric"] is b["metric"] and a["position"] is b["position"]
+    assert a["value"] != b["value"]
+    plus = list(row)
+    plus[11] = "+++++"  # the same cell too fast: another layout
+    c = bonnie._parse(",".join(plus), "x.csv").columns[0]
+    assert c["flag"] is not a["flag"] and "too_fast" in c["flag"]
