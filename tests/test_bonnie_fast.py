@@ -1,10 +1,12 @@
 """bonnie++ reader: the shortcuts of the fast CSV path decide as the general rules do.
 
 A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) are kept per
-layout (which cells are empty or '+++', chunk, line) and only its values computed. Each shortcut
-is checked here against the general way it replaces (every cell through ``_run_rows``, the rows
-transposed by ``run_columns``): same columns, same representation (Const or list), same errors,
-on the genuine rows and on mutants.
+layout (which cells are empty or '+++', chunk, line) and only its values computed; what a row's
+settings fields make of it (version, concurrency, chunk, metadata) is kept per settings, and the
+Consts of a run's shared values per values. Each shortcut is checked here against the general
+way it replaces (every cell through ``_run_rows``, the rows transposed by ``run_columns``, the
+settings worked out afresh): same columns, same representation (Const or list), same errors, on
+the genuine rows and on mutants.
 """
 
 from __future__ import annotations
@@ -38,8 +40,11 @@ def _outcome(text: str, source: str = "x.csv"):
 
 
 def _general(text: str, monkeypatch) -> tuple:
+    """The outcome without the shortcuts: every cell the general way, the settings of each row
+    worked out afresh (no cache)."""
     with monkeypatch.context() as m:
         m.setattr(bonnie, "_csv_columns", lambda *args: None)
+        m.setattr(bonnie, "_CSV_SETTINGS", {})
         return _outcome(text)
 
 
@@ -84,14 +89,37 @@ def _mutants(texts: list[str], n: int, seed: int = 19) -> list[str]:
     return out
 
 
+_SETTINGS = ["", "0", "1", "2", "16", "4096", "4k", "8k", "64k", "512M", "1G", "link", "symlink",
+             "1.97", "2.00a", "x", "vm2", "99999999999999999999999"]
+
+
+def _settings_mutants(texts: list[str]) -> list[str]:
+    """Every fixture CSV row with each of its settings fields (all but the seed and the cells)
+    set to each of a few values: rows that differ in one setting only."""
+    out = []
+    for text in texts:
+        for row in (line for line in text.splitlines() if line.count(",") >= 26):
+            fields = row.split(",")
+            layout = {27: bonnie._LAYOUT_103, 48: bonnie._LAYOUT_196, 50: bonnie._LAYOUT_198}
+            names = layout.get(len(fields), [])
+            cells = {"seed", *bonnie._RESULT_FIELDS, *bonnie._LAT_FIELDS}
+            for k, name in enumerate(names):
+                if name not in cells:
+                    for value in _SETTINGS:
+                        out.append(",".join(fields[:k] + [value] + fields[k + 1:]))
+    return out
+
+
 def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
     texts = _csv_texts()
     assert len(texts) >= 8
-    cases = texts + _mutants(texts, 2500)
+    cases = texts + _settings_mutants(texts) + _mutants(texts, 2500)
     for cold in (True, False):  # caches empty (each layout and latency new) and then warm
         if cold:
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
             monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
+            monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
+            monkeypatch.setattr(bonnie, "_RUN_CONSTS", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 

@@ -496,21 +496,37 @@ def _dirs_and_chunk(a: str, b: str) -> tuple[str | None, str | None]:
 
 
 def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
-    run = _Run(line=lineno, fmt=f"csv {fmt}", version=None)
+    key = (fmt, _SETTING_FIELDS[len(named)](named))
+    settings = _CSV_SETTINGS.get(key)
+    if settings is None:  # (a ValueError is raised again by every row that has it)
+        settings = _csv_settings(fmt, named)
+        if len(_CSV_SETTINGS) < 4096:
+            _CSV_SETTINGS[key] = settings
+    label, version, threads, chunk, meta = settings
+    meta = meta.copy()
+    if "seed" in meta:
+        meta["seed"] = named["seed"] or None
+    return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
+                texts=tuple(map(named.get, _CSV_CELL_KEYS, _EMPTY)))  # (1.0x: no latency)
+
+
+def _csv_settings(fmt: str, named: dict) -> tuple:
+    """What a CSV row's settings fields (all but its seed and cells) make of it: format, version,
+    concurrency, chunk (bytes) and the metadata columns (a 1.9x row's seed left to fill)."""
     meta = {"host": named["name"] or None}
     if fmt == "1.03":
-        run.version = "1.03"
+        version = "1.03"
         size, _, chunk = named["file_size"].partition(":")
         meta.update(file_size=size or None, chunk_size=chunk or None)
-        run.threads = 1
+        threads = 1
         if named["num_files"]:
             meta.update(_parse_num_files(named["num_files"]))
     else:
-        run.version = named["bonnie_version"]
+        version = named["bonnie_version"]
         meta.update(file_size=named["file_size"] or None,
                     chunk_size=named["io_chunk_size"] or None,
-                    concurrency=named["concurrency"], seed=named["seed"] or None)
-        run.threads = int(named["concurrency"])
+                    concurrency=named["concurrency"], seed=None)
+        threads = int(named["concurrency"])
         if "seek_count" in named:
             meta.update(seeks=named["seek_count"] or None,
                         seek_proc_count=named["seek_proc_count"] or None)
@@ -518,10 +534,17 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
         meta.update(_files_meta(named["num_files"], named["max_size"], named["min_size"], dirs,
                                 fchunk))
     chunk = meta.get("chunk_size")
-    run.chunk = int(units.binary_size(chunk)) if chunk else None
-    run.meta = meta
-    run.texts = tuple(map(named.get, _CSV_CELL_KEYS, _EMPTY))  # (1.0x: no latency field)
-    return run
+    return (f"csv {fmt}", version, threads, int(units.binary_size(chunk)) if chunk else None,
+            meta)
+
+
+# a CSV row's settings fields (every field but the seed and the cells), by its field count
+_SETTING_FIELDS = {len(layout): operator.itemgetter(*(
+    name for name in layout if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
+    for layout in (_LAYOUT_103, _LAYOUT_196, _LAYOUT_198)}
+# settings fields -> what _csv_settings makes of them (bounded: a hostile folder cannot grow it;
+# the metadata dict is copied for each run, never modified)
+_CSV_SETTINGS: dict[tuple, tuple] = {}
 
 
 _EMPTY = itertools.repeat("")
@@ -1173,26 +1196,54 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
         if values is None or not layout.n:
             return None
         pieces.append((layout, values))
+    if len(runs) == 1:
+        return _csv_columns_of_one(runs[0], source, *pieces[0])
     shared = [_run_values(run, k) for run, k in zip(runs, _repetitions(runs), strict=True)]
-    if len(runs) > 1:  # the rows of every run, transposed as the general way does
-        rows = list(itertools.chain.from_iterable(
-            zip(lay.position, lay.test, lay.workload, lay.op, lay.block_size, lay.metric,
-                values, lay.flag or itertools.repeat(None, lay.n), strict=False)
-            for lay, values in pieces))
-        cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows,
-                              [(lay.n, v) for (lay, _), v in zip(pieces, shared, strict=True)])
-        if not any(cols["flag"]):
-            cols["flag"] = Const(None, n)
-        return cols, n
-    layout, values = pieces[0]
+    # the rows of every run, transposed as the general way does
+    rows = list(itertools.chain.from_iterable(
+        zip(lay.position, lay.test, lay.workload, lay.op, lay.block_size, lay.metric,
+            values, lay.flag or itertools.repeat(None, lay.n), strict=False)
+        for lay, values in pieces))
+    cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows,
+                          [(lay.n, v) for (lay, _), v in zip(pieces, shared, strict=True)])
+    if not any(cols["flag"]):
+        cols["flag"] = Const(None, n)
+    return cols, n
+
+
+def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list
+                        ) -> tuple[dict, int]:
+    """:func:`run_columns` of a file of one run (its shared values as Consts)."""
     n = layout.n
     cols = {"source": Const(source, n), "tool": Const(TOOL, n), "position": layout.position,
             "test": layout.test, "workload": layout.workload, "op": layout.op,
             "block_size": layout.block_size, "metric": layout.metric, "value": values,
             "flag": Const(None, n) if layout.flag is None else layout.flag}
-    cols.update(zip(shared[0], map(_CONST, zip(shared[0].values(), itertools.repeat(n))),
-                    strict=False))  # (repeat is endless)
+    meta = run.meta
+    if not meta.keys() <= _META_SET:
+        shared = _run_values(run, 0)
+        cols.update(zip(shared, map(_CONST, zip(shared.values(), itertools.repeat(n))),
+                        strict=False))  # (repeat is endless)
+        return cols, n
+    # the Consts of a run's shared values but its seed, by those values (str, int or None,
+    # by construction: no two of them compare equal unless they are the same; bounded)
+    key = (f"line {run.line}", run.version, run.threads, n, *map(meta.get, _META_BUT_SEED))
+    consts = _RUN_CONSTS.get(key)
+    if consts is None:
+        consts = list(map(_CONST, zip(_run_values(run, 0).values(), itertools.repeat(n),
+                                      strict=False)))
+        if len(_RUN_CONSTS) < 4096:
+            _RUN_CONSTS[key] = consts
+    consts = consts.copy()
+    consts[_SEED_AT] = _CONST((meta.get("seed"), n))
+    cols.update(zip(_RUN_NAMES, consts, strict=True))
     return cols, n
+
+
+_RUN_NAMES = ("run_key", "tool_version", "threads", "repetition", *_META_KEYS)  # _run_values'
+_SEED_AT = _RUN_NAMES.index("seed")
+_META_BUT_SEED = tuple(k for k in _META_KEYS if k != "seed")
+_RUN_CONSTS: dict[tuple, list] = {}
 
 
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
