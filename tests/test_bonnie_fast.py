@@ -136,3 +136,44 @@ def test_rows_of_one_layout_share_its_lists_and_differ_in_values():
     plus[11] = "+++++"  # the same cell too fast: another layout
     c = bonnie._parse(",".join(plus), "x.csv").columns[0]
     assert c["flag"] is not a["flag"] and "too_fast" in c["flag"]
+
+
+# --- the sniff's prefilter ------------------------------------------------------------------------
+_CLUES = ["Machine", "Machine  Size K/sec %CP", "Name:Size etc        /sec %CP", "Size",
+          "Sequential Output", "Sequential Create", "Sequential Write", "Version  2.00a   ---",
+          "format_version,bonnie_version,", "name,file_size,putc,", ",bonnie_version,",
+          ",file_size,putc,", "," * 25, "," * 26, "," * 40, ",\n", "\n", "\r", "\x0c", "\u2028",
+          "Version  2.00a       ------Sequential Output------ --Sequential Input- --Random-\n",
+          "                    ------Sequential Create------ --------Random Create--------\n",
+          "1.98,2.00a,vm,1,42,512M,,8192,5,,,466701,34,664719,32,,,+++++,+++,+++++,+++"
+          + "," * 19 + "251us,60us,,4040us,24070us" + "," * 6,
+          "vm,512M,,,529610,43,1040537,44,,,+++++,+++,+++++,+++,,,,,,,,,,,,,"]
+
+
+def _heads() -> list[str]:
+    """The heads of every genuine output of every tool (fixtures and the bundled corpus)."""
+    roots = [FIXTURES, FIXTURES.parent.parent / "data"]
+    return [p.read_bytes()[:65536].decode("utf-8", "replace")
+            for root in roots for p in sorted(root.rglob("*")) if p.is_file()]
+
+
+def test_the_sniff_prefilter_turns_down_only_heads_the_full_look_turns_down(monkeypatch):
+    # _worth_a_look says None only when no line could be bonnie++'s: the verdict must be the one
+    # of the sniff that looks at every line with every pattern (tables=True, no prefilter)
+    heads = _heads()
+    assert len(heads) > 1000
+    rng = random.Random(19)
+    mutants = []
+    for _ in range(6000):
+        h = rng.choice(heads)[:4096]
+        for _ in range(rng.choice([1, 2, 3])):
+            i = rng.randrange(len(h) + 1)
+            if rng.random() < 0.8:
+                h = h[:i] + rng.choice(_CLUES) + h[i:]
+            else:
+                h = h[:i] + h[i + rng.randrange(60):]
+        mutants.append(h)
+    fast = [bonnie.sniff(h, "x") for h in heads + mutants]
+    monkeypatch.setattr(bonnie, "_worth_a_look", lambda head: True)
+    assert [bonnie.sniff(h, "x") for h in heads + mutants] == fast
+    assert {v for v in fast if v} >= {"csv 1.98", "csv 1.03", "text", "bon_csv2txt", "csv"}

@@ -227,30 +227,23 @@ def sniff(head: str, name: str = "") -> str | None:
     return fallback
 
 
-# words one of which any line the sniff accepts holds: a CSV header, a table header (the
-# "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
-_TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
 _CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
-_WIDE_LINE = re.compile(r"^(?:[^,\n]*,){26}", re.M)  # a line of 26 commas or more
-_MARKERS = _TABLE_MARKERS + _CSV_HEADERS
+# a line of 26 commas (from its first comma) or the rest of a CSV header from its first comma:
+# one regex whose every try starts at a comma (a head without them is passed over in C)
+_COMMA_CLUES = re.compile(r",(?:bonnie_version,|file_size,putc,|(?:[^,\n]*+,){25})")
 
 
 def _worth_a_look(head: str) -> bool | None:
     """``None`` when no line of ``head`` can be bonnie++'s (tested in C: substring searches and
-    one regex), else whether the head holds a table header."""
-    if not _maybe_bonnie(head):
-        return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
-    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
-    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
-        return None  # no line the sniff would look at (a line it splits lies within a line
-        # between newlines: one of 26 commas makes one here)
-    return tables
-
-
-def _maybe_bonnie(head: str) -> bool:
-    """A necessary condition for :func:`sniff` to say yes, tested in C (substring searches): a
-    data row has 27 fields or more (so the head 26 commas or more), every other line a marker."""
-    return head.count(",") >= 26 or any(m in head for m in _MARKERS)
+    one regex), else whether the head holds a table header's or column header's words. A line
+    the sniff accepts is a CSV header, a data row (27 fields or more: 26 commas between two line
+    breaks), a table header ("Sequential Output/Create") or a column header ("Machine  Size",
+    "Name:Size etc")."""
+    tables = ("Sequential Output" in head or "Sequential Create" in head or "Machine" in head
+              or "Name:Size etc" in head)
+    if tables or _COMMA_CLUES.search(head):
+        return tables
+    return None
 
 
 def _is_csv2txt(m: re.Match) -> bool:
