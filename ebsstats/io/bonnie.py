@@ -216,7 +216,7 @@ def sniff(head: str, name: str = "") -> str | None:
                 got = _csv_row(line, "", i + 1)
             except ParseError:
                 continue  # a truncated last line of the head, or not ours
-            if got is not None and any(map(got[1].__getitem__, _RESULT_FIELDS)):
+            if got is not None and any(_RESULTS_OF[len(got[1])](got[1])):
                 return f"csv {got[0]}"
         if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
@@ -253,9 +253,10 @@ def _is_csv2txt(m: re.Match) -> bool:
 
 
 # --- CSV ----------------------------------------------------------------------------------------
-def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
-    """Classify and split one CSV data line: ``(format, fields by name)``, ``None`` if the line
-    is not a bonnie++ data row at all, or ParseError when it is one but malformed."""
+def _csv_row(line: str, source: str, lineno: int) -> tuple[str, list[str]] | None:
+    """Classify and split one CSV data line: ``(format, fields)`` (the fields of the format's
+    layout, :data:`_LAYOUTS`: a machine name's commas joined), ``None`` if the line is not a
+    bonnie++ data row at all, or ParseError when it is one but malformed."""
     got = _classify_cached(line) if len(line) < 4096 else _classify(line)
     if got is None or len(got) == 2:
         return got
@@ -277,7 +278,7 @@ def _classify(line: str) -> tuple | None:
         named = dict(zip(_LAYOUT_103, parts, strict=True))
         problem = _check_103(named)
         if problem is None:
-            return "1.03", named
+            return "1.03", parts
         if line.count(",") < 26 or not _SIZE_103.match(fields[1 + extra]):
             if not any(_SIZE_103.match(f) for f in fields[1:4]):
                 return None
@@ -304,10 +305,9 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
         if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
             # every field as :func:`_check_19x` wants it (one match in C): only the rules
             # between fields are left to check
-            named = dict(zip(layout, fields, strict=True))
-            problem = _check_19x_between(named)
+            problem = _check_19x_between(fields)
             if problem is None:
-                return label, named
+                return label, fields
             continue
         parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
         if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
@@ -317,14 +317,14 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
         named = dict(zip(layout, parts, strict=True))
         problem = _check_19x(named, label)
         if problem is None:
-            return label, named
+            return label, parts
     found = f"{n} fields" + (f", {problem}" if problem else "")
     return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
             f"{found}: {line}")
 
 
 # the sniff classifies the first data row and the parse then the same row again: the second
-# time is a cache hit (the fields dict is shared, never modified; long lines are not kept)
+# time is a cache hit (the fields list is shared, never modified; long lines are not kept)
 _classify_cached = functools.lru_cache(maxsize=4)(_classify)
 
 _ARTICLE = {"1.98": "format 1.98: 1.98, 2.00, 2.00a", "1.03": "1.0x"}
@@ -410,12 +410,32 @@ def _check_19x(named: dict, label: str) -> str | None:
     return _check_rates(named) or _check_structure(named, True)
 
 
-def _check_19x_between(named: dict) -> str | None:
-    """What :func:`_check_19x` finds in a row whose every field has its own form (the rules
-    between fields), in the same order."""
-    if "seek_count" in named and named["file_size"] and not named["seek_count"]:
+def _check_19x_between(fields: list[str]) -> str | None:
+    """What :func:`_check_19x` finds in a row (the fields of :data:`_LAYOUT_198` or
+    :data:`_LAYOUT_196`) whose every field has its own form (the rules between fields), in the
+    same order."""
+    at = _AT[len(fields)]
+    if len(fields) == 50 and fields[at["file_size"]] and not fields[at["seek_count"]]:
         return _bad("seeks", "") + " with a file size"
-    return _check_structure(named, True)
+    for key, names, of in _STRUCTURE_AT[len(fields)]:  # _check_structure(named, True)
+        if fields[at[key]] or not any(of(fields)):
+            continue  # (all of them empty: judged in C)
+        for name in names:
+            if fields[at[name]]:
+                return f"{_bad(name, fields[at[name]])} but {key} is empty"
+    return None
+
+
+# the field layouts by field count, and the place of each name in them
+_LAYOUTS = {len(layout): layout for layout in (_LAYOUT_103, _LAYOUT_196, _LAYOUT_198)}
+_AT = {n: {name: i for i, name in enumerate(layout)} for n, layout in _LAYOUTS.items()}
+# _STRUCTURE (latency fields counted) by field count: key, names, their fields picked in C
+_STRUCTURE_AT = {n: [(key, [name for name, _ in names], operator.itemgetter(
+    *(_AT[n][name] for name, _ in names))) for key, names in _STRUCTURE]
+    for n in (48, 50)}
+# the rate and %CP fields of a row, by field count (any of them: a row with results)
+_RESULTS_OF = {n: operator.itemgetter(*(_AT[n][name] for name in _RESULT_FIELDS))
+               for n in _LAYOUTS}
 
 
 def _fields_ok(layout: list[str]) -> re.Pattern:
@@ -488,19 +508,24 @@ def _dirs_and_chunk(a: str, b: str) -> tuple[str | None, str | None]:
     return (value, None) if _INT.match(value) else (None, value)
 
 
-def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
-    key = (fmt, _SETTING_FIELDS[len(named)](named))
+def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
+    """The run of a CSV row (its fields, :func:`_csv_row`)."""
+    n = len(fields)
+    key = (fmt, _SETTING_FIELDS[n](fields))
     settings = _CSV_SETTINGS.get(key)
     if settings is None:  # (a ValueError is raised again by every row that has it)
-        settings = _csv_settings(fmt, named)
+        settings = _csv_settings(fmt, dict(zip(_LAYOUTS[n], fields, strict=True)))
         if len(_CSV_SETTINGS) < 4096:
             _CSV_SETTINGS[key] = settings
     label, version, threads, chunk, meta = settings
     meta = meta.copy()
-    if "seed" in meta:
-        meta["seed"] = named["seed"] or None
+    if n != 27:  # 1.9x: the seed
+        meta["seed"] = fields[4] or None
+        texts = _CELL_TEXTS[n](fields)
+    else:  # 1.0x: no latency field
+        texts = _CELL_TEXTS[n]((*fields, ""))
     return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
-                texts=tuple(map(named.get, _CSV_CELL_KEYS, _EMPTY)))  # (1.0x: no latency)
+                texts=texts)
 
 
 def _csv_settings(fmt: str, named: dict) -> tuple:
@@ -532,15 +557,13 @@ def _csv_settings(fmt: str, named: dict) -> tuple:
 
 
 # a CSV row's settings fields (every field but the seed and the cells), by its field count
-_SETTING_FIELDS = {len(layout): operator.itemgetter(*(
-    name for name in layout if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
-    for layout in (_LAYOUT_103, _LAYOUT_196, _LAYOUT_198)}
+_SETTING_FIELDS = {n: operator.itemgetter(*(
+    i for i, name in enumerate(layout) if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
+    for n, layout in _LAYOUTS.items()}
+assert all(layout[4] == "seed" for layout in (_LAYOUT_196, _LAYOUT_198))
 # settings fields -> what _csv_settings makes of them (bounded: a hostile folder cannot grow it;
 # the metadata dict is copied for each run, never modified)
 _CSV_SETTINGS: dict[tuple, tuple] = {}
-
-
-_EMPTY = itertools.repeat("")
 
 
 def _csv_cells(run: _Run) -> list[tuple[str, str, str, int]]:
@@ -554,6 +577,10 @@ _CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
               for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
                                 ("lat", f"{test}_latency"))]
 _CSV_CELL_TESTS, _CSV_CELL_KINDS, _CSV_CELL_KEYS = (list(x) for x in zip(*_CSV_CELLS, strict=True))
+# a row's cell texts in that order, by its field count (a 1.0x row's latency cells: the "" the
+# caller appends after its 27 fields)
+_CELL_TEXTS = {n: operator.itemgetter(*(_AT[n].get(key, 27) for key in _CSV_CELL_KEYS))
+               for n in _LAYOUTS}
 
 
 # --- text ---------------------------------------------------------------------------------------
