@@ -1,12 +1,13 @@
 """bonnie++ reader: the shortcuts of the fast CSV path decide as the general rules do.
 
 A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) are kept per
-layout (which cells are empty or '+++', chunk, line) and only its values computed; what a row's
-settings fields make of it (version, concurrency, chunk, metadata) is kept per settings, and the
-Consts of a run's shared values per values. Each shortcut is checked here against the general
-way it replaces (every cell through ``_run_rows``, the rows transposed by ``run_columns``, the
-settings worked out afresh): same columns, same representation (Const or list), same errors, on
-the genuine rows and on mutants.
+layout (which cells are empty or '+++', chunk, line) and only its values computed (a digits
+text's float kept per text); what a row's settings fields make of it (version, concurrency,
+chunk, metadata) is kept per settings, and a one-run file's columns but its source, values and
+seed per settings and layout. Each shortcut is checked here against the general way it replaces
+(every cell through ``_run_rows``, the rows transposed by ``run_columns``, the settings worked
+out afresh): same columns, same representation (Const or list), same errors, on the genuine
+rows and on mutants, with the caches empty and warm.
 """
 
 from __future__ import annotations
@@ -119,7 +120,8 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
             monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
-            monkeypatch.setattr(bonnie, "_RUN_CONSTS", {})
+            monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
+            monkeypatch.setattr(bonnie, "_FLOATS", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 
@@ -177,3 +179,17 @@ def test_the_sniff_prefilter_turns_down_only_heads_the_full_look_turns_down(monk
     monkeypatch.setattr(bonnie, "_worth_a_look", lambda head: True)
     assert [bonnie.sniff(h, "x") for h in heads + mutants] == fast
     assert {v for v in fast if v} >= {"csv 1.98", "csv 1.03", "text", "bon_csv2txt", "csv"}
+
+
+def test_a_chunk_taken_from_the_table_is_not_the_kept_columns_of_the_row_alone(monkeypatch):
+    # the columns kept for a row's settings hold its metadata; a chunk recovered from the text
+    # table (here the default size, 8k: the same layout) changes it, so they must not be used
+    text = (BON / "gen_chunk64k_s512_n0_f.txt").read_text().replace("512M:64k", "512M:8k  ")
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("1.98,"))
+    alone = "\n" * row + lines[row] + "\n"  # the same row at the same line, no table
+    for _ in range(2):
+        assert _outcome(alone) == _general(alone, monkeypatch)
+    got = _outcome(text)
+    assert got == _general(text, monkeypatch)
+    assert got != _outcome(alone) and "chunk 8k taken from the table" in got[2][1]

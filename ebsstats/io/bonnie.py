@@ -167,6 +167,9 @@ class _Run:
     # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
     # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
     texts: tuple[str, ...] | None = None
+    # a CSV row: its settings fields (with its format) while its metadata is what they make of
+    # it (None once something changed it): what the cached columns of its settings are keyed by
+    settings: tuple | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -525,7 +528,7 @@ def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
     else:  # 1.0x: no latency field
         texts = _CELL_TEXTS[n]((*fields, ""))
     return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
-                texts=texts)
+                texts=texts, settings=key)
 
 
 def _csv_settings(fmt: str, named: dict) -> tuple:
@@ -1187,13 +1190,33 @@ def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
     values = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
     if None in values:
         return None
-    numbers = list(map(operator.mul, map(float, layout.numbers(texts)), layout.scales))
+    texts = layout.numbers(texts)
+    numbers = list(map(_FLOATS.get, texts))
+    if None in numbers:  # texts not seen yet (float() is slow: ~0.4 us a text)
+        numbers = _floats(texts, numbers)
+    numbers = list(map(operator.mul, numbers, layout.scales))
     total = sum(numbers)
     if total - total != 0:  # one is inf (or their sum is: then the general way finds none)
         return None
     numbers += values
     numbers.append(math.nan)
     return list(layout.order(numbers))
+
+
+# a digits cell's text -> float(text) (pure; bounded, short texts only, so that a hostile file
+# cannot grow it without end)
+_FLOATS: dict[str, float] = {}
+
+
+def _floats(texts: tuple, numbers: list) -> list:
+    """``numbers`` (:data:`_FLOATS` of ``texts``, ``None`` where missing) completed."""
+    for i, v in enumerate(numbers):
+        if v is None:
+            text = texts[i]
+            numbers[i] = v = float(text)
+            if len(_FLOATS) < 8192 and len(text) < 32:
+                _FLOATS[text] = v
+    return numbers
 
 
 _CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
@@ -1212,12 +1235,14 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
             layout = _csv_layout(run.texts, chunk, run.line)
             if len(_CSV_LAYOUTS) < 4096:
                 _CSV_LAYOUTS[key] = layout
+            else:
+                key = None  # (a layout not kept: no columns kept by it either)
         values = _csv_values(layout, run.texts)
         if values is None or not layout.n:
             return None
         pieces.append((layout, values))
     if len(runs) == 1:
-        return _csv_columns_of_one(runs[0], source, *pieces[0])
+        return _csv_columns_of_one(runs[0], source, layout, values, key is not None)
     shared = [_run_values(run, k) for run, k in zip(runs, _repetitions(runs), strict=True)]
     # the rows of every run, transposed as the general way does
     rows = list(itertools.chain.from_iterable(
@@ -1231,39 +1256,33 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
     return cols, n
 
 
-def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list
-                        ) -> tuple[dict, int]:
-    """:func:`run_columns` of a file of one run (its shared values as Consts)."""
+def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list,
+                        kept: bool) -> tuple[dict, int]:
+    """:func:`run_columns` of a file of one run: its layout columns and shared values (as
+    Consts) are the same in every file of its settings and layout but the source, the values
+    and the seed; kept by those (bounded), copied for each file. ``kept``: the layout is one of
+    :data:`_CSV_LAYOUTS` (which keeps it for good: its id names it)."""
     n = layout.n
-    cols = {"source": Const(source, n), "tool": Const(TOOL, n), "position": layout.position,
-            "test": layout.test, "workload": layout.workload, "op": layout.op,
-            "block_size": layout.block_size, "metric": layout.metric, "value": values,
-            "flag": Const(None, n) if layout.flag is None else layout.flag}
-    meta = run.meta
-    if not meta.keys() <= _META_SET:
+    key = (run.settings, id(layout)) if kept and run.settings is not None else None
+    cols = _CSV_FILE_COLUMNS.get(key) if key is not None else None
+    if cols is None:
+        cols = {"source": None, "tool": Const(TOOL, n), "position": layout.position,
+                "test": layout.test, "workload": layout.workload, "op": layout.op,
+                "block_size": layout.block_size, "metric": layout.metric, "value": None,
+                "flag": Const(None, n) if layout.flag is None else layout.flag}
         shared = _run_values(run, 0)
         cols.update(zip(shared, map(_CONST, zip(shared.values(), itertools.repeat(n))),
                         strict=False))  # (repeat is endless)
-        return cols, n
-    # the Consts of a run's shared values but its seed, by those values (str, int or None,
-    # by construction: no two of them compare equal unless they are the same; bounded)
-    key = (f"line {run.line}", run.version, run.threads, n, *map(meta.get, _META_BUT_SEED))
-    consts = _RUN_CONSTS.get(key)
-    if consts is None:
-        consts = list(map(_CONST, zip(_run_values(run, 0).values(), itertools.repeat(n),
-                                      strict=False)))
-        if len(_RUN_CONSTS) < 4096:
-            _RUN_CONSTS[key] = consts
-    consts = consts.copy()
-    consts[_SEED_AT] = _CONST((meta.get("seed"), n))
-    cols.update(zip(_RUN_NAMES, consts, strict=True))
+        if key is not None and len(_CSV_FILE_COLUMNS) < 4096:
+            _CSV_FILE_COLUMNS[key] = cols
+    cols = cols.copy()
+    cols["source"] = Const(source, n)
+    cols["value"] = values
+    cols["seed"] = _CONST((run.meta.get("seed"), n))
     return cols, n
 
 
-_RUN_NAMES = ("run_key", "tool_version", "threads", "repetition", *_META_KEYS)  # _run_values'
-_SEED_AT = _RUN_NAMES.index("seed")
-_META_BUT_SEED = tuple(k for k in _META_KEYS if k != "seed")
-_RUN_CONSTS: dict[tuple, list] = {}
+_CSV_FILE_COLUMNS: dict[tuple, dict] = {}
 
 
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
@@ -1283,6 +1302,7 @@ def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str
                 and (t.meta.get("host") or "") == (run.meta.get("host") or "")[:len(
                     t.meta.get("host") or "")]):
             run.meta["chunk_size"] = t.meta["chunk_size"]
+            run.settings = None  # its metadata is no longer what its settings fields make
             run.chunk = int(units.binary_size(t.meta["chunk_size"]))
             notes.append(f"line {run.line}: io_chunk_size empty in the CSV; chunk "
                          f"{t.meta['chunk_size']} taken from the table at line {t.io_line}")
