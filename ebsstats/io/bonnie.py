@@ -148,7 +148,7 @@ _TXT_LAT = re.compile(r"^\d+(?:\.\d+)?(?:us|ms|s)$")
 _DESC = 19  # width of the name/size column of the text table
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """One bonnie++ run (a CSV line, or a text report's row(s)) before it becomes tidy rows."""
 
@@ -295,11 +295,11 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
     """:func:`_classify` of a row that starts as a 1.9x row does (``1.98,2.00a,``)."""
     n = len(fields)
     fmt = fields[0]
-    new = _FORMAT_19X.match(fmt) and float(fmt) >= 1.98
-    layout = _LAYOUT_198 if new else _LAYOUT_196
+    got = _FORMATS_19X.get(fmt)
+    if got is None:
+        got = _FORMATS_19X[fmt] = _format_19x(fmt)  # (a dozen at most: the start's pattern)
+    new, layout, label, shifts = got
     base = len(layout)
-    label = "1.98" if new else fmt
-    shifts = (0, 1) if (not new and float(fmt) < 1.97) else (0,)
     problem = None
     for shift in shifts:
         extra = n - base + shift  # fields a comma in the machine name added
@@ -324,6 +324,16 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
     found = f"{n} fields" + (f", {problem}" if problem else "")
     return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
             f"{found}: {line}")
+
+
+def _format_19x(fmt: str) -> tuple:
+    """(1.98 layout?, layout, label, shifts to try) of a 1.9x row's format field."""
+    new = bool(_FORMAT_19X.match(fmt)) and float(fmt) >= 1.98
+    return (new, _LAYOUT_198 if new else _LAYOUT_196, "1.98" if new else fmt,
+            (0, 1) if (not new and float(fmt) < 1.97) else (0,))
+
+
+_FORMATS_19X: dict[str, tuple] = {}
 
 
 # the sniff classifies the first data row and the parse then the same row again: the second
@@ -459,7 +469,11 @@ def _fields_ok(layout: list[str]) -> re.Pattern:
             return f"(?:{optional[name].pattern[1:-1]})?"
         return "[^,]*"
 
-    return re.compile(",".join(map(form, layout)))
+    # possessive (no field's digits, pluses or text given back: a field is followed by a comma
+    # or the end, which none of them matches; and the possessive form accepts no more rows)
+    joined = ",".join(map(form, layout))
+    return re.compile(joined.replace(r"\d+", r"\d++").replace(r"\++", r"\+++")
+                      .replace("[^,]*", "[^,]*+"))
 
 
 _FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
@@ -1070,7 +1084,7 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     """The rows of every run as columns (``{name: list | Const}``, row count); consecutive runs
     of the same settings are repetitions 0, 1, … (a CSV header row between them starts a new
     group)."""
-    if all(run.texts is not None for run in runs):  # CSV rows
+    if runs[0].texts is not None:  # CSV rows (a file's runs are all CSV rows or all text)
         got = _csv_columns(runs, source, default_chunk)
         if got is not None:
             return got
