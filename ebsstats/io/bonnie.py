@@ -1201,13 +1201,15 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
 def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
     """A row's values, ``None`` when one needs the general way (a latency not in the cache of
     seconds, or a figure beyond a float)."""
-    values = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
-    if None in values:
+    try:  # (no "None in" test: each comparison of a float with None is slow)
+        values = list(map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)))
+    except KeyError:
         return None
     texts = layout.numbers(texts)
-    numbers = list(map(_FLOATS.get, texts))
-    if None in numbers:  # texts not seen yet (float() is slow: ~0.4 us a text)
-        numbers = _floats(texts, numbers)
+    try:
+        numbers = list(map(_FLOATS.__getitem__, texts))
+    except KeyError:  # texts not seen yet (float() is slow: ~0.4 us a text)
+        numbers = _floats(texts, list(map(_FLOATS.get, texts)))
     numbers = list(map(operator.mul, numbers, layout.scales))
     total = sum(numbers)
     if total - total != 0:  # one is inf (or their sum is: then the general way finds none)
