@@ -122,6 +122,7 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
             monkeypatch.setattr(bonnie, "_FLOATS", {})
+            monkeypatch.setattr(bonnie, "_KIB", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 

@@ -1140,10 +1140,10 @@ class _CsvLayout:
     block_size: list
     metric: list
     flag: list | None  # None: no cell too fast
-    numbers: object  # texts -> the digit cells' texts (a tuple)
-    scales: tuple
+    kib: object  # texts -> the texts of the digit cells in K/sec (a tuple)
+    plain: object  # texts -> the texts of the other digit cells (a tuple)
     latencies: object  # texts -> the latency cells' texts (a tuple)
-    order: object  # [*numbers, *latencies, nan] -> the values in row order (a tuple)
+    order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
 
 
 def _picker(indices: list[int]):
@@ -1172,7 +1172,8 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
     cols: list[list] = [[], [], [], [], [], [], []]
-    numbers, scales, latencies, sources = [], [], [], []
+    picked: dict[str, list[int]] = {"kib": [], "plain": [], "lat": [], "nan": []}
+    sources = []
     for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
                                                 strict=True)):
         if not text:
@@ -1180,59 +1181,62 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
         workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
         flag = None
         if kind == "lat":
-            sources.append(("lat", len(latencies)))
-            latencies.append(i)
+            what = "lat"
         elif text[0] == "+":
-            sources.append(("nan", 0))
-            flag = TOO_FAST
+            what, flag = "nan", TOO_FAST
         else:
-            sources.append(("num", len(numbers)))
-            numbers.append(i)
-            scales.append(scale)
+            what = "kib" if scale == units.KiB else "plain"
+            assert scale in (units.KiB, 1.0)
+        sources.append((what, len(picked[what])))
+        picked[what].append(i)
         for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
                                  flag), strict=True):
             col.append(v)
-    start = {"num": 0, "lat": len(numbers), "nan": len(numbers) + len(latencies)}
-    order = [start[what] + k for what, k in sources]
+    kib, plain, lat = picked["kib"], picked["plain"], picked["lat"]
+    start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
+             "nan": len(kib) + len(plain) + len(lat)}
+    order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
     return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(numbers), tuple(scales), _picker(latencies), _picker(order))
+                      _picker(kib), _picker(plain), _picker(lat), _picker(order))
 
 
 def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
     """A row's values, ``None`` when one needs the general way (a latency not in the cache of
-    seconds, or a figure beyond a float)."""
-    try:  # (no "None in" test: each comparison of a float with None is slow)
-        values = list(map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)))
-    except KeyError:
-        return None
-    texts = layout.numbers(texts)
+    seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
+    slow: ~0.4 us a text); the caches hold finite values only."""
     try:
-        numbers = list(map(_FLOATS.__getitem__, texts))
-    except KeyError:  # texts not seen yet (float() is slow: ~0.4 us a text)
-        numbers = _floats(texts, list(map(_FLOATS.get, texts)))
-    numbers = list(map(operator.mul, numbers, layout.scales))
-    total = sum(numbers)
-    if total - total != 0:  # one is inf (or their sum is: then the general way finds none)
-        return None
-    numbers += values
-    numbers.append(math.nan)
-    return list(layout.order(numbers))
+        values = [*map(_KIB.__getitem__, layout.kib(texts)),
+                  *map(_FLOATS.__getitem__, layout.plain(texts)),
+                  *map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)), math.nan]
+    except KeyError:  # a text not seen yet
+        values = _csv_values_anew(layout, texts)
+        if values is None:
+            return None
+    return list(layout.order(values))
 
 
-# a digits cell's text -> float(text) (pure; bounded, short texts only, so that a hostile file
-# cannot grow it without end)
+# a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
+# short texts and finite values only, so that a hostile file cannot grow them without end)
+_KIB: dict[str, float] = {}
 _FLOATS: dict[str, float] = {}
 
 
-def _floats(texts: tuple, numbers: list) -> list:
-    """``numbers`` (:data:`_FLOATS` of ``texts``, ``None`` where missing) completed."""
-    for i, v in enumerate(numbers):
-        if v is None:
-            text = texts[i]
-            numbers[i] = v = float(text)
-            if len(_FLOATS) < 8192 and len(text) < 32:
-                _FLOATS[text] = v
-    return numbers
+def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
+    """:func:`_csv_values` working out each value (as :func:`_run_rows` does), kept for the
+    next rows; ``None``: the general way must do it."""
+    latencies = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
+    if any(v is None for v in latencies):
+        return None
+    picked = []
+    for cache, pick, scale in ((_KIB, layout.kib, units.KiB), (_FLOATS, layout.plain, 1.0)):
+        digits = pick(texts)
+        values = [float(text) * scale for text in digits]
+        if any(v - v != 0 for v in values):  # beyond a float
+            return None
+        if len(cache) < 8192:
+            cache.update((t, v) for t, v in zip(digits, values, strict=True) if len(t) < 32)
+        picked += values
+    return [*picked, *latencies, math.nan]
 
 
 _CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
