@@ -118,7 +118,6 @@ assert len(_LAYOUT_103) == 27 and len(_LAYOUT_196) == 48 and len(_LAYOUT_198) ==
 _FORMAT_19X = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2})$")
 _VERSION = re.compile(r"^\d+\.\d+[a-z]?$")
 _CSV_19X_START = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2}),\d+\.\d+[a-z]?,")
-_CSV_HEADER = re.compile(r"^(?:format_version,bonnie_version,|name,file_size,putc,)")
 _CSV2TXT_ERROR = re.compile(r"^Expected \S+, got ")
 _SIZE_103 = re.compile(r"^\d+[KMGT](?::\d+[kmg]?)?$")  # 512M, 1G:32k
 _SIZE = re.compile(r"^\d+[KMGT]$")
@@ -207,12 +206,11 @@ def sniff(head: str, name: str = "") -> str | None:
         return None
     fallback = None
     lines = head.splitlines()
-    for i, raw in enumerate(lines):
-        line = raw.rstrip("\r")
+    for i, line in enumerate(lines):  # (no line of splitlines() holds a "\r")
         if not tables and line.count(",") < 26 and not line.startswith(_CSV_HEADERS):
             continue  # neither a CSV row (27+ fields) nor a header: nothing to learn here
         if "," in line:
-            if _CSV_HEADER.match(line):
+            if line.startswith(_CSV_HEADERS):
                 fallback = fallback or "csv"
                 continue
             try:
@@ -273,7 +271,7 @@ def _classify(line: str) -> tuple | None:
     n = len(fields)
     if _CSV_19X_START.match(line):
         return _classify_19x(line, fields)
-    if _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
+    if line.startswith("Expected ") and _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
         return None
     if n >= 27:
         extra = n - 27
@@ -1010,7 +1008,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
 def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parsed:
     """:func:`parse`, the rows left as columns (what the folder read takes)."""
     default_chunk = _default_chunk(chunk_size, source)
-    lines = [ln.rstrip("\r") for ln in text.splitlines()]
+    lines = text.splitlines()  # (no line of it holds a "\r")
     notes: list[str] = []
     csv_runs, stray = _csv_runs(lines, source, notes)
     text_runs: list[_Run] = []
@@ -1059,10 +1057,10 @@ def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Ru
     for i, line in enumerate(lines):
         if "," not in line:
             continue
-        if _CSV_HEADER.match(line):
+        if line.startswith(_CSV_HEADERS):
             pending_break = True
             continue
-        if _CSV2TXT_ERROR.match(line):
+        if line.startswith("Expected ") and _CSV2TXT_ERROR.match(line):
             notes.append(f"line {i + 1}: {line[:120]}")
             continue
         got = _csv_row(line, source, i + 1)
