@@ -150,7 +150,8 @@ _CLUES = ["Machine", "Machine  Size K/sec %CP", "Name:Size etc        /sec %CP",
           "                    ------Sequential Create------ --------Random Create--------\n",
           "1.98,2.00a,vm,1,42,512M,,8192,5,,,466701,34,664719,32,,,+++++,+++,+++++,+++"
           + "," * 19 + "251us,60us,,4040us,24070us" + "," * 6,
-          "vm,512M,,,529610,43,1040537,44,,,+++++,+++,+++++,+++,,,,,,,,,,,,,"]
+          "vm,512M,,,529610,43,1040537,44,,,+++++,+++,+++++,+++,,,,,,,,,,,,,",
+          "1.98,2.00a,vm,1,42" + "," * 45]  # (the last: a row without results)
 
 
 def _heads() -> list[str]:
@@ -160,9 +161,10 @@ def _heads() -> list[str]:
             for root in roots for p in sorted(root.rglob("*")) if p.is_file()]
 
 
-def test_the_sniff_prefilter_turns_down_only_heads_the_full_look_turns_down(monkeypatch):
-    # _worth_a_look says None only when no line could be bonnie++'s: the verdict must be the one
-    # of the sniff that looks at every line with every pattern (tables=True, no prefilter)
+def test_the_sniff_shortcuts_give_the_verdict_of_the_full_look(monkeypatch):
+    # _worth_a_look says None only when no line could be bonnie++'s, and _first_row answers
+    # only for a first line that is a row with results: the verdict must be the one of the
+    # sniff that looks at every line with every pattern (tables=True, no prefilter)
     heads = _heads()
     assert len(heads) > 1000
     rng = random.Random(19)
@@ -176,9 +178,11 @@ def test_the_sniff_prefilter_turns_down_only_heads_the_full_look_turns_down(monk
             else:
                 h = h[:i] + h[i + rng.randrange(60):]
         mutants.append(h)
+    mutants += [c + "\n" + h for c, h in zip(_CLUES * 20, rng.sample(heads, 20 * len(_CLUES)),
+                                              strict=True)]
     fast = [bonnie.sniff(h, "x") for h in heads + mutants]
     monkeypatch.setattr(bonnie, "_worth_a_look", lambda head: True)
-    assert [bonnie.sniff(h, "x") for h in heads + mutants] == fast
+    assert [bonnie._sniff_lines(h) for h in heads + mutants] == fast
     assert {v for v in fast if v} >= {"csv 1.98", "csv 1.03", "text", "bon_csv2txt", "csv"}
 
 
