@@ -208,7 +208,7 @@ def _first_row(head: str) -> str | None:
     """The verdict when the head's first line is a CSV data row with results (the sniff's
     first answer, whatever follows), else ``None``: the cheap way for the usual CSV file."""
     first = head.partition("\n")[0]
-    if first.count(",") < 26:
+    if first.count(",") < 26 or len(first) >= 4096:  # (a long line: classified once, below)
         return None
     line = first.splitlines()[0]  # (as splitlines() cuts the head)
     if line.startswith(_CSV_HEADERS):
