@@ -316,7 +316,7 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
     fmt = fields[0]
     got = _FORMATS_19X.get(fmt)
     if got is None:
-        got = _FORMATS_19X[fmt] = _format_19x(fmt)  # (a dozen at most: the start's pattern)
+        got = _FORMATS_19X[fmt] = _format_19x(fmt)  # (117 at most: the start's pattern)
     new, layout, label, shifts = got
     base = len(layout)
     problem = None
@@ -1147,9 +1147,10 @@ def _repetitions(runs: list[_Run]) -> list[int]:
 # beyond a float, a size beyond 64 bits, a row without cells) goes the general way of
 # :func:`_run_rows`, which gives the same rows or the same error.
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _CsvLayout:
-    """What rows of one layout share: their layout columns and how to pick their values."""
+    """What rows of one layout share: their layout columns and how to pick their values
+    (compared and hashed by identity: a key of the columns kept per file)."""
 
     n: int
     position: list
@@ -1300,9 +1301,9 @@ def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list
     """:func:`run_columns` of a file of one run: its layout columns and shared values (as
     Consts) are the same in every file of its settings and layout but the source, the values
     and the seed; kept by those (bounded), copied for each file. ``kept``: the layout is one of
-    :data:`_CSV_LAYOUTS` (which keeps it for good: its id names it)."""
+    :data:`_CSV_LAYOUTS` (one not kept would be new for each row: nothing to keep by it)."""
     n = layout.n
-    key = (run.settings, id(layout)) if kept and run.settings is not None else None
+    key = (run.settings, layout) if kept and run.settings is not None else None
     cols = _CSV_FILE_COLUMNS.get(key) if key is not None else None
     if cols is None:
         cols = {"source": None, "tool": Const(TOOL, n), "position": layout.position,
@@ -1315,7 +1316,7 @@ def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list
         if key is not None and len(_CSV_FILE_COLUMNS) < 4096:
             _CSV_FILE_COLUMNS[key] = cols
     cols = cols.copy()
-    cols["source"] = Const(source, n)
+    cols["source"] = _CONST((source, n))
     cols["value"] = values
     cols["seed"] = _CONST((run.meta.get("seed"), n))
     return cols, n
