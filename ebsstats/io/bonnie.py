@@ -118,7 +118,6 @@ assert len(_LAYOUT_103) == 27 and len(_LAYOUT_196) == 48 and len(_LAYOUT_198) ==
 _FORMAT_19X = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2})$")
 _VERSION = re.compile(r"^\d+\.\d+[a-z]?$")
 _CSV_19X_START = re.compile(r"^(?:1\.9[3-9]|2\.\d{1,2}),\d+\.\d+[a-z]?,")
-_CSV_HEADER = re.compile(r"^(?:format_version,bonnie_version,|name,file_size,putc,)")
 _CSV2TXT_ERROR = re.compile(r"^Expected \S+, got ")
 _SIZE_103 = re.compile(r"^\d+[KMGT](?::\d+[kmg]?)?$")  # 512M, 1G:32k
 _SIZE = re.compile(r"^\d+[KMGT]$")
@@ -148,7 +147,7 @@ _TXT_LAT = re.compile(r"^\d+(?:\.\d+)?(?:us|ms|s)$")
 _DESC = 19  # width of the name/size column of the text table
 
 
-@dataclass
+@dataclass(slots=True)
 class _Run:
     """One bonnie++ run (a CSV line, or a text report's row(s)) before it becomes tidy rows."""
 
@@ -164,6 +163,12 @@ class _Run:
     native: bool = True  # text printed by bonnie++ itself (not bon_csv2txt)
     io_line: int | None = None  # text: line of the IO row (for CSV chunk recovery)
     text_scaled: bool = False  # 1.98+ text cells carry k/m/g suffixes
+    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
+    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
+    texts: tuple[str, ...] | None = None
+    # a CSV row: its settings fields (with its format) while its metadata is what they make of
+    # it (None once something changed it): what the cached columns of its settings are keyed by
+    settings: tuple | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -196,24 +201,44 @@ def sniff(head: str, name: str = "") -> str | None:
     >>> sniff("fio-3.33\\nread: IOPS=85.7k", "x.txt") is None
     True
     """
+    return _first_row(head) or _sniff_lines(head)
+
+
+def _first_row(head: str) -> str | None:
+    """The verdict when the head's first line is a CSV data row with results (the sniff's
+    first answer, whatever follows), else ``None``: the cheap way for the usual CSV file."""
+    first = head.partition("\n")[0]
+    if first.count(",") < 26 or len(first) >= 4096:  # (a long line: classified once, below)
+        return None
+    line = first.splitlines()[0]  # (as splitlines() cuts the head)
+    if line.startswith(_CSV_HEADERS):
+        return None
+    try:
+        got = _csv_row(line, "", 1)
+    except ParseError:
+        return None
+    return f"csv {got[0]}" if got is not None and any(_RESULTS_OF[len(got[1])](got[1])) else None
+
+
+def _sniff_lines(head: str) -> str | None:
+    """:func:`sniff` looking at every line (that :func:`_worth_a_look` does not rule out)."""
     tables = _worth_a_look(head)
     if tables is None:
         return None
     fallback = None
     lines = head.splitlines()
-    for i, raw in enumerate(lines):
-        line = raw.rstrip("\r")
+    for i, line in enumerate(lines):  # (no line of splitlines() holds a "\r")
         if not tables and line.count(",") < 26 and not line.startswith(_CSV_HEADERS):
             continue  # neither a CSV row (27+ fields) nor a header: nothing to learn here
         if "," in line:
-            if _CSV_HEADER.match(line):
+            if line.startswith(_CSV_HEADERS):
                 fallback = fallback or "csv"
                 continue
             try:
                 got = _csv_row(line, "", i + 1)
             except ParseError:
                 continue  # a truncated last line of the head, or not ours
-            if got is not None and any(map(got[1].__getitem__, _RESULT_FIELDS)):
+            if got is not None and any(_RESULTS_OF[len(got[1])](got[1])):
                 return f"csv {got[0]}"
         if tables and (fallback is None or fallback != "csv"):
             m = _IO_HDR.match(line) or _FILE_HDR.match(line)
@@ -224,30 +249,23 @@ def sniff(head: str, name: str = "") -> str | None:
     return fallback
 
 
-# words one of which any line the sniff accepts holds: a CSV header, a table header (the
-# "Sequential Output/Create" line) or its column header ("Machine  Size", "Name:Size etc")
-_TABLE_MARKERS = ("Sequential Output", "Sequential Create", "Machine", "Name:Size etc")
 _CSV_HEADERS = ("format_version,bonnie_version,", "name,file_size,putc,")
-_WIDE_LINE = re.compile(r"^(?:[^,\n]*,){26}", re.M)  # a line of 26 commas or more
-_MARKERS = _TABLE_MARKERS + _CSV_HEADERS
+# a line of 26 commas (from its first comma) or the rest of a CSV header from its first comma:
+# one regex whose every try starts at a comma (a head without them is passed over in C)
+_COMMA_CLUES = re.compile(r",(?:bonnie_version,|file_size,putc,|(?:[^,\n]*+,){25})")
 
 
 def _worth_a_look(head: str) -> bool | None:
     """``None`` when no line of ``head`` can be bonnie++'s (tested in C: substring searches and
-    one regex), else whether the head holds a table header."""
-    if not _maybe_bonnie(head):
-        return None  # no line of 26 commas, no CSV header, no table header: not bonnie++
-    tables = any(m in head for m in _TABLE_MARKERS)  # else no line is a table header
-    if not tables and not _WIDE_LINE.search(head) and not any(h in head for h in _CSV_HEADERS):
-        return None  # no line the sniff would look at (a line it splits lies within a line
-        # between newlines: one of 26 commas makes one here)
-    return tables
-
-
-def _maybe_bonnie(head: str) -> bool:
-    """A necessary condition for :func:`sniff` to say yes, tested in C (substring searches): a
-    data row has 27 fields or more (so the head 26 commas or more), every other line a marker."""
-    return head.count(",") >= 26 or any(m in head for m in _MARKERS)
+    one regex), else whether the head holds a table header's or column header's words. A line
+    the sniff accepts is a CSV header, a data row (27 fields or more: 26 commas between two line
+    breaks), a table header ("Sequential Output/Create") or a column header ("Machine  Size",
+    "Name:Size etc")."""
+    tables = ("Sequential Output" in head or "Sequential Create" in head or "Machine" in head
+              or "Name:Size etc" in head)
+    if tables or _COMMA_CLUES.search(head):
+        return tables
+    return None
 
 
 def _is_csv2txt(m: re.Match) -> bool:
@@ -257,9 +275,10 @@ def _is_csv2txt(m: re.Match) -> bool:
 
 
 # --- CSV ----------------------------------------------------------------------------------------
-def _csv_row(line: str, source: str, lineno: int) -> tuple[str, dict] | None:
-    """Classify and split one CSV data line: ``(format, fields by name)``, ``None`` if the line
-    is not a bonnie++ data row at all, or ParseError when it is one but malformed."""
+def _csv_row(line: str, source: str, lineno: int) -> tuple[str, list[str]] | None:
+    """Classify and split one CSV data line: ``(format, fields)`` (the fields of the format's
+    layout, :data:`_LAYOUTS`: a machine name's commas joined), ``None`` if the line is not a
+    bonnie++ data row at all, or ParseError when it is one but malformed."""
     got = _classify_cached(line) if len(line) < 4096 else _classify(line)
     if got is None or len(got) == 2:
         return got
@@ -273,7 +292,7 @@ def _classify(line: str) -> tuple | None:
     n = len(fields)
     if _CSV_19X_START.match(line):
         return _classify_19x(line, fields)
-    if _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
+    if line.startswith("Expected ") and _CSV2TXT_ERROR.match(line) or line.count(",") < 3:
         return None
     if n >= 27:
         extra = n - 27
@@ -281,7 +300,7 @@ def _classify(line: str) -> tuple | None:
         named = dict(zip(_LAYOUT_103, parts, strict=True))
         problem = _check_103(named)
         if problem is None:
-            return "1.03", named
+            return "1.03", parts
         if line.count(",") < 26 or not _SIZE_103.match(fields[1 + extra]):
             if not any(_SIZE_103.match(f) for f in fields[1:4]):
                 return None
@@ -295,11 +314,11 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
     """:func:`_classify` of a row that starts as a 1.9x row does (``1.98,2.00a,``)."""
     n = len(fields)
     fmt = fields[0]
-    new = _FORMAT_19X.match(fmt) and float(fmt) >= 1.98
-    layout = _LAYOUT_198 if new else _LAYOUT_196
+    got = _FORMATS_19X.get(fmt)
+    if got is None:
+        got = _FORMATS_19X[fmt] = _format_19x(fmt)  # (117 at most: the start's pattern)
+    new, layout, label, shifts = got
     base = len(layout)
-    label = "1.98" if new else fmt
-    shifts = (0, 1) if (not new and float(fmt) < 1.97) else (0,)
     problem = None
     for shift in shifts:
         extra = n - base + shift  # fields a comma in the machine name added
@@ -308,10 +327,9 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
         if extra == 0 and shift == 0 and _FIELDS_OK[new].fullmatch(line):
             # every field as :func:`_check_19x` wants it (one match in C): only the rules
             # between fields are left to check
-            named = dict(zip(layout, fields, strict=True))
-            problem = _check_19x_between(named)
+            problem = _check_19x_between(fields)
             if problem is None:
-                return label, named
+                return label, fields
             continue
         parts = fields[:2] + [",".join(fields[2:3 + extra])] + fields[3 + extra:]
         if shift:  # 1.96 -s 0: one of the 14 empty IO fields is missing
@@ -321,14 +339,24 @@ def _classify_19x(line: str, fields: list[str]) -> tuple:
         named = dict(zip(layout, parts, strict=True))
         problem = _check_19x(named, label)
         if problem is None:
-            return label, named
+            return label, parts
     found = f"{n} fields" + (f", {problem}" if problem else "")
     return ("bad", f"a bonnie++ {label} CSV row of {base} fields ({_ARTICLE[label]})",
             f"{found}: {line}")
 
 
+def _format_19x(fmt: str) -> tuple:
+    """(1.98 layout?, layout, label, shifts to try) of a 1.9x row's format field."""
+    new = bool(_FORMAT_19X.match(fmt)) and float(fmt) >= 1.98
+    return (new, _LAYOUT_198 if new else _LAYOUT_196, "1.98" if new else fmt,
+            (0, 1) if (not new and float(fmt) < 1.97) else (0,))
+
+
+_FORMATS_19X: dict[str, tuple] = {}
+
+
 # the sniff classifies the first data row and the parse then the same row again: the second
-# time is a cache hit (the fields dict is shared, never modified; long lines are not kept)
+# time is a cache hit (the fields list is shared, never modified; long lines are not kept)
 _classify_cached = functools.lru_cache(maxsize=4)(_classify)
 
 _ARTICLE = {"1.98": "format 1.98: 1.98, 2.00, 2.00a", "1.03": "1.0x"}
@@ -414,12 +442,32 @@ def _check_19x(named: dict, label: str) -> str | None:
     return _check_rates(named) or _check_structure(named, True)
 
 
-def _check_19x_between(named: dict) -> str | None:
-    """What :func:`_check_19x` finds in a row whose every field has its own form (the rules
-    between fields), in the same order."""
-    if "seek_count" in named and named["file_size"] and not named["seek_count"]:
+def _check_19x_between(fields: list[str]) -> str | None:
+    """What :func:`_check_19x` finds in a row (the fields of :data:`_LAYOUT_198` or
+    :data:`_LAYOUT_196`) whose every field has its own form (the rules between fields), in the
+    same order."""
+    at = _AT[len(fields)]
+    if len(fields) == 50 and fields[at["file_size"]] and not fields[at["seek_count"]]:
         return _bad("seeks", "") + " with a file size"
-    return _check_structure(named, True)
+    for key, names, of in _STRUCTURE_AT[len(fields)]:  # _check_structure(named, True)
+        if fields[at[key]] or not any(of(fields)):
+            continue  # (all of them empty: judged in C)
+        for name in names:
+            if fields[at[name]]:
+                return f"{_bad(name, fields[at[name]])} but {key} is empty"
+    return None
+
+
+# the field layouts by field count, and the place of each name in them
+_LAYOUTS = {len(layout): layout for layout in (_LAYOUT_103, _LAYOUT_196, _LAYOUT_198)}
+_AT = {n: {name: i for i, name in enumerate(layout)} for n, layout in _LAYOUTS.items()}
+# _STRUCTURE (latency fields counted) by field count: key, names, their fields picked in C
+_STRUCTURE_AT = {n: [(key, [name for name, _ in names], operator.itemgetter(
+    *(_AT[n][name] for name, _ in names))) for key, names in _STRUCTURE]
+    for n in (48, 50)}
+# the rate and %CP fields of a row, by field count (any of them: a row with results)
+_RESULTS_OF = {n: operator.itemgetter(*(_AT[n][name] for name in _RESULT_FIELDS))
+               for n in _LAYOUTS}
 
 
 def _fields_ok(layout: list[str]) -> re.Pattern:
@@ -440,7 +488,11 @@ def _fields_ok(layout: list[str]) -> re.Pattern:
             return f"(?:{optional[name].pattern[1:-1]})?"
         return "[^,]*"
 
-    return re.compile(",".join(map(form, layout)))
+    # possessive (no field's digits, pluses or text given back: a field is followed by a comma
+    # or the end, which none of them matches; and the possessive form accepts no more rows)
+    joined = ",".join(map(form, layout))
+    return re.compile(joined.replace(r"\d+", r"\d++").replace(r"\++", r"\+++")
+                      .replace("[^,]*", "[^,]*+"))
 
 
 _FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
@@ -492,22 +544,43 @@ def _dirs_and_chunk(a: str, b: str) -> tuple[str | None, str | None]:
     return (value, None) if _INT.match(value) else (None, value)
 
 
-def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
-    run = _Run(line=lineno, fmt=f"csv {fmt}", version=None)
+def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
+    """The run of a CSV row (its fields, :func:`_csv_row`)."""
+    n = len(fields)
+    key = (fmt, _SETTING_FIELDS[n](fields))
+    settings = _CSV_SETTINGS.get(key)
+    if settings is None:  # (a ValueError is raised again by every row that has it)
+        settings = _csv_settings(fmt, dict(zip(_LAYOUTS[n], fields, strict=True)))
+        if len(_CSV_SETTINGS) < 4096:
+            _CSV_SETTINGS[key] = settings
+    label, version, threads, chunk, meta = settings
+    meta = meta.copy()
+    if n != 27:  # 1.9x: the seed
+        meta["seed"] = fields[4] or None
+        texts = _CELL_TEXTS[n](fields)
+    else:  # 1.0x: no latency field
+        texts = _CELL_TEXTS[n]((*fields, ""))
+    return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
+                texts=texts, settings=key)
+
+
+def _csv_settings(fmt: str, named: dict) -> tuple:
+    """What a CSV row's settings fields (all but its seed and cells) make of it: format, version,
+    concurrency, chunk (bytes) and the metadata columns (a 1.9x row's seed left to fill)."""
     meta = {"host": named["name"] or None}
     if fmt == "1.03":
-        run.version = "1.03"
+        version = "1.03"
         size, _, chunk = named["file_size"].partition(":")
         meta.update(file_size=size or None, chunk_size=chunk or None)
-        run.threads = 1
+        threads = 1
         if named["num_files"]:
             meta.update(_parse_num_files(named["num_files"]))
     else:
-        run.version = named["bonnie_version"]
+        version = named["bonnie_version"]
         meta.update(file_size=named["file_size"] or None,
                     chunk_size=named["io_chunk_size"] or None,
-                    concurrency=named["concurrency"], seed=named["seed"] or None)
-        run.threads = int(named["concurrency"])
+                    concurrency=named["concurrency"], seed=None)
+        threads = int(named["concurrency"])
         if "seek_count" in named:
             meta.update(seeks=named["seek_count"] or None,
                         seek_proc_count=named["seek_proc_count"] or None)
@@ -515,12 +588,24 @@ def _run_from_csv(fmt: str, named: dict, lineno: int) -> _Run:
         meta.update(_files_meta(named["num_files"], named["max_size"], named["min_size"], dirs,
                                 fchunk))
     chunk = meta.get("chunk_size")
-    run.chunk = int(units.binary_size(chunk)) if chunk else None
-    run.meta = meta
-    texts = list(map(named.get, _CSV_CELL_KEYS))  # the non-empty ones become cells (in C)
-    run.cells = list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
-                                            itertools.repeat(lineno)), texts))
-    return run
+    return (f"csv {fmt}", version, threads, int(units.binary_size(chunk)) if chunk else None,
+            meta)
+
+
+# a CSV row's settings fields (every field but the seed and the cells), by its field count
+_SETTING_FIELDS = {n: operator.itemgetter(*(
+    i for i, name in enumerate(layout) if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
+    for n, layout in _LAYOUTS.items()}
+assert all(layout[4] == "seed" for layout in (_LAYOUT_196, _LAYOUT_198))
+# settings fields -> what _csv_settings makes of them (bounded: a hostile folder cannot grow it;
+# the metadata dict is copied for each run, never modified)
+_CSV_SETTINGS: dict[tuple, tuple] = {}
+
+
+def _csv_cells(run: _Run) -> list[tuple[str, str, str, int]]:
+    """The cells of a CSV run (its non-empty texts), as a text run lists them."""
+    return list(itertools.compress(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, run.texts,
+                                       itertools.repeat(run.line)), run.texts))
 
 
 # the cells of a CSV row: (test, kind, field), in the order of the rows they become
@@ -528,6 +613,10 @@ _CSV_CELLS = [(test, kind, key) for test, *_ in _IO_TESTS + _FILE_TESTS
               for kind, key in (("rate", test), ("cpu", f"{test}_cpu"),
                                 ("lat", f"{test}_latency"))]
 _CSV_CELL_TESTS, _CSV_CELL_KINDS, _CSV_CELL_KEYS = (list(x) for x in zip(*_CSV_CELLS, strict=True))
+# a row's cell texts in that order, by its field count (a 1.0x row's latency cells: the "" the
+# caller appends after its 27 fields)
+_CELL_TEXTS = {n: operator.itemgetter(*(_AT[n].get(key, 27) for key in _CSV_CELL_KEYS))
+               for n in _LAYOUTS}
 
 
 # --- text ---------------------------------------------------------------------------------------
@@ -882,11 +971,17 @@ def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> 
 
 def _run_values(run: _Run, repetition: int) -> dict:
     """The values every row of a run shares."""
-    meta = {k: run.meta.get(k) for k in _META_KEYS}
-    meta.update({k: v for k, v in run.meta.items() if k not in meta})
-    run_key = f"line {run.line}" + (f" rep {repetition}" if repetition else "")
-    return {"run_key": run_key, "tool_version": run.version, "threads": run.threads,
-            "repetition": repetition, **meta}
+    meta = run.meta
+    values = {"run_key": f"line {run.line} rep {repetition}" if repetition else
+              f"line {run.line}", "tool_version": run.version, "threads": run.threads,
+              "repetition": repetition}
+    values.update(zip(_META_KEYS, map(meta.get, _META_KEYS), strict=True))  # (not run keys)
+    if not meta.keys() <= _META_SET:  # then the others, in their order
+        values.update((k, v) for k, v in meta.items() if k not in _META_SET)
+    return values
+
+
+_META_SET = frozenset(_META_KEYS)
 
 
 def _group_key(run: _Run) -> tuple:
@@ -934,7 +1029,7 @@ def parse(text: str, source: str, *, chunk_size: str | int | None = None, **opti
 def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parsed:
     """:func:`parse`, the rows left as columns (what the folder read takes)."""
     default_chunk = _default_chunk(chunk_size, source)
-    lines = [ln.rstrip("\r") for ln in text.splitlines()]
+    lines = text.splitlines()  # (no line of it holds a "\r")
     notes: list[str] = []
     csv_runs, stray = _csv_runs(lines, source, notes)
     text_runs: list[_Run] = []
@@ -983,10 +1078,10 @@ def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Ru
     for i, line in enumerate(lines):
         if "," not in line:
             continue
-        if _CSV_HEADER.match(line):
+        if line.startswith(_CSV_HEADERS):
             pending_break = True
             continue
-        if _CSV2TXT_ERROR.match(line):
+        if line.startswith("Expected ") and _CSV2TXT_ERROR.match(line):
             notes.append(f"line {i + 1}: {line[:120]}")
             continue
         got = _csv_row(line, source, i + 1)
@@ -1008,17 +1103,15 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     """The rows of every run as columns (``{name: list | Const}``, row count); consecutive runs
     of the same settings are repetitions 0, 1, … (a CSV header row between them starts a new
     group)."""
+    if runs[0].texts is not None:  # CSV rows (a file's runs are all CSV rows or all text)
+        got = _csv_columns(runs, source, default_chunk)
+        if got is not None:
+            return got
+        for run in runs:  # a row the layouts do not cover: every row the general way
+            run.cells = _csv_cells(run)
     rows: list[tuple] = []
     per_run: list[tuple[int, dict]] = []
-    previous = None
-    repetition = 0
-    for run in runs:
-        key = _group_key(run)
-        if previous is not None and key == previous and not run.group_break:
-            repetition += 1
-        else:
-            repetition = 0
-        previous = key
+    for run, repetition in zip(runs, _repetitions(runs), strict=True):
         try:
             per_run.append((_run_rows(run, source, default_chunk, rows),
                             _run_values(run, repetition)))
@@ -1030,6 +1123,206 @@ def _columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, i
     if not any(cols["flag"]):
         cols["flag"] = Const(None, n)
     return cols, n
+
+
+def _repetitions(runs: list[_Run]) -> list[int]:
+    """Each run's repetition number (:func:`_columns`)."""
+    out = []
+    previous = None
+    repetition = 0
+    for run in runs:
+        key = _group_key(run)
+        repetition = repetition + 1 if (previous is not None and key == previous
+                                        and not run.group_break) else 0
+        previous = key
+        out.append(repetition)
+    return out
+
+
+# --- CSV rows as columns through their layout -------------------------------------------------
+# A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) follow from
+# which of its cells are empty or too fast ('+++'), its chunk and its line: rows of one layout
+# share them, and only their values are computed (the digits by one float() map and one scale
+# vector, the latencies by the cache of seconds). Anything else (a latency not seen yet, a figure
+# beyond a float, a size beyond 64 bits, a row without cells) goes the general way of
+# :func:`_run_rows`, which gives the same rows or the same error.
+
+@dataclass(frozen=True, eq=False)
+class _CsvLayout:
+    """What rows of one layout share: their layout columns and how to pick their values
+    (compared and hashed by identity: a key of the columns kept per file)."""
+
+    n: int
+    position: list
+    test: list
+    workload: list
+    op: list
+    block_size: list
+    metric: list
+    flag: list | None  # None: no cell too fast
+    kib: object  # texts -> the texts of the digit cells in K/sec (a tuple)
+    plain: object  # texts -> the texts of the other digit cells (a tuple)
+    latencies: object  # texts -> the latency cells' texts (a tuple)
+    order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
+
+
+def _picker(indices: list[int]):
+    """``operator.itemgetter(*indices)`` that always gives a tuple."""
+    if len(indices) > 1:
+        return operator.itemgetter(*indices)
+    if indices:
+        i = indices[0]
+        return lambda seq: (seq[i],)
+    return lambda seq: ()
+
+
+# layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
+# lists are shared by files of that layout, never modified (typing types them once)
+_CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
+_SHAPE = str.maketrans("", "", "0123456789.ums")  # a cell's digits and units: left its '+'s
+
+
+def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
+    """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
+    patterns allow only digits, '.', '+' and a latency's unit in a cell), chunk and line."""
+    return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
+
+
+def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
+    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
+    sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
+    cols: list[list] = [[], [], [], [], [], [], []]
+    picked: dict[str, list[int]] = {"kib": [], "plain": [], "lat": [], "nan": []}
+    sources = []
+    for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
+                                                strict=True)):
+        if not text:
+            continue
+        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
+        flag = None
+        if kind == "lat":
+            what = "lat"
+        elif text[0] == "+":
+            what, flag = "nan", TOO_FAST
+        else:
+            what = "kib" if scale == units.KiB else "plain"
+            assert scale in (units.KiB, 1.0)
+        sources.append((what, len(picked[what])))
+        picked[what].append(i)
+        for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
+                                 flag), strict=True):
+            col.append(v)
+    kib, plain, lat = picked["kib"], picked["plain"], picked["lat"]
+    start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
+             "nan": len(kib) + len(plain) + len(lat)}
+    order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
+    return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
+                      _picker(kib), _picker(plain), _picker(lat), _picker(order))
+
+
+def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
+    """A row's values, ``None`` when one needs the general way (a latency not in the cache of
+    seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
+    slow: ~0.4 us a text); the caches hold finite values only."""
+    try:
+        values = [*map(_KIB.__getitem__, layout.kib(texts)),
+                  *map(_FLOATS.__getitem__, layout.plain(texts)),
+                  *map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)), math.nan]
+    except KeyError:  # a text not seen yet
+        values = _csv_values_anew(layout, texts)
+        if values is None:
+            return None
+    return list(layout.order(values))
+
+
+# a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
+# short texts and finite values only, so that a hostile file cannot grow them without end)
+_KIB: dict[str, float] = {}
+_FLOATS: dict[str, float] = {}
+
+
+def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
+    """:func:`_csv_values` working out each value (as :func:`_run_rows` does), kept for the
+    next rows; ``None``: the general way must do it."""
+    latencies = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
+    if any(v is None for v in latencies):
+        return None
+    picked = []
+    for cache, pick, scale in ((_KIB, layout.kib, units.KiB), (_FLOATS, layout.plain, 1.0)):
+        digits = pick(texts)
+        values = [float(text) * scale for text in digits]
+        if any(v - v != 0 for v in values):  # beyond a float
+            return None
+        if len(cache) < 8192:
+            cache.update((t, v) for t, v in zip(digits, values, strict=True) if len(t) < 32)
+        picked += values
+    return [*picked, *latencies, math.nan]
+
+
+_CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
+
+
+def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dict, int] | None:
+    """:func:`_columns` of CSV runs through their layouts; ``None``: the general way must do it."""
+    pieces = []
+    for run in runs:
+        chunk = run.chunk or default_chunk
+        if not 0 <= chunk < 2**63 or (run.threads is not None and not 0 <= run.threads < 2**63):
+            return None  # (the general way says which)
+        key = _csv_layout_key(run.texts, chunk, run.line)
+        layout = _CSV_LAYOUTS.get(key)
+        if layout is None:
+            layout = _csv_layout(run.texts, chunk, run.line)
+            if len(_CSV_LAYOUTS) < 4096:
+                _CSV_LAYOUTS[key] = layout
+            else:
+                key = None  # (a layout not kept: no columns kept by it either)
+        values = _csv_values(layout, run.texts)
+        if values is None or not layout.n:
+            return None
+        pieces.append((layout, values))
+    if len(runs) == 1:
+        return _csv_columns_of_one(runs[0], source, layout, values, key is not None)
+    shared = [_run_values(run, k) for run, k in zip(runs, _repetitions(runs), strict=True)]
+    # the rows of every run, transposed as the general way does
+    rows = list(itertools.chain.from_iterable(
+        zip(lay.position, lay.test, lay.workload, lay.op, lay.block_size, lay.metric,
+            values, lay.flag or itertools.repeat(None, lay.n), strict=False)
+        for lay, values in pieces))
+    cols, n = run_columns({"source": source, "tool": TOOL}, _CELL_COLUMNS, rows,
+                          [(lay.n, v) for (lay, _), v in zip(pieces, shared, strict=True)])
+    if not any(cols["flag"]):
+        cols["flag"] = Const(None, n)
+    return cols, n
+
+
+def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list,
+                        kept: bool) -> tuple[dict, int]:
+    """:func:`run_columns` of a file of one run: its layout columns and shared values (as
+    Consts) are the same in every file of its settings and layout but the source, the values
+    and the seed; kept by those (bounded), copied for each file. ``kept``: the layout is one of
+    :data:`_CSV_LAYOUTS` (one not kept would be new for each row: nothing to keep by it)."""
+    n = layout.n
+    key = (run.settings, layout) if kept and run.settings is not None else None
+    cols = _CSV_FILE_COLUMNS.get(key) if key is not None else None
+    if cols is None:
+        cols = {"source": None, "tool": Const(TOOL, n), "position": layout.position,
+                "test": layout.test, "workload": layout.workload, "op": layout.op,
+                "block_size": layout.block_size, "metric": layout.metric, "value": None,
+                "flag": Const(None, n) if layout.flag is None else layout.flag}
+        shared = _run_values(run, 0)
+        cols.update(zip(shared, map(_CONST, zip(shared.values(), itertools.repeat(n))),
+                        strict=False))  # (repeat is endless)
+        if key is not None and len(_CSV_FILE_COLUMNS) < 4096:
+            _CSV_FILE_COLUMNS[key] = cols
+    cols = cols.copy()
+    cols["source"] = _CONST((source, n))
+    cols["value"] = values
+    cols["seed"] = _CONST((run.meta.get("seed"), n))
+    return cols, n
+
+
+_CSV_FILE_COLUMNS: dict[tuple, dict] = {}
 
 
 def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
@@ -1049,6 +1342,7 @@ def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str
                 and (t.meta.get("host") or "") == (run.meta.get("host") or "")[:len(
                     t.meta.get("host") or "")]):
             run.meta["chunk_size"] = t.meta["chunk_size"]
+            run.settings = None  # its metadata is no longer what its settings fields make
             run.chunk = int(units.binary_size(t.meta["chunk_size"]))
             notes.append(f"line {run.line}: io_chunk_size empty in the CSV; chunk "
                          f"{t.meta['chunk_size']} taken from the table at line {t.io_line}")

@@ -1,0 +1,91 @@
+"""CPU time per file of the bonnie++ reader's parse and sniff (best of N, process time).
+
+Usage::
+
+    python benchmarks/bonnie_parse_speed.py FOLDER [FOLDER ...] [--other FOLDER ...]
+        [--baseline path/to/an/older/bonnie.py] [--repeat 5]
+
+FOLDER holds bonnie++ outputs (every file is parsed, after its sniff: the parse reuses the
+sniff's classification of a row, as a folder read does); ``--other`` folders hold other tools'
+outputs, whose heads the bonnie++ sniff must turn down (a folder read asks bonnie++ before
+sysbench, PTS and ioping). ``--baseline`` loads another copy of the module (e.g. from a
+checkout of an older commit) and times it interleaved with the current one, so that the ratio
+holds on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+from ebsstats.io import bonnie
+from ebsstats.io._common import HEAD_BYTES
+
+
+def _load(path: str):
+    spec = importlib.util.spec_from_file_location("bonnie_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cpu(fn, items) -> float:
+    t0 = time.process_time()
+    for name, x in items:
+        fn(x, name)
+    return time.process_time() - t0
+
+
+def _row(label: str, items, modules: dict, call, repeat: int) -> None:
+    best = dict.fromkeys(modules, float("inf"))
+    for _ in range(repeat):  # interleaved: each module timed in every round
+        for key, module in modules.items():
+            best[key] = min(best[key], _cpu(call(module), items))
+    n = len(items)
+    cells = "  ".join(f"{key} {best[key] / n * 1e6:7.1f} us" for key in modules)
+    ratio = (f"  x{best['baseline'] / best['current']:.2f} faster" if "baseline" in best
+             else "")
+    print(f"{label:48s} {n:5d} files  {cells}{ratio}", flush=True)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="*", type=Path)
+    ap.add_argument("--other", nargs="*", type=Path, default=[])
+    ap.add_argument("--baseline")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    modules = {"current": bonnie}
+    if args.baseline:
+        modules["baseline"] = _load(args.baseline)
+
+    def sniff_parse(module):
+        def run(data, name):
+            module.READER.detect(data[:HEAD_BYTES].decode("utf-8", "replace"), name)
+            module.READER.parse(data, name, {})
+        return run
+
+    def parse(module):
+        return lambda data, name: module.READER.parse(data, name, {})
+
+    def detect(module):
+        return lambda head, name: module.READER.detect(head, name)
+
+    for folder in args.folders:
+        items = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
+        _row(f"sniff+parse {folder}", items, modules, sniff_parse, args.repeat)
+        _row(f"parse (warm) {folder}", items, modules, parse, args.repeat)
+        heads = [(name, data[:HEAD_BYTES].decode("utf-8", "replace")) for name, data in items]
+        _row(f"detect {folder}", heads, modules, detect, args.repeat)
+    for folder in args.other:
+        heads = [(p.name, p.read_bytes()[:HEAD_BYTES].decode("utf-8", "replace"))
+                 for p in sorted(folder.iterdir())[:2000] if p.is_file()]
+        _row(f"detect {folder} (not bonnie++)", heads, modules, detect, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
