@@ -194,29 +194,60 @@ def test_sniff_text_without_quotes_is_no_export():
 # ------------------------------------------------------------------ columns
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_columns_is_run_columns(seed):
-    """Rows whose shared dicts are given per row give the columns run_columns gives from runs."""
+    """Rows whose shared values are factored as they are made (per result, per entry, runtime
+    rows' own) give the columns run_columns gives from runs of the dicts they stand for: same
+    values, Consts, names and their order."""
     rng = np.random.default_rng(seed)
     pool = [1, 1.0, True, "a", "b", None, float("nan")]
-    distinct = []
+
+    def some(keys):
+        return {k: pool[int(rng.integers(len(pool)))] for k in keys
+                if rng.random() < 0.8}
+
+    base_keys = ["test", "metric", "unit", "higher_is_better", "scale", "arguments",
+                 "result_hash"]
+    metas = [some(["hw_disk", "sw_os", "filesystem"]) for _ in range(3)]
+    shared, rows, which = pts._Shared(), [], []
     for _ in range(int(rng.integers(0, 5))):
-        keys = rng.choice(["p", "q", "r", "s"], size=int(rng.integers(0, 4)), replace=False)
-        distinct.append({str(k): pool[int(rng.integers(len(pool)))] for k in keys})
-    which, rows, runs = [], [], []
-    for i in range(len(distinct)):  # each dict first used in order, then in any order
-        for j in [i] + [int(x) for x in rng.integers(0, i + 1, size=int(rng.integers(0, 3)))]:
-            k = int(rng.integers(1, 4))
-            which += [j] * k
-            rows += [(float(len(rows) + m), "x", 0, 0.0, None, None) for m in range(k)]
-            if runs and runs[-1][1] is distinct[j]:
-                runs[-1][0] += k
-            else:
-                runs.append([k, distinct[j]])
+        base = {**some(base_keys), "metric": "iops", "unit": "IO/s",
+                "higher_is_better": True, "scale": "IOPS"}
+        basis_key = ["mb_basis", "basis"][int(rng.integers(2))]
+        for _ in range(int(rng.integers(0, 4))):
+            basis = [None, "", "MiB/s", "MB/s"][int(rng.integers(4))]
+            w = shared.entry(base, metas[int(rng.integers(3))], str(rng.integers(3)),
+                             pool[int(rng.integers(len(pool)))], basis_key, basis)
+            for k in range(int(rng.integers(1, 4))):  # (an entry's runs come with their
+                rt = k > 0 and rng.random() < 0.3  # runtime rows, never alone)
+                if rt:
+                    shared.runtime()
+                which.append(w + rt)
+                rows.append((float(len(rows)), "x", "p", 0.0, None, None))
+    merged = {w: shared.merged(w) for w in set(which)}  # (one dict per set, as run_columns
+    runs = []  # takes them)
+    for w in which:
+        if runs and runs[-1][1] is merged[w]:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, merged[w]])
     fixed = {"source": "s", "tool": "pts"}
-    got = pts._columns(fixed, rows, which, distinct)
+    got = pts._columns(fixed, rows, which, shared)
     want = run_columns(fixed, pts._ROW_COLUMNS, rows, runs)
     assert repr(got) == repr(want)
+
+
+def test_lazy_series_is_the_series():
+    """A series' columns are made when asked for; pickled, it is the plain Columns."""
+    import pickle
+
+    p = pts._parse(_two_results("1:2:3", "4:4:4", "1.5:2.5:3.5", "1024:1024:1024"), "x.xml")
+    lazy = p.series[0]
+    assert isinstance(lazy, pts._LazySeries) and lazy._parts is not None
+    plain = pickle.loads(pickle.dumps(lazy))
+    assert type(plain) is pts.Columns and lazy._parts is None
+    assert repr(plain.cols) == repr(lazy.cols) and len(plain) == len(lazy) == 3
+    assert plain.cols["t"] == [0.0, 1.0, 3.0] and plain.cols["value"] == [4 * MiB] * 3
 
 
 # ------------------------------------------------------------------ runtime rows, MB basis
@@ -373,3 +404,97 @@ def test_scaled_values_are_checked_whatever_the_order_of_a_nan():
     assert pts._scaled([1.0, -3.0], 2.0, False) is None
     assert pts._scaled([1.0, -3.0], 2.0, True) == [2.0, -6.0]
     assert pts._scaled([1.0, 1e308], 10.0, True) is None
+
+
+# ------------------------------------------------------------------ entries of a result at once
+
+
+def _random_doc(rng) -> str:
+    """A composite.xml of a few systems and results (rates with their IOPS sibling, a latency,
+    a score) whose Values, RawStrings and test-run-times are drawn from tricky texts."""
+    def pick(options):
+        return options[int(rng.integers(len(options)))]
+
+    def numbers(k, tricky):
+        return ":".join(pick(TRICKY) if rng.random() < tricky else
+                        f"{rng.uniform(-5, 2000) if rng.random() < 0.1 else rng.uniform(0, 2000):.2f}"
+                        for _ in range(k))
+
+    systems = ["a", "b", "c"]
+    tricky = pick([0.0, 0.0, 0.05, 0.3])
+    doc = ["<PhoronixTestSuite>"]
+    for sid in systems:
+        stamp = pick(["2024-01-02 03:04:05", "2024-01-02 03:04:05", "yesterday", ""])
+        doc.append(f"<System><Identifier>{sid}</Identifier><Hardware>Disk: {sid}</Hardware>"
+                   f"<TimeStamp>{stamp}</TimeStamp></System>")
+    for args, scale, ident, desc in [
+            ("randread 4k", "MB/s", "pts/fio-1.15.0", "Type: Random Read - Block Size: 4KB"),
+            ("randread 4k", "IOPS", "pts/fio-1.15.0", "Type: Random Read - Block Size: 4KB"),
+            ("lat", "ms", "pts/fio-1.15.0", "Type: Random Read - Block Size: 4KB"),
+            ("s", "Seconds", "pts/compile-1.0", "Build"),
+            ("m", "MiB/s", "pts/other-1.0", "Copy")]:
+        doc.append(f"<Result><Identifier>{ident}</Identifier><Title>T</Title>"
+                   f"<Arguments>{args}</Arguments><Description>{desc}</Description>"
+                   f"<Scale>{scale}</Scale><Proportion>HIB</Proportion><Data>")
+        for sid in systems:
+            if rng.random() < 0.1:
+                continue
+            k = int(rng.integers(1, 4))
+            parts = [f"<Identifier>{sid}</Identifier>"]
+            if rng.random() < 0.95:
+                parts.append(f"<Value>{numbers(1, tricky)}</Value>")
+            if rng.random() < 0.95:
+                parts.append(f"<RawString>{numbers(k, tricky)}</RawString>")
+            if rng.random() < 0.8:
+                times = numbers(k if rng.random() < 0.9 else k + 1, tricky / 2)
+                parts.append(f'<JSON>{{"test-run-times":"{times}"}}</JSON>')
+            doc.append("<Entry>" + "".join(parts) + "</Entry>")
+        doc.append("</Data></Result>")
+    doc.append("</PhoronixTestSuite>")
+    return "".join(doc)
+
+
+def _outcome(doc: str, **options):
+    try:
+        p = pts._parse(doc, "x.xml", **options)
+    except es.ParseError as exc:
+        return "error", str(exc)
+    return repr(p.columns), p.notes, [repr(s.cols) for s in p.series]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_entries_at_once_are_entries_one_by_one(seed, monkeypatch):
+    """The entries of a result read at once (_Rows._bulk) give what reading them one by one by
+    the general rule gives: rows, notes, series, or the same ParseError."""
+    doc = _random_doc(np.random.default_rng(seed))
+    options = {"fio_mb": ["auto", "MB"][seed % 2], "test_logs": False}
+    fast = _outcome(doc, **options)
+    monkeypatch.setattr(pts._Rows, "_bulk", lambda self, sh: False)
+    slow = _outcome(doc, **options)
+    assert fast == slow
+
+
+def test_entries_at_once_take_the_plain_case():
+    """(The shortcut is taken where the test above compares it.)"""
+    doc = _random_doc(np.random.default_rng(0))
+    calls = []
+    bulk = pts._Rows._bulk
+
+    def spy(self, sh):
+        calls.append(bulk(self, sh))
+        return calls[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pts._Rows, "_bulk", spy)
+        pts._parse(doc, "x.xml", test_logs=False)
+    assert True in calls
+
+
+@pytest.mark.parametrize("texts", [["1", "2"], ["1", "1:2"], ["1e400"], ["-1", " 2"], ["\u0663"],
+                                   ["1", ""], []])
+def test_bulk_nums_is_num_of_each_or_none(texts):
+    got = pts._bulk_nums(texts)
+    want = [pts._num(t) for t in texts]
+    assert got is None or got == want
+    assert (got is not None) is (bool(texts) and None not in want and all(
+        re.fullmatch(r"[-+0-9.eE]+", t) for t in texts))

@@ -112,6 +112,8 @@ import re
 import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from itertools import chain, islice, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -121,10 +123,10 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, records_of
+from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
-from ebsstats.io._rows import run_columns, spread_shared
+from ebsstats.io._rows import run_columns
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -741,16 +743,23 @@ _ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"  #
 _NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")
 
 
-def _nums(texts: list[str]) -> list[float | None]:
-    """``[_num(t) for t in texts]``, plain ASCII numbers (the usual case) converted at once."""
+def _bulk_nums(texts: list[str]) -> list[float] | None:
+    """``[_num(t) for t in texts]`` when every text is a plain ASCII number (the usual case:
+    checked by one match over them all, converted at once), else None."""
     if _NUMS_RE.fullmatch(":".join(texts)):
         try:
             values = list(map(float, texts))
         except ValueError:  # a text with a ":" of its own (JSON raw_values)
-            values = None
-        if values is not None and math.inf not in values and -math.inf not in values:
+            return None
+        if math.inf not in values and -math.inf not in values:
             return values
-    return [_num(t) for t in texts]
+    return None
+
+
+def _nums(texts: list[str]) -> list[float | None]:
+    """``[_num(t) for t in texts]``, plain ASCII numbers (the usual case) converted at once."""
+    values = _bulk_nums(texts)
+    return values if values is not None else [_num(t) for t in texts]
 
 
 def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | None:
@@ -1042,7 +1051,10 @@ class _Rows:
                  source: str, fmt: str, tz: str | None, fio_mb: str, log_dir: Path | None):
         self.results, self.info, self.source, self.fmt = results, info, source, fmt
         self.tz, self.fio_mb, self.log_dir = tz, fio_mb, log_dir
-        self.composite = fmt.startswith("composite")
+        composite = fmt.startswith("composite")
+        # what follows an entry's position in the position of its Value and of its runs
+        self.value_at = "/Value" if composite else ".value" if fmt == "json export" else ""
+        self.runs_at = "/RawString (run " if composite else " (run "
         self.notes: list[str] = []
         self.sysmap = {s.identifier: s for s in systems}
         metas: dict = {}  # systems that share their Hardware and Software share their columns
@@ -1053,20 +1065,14 @@ class _Rows:
                 metas[ids] = _system_meta(s)
             self.sysmeta[s.identifier] = metas[ids]
         self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
-        self.distinct: list[dict] = []  # the dicts of values rows share, in order of first use
-        self.which: list[int] = []  # per row, its dict in distinct
+        self.shared = _Shared()  # the values rows share
+        self.which: list[int] = []  # per row, whose shared values it has (_Shared)
         self.series: list[Columns] = []
         self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
+        self.systems: dict = {}  # system -> (time, tool version, columns), once its time is known
         self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
-
-    def const(self, value, n: int) -> Const:
-        """One shared ``Const(value, n)`` per string value and length (immutable)."""
-        c = self.consts.get((value, n))
-        if c is None:
-            c = self.consts[value, n] = _new_const((value, n))
-        return c
 
     def result(self, res: _Result) -> None:
         fio = _is_fio(res)
@@ -1097,9 +1103,77 @@ class _Rows:
         shared = _ResultShared(
             res, base, metric, fio, others, fixed, flag_default,
             f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
-            f"{res.identifier or res.title}|{res.arguments}|{res.description}|", {})
-        for entry in res.entries:
-            self.entry(shared, entry)
+            f"{res.identifier or res.title}|{res.arguments}|{res.description}|", {},
+            "mb_basis" if metric == "bandwidth" else "basis")
+        if not self._bulk(shared):
+            for entry in res.entries:
+                self.entry(shared, entry)
+
+    def _bulk(self, sh: _ResultShared) -> bool:
+        """The entries of a result whose every Value and RawString is a plain number (the usual
+        case), converted and checked at once (:func:`_bulk_nums`); False (nothing done) when one
+        is not, or a scaled value is refused: then :meth:`entry` takes them one by one, notes
+        what it skips and raises for what it refuses."""
+        entries = sh.res.entries
+        texts = [e.value for e in entries]
+        raws = [e.raw for e in entries]
+        if not entries or None in texts or not all(raws):
+            return False
+        lengths = list(map(len, raws))
+        nums = _bulk_nums(texts + list(chain.from_iterable(raws)))
+        if nums is None:
+            return False
+        m = len(entries)
+        values, flat = nums[:m], nums[m:]
+        if sh.fixed is not None:
+            factor, basis = sh.fixed
+            if factor != 1.0:  # (v * 1.0 is v)
+                values, flat = [v * factor for v in values], [v * factor for v in flat]
+            if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
+                return False
+            bases = [basis] * m
+            runs = _split(flat, lengths)
+        else:
+            bases, runs, scaled = [], [], []
+            mode, bs = self.fio_mb if sh.fio else "auto", sh.base["block_size"]
+            for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
+                factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs,
+                                             mode, sh.fio)
+                bases.append(basis)
+                runs.append([v * factor for v in raw])
+                scaled.append(value * factor)
+            values = scaled
+            if not _accepted(values, sh.signed) or not all(
+                    _accepted(r, sh.signed) for r in runs):
+                return False
+        times = _bulk_times(entries, lengths)
+        for entry, value, raw, basis, rt in zip(entries, values, runs, bases, times,
+                                                    strict=True):
+            ts, tool_version, meta = self.system(entry.system)
+            if rt is False:  # (not the plain case: read and noted as one by one)
+                rt = self._times(entry, raw)
+            self._add(sh, entry, ts, tool_version, meta, basis, value, raw, rt)
+        return True
+
+    def system(self, name: str) -> tuple:
+        """(time, tool version, Hardware/Software columns) of a system; a TimeStamp that is not
+        one is noted each time it is asked for (once per entry)."""
+        got = self.systems.get(name)
+        if got is not None:
+            return got
+        system = self.sysmap.get(name)
+        text = system.timestamp if system else None
+        ts = self.times.get(text)
+        if ts is None:
+            ts = _tstamp(text, self.tz, self.notes, self.source)
+            if ts is not None:  # a system's time, parsed once
+                self.times[text] = ts
+        tool_version = (system.client_version if system and system.client_version
+                        else self.info.get("tool_version"))
+        got = (ts, tool_version, self.sysmeta.get(name, _NO_LOG))
+        if ts is not None or not text:  # (no note to repeat)
+            self.systems[name] = got
+        return got
 
     def _values(self, res: _Result, entry: _Entry) -> tuple[float | None, list | None] | None:
         """(Value, runs) of an entry; None when it gives no rows (noted why)."""
@@ -1141,16 +1215,9 @@ class _Rows:
                        negative=sh.signed)
 
     def entry(self, sh: _ResultShared, entry: _Entry) -> None:
+        """The rows of one entry, by the general rule (what :meth:`_bulk` stands for)."""
         res, system_name = sh.res, entry.system
-        system = self.sysmap.get(system_name)
-        text = system.timestamp if system else None
-        ts = self.times.get(text)
-        if ts is None:
-            ts = _tstamp(text, self.tz, self.notes, self.source)
-            if ts is not None:  # a system's time, parsed once (a bad one is noted each time)
-                self.times[text] = ts
-        tool_version = (system.client_version if system and system.client_version
-                        else self.info.get("tool_version"))
+        ts, tool_version, meta = self.system(system_name)
         values = self._values(res, entry)
         if values is None:
             return
@@ -1168,79 +1235,168 @@ class _Rows:
             if scaled_raw is None:
                 self._check(sh, entry, value, raw, factor)  # raises
                 scaled_raw = [v * factor for v in raw]
+        scaled_value = None
         if value is not None:
             scaled_value = value * factor
             if not (scaled_value < math.inf and (
                     scaled_value > -math.inf if sh.signed else scaled_value >= 0)):
                 self._check(sh, entry, value, raw, factor)
         times = self._times(entry, raw)
-        logged = (self.logs.times(res, system_name, self.tz, self.notes)
-                  if self.logs is not None else _NO_LOG)
-        key = sh.key_prefix + system_name
-        common = {**sh.base, **self.sysmeta.get(system_name, _NO_LOG), "config": system_name,
-                  "tool_version": tool_version}
-        if basis:
-            common["mb_basis" if sh.metric == "bandwidth" else "basis"] = basis
-        ci = len(self.distinct)  # the entry gives rows: a run or its Value
-        self.distinct.append(common)
-        if scaled_raw is not None:
-            self._runs(sh, entry, common, ci, ts, key, scaled_raw, times, logged)
-        if value is not None:
-            vpos = f"{entry.position}/Value" if self.composite else (
-                f"{entry.position}.value" if self.fmt == "json export" else entry.position)
-            self.rows.append((ts, f"{key}|reported", vpos, scaled_value, None, "reported_mean"))
-            self.which.append(ci)
+        self._add(sh, entry, ts, tool_version, meta, basis, scaled_value, scaled_raw, times)
 
-    def _runs(self, sh: _ResultShared, entry: _Entry, common: dict, ci: int, ts, key: str,
-              values: list, times: list | None, logged: dict) -> None:
-        """One row per run (and its runtime row, once per run), and the runs' series."""
+    def _add(self, sh: _ResultShared, entry: _Entry, ts, tool_version: str | None, meta: dict,
+             basis: str | None, value: float | None, raw: list | None,
+             times: list | None) -> None:
+        """The rows of an entry whose values are read, scaled and checked: one per run (and its
+        runtime row, once per run), its Value's; and the runs' series."""
+        system = entry.system
+        logged = (self.logs.times(sh.res, system, self.tz, self.notes)
+                  if self.logs is not None else _NO_LOG)
+        key = sh.key_prefix + system
+        w = self.shared.entry(sh.base, meta, system, tool_version, sh.basis_key, basis)
         rows, which = self.rows, self.which
-        flag = sh.flag_default
-        n = len(values)
-        rawpos = (f"{entry.position}/RawString (run " if self.composite
-                  else f"{entry.position} (run ")
-        keys = [f"{key}|{k}" for k in range(n)]
-        stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
-        done = n if times is None else self.runtime_done.get(key, 0)
-        if done >= n:  # no runtime rows among them
-            rows.extend(zip(stamps, keys, [f"{rawpos}{k + 1})" for k in range(n)], values,
-                            range(n), [flag] * n, strict=True))
-            which += [ci] * n
-        else:
-            self.runtime_done[key] = n
-            ri = len(self.distinct)
-            self.distinct.append({**common, "metric": "runtime", "unit": "s",
-                                  "higher_is_better": None, "scale": None, "mb_basis": None,
-                                  "basis": None})
-            rtpos = f"{entry.position}/JSON test-run-times (run "
-            for k in range(n):
-                rts, rk = stamps[k], keys[k]
-                rows.append((rts, rk, f"{rawpos}{k + 1})", values[k], k, flag))
-                which.append(ci)
-                if k >= done:
-                    rows.append((rts, rk, f"{rtpos}{k + 1})", times[k], k, None))
-                    which.append(ri)
-        t, tb = _run_offsets(logged, times, n)
-        consts = sh.series.get(n)
-        if consts is None:
-            res, base, const = sh.res, sh.base, self.const
-            consts = sh.series[n] = (
-                const(self.source, n), const(res.title, n), const(base["op"], n),
-                const(base["metric"], n), const(base["unit"], n),
-                _new_const((base["block_size"], n)), const(res.scale, n),
-                const(res.arguments, n), const(res.description, n))
-        source = self.source
-        series = Columns.of({  # typed once by _common.series_of
-            "run_id": [run_id(source, k) for k in keys],
-            "source": consts[0], "test": consts[1], "op": consts[2], "metric": consts[3],
-            "t": t, "value": values, "unit": consts[4],
-            "block_size": consts[5], "config": self.const(entry.system, n),
-            "t_basis": self.const(tb, n), "scale": consts[6], "arguments": consts[7],
-            "description": consts[8]}, n)
-        self.series.append(series)
+        if raw is not None:
+            n = len(raw)
+            keys = _numbered(f"{key}|", "", n, 0)
+            positions = _numbered(entry.position + self.runs_at, ")", n, 1)
+            stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
+            flag = sh.flag_default
+            done = n if times is None else self.runtime_done.get(key, 0)
+            if done >= n:  # no runtime rows among them
+                rows.extend(zip(stamps, keys, positions, raw, range(n), [flag] * n,
+                                strict=True))
+                which += [w] * n
+            else:
+                self.runtime_done[key] = n
+                self.shared.runtime()
+                rtpos = _numbered(f"{entry.position}/JSON test-run-times (run ", ")", n, 1)
+                if not done:  # each run's row, then its runtime row
+                    rows.extend(chain.from_iterable(zip(
+                        zip(stamps, keys, positions, raw, range(n), [flag] * n, strict=True),
+                        zip(stamps, keys, rtpos, times, range(n), [None] * n, strict=True),
+                        strict=True)))
+                    which += [w, w + 1] * n
+                else:
+                    for k in range(n):
+                        rts, rk = stamps[k], keys[k]
+                        rows.append((rts, rk, positions[k], raw[k], k, flag))
+                        which.append(w)
+                        if k >= done:
+                            rows.append((rts, rk, rtpos[k], times[k], k, None))
+                            which.append(w + 1)
+            self.series.append(_LazySeries(n, (self.source, self.consts, sh, system, keys, raw,
+                                               times, logged)))
+        if value is not None:
+            rows.append((ts, f"{key}|reported", entry.position + self.value_at, value, None,
+                         "reported_mean"))
+            which.append(w)
+
+
+def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, keys: list,
+                    values: list, times: list | None, logged: dict) -> dict:
+    """The columns of the series of one entry's runs (``consts``: the file's Consts of string
+    values, :meth:`_Rows.const`)."""
+    n = len(values)
+    t, tb = _run_offsets(logged, times, n)
+
+    def const(value, n):
+        c = consts.get((value, n))
+        if c is None:
+            c = consts[value, n] = _new_const((value, n))
+        return c
+
+    per_n = sh.series.get(n)
+    if per_n is None:
+        res, base = sh.res, sh.base
+        per_n = sh.series[n] = (
+            const(source, n), const(res.title, n), const(base["op"], n),
+            const(base["metric"], n), const(base["unit"], n),
+            _new_const((base["block_size"], n)), const(res.scale, n),
+            const(res.arguments, n), const(res.description, n))
+    return {  # typed once by _common.series_of
+        "run_id": [run_id(source, k) for k in keys],
+        "source": per_n[0], "test": per_n[1], "op": per_n[2], "metric": per_n[3],
+        "t": t, "value": values, "unit": per_n[4],
+        "block_size": per_n[5], "config": const(system, n),
+        "t_basis": const(tb, n), "scale": per_n[6], "arguments": per_n[7],
+        "description": per_n[8]}
+
+
+_COLS = Columns.__dict__["cols"]  # the slot of Columns' columns
+
+
+class _LazySeries(Columns):
+    """The series of one entry's runs, its columns made when first asked for: a folder read
+    asks only with ``series=True``, and the parse keeps only what they are made of.
+    Pickled as the plain :class:`~ebsstats.io._common.Columns` it stands for."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, n: int, parts: tuple):
+        self.n, self._parts = n, parts
+
+    @property
+    def cols(self) -> dict:
+        if self._parts is not None:
+            _COLS.__set__(self, _series_columns(*self._parts))
+            self._parts = None
+        return _COLS.__get__(self)
+
+    @cols.setter
+    def cols(self, value: dict) -> None:
+        _COLS.__set__(self, value)
+        self._parts = None
+
+    def __reduce__(self):
+        return Columns.of, (self.cols, self.n)
 
 
 _NO_LOG: dict = {}  # read only: no test-log times, no system metadata
+_RUNTIME = {"metric": "runtime", "unit": "s", "higher_is_better": None, "scale": None,
+            "mb_basis": None, "basis": None}  # (read only) what runtime rows have of their own
+
+
+def _accepted(values: list[float], signed: bool) -> bool:
+    """Whether :func:`~ebsstats.io._common.number` accepts every scaled value (as
+    :func:`_scaled` checks them): all finite, and none negative unless ``signed``."""
+    return all(map(math.isfinite, values)) and (signed or not values or min(values) >= 0)
+
+
+def _split(values: list, lengths: list[int]) -> list[list]:
+    """``values`` cut into consecutive lists of these lengths."""
+    it = iter(values)
+    return [list(islice(it, k)) for k in lengths]
+
+
+def _bulk_times(entries: list[_Entry], lengths: list[int]) -> list:
+    """Per entry, its test-run-times as :meth:`_Rows._times` reads them when every entry has
+    plain ones, one per run (the usual case, converted at once); False for an entry to be read
+    by that rule (when one is not plain, every entry is)."""
+    texts = [e.run_times for e in entries]
+    if None in texts:  # (lists: equal to None only when None)
+        return [None if t is None else False for t in texts]
+    if list(map(len, texts)) == lengths:
+        nums = _bulk_nums(list(chain.from_iterable(texts)))
+        if nums is not None and (not nums or min(nums) >= 0):
+            return _split(nums, lengths)
+    return [False] * len(entries)
+
+
+_NUMBERED: dict[tuple, list[str]] = {}  # (head, tail, n, first) -> its strings, shared by files
+_NUMBERED_MAX = 4096  # distinct lists kept, ...
+_NUMBERED_RUNS = 64  # ... of so many runs at most
+
+
+def _numbered(head: str, tail: str, n: int, first: int) -> list[str]:
+    """``[f"{head}{k}{tail}" for k in range(first, first + n)]`` (never modified): the run keys
+    and positions of an entry's runs, the same in files of one layout (made once for them)."""
+    key = (head, tail, n, first)
+    out = _NUMBERED.get(key)
+    if out is None:
+        out = [f"{head}{k}{tail}" for k in range(first, first + n)]
+        if n <= _NUMBERED_RUNS and len(_NUMBERED) < _NUMBERED_MAX:
+            _NUMBERED[key] = out
+    return out
 
 
 class _ResultShared(NamedTuple):
@@ -1257,6 +1413,7 @@ class _ResultShared(NamedTuple):
     signed: bool
     key_prefix: str  # of the run key
     series: dict  # n -> the Consts of the series columns
+    basis_key: str  # the column of the entries' basis
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -1264,7 +1421,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    columns = _columns({"source": source, "tool": "pts"}, rows.rows, rows.which, rows.distinct)
+    columns = _columns({"source": source, "tool": "pts"}, rows.rows, rows.which, rows.shared)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
                   series=rows.series, notes=rows.notes)
 
@@ -1272,14 +1429,121 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
 
 
-def _columns(fixed: dict, rows: list[tuple], which: list[int], distinct: list[dict]
+def _picker(index: list[int]):
+    """A function giving ``tuple(seq[i] for i in index)`` (picked in C)."""
+    if len(index) > 1:
+        return itemgetter(*index)
+    return lambda seq: tuple(seq[i] for i in index)
+
+
+class _Shared:
+    """The values the rows of a file share, factored as they are made: per result, its dict
+    (test, metric, …); per entry, its system's dict (``hw_*``, ``sw_*``), ``config``,
+    ``tool_version`` and its ``mb_basis`` or ``basis``; and what runtime rows have of their own
+    (:data:`_RUNTIME`, which wins). A row of entry ``e`` has ``which`` ``2 * e``, a runtime row
+    of it ``2 * e + 1``. The column names are kept in the order in which they first appear in
+    the dicts these values stand for (:meth:`merged`, in order of first use: the order
+    run_columns gives them)."""
+
+    __slots__ = ("names", "bases", "res", "metas", "seen", "config", "tool_version", "mb_basis",
+                 "basis", "runtimes")
+
+    def __init__(self):
+        self.names: dict = {}  # (keys only)
+        self.bases: list[dict] = []  # the results' dicts, in order of first use
+        self.res: list[int] = []  # per entry: its result's place in bases
+        self.metas: list[dict] = []  # per entry: its system's dict
+        self.seen: set[int] = set()  # ids of the system dicts met
+        self.config: list[str] = []
+        self.tool_version: list = []
+        self.mb_basis: list = []
+        self.basis: list = []
+        self.runtimes = False  # whether there are runtime rows
+
+    def entry(self, base: dict, meta: dict, config: str, tool_version, basis_key: str,
+              basis: str | None) -> int:
+        """Add an entry that gives rows (``base`` is its result's dict, the same object for
+        every entry of the result, a new one per result); its rows' ``which``."""
+        names, bases = self.names, self.bases
+        if not bases or bases[-1] is not base:
+            bases.append(base)
+            names.update(base)
+        if id(meta) not in self.seen:  # (every system dict is kept alive by its _Rows)
+            self.seen.add(id(meta))
+            names.update(meta)
+        e = len(self.res)
+        if not e:
+            names.update(config=None, tool_version=None)
+        if basis:
+            names.setdefault(basis_key)
+        else:
+            basis = None
+        self.res.append(len(bases) - 1)
+        self.metas.append(meta)
+        self.config.append(config)
+        self.tool_version.append(tool_version)
+        self.mb_basis.append(basis if basis_key == "mb_basis" else None)
+        self.basis.append(basis if basis_key == "basis" else None)
+        return 2 * e
+
+    def runtime(self) -> None:
+        """Runtime rows are made (of the entry added last)."""
+        if not self.runtimes:
+            self.runtimes = True
+            self.names.update(_RUNTIME)
+
+    def merged(self, w: int) -> dict:
+        """The shared values of the rows whose ``which`` is ``w``, as one dict: what the
+        factored values stand for (the dict a row's values were merged to, one per entry)."""
+        e = w // 2
+        out = {**self.bases[self.res[e]], **self.metas[e], "config": self.config[e],
+               "tool_version": self.tool_version[e]}
+        for name, values in (("mb_basis", self.mb_basis), ("basis", self.basis)):
+            if values[e] is not None:
+                out[name] = values[e]
+        return {**out, **_RUNTIME} if w % 2 else out
+
+
+def _columns(fixed: dict, rows: list[tuple], which: list[int], shared: _Shared
              ) -> tuple[dict, int]:
     """The columns :func:`~ebsstats.io._rows.run_columns` gives for these rows, whose shared
-    values are ``distinct[which[i]]`` for row i (known as the rows are made: no pass over the
-    runs to find them)."""
+    values are ``shared.merged(which[i])`` for row i (known as the rows are made: no pass over
+    the runs to find them).
+
+    A column's value is read from each result's dict (a few) or each entry's values, and spread
+    to the rows in C; a column of one value (of one type) is a :class:`Const`."""
     # the fixed and per-row columns as run_columns makes them (with no runs: no shared values)
     cols, n = run_columns(fixed, _ROW_COLUMNS, rows, [])
-    spread_shared(cols, which, distinct, n)
+    if not n:
+        return cols, n
+    sh = shared
+    pick = _picker(which)
+    m, r = len(sh.res), len(sh.bases)
+    # per value of which (2e, 2e + 1): its result (or r: runtime's own), its entry (or m)
+    tables = {"res": lambda: zip(sh.res, sh.res, strict=True),
+              "res_rt": lambda: zip(sh.res, repeat(r, m), strict=True),
+              "ent": lambda: zip(range(m), range(m), strict=True),
+              "ent_rt": lambda: zip(range(m), repeat(m, m), strict=True)}
+    getters: dict = {}  # kind -> picks each row's value from the values per result or entry
+    in_bases = set().union(*sh.bases)
+    own = {"config": sh.config, "tool_version": sh.tool_version, "mb_basis": sh.mb_basis,
+           "basis": sh.basis}
+    for name in sh.names:  # (a system's dict has none of the results' names, nor own's)
+        if name in in_bases:
+            values, kind = list(map(dict.get, sh.bases, repeat(name))), "res"
+        elif name in own:
+            values, kind = own[name], "ent"
+        else:
+            values, kind = list(map(dict.get, sh.metas, repeat(name))), "ent"
+        if sh.runtimes and name in _RUNTIME:  # runtime rows have their own value
+            values, kind = [*values, _RUNTIME[name]], kind + "_rt"
+        if is_constant(values):  # one value (of one type) in every row: typed once
+            cols[name] = Const(values[0], n)
+            continue
+        get = getters.get(kind)
+        if get is None:
+            get = getters[kind] = _picker(list(pick(list(chain.from_iterable(tables[kind]())))))
+        cols[name] = list(get(values))
     return cols, n
 
 
