@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import defusedxml.ElementTree as DET
 import numpy as np
@@ -421,7 +422,7 @@ def _random_doc(rng) -> str:
                         for _ in range(k))
 
     systems = ["a", "b", "c"]
-    tricky = pick([0.0, 0.0, 0.05, 0.3])
+    tricky = pick([0.0, 0.0, 0.0, 0.05, 0.3])
     doc = ["<PhoronixTestSuite>"]
     for sid in systems:
         stamp = pick(["2024-01-02 03:04:05", "2024-01-02 03:04:05", "yesterday", ""])
@@ -436,10 +437,11 @@ def _random_doc(rng) -> str:
         doc.append(f"<Result><Identifier>{ident}</Identifier><Title>T</Title>"
                    f"<Arguments>{args}</Arguments><Description>{desc}</Description>"
                    f"<Scale>{scale}</Scale><Proportion>HIB</Proportion><Data>")
+        runs = int(rng.integers(1, 4))  # (mostly as many runs in every entry of a result)
         for sid in systems:
             if rng.random() < 0.1:
                 continue
-            k = int(rng.integers(1, 4))
+            k = runs if rng.random() < 0.85 else int(rng.integers(1, 4))
             parts = [f"<Identifier>{sid}</Identifier>"]
             if rng.random() < 0.95:
                 parts.append(f"<Value>{numbers(1, tricky)}</Value>")
@@ -498,3 +500,74 @@ def test_bulk_nums_is_num_of_each_or_none(texts):
     assert got is None or got == want
     assert (got is not None) is (bool(texts) and None not in want and all(
         re.fullmatch(r"[-+0-9.eE]+", t) for t in texts))
+
+
+def _entries_one_by_one(rel, pos, source):
+    """The Entries of a Result read one by one (the rule _composite_entries stands for)."""
+    out, j = [], 0
+    for data in rel.iterfind("Data"):
+        for eel in data.iterfind("Entry"):
+            j += 1
+            epos = f"{pos}/Data/Entry[{j}]"
+            system, raw, js, value = pts._texts(eel, pts._ENTRY_TAGS)
+            if system is None:
+                raise es.ParseError(source, f"{epos}/Identifier",
+                                    "the system Identifier of an Entry", found="nothing")
+            out.append(pts._Entry(system, value, raw.split(":") if raw else None,
+                                  pts._run_times_json(js, epos, source) if js else None, epos))
+    return out
+
+
+ENTRY_PARTS = ["<Identifier>a</Identifier>", "<Identifier> b </Identifier>", "<Identifier/>",
+               "<Identifier> </Identifier>", "<Value>1</Value>", "<Value> 2 </Value>",
+               "<Value/>", "<RawString>1:2</RawString>", "<RawString>:</RawString>",
+               "<RawString/>", '<JSON>{"test-run-times":"1:2"}</JSON>', "<JSON>{bad</JSON>",
+               "<JSON/>", '<JSON>{"x": 1}</JSON>', "<Other>x</Other>", "<Identifier>c</Identifier>"]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_composite_entries_are_entries_one_by_one(seed):
+    rng = np.random.default_rng(seed)
+    data = []
+    for _ in range(int(rng.integers(0, 3))):
+        entries = []
+        for _ in range(int(rng.integers(0, 4))):
+            parts = [ENTRY_PARTS[int(i)] for i in rng.integers(len(ENTRY_PARTS),
+                                                               size=int(rng.integers(0, 5)))]
+            if rng.random() < 0.8:
+                parts.insert(0, "<Identifier>s</Identifier>")
+            entries.append("<Entry>" + "".join(parts) + "</Entry>")
+        data.append("<Data>" + "".join(entries) + "</Data>")
+    doc = "<Result>" + "".join(data) + "</Result>"
+    for rel in (ET.fromstring(doc), DET.fromstring(doc)):
+        try:
+            want = _entries_one_by_one(rel, "/P/Result[2]", "x.xml")
+        except es.ParseError as exc:
+            with pytest.raises(es.ParseError) as got:
+                pts._composite_entries(rel, "/P/Result[2]", "x.xml")
+            assert str(got.value) == str(exc)
+        else:
+            assert pts._composite_entries(rel, "/P/Result[2]", "x.xml") == want
+
+
+REAL = sorted(
+    [p for p in (Path(__file__).parent / "fixtures" / "pts").rglob("*") if p.is_file()
+     and p.suffix in (".xml", ".json", ".csv")]
+    + list((Path(__file__).parent.parent / "data" / "campaign" / "pts").glob("*/composite.xml")))
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.parent.name + "/" + p.name)
+def test_real_files_at_once_are_one_by_one(path, monkeypatch):
+    """On the genuine and campaign files: the rows of a result made at once (_emit), entry by
+    entry from values read at once (_add), and by the general rule, are the same."""
+    text = path.read_text(encoding="utf-8")
+    fast = _outcome_of(text, str(path))
+    monkeypatch.setattr(pts._Rows, "_alike", lambda self, sh, lengths, times: False)
+    assert _outcome_of(text, str(path)) == fast
+    monkeypatch.setattr(pts._Rows, "_bulk", lambda self, sh: False)
+    assert _outcome_of(text, str(path)) == fast
+
+
+def _outcome_of(text: str, source: str):
+    p = pts._parse(text, source)
+    return repr(p.columns), p.notes, [repr(s.cols) for s in p.series]

@@ -113,7 +113,7 @@ import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import NamedTuple
 
@@ -255,13 +255,15 @@ class _System:
     client_version: str | None = None
 
 
-@dataclass
-class _Entry:
+class _Entry(NamedTuple):
     system: str
     value: str | None
     raw: list[str] | None
     run_times: list[str] | None
     position: str
+
+
+_new_entry = functools.partial(tuple.__new__, _Entry)  # _Entry(*fields) without a Python call
 
 
 @dataclass
@@ -321,6 +323,12 @@ def split_system_string(text: str | None) -> dict[str, str]:
             continue
         out[key.strip()] = value.strip()
     return out
+
+
+@functools.lru_cache(maxsize=1024)  # (files of one campaign repeat their systems)
+def _system_pairs(text: str | None) -> tuple[tuple[str, str], ...]:
+    """:func:`split_system_string` of ``text``, as pairs (made once per text)."""
+    return tuple(split_system_string(text).items())
 
 
 @functools.lru_cache(maxsize=4096)  # the same few keys in every file
@@ -404,7 +412,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
                              "a system Identifier", found="nothing")
         for text in (hardware, software):
             if text not in pairs:
-                pairs[text] = split_system_string(text)
+                pairs[text] = dict(_system_pairs(text))
         systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
     for i, rel in enumerate(root.iterfind("Result"), 1):
@@ -414,11 +422,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
         res = _Result(ident, title or ident, *fields, pos)
         results.append(res)
-        j = 0
-        for data in rel.iterfind("Data"):
-            for eel in data.iterfind("Entry"):
-                j += 1
-                res.entries.append(_composite_entry(eel, f"{pos}/Data/Entry[{j}]", source))
+        res.entries = _composite_entries(rel, pos, source)
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
@@ -426,13 +430,25 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
     return systems, results, info
 
 
-def _composite_entry(eel: ET.Element, epos: str, source: str) -> _Entry:
-    system, raw, js, value = _texts(eel, _ENTRY_TAGS)
-    if system is None:
-        raise ParseError(source, f"{epos}/Identifier", "the system Identifier of an Entry",
-                         found="nothing")
-    return _Entry(system, value, raw.split(":") if raw else None,
-                  _run_times_json(js, epos, source) if js else None, epos)
+def _composite_entries(rel: ET.Element, pos: str, source: str) -> list[_Entry]:
+    """The Entries of a Result (``Data/Entry``), each child read as :func:`_texts` reads it,
+    tag by tag over all of them (found in C); a missing Identifier raises where the Entries
+    read in order would (after the JSON of those before it)."""
+    eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    if not eels:
+        return []
+    positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
+    systems, raws, jss, values = (
+        [t or None for t in map(str.strip, map(methodcaller("findtext", tag, ""), eels))]
+        for tag in _ENTRY_TAGS)
+    upto = systems.index(None) if None in systems else len(eels)
+    times = [_run_times_json(js, epos, source) if js else None
+             for js, epos in zip(jss[:upto], positions, strict=False)]
+    if upto < len(eels):
+        raise ParseError(source, f"{positions[upto]}/Identifier",
+                         "the system Identifier of an Entry", found="nothing")
+    return list(map(_new_entry, zip(systems, values, [r.split(":") if r else None for r in raws],
+                                     times, positions, strict=True)))
 
 
 # what PTS writes in an Entry's JSON: {"test-run-times":"30.46:30.73:30.46"}
@@ -1075,36 +1091,20 @@ class _Rows:
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
 
     def result(self, res: _Result) -> None:
-        fio = _is_fio(res)
-        workload, op, bs = _workload(res)
-        metric, unit, lat_factor = _canonical(res, self.fmt, fio)
-        base = {
-            "test": res.title, "workload": workload,
-            "op": op, "block_size": bs, "metric": metric, "unit": unit,
-            "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
-            "result_identifier": res.identifier, "app_version": res.app_version,
-            "arguments": res.arguments, "description": res.description, "scale": res.scale,
-            "display_format": res.display_format, "proportion": res.proportion,
-        }
-        flag_default = "scale_unknown" if self.fmt == "raw csv export" else None
-        rhash = res.hash or _comparison_hash(res, res.scale)
-        if rhash:
-            base["result_hash"] = rhash
-        if metric == "bandwidth":  # the factor is decided per entry
+        key = (self.fmt, res.identifier, res.title, res.app_version, res.arguments,
+               res.description, res.scale, res.proportion, res.display_format, res.hash)
+        made = _RESULT_VALUES.get(key)
+        if made is None:  # (what files of one campaign repeat: made once for them)
+            made = _result_values(res, self.fmt)
+            if len(_RESULT_VALUES) < _RESULT_VALUES_MAX:
+                _RESULT_VALUES[key] = made
+        others = None
+        if made.fixed is None:  # (bandwidth) the factor is decided per entry
             sibling = _iops_sibling(res, self.results)
-            others: dict = {}  # system -> its first entry of the IOPS sibling
+            others = {}  # system -> its first entry of the IOPS sibling
             for e in sibling.entries if sibling is not None else ():
                 others.setdefault(e.system, e)
-            fixed = None
-        else:
-            others = None
-            fixed = (1.0, None) if lat_factor is None else (
-                lat_factor, f"{res.scale} -> s (the profile's mean latency)")
-        shared = _ResultShared(
-            res, base, metric, fio, others, fixed, flag_default,
-            f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
-            f"{res.identifier or res.title}|{res.arguments}|{res.description}|", {},
-            "mb_basis" if metric == "bandwidth" else "basis")
+        shared = _ResultShared(res, others, {}, *made)
         if not self._bulk(shared):
             for entry in res.entries:
                 self.entry(shared, entry)
@@ -1147,6 +1147,9 @@ class _Rows:
                     _accepted(r, sh.signed) for r in runs):
                 return False
         times = _bulk_times(entries, lengths)
+        if self.logs is None and self._alike(sh, lengths, times):
+            self._emit(sh, values, runs, bases, times, lengths[0])
+            return True
         for entry, value, raw, basis, rt in zip(entries, values, runs, bases, times,
                                                     strict=True):
             ts, tool_version, meta = self.system(entry.system)
@@ -1154,6 +1157,77 @@ class _Rows:
                 rt = self._times(entry, raw)
             self._add(sh, entry, ts, tool_version, meta, basis, value, raw, rt)
         return True
+
+    def _alike(self, sh: _ResultShared, lengths: list[int], times: list) -> bool:
+        """Whether the entries of a result (no test logs) make their rows alike, so that
+        :meth:`_emit` makes them at once: as many runs each, distinct systems, plain
+        test-run-times for all or none, and runtime rows for all runs of all or of none."""
+        m, n = len(lengths), lengths[0]
+        if lengths.count(n) != m or False in times or times.count(None) not in (0, m):
+            return False
+        keys = [sh.key_prefix + e.system for e in sh.res.entries]
+        if len(set(keys)) != m:
+            return False
+        if times[0] is None:
+            return True
+        dones = list(map(self.runtime_done.get, keys, repeat(0, m)))
+        return dones.count(0) == m or min(dones) >= n
+
+    def _emit(self, sh: _ResultShared, values: list[float], runs: list[list[float]],
+              bases: list, times: list, n: int) -> None:
+        """The rows of a result's entries (:meth:`_alike`) at once, column by column: what
+        :meth:`_add` makes entry by entry. The run keys and positions of the rows are the same
+        in files of one layout: made once for them (:func:`_layout_column`)."""
+        entries = sh.res.entries
+        m = len(entries)
+        systems = [e.system for e in entries]
+        keys = list(map(sh.key_prefix.__add__, systems))
+        rt = times[0] is not None and self.runtime_done.get(keys[0], 0) < n  # runtime rows
+        got = self.systems.get
+        infos = [got(s) or self.system(s) for s in systems]  # (notes in order of entries)
+        stamps, tool_versions, metas = (list(map(itemgetter(k), infos)) for k in range(3))
+        w = self.shared.entries(sh.base, metas, systems, tool_versions, sh.basis_key, bases, rt)
+        span = 2 * n + 1 if rt else n + 1  # rows per entry
+        if rt:
+            self.runtime_done.update(zip(keys, repeat(n, m), strict=True))
+        column = [None] * (m * span)  # values: runs (and run times) of each entry, its Value
+        flat = list(chain.from_iterable(runs))
+        step = 2 if rt else 1
+        for k in range(n):
+            column[step * k::span] = flat[k::n]
+        if rt:
+            flat = list(chain.from_iterable(times))
+            for k in range(n):
+                column[2 * k + 1::span] = flat[k::n]
+        column[span - 1::span] = values
+        which = list(chain.from_iterable(map(repeat, range(w, w + 2 * m, 2), repeat(span, m))))
+        if rt:
+            for k in range(n):
+                which[2 * k + 1::span] = range(w + 1, w + 2 * m, 2)
+        flag = sh.flag_default
+        self.rows.extend(zip(
+            chain.from_iterable(map(repeat, stamps, repeat(span, m))),
+            _layout_column(("keys", sh.key_prefix, tuple(systems), n, rt), _run_keys, keys),
+            _layout_column(("positions", tuple(e.position for e in entries), self.runs_at,
+                            self.value_at, n, rt), self._positions, entries),
+            column, ([k for k in range(n) for _ in range(step)] + [None]) * m,
+            (([flag, None] if rt else [flag]) * n + ["reported_mean"]) * m, strict=True))
+        self.which += which
+        self.series.extend(map(_LazySeries, repeat(n, m), zip(
+            repeat(self.source, m), repeat(self.consts, m), repeat(sh, m), systems, keys, runs,
+            times, repeat(_NO_LOG, m), strict=True)))
+
+    def _positions(self, entries: list[_Entry], n: int, rt: bool) -> list[str]:
+        """The positions of the rows :meth:`_emit` makes."""
+        out = []
+        for e in entries:
+            runs = _numbered(e.position + self.runs_at, ")", n, 1)
+            if rt:
+                times = _numbered(f"{e.position}/JSON test-run-times (run ", ")", n, 1)
+                runs = chain.from_iterable(zip(runs, times, strict=True))
+            out += runs
+            out.append(e.position + self.value_at)
+        return out
 
     def system(self, name: str) -> tuple:
         """(time, tool version, Hardware/Software columns) of a system; a TimeStamp that is not
@@ -1284,7 +1358,7 @@ class _Rows:
                         if k >= done:
                             rows.append((rts, rk, rtpos[k], times[k], k, None))
                             which.append(w + 1)
-            self.series.append(_LazySeries(n, (self.source, self.consts, sh, system, keys, raw,
+            self.series.append(_LazySeries(n, (self.source, self.consts, sh, system, key, raw,
                                                times, logged)))
         if value is not None:
             rows.append((ts, f"{key}|reported", entry.position + self.value_at, value, None,
@@ -1292,7 +1366,7 @@ class _Rows:
             which.append(w)
 
 
-def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, keys: list,
+def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, key: str,
                     values: list, times: list | None, logged: dict) -> dict:
     """The columns of the series of one entry's runs (``consts``: the file's Consts of string
     values, :meth:`_Rows.const`)."""
@@ -1314,7 +1388,7 @@ def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, k
             _new_const((base["block_size"], n)), const(res.scale, n),
             const(res.arguments, n), const(res.description, n))
     return {  # typed once by _common.series_of
-        "run_id": [run_id(source, k) for k in keys],
+        "run_id": [run_id(source, f"{key}|{k}") for k in range(n)],
         "source": per_n[0], "test": per_n[1], "op": per_n[2], "metric": per_n[3],
         "t": t, "value": values, "unit": per_n[4],
         "block_size": per_n[5], "config": const(system, n),
@@ -1368,6 +1442,30 @@ def _split(values: list, lengths: list[int]) -> list[list]:
     return [list(islice(it, k)) for k in lengths]
 
 
+def _run_keys(keys: list[str], n: int, rt: bool) -> list[str]:
+    """The run keys of the rows :meth:`_Rows._emit` makes."""
+    out = []
+    for key in keys:
+        out += [f"{key}|{k}" for k in range(n) for _ in range(2 if rt else 1)]
+        out.append(f"{key}|reported")
+    return out
+
+
+_LAYOUT: dict[tuple, list] = {}  # what decides a column of a result's rows -> the column
+_LAYOUT_MAX, _LAYOUT_ROWS = 1024, 4096  # (a hostile folder cannot grow it without end)
+
+
+def _layout_column(key: tuple, make, of: list) -> list:
+    """``make(of, n, rt)`` (``key[-2:]`` are n and rt), made once for files of one layout
+    (never modified)."""
+    out = _LAYOUT.get(key)
+    if out is None:
+        out = make(of, *key[-2:])
+        if len(out) <= _LAYOUT_ROWS and len(_LAYOUT) < _LAYOUT_MAX:
+            _LAYOUT[key] = out
+    return out
+
+
 def _bulk_times(entries: list[_Entry], lengths: list[int]) -> list:
     """Per entry, its test-run-times as :meth:`_Rows._times` reads them when every entry has
     plain ones, one per run (the usual case, converted at once); False for an entry to be read
@@ -1399,20 +1497,66 @@ def _numbered(head: str, tail: str, n: int, first: int) -> list[str]:
     return out
 
 
-class _ResultShared(NamedTuple):
-    """What every entry of one result shares."""
+class _ResultValues(NamedTuple):
+    """What every entry of a result shares that its content decides (files of one campaign
+    repeat it: made once for them, :data:`_RESULT_VALUES`; never modified)."""
 
-    res: _Result
     base: dict  # the values of every row of the result
     metric: str
     fio: bool
-    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
     fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
     flag_default: str | None
     what: str  # the metric and scale, for errors
     signed: bool
     key_prefix: str  # of the run key
+    basis_key: str  # the column of the entries' basis
+
+
+def _result_values(res: _Result, fmt: str) -> _ResultValues:
+    fio = _is_fio(res)
+    workload, op, bs = _workload(res)
+    metric, unit, lat_factor = _canonical(res, fmt, fio)
+    base = {
+        "test": res.title, "workload": workload,
+        "op": op, "block_size": bs, "metric": metric, "unit": unit,
+        "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
+        "result_identifier": res.identifier, "app_version": res.app_version,
+        "arguments": res.arguments, "description": res.description, "scale": res.scale,
+        "display_format": res.display_format, "proportion": res.proportion,
+    }
+    rhash = res.hash or _comparison_hash(res, res.scale)
+    if rhash:
+        base["result_hash"] = rhash
+    if metric == "bandwidth":
+        fixed = None
+    else:
+        fixed = (1.0, None) if lat_factor is None else (
+            lat_factor, f"{res.scale} -> s (the profile's mean latency)")
+    return _ResultValues(
+        base, metric, fio, fixed, "scale_unknown" if fmt == "raw csv export" else None,
+        f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
+        f"{res.identifier or res.title}|{res.arguments}|{res.description}|",
+        "mb_basis" if metric == "bandwidth" else "basis")
+
+
+_RESULT_VALUES: dict[tuple, _ResultValues] = {}  # a result's content -> its values
+_RESULT_VALUES_MAX = 4096  # (a hostile folder cannot grow it without end)
+
+
+class _ResultShared(NamedTuple):
+    """What every entry of one result shares."""
+
+    res: _Result
+    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
     series: dict  # n -> the Consts of the series columns
+    base: dict  # the values of every row of the result
+    metric: str
+    fio: bool
+    fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
+    flag_default: str | None
+    what: str  # the metric and scale, for errors
+    signed: bool
+    key_prefix: str  # of the run key
     basis_key: str  # the column of the entries' basis
 
 
@@ -1485,6 +1629,34 @@ class _Shared:
         self.mb_basis.append(basis if basis_key == "mb_basis" else None)
         self.basis.append(basis if basis_key == "basis" else None)
         return 2 * e
+
+    def entries(self, base: dict, metas: list[dict], configs: list[str], tool_versions: list,
+                basis_key: str, bases: list, runtime: bool) -> int:
+        """:meth:`entry` for each entry of one result (and :meth:`runtime` after the first when
+        ``runtime``): the first one's ``which``. When nothing new appears in them (no
+        first entry, system, basis name or runtime rows) their values are appended at once."""
+        names = self.names
+        if (self.res and (self.runtimes or not runtime) and set(map(id, metas)) <= self.seen
+                and (basis_key in names or not any(bases))):
+            if not self.bases or self.bases[-1] is not base:
+                self.bases.append(base)
+                names.update(base)
+            m = len(metas)
+            w = 2 * len(self.res)
+            self.res += [len(self.bases) - 1] * m
+            self.metas += metas
+            self.config += configs
+            self.tool_version += tool_versions
+            bases = [b or None for b in bases]
+            self.mb_basis += bases if basis_key == "mb_basis" else [None] * m
+            self.basis += bases if basis_key == "basis" else [None] * m
+            return w
+        w = self.entry(base, metas[0], configs[0], tool_versions[0], basis_key, bases[0])
+        if runtime:
+            self.runtime()
+        for args in zip(metas[1:], configs[1:], tool_versions[1:], bases[1:], strict=True):
+            self.entry(base, *args[:3], basis_key, args[3])
+        return w
 
     def runtime(self) -> None:
         """Runtime rows are made (of the entry added last)."""
