@@ -571,3 +571,55 @@ def test_real_files_at_once_are_one_by_one(path, monkeypatch):
 def _outcome_of(text: str, source: str):
     p = pts._parse(text, source)
     return repr(p.columns), p.notes, [repr(s.cols) for s in p.series]
+
+
+@pytest.mark.parametrize("a,b", [(1, True), (1, 1.0), (0.0, -0.0), ("1", 1), (None, "x")])
+def test_spread_columns_shared_only_between_same_values(a, b, monkeypatch):
+    """Columns spread from the same layout and equal values are one list for the files that
+    give them; values that are equal but not the same (1, True, 1.0; 0.0, -0.0) never share."""
+    monkeypatch.setattr(pts, "_SPREAD", {})
+    monkeypatch.setattr(pts, "_LAYOUTS", {})
+
+    def columns(x, y):
+        shared = pts._Shared()
+        which = []
+        for v in (x, y, x):
+            w = shared.entry({"metric": "iops", "scale": v}, {}, "c", None, "basis", None)
+            which += [w, w]
+        rows = [(None, "k", "p", 1.0, 0, None)] * len(which)
+        got = pts._columns({"source": "s"}, rows, which, shared)
+        runs = [[2, shared.merged(w)] for w in which[::2]]
+        assert repr(got) == repr(run_columns({"source": "s"}, pts._ROW_COLUMNS, rows, runs))
+        return got[0]["scale"]
+
+    first, again, other = columns(a, "z"), columns(a, "z"), columns(b, "z")
+    if isinstance(a, float):
+        assert first is not again  # (floats are never shared)
+    else:
+        assert first is again  # one list for both files
+    assert first is not other
+
+
+@pytest.mark.parametrize("body", [
+    "", "<TestInformation>", "</TestInformation>", "<SuiteInformation>", "x Information> y",
+    "<ResultsParser>", "<ResultsParser/>", "<TestProfile>", "<TestProfile >",
+    "<Result><TestInformation></Result>", "<OtherInformation>", "<testprofile>",
+])
+def test_profile_tags_is_the_pattern(body):
+    assert pts._profile_tags(body) is (pts._PROFILE_TAGS_RE.search(body) is not None)
+    assert pts._profile_tags(body * 3 + "<Result>") is (
+        pts._PROFILE_TAGS_RE.search(body) is not None)
+
+
+def test_caches_are_forgotten_when_full(monkeypatch):
+    """A full cache is emptied before it takes more; layout tokens are never given twice (a
+    column kept under a forgotten layout's token is never taken for another layout)."""
+    monkeypatch.setattr(pts, "_SPREAD_MAX", 3)
+    monkeypatch.setattr(pts, "_LAYOUTS", {})
+    tokens = [pts._layout_token([0, 0, 2 * k], [0, k]) for k in range(7)]
+    assert len(set(tokens)) == 7 and len(pts._LAYOUTS) <= 3
+    assert pts._layout_token([0, 0, 12], [0, 6]) == tokens[-1]  # (still kept)
+    cache: dict = {}
+    for k in range(10):
+        pts._keep(cache, k, k, 4)
+        assert len(cache) <= 4 and cache[k] == k

@@ -105,6 +105,7 @@ import csv
 import functools
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -201,7 +202,7 @@ def sniff(head: str, name: str = "") -> str | None:
         result = "<Result>" in body
         if not result and ("<Benchmark>" in body or "<Suite>" in body):
             return "composite.xml pre-3.0"
-        if (result or "<Generated>" in body) and not _PROFILE_TAGS_RE.search(body):
+        if (result or "<Generated>" in body) and not _profile_tags(body):
             return "composite.xml"
         return None
     if '"' not in text:  # (found at C speed) every export below quotes its titles
@@ -225,6 +226,13 @@ def sniff(head: str, name: str = "") -> str | None:
 _PROLOG_RE = re.compile(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", re.S)
 _SPACES_RE = re.compile(r"\s*")  # what str.strip strips (both are Py_UNICODE_ISSPACE)
 _PROFILE_TAGS_RE = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
+
+
+def _profile_tags(body: str) -> bool:
+    """Whether ``body`` holds a tag of :data:`_PROFILE_TAGS_RE`: none unless one of three
+    strings (found at C speed, faster than the pattern's pass at every ``<``) is in it."""
+    return ("Information>" in body or "<ResultsParser>" in body or "<TestProfile>" in body) and (
+        _PROFILE_TAGS_RE.search(body) is not None)
 
 
 def _xml_body(text: str) -> str:
@@ -1096,8 +1104,7 @@ class _Rows:
         made = _RESULT_VALUES.get(key)
         if made is None:  # (what files of one campaign repeat: made once for them)
             made = _result_values(res, self.fmt)
-            if len(_RESULT_VALUES) < _RESULT_VALUES_MAX:
-                _RESULT_VALUES[key] = made
+            _keep(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
         others = None
         if made.fixed is None:  # (bandwidth) the factor is decided per entry
             sibling = _iops_sibling(res, self.results)
@@ -1452,7 +1459,7 @@ def _run_keys(keys: list[str], n: int, rt: bool) -> list[str]:
 
 
 _LAYOUT: dict[tuple, list] = {}  # what decides a column of a result's rows -> the column
-_LAYOUT_MAX, _LAYOUT_ROWS = 1024, 4096  # (a hostile folder cannot grow it without end)
+_LAYOUT_MAX, _LAYOUT_ROWS = 512, 2048  # (a hostile folder cannot grow it without end)
 
 
 def _layout_column(key: tuple, make, of: list) -> list:
@@ -1461,8 +1468,8 @@ def _layout_column(key: tuple, make, of: list) -> list:
     out = _LAYOUT.get(key)
     if out is None:
         out = make(of, *key[-2:])
-        if len(out) <= _LAYOUT_ROWS and len(_LAYOUT) < _LAYOUT_MAX:
-            _LAYOUT[key] = out
+        if len(out) <= _LAYOUT_ROWS:
+            _keep(_LAYOUT, key, out, _LAYOUT_MAX)
     return out
 
 
@@ -1492,8 +1499,8 @@ def _numbered(head: str, tail: str, n: int, first: int) -> list[str]:
     out = _NUMBERED.get(key)
     if out is None:
         out = [f"{head}{k}{tail}" for k in range(first, first + n)]
-        if n <= _NUMBERED_RUNS and len(_NUMBERED) < _NUMBERED_MAX:
-            _NUMBERED[key] = out
+        if n <= _NUMBERED_RUNS:
+            _keep(_NUMBERED, key, out, _NUMBERED_MAX)
     return out
 
 
@@ -1697,6 +1704,7 @@ def _columns(fixed: dict, rows: list[tuple], which: list[int], shared: _Shared
               "ent": lambda: zip(range(m), range(m), strict=True),
               "ent_rt": lambda: zip(range(m), repeat(m, m), strict=True)}
     getters: dict = {}  # kind -> picks each row's value from the values per result or entry
+    layout = None
     in_bases = set().union(*sh.bases)
     own = {"config": sh.config, "tool_version": sh.tool_version, "mb_basis": sh.mb_basis,
            "basis": sh.basis}
@@ -1712,11 +1720,51 @@ def _columns(fixed: dict, rows: list[tuple], which: list[int], shared: _Shared
         if is_constant(values):  # one value (of one type) in every row: typed once
             cols[name] = Const(values[0], n)
             continue
+        key = None  # a column files of one campaign repeat is one list (typed once for them)
+        types = tuple(map(type, values))
+        if n <= _SPREAD_ROWS and _SPREADABLE.issuperset(types):
+            if layout is None:
+                layout = _layout_token(which, sh.res)
+            key = (layout, kind, tuple(values), types)
+            column = _SPREAD.get(key)
+            if column is not None:
+                cols[name] = column
+                continue
         get = getters.get(kind)
         if get is None:
             get = getters[kind] = _picker(list(pick(list(chain.from_iterable(tables[kind]())))))
-        cols[name] = list(get(values))
+        cols[name] = column = list(get(values))
+        if key is not None:
+            _keep(_SPREAD, key, column, _SPREAD_MAX)
     return cols, n
+
+
+# the columns of shared values spread to the rows, by what decides them (the rows' layout, the
+# values and their types), shared by files of one campaign (never modified). Only values of
+# these types: equal values of them are the same value (1 == 1.0 == True, 0.0 == -0.0)
+_SPREAD: dict[tuple, list] = {}
+_SPREAD_MAX, _SPREAD_ROWS = 1024, 2048  # (a hostile folder cannot grow it without end)
+_SPREADABLE = frozenset({str, int, bool, type(None)})
+_LAYOUTS: dict[tuple, int] = {}  # the rows' layout (which, each entry's result) -> its token
+_TOKENS = itertools.count()  # (never the same token twice, whatever was forgotten)
+
+
+def _layout_token(which: list[int], res: list[int]) -> int:
+    """A number for what decides the places of the rows' shared values."""
+    key = (tuple(which), tuple(res))
+    token = _LAYOUTS.get(key)
+    if token is None:
+        token = next(_TOKENS)
+        _keep(_LAYOUTS, key, token, _SPREAD_MAX)
+    return token
+
+
+def _keep(cache: dict, key, value, most: int) -> None:
+    """``cache[key] = value``, the cache forgotten first when it holds ``most`` (what it holds
+    is made again when asked for: a hostile folder cannot grow it without end)."""
+    if len(cache) >= most:
+        cache.clear()
+    cache[key] = value
 
 
 # --------------------------------------------------------------------------------------------
