@@ -233,9 +233,14 @@ def test_columns_is_run_columns(seed):
         else:
             runs.append([1, merged[w]])
     fixed = {"source": "s", "tool": "pts"}
-    got = pts._columns(fixed, rows, which, shared)
+    got = pts._columns(fixed, _as_columns(rows), which, shared)
     want = run_columns(fixed, pts._ROW_COLUMNS, rows, runs)
     assert repr(got) == repr(want)
+
+
+def _as_columns(rows: list[tuple]) -> tuple[list, ...]:
+    return tuple(map(list, zip(*rows, strict=True))) if rows else tuple(
+        [] for _ in pts._ROW_COLUMNS)
 
 
 def test_lazy_series_is_the_series():
@@ -544,10 +549,10 @@ def test_composite_entries_are_entries_one_by_one(seed):
             want = _entries_one_by_one(rel, "/P/Result[2]", "x.xml")
         except es.ParseError as exc:
             with pytest.raises(es.ParseError) as got:
-                pts._composite_entries(rel, "/P/Result[2]", "x.xml")
+                pts._composite_entries(rel, "/P/Result[2]", "x.xml", {})
             assert str(got.value) == str(exc)
         else:
-            assert pts._composite_entries(rel, "/P/Result[2]", "x.xml") == want
+            assert pts._composite_entries(rel, "/P/Result[2]", "x.xml", {}) == want
 
 
 REAL = sorted(
@@ -587,7 +592,7 @@ def test_spread_columns_shared_only_between_same_values(a, b, monkeypatch):
             w = shared.entry({"metric": "iops", "scale": v}, {}, "c", None, "basis", None)
             which += [w, w]
         rows = [(None, "k", "p", 1.0, 0, None)] * len(which)
-        got = pts._columns({"source": "s"}, rows, which, shared)
+        got = pts._columns({"source": "s"}, _as_columns(rows), which, shared)
         runs = [[2, shared.merged(w)] for w in which[::2]]
         assert repr(got) == repr(run_columns({"source": "s"}, pts._ROW_COLUMNS, rows, runs))
         return got[0]["scale"]

@@ -127,7 +127,6 @@ from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
-from ebsstats.io._rows import run_columns
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -413,6 +412,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             "last_modified": _text(gen, "LastModified")}
     systems = []
     pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
+    run_times: dict = {}  # an Entry JSON -> its test-run-times (entries repeat them)
     for i, sel in enumerate(root.iterfind("System"), 1):
         ident, hardware, software, stamp, client = _texts(sel, _SYSTEM_TAGS)
         if ident is None:
@@ -430,7 +430,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
         res = _Result(ident, title or ident, *fields, pos)
         results.append(res)
-        res.entries = _composite_entries(rel, pos, source)
+        res.entries = _composite_entries(rel, pos, source, run_times)
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
@@ -438,10 +438,11 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
     return systems, results, info
 
 
-def _composite_entries(rel: ET.Element, pos: str, source: str) -> list[_Entry]:
+def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> list[_Entry]:
     """The Entries of a Result (``Data/Entry``), each child read as :func:`_texts` reads it,
     tag by tag over all of them (found in C); a missing Identifier raises where the Entries
-    read in order would (after the JSON of those before it)."""
+    read in order would (after the JSON of those before it). ``memo``: the file's JSON texts
+    read (to their test-run-times, never modified)."""
     eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
     if not eels:
         return []
@@ -450,8 +451,12 @@ def _composite_entries(rel: ET.Element, pos: str, source: str) -> list[_Entry]:
         [t or None for t in map(str.strip, map(methodcaller("findtext", tag, ""), eels))]
         for tag in _ENTRY_TAGS)
     upto = systems.index(None) if None in systems else len(eels)
-    times = [_run_times_json(js, epos, source) if js else None
-             for js, epos in zip(jss[:upto], positions, strict=False)]
+    times = []
+    for js, epos in zip(jss[:upto], positions, strict=False):
+        rt = memo.get(js) if js else None
+        if rt is None and js:
+            rt = memo[js] = _run_times_json(js, epos, source)
+        times.append(rt)
     if upto < len(eels):
         raise ParseError(source, f"{positions[upto]}/Identifier",
                          "the system Identifier of an Entry", found="nothing")
@@ -1088,12 +1093,13 @@ class _Rows:
             if ids not in metas:
                 metas[ids] = _system_meta(s)
             self.sysmeta[s.identifier] = metas[ids]
-        self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
+        self.columns: tuple[list, ...] = tuple([] for _ in _ROW_COLUMNS)  # of the rows
         self.shared = _Shared()  # the values rows share
         self.which: list[int] = []  # per row, whose shared values it has (_Shared)
         self.series: list[Columns] = []
         self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
+        self.times_memo: dict = {}  # test-run-times read at once (_bulk_times)
         self.systems: dict = {}  # system -> (time, tool version, columns), once its time is known
         self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
@@ -1153,7 +1159,7 @@ class _Rows:
             if not _accepted(values, sh.signed) or not all(
                     _accepted(r, sh.signed) for r in runs):
                 return False
-        times = _bulk_times(entries, lengths)
+        times = _bulk_times(entries, lengths, self.times_memo)
         if self.logs is None and self._alike(sh, lengths, times):
             self._emit(sh, values, runs, bases, times, lengths[0])
             return True
@@ -1212,13 +1218,14 @@ class _Rows:
             for k in range(n):
                 which[2 * k + 1::span] = range(w + 1, w + 2 * m, 2)
         flag = sh.flag_default
-        self.rows.extend(zip(
-            chain.from_iterable(map(repeat, stamps, repeat(span, m))),
-            _layout_column(("keys", sh.key_prefix, tuple(systems), n, rt), _run_keys, keys),
-            _layout_column(("positions", tuple(e.position for e in entries), self.runs_at,
-                            self.value_at, n, rt), self._positions, entries),
-            column, ([k for k in range(n) for _ in range(step)] + [None]) * m,
-            (([flag, None] if rt else [flag]) * n + ["reported_mean"]) * m, strict=True))
+        stamp, run_key, position, value, repetition, flags = self.columns
+        stamp += chain.from_iterable(map(repeat, stamps, repeat(span, m)))
+        run_key += _layout_column(("keys", sh.key_prefix, tuple(systems), n, rt), _run_keys, keys)
+        position += _layout_column(("positions", tuple(map(itemgetter(4), entries)),
+                                    self.runs_at, self.value_at, n, rt), self._positions, entries)
+        value += column
+        repetition += ([k for k in range(n) for _ in range(step)] + [None]) * m
+        flags += (([flag, None] if rt else [flag]) * n + ["reported_mean"]) * m
         self.which += which
         self.series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(self.source, m), repeat(self.consts, m), repeat(sh, m), systems, keys, runs,
@@ -1335,7 +1342,8 @@ class _Rows:
                   if self.logs is not None else _NO_LOG)
         key = sh.key_prefix + system
         w = self.shared.entry(sh.base, meta, system, tool_version, sh.basis_key, basis)
-        rows, which = self.rows, self.which
+        which = self.which
+        stamp, run_key, position, values, repetition, flags = self.columns
         if raw is not None:
             n = len(raw)
             keys = _numbered(f"{key}|", "", n, 0)
@@ -1344,33 +1352,31 @@ class _Rows:
             flag = sh.flag_default
             done = n if times is None else self.runtime_done.get(key, 0)
             if done >= n:  # no runtime rows among them
-                rows.extend(zip(stamps, keys, positions, raw, range(n), [flag] * n,
-                                strict=True))
+                stamp += stamps
+                run_key += keys
+                position += positions
+                values += raw
+                repetition += range(n)
+                flags += [flag] * n
                 which += [w] * n
             else:
                 self.runtime_done[key] = n
                 self.shared.runtime()
                 rtpos = _numbered(f"{entry.position}/JSON test-run-times (run ", ")", n, 1)
-                if not done:  # each run's row, then its runtime row
-                    rows.extend(chain.from_iterable(zip(
-                        zip(stamps, keys, positions, raw, range(n), [flag] * n, strict=True),
-                        zip(stamps, keys, rtpos, times, range(n), [None] * n, strict=True),
-                        strict=True)))
-                    which += [w, w + 1] * n
-                else:
-                    for k in range(n):
-                        rts, rk = stamps[k], keys[k]
-                        rows.append((rts, rk, positions[k], raw[k], k, flag))
-                        which.append(w)
-                        if k >= done:
-                            rows.append((rts, rk, rtpos[k], times[k], k, None))
-                            which.append(w + 1)
+                for k in range(n):  # each run's row, then its runtime row (once per run)
+                    rows = [(stamps[k], keys[k], positions[k], raw[k], k, flag, w)]
+                    if k >= done:
+                        rows.append((stamps[k], keys[k], rtpos[k], times[k], k, None, w + 1))
+                    for column, row in zip((*self.columns, which), zip(*rows, strict=True),
+                                           strict=True):
+                        column += row
             self.series.append(_LazySeries(n, (self.source, self.consts, sh, system, key, raw,
                                                times, logged)))
         if value is not None:
-            rows.append((ts, f"{key}|reported", entry.position + self.value_at, value, None,
-                         "reported_mean"))
-            which.append(w)
+            for column, v in zip((*self.columns, which), (
+                    ts, f"{key}|reported", entry.position + self.value_at, value, None,
+                    "reported_mean", w), strict=True):
+                column.append(v)
 
 
 def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, key: str,
@@ -1473,17 +1479,23 @@ def _layout_column(key: tuple, make, of: list) -> list:
     return out
 
 
-def _bulk_times(entries: list[_Entry], lengths: list[int]) -> list:
+def _bulk_times(entries: list[_Entry], lengths: list[int], memo: dict) -> list:
     """Per entry, its test-run-times as :meth:`_Rows._times` reads them when every entry has
     plain ones, one per run (the usual case, converted at once); False for an entry to be read
-    by that rule (when one is not plain, every entry is)."""
+    by that rule (when one is not plain, every entry is). ``memo``: the file's answers by the
+    texts (the results of one execution, MB/s and IOPS, repeat them; never modified)."""
     texts = [e.run_times for e in entries]
     if None in texts:  # (lists: equal to None only when None)
         return [None if t is None else False for t in texts]
     if list(map(len, texts)) == lengths:
-        nums = _bulk_nums(list(chain.from_iterable(texts)))
-        if nums is not None and (not nums or min(nums) >= 0):
-            return _split(nums, lengths)
+        flat = list(chain.from_iterable(texts))
+        key = (tuple(flat), tuple(lengths))
+        done = memo.get(key)
+        if done is None:
+            nums = _bulk_nums(flat)
+            done = memo[key] = (_split(nums, lengths) if nums is not None and (
+                not nums or min(nums) >= 0) else [False] * len(entries))
+        return done
     return [False] * len(entries)
 
 
@@ -1572,12 +1584,18 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    columns = _columns({"source": source, "tool": "pts"}, rows.rows, rows.which, rows.shared)
+    columns = _columns({"source": source, "tool": "pts"}, rows.columns, rows.which, rows.shared)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
                   series=rows.series, notes=rows.notes)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
+# row columns a file's layout decides: one list per content, shared by the files that give it
+# (as run_columns shares its positions), of values whose equal ones are the same (1 == True)
+_LAYOUT_NAMES = frozenset({"position", "repetition", "flag"})
+_SHARED_ROWS = 512
+_PLAIN = frozenset({str, int, type(None)})
+_ROW_SHARED: dict[tuple, list] = {}
 
 
 def _picker(index: list[int]):
@@ -1683,16 +1701,27 @@ class _Shared:
         return {**out, **_RUNTIME} if w % 2 else out
 
 
-def _columns(fixed: dict, rows: list[tuple], which: list[int], shared: _Shared
+def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _Shared
              ) -> tuple[dict, int]:
-    """The columns :func:`~ebsstats.io._rows.run_columns` gives for these rows, whose shared
-    values are ``shared.merged(which[i])`` for row i (known as the rows are made: no pass over
-    the runs to find them).
+    """The columns :func:`~ebsstats.io._rows.run_columns` gives for the rows whose values are
+    ``columns`` (one list per name of :data:`_ROW_COLUMNS`) and whose shared values are
+    ``shared.merged(which[i])`` for row i (known as the rows are made: no pass over the runs
+    to find them).
 
     A column's value is read from each result's dict (a few) or each entry's values, and spread
-    to the rows in C; a column of one value (of one type) is a :class:`Const`."""
-    # the fixed and per-row columns as run_columns makes them (with no runs: no shared values)
-    cols, n = run_columns(fixed, _ROW_COLUMNS, rows, [])
+    to the rows in C; a column of one value (of one type) is a :class:`Const`. Columns a file's
+    layout decides are one list for the files that give them (typed once)."""
+    n = len(which)
+    cols: dict = {k: Const(v, n) for k, v in fixed.items()}
+    for name, column in zip(_ROW_COLUMNS, columns, strict=True):
+        if name in _LAYOUT_NAMES and n <= _SHARED_ROWS and _PLAIN.issuperset(map(type, column)):
+            key = tuple(column)
+            shared_column = _ROW_SHARED.get(key)
+            if shared_column is None:
+                _keep(_ROW_SHARED, key, column, _SPREAD_MAX)
+            else:
+                column = shared_column
+        cols[name] = column
     if not n:
         return cols, n
     sh = shared
