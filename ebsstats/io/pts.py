@@ -201,7 +201,7 @@ def sniff(head: str, name: str = "") -> str | None:
         result = "<Result>" in body
         if not result and ("<Benchmark>" in body or "<Suite>" in body):
             return "composite.xml pre-3.0"
-        if (result or "<Generated>" in body) and not _profile_tags(body):
+        if (result or "<Generated>" in body) and not _PROFILE_TAGS_RE.search(body):
             return "composite.xml"
         return None
     if '"' not in text:  # (found at C speed) every export below quotes its titles
@@ -224,14 +224,9 @@ def sniff(head: str, name: str = "") -> str | None:
 # the file is then claimed, and the parser refuses the declarations with a named reason)
 _PROLOG_RE = re.compile(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", re.S)
 _SPACES_RE = re.compile(r"\s*")  # what str.strip strips (both are Py_UNICODE_ISSPACE)
-_PROFILE_TAGS_RE = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
-
-
-def _profile_tags(body: str) -> bool:
-    """Whether ``body`` holds a tag of :data:`_PROFILE_TAGS_RE`: none unless one of three
-    strings (found at C speed, faster than the pattern's pass at every ``<``) is in it."""
-    return ("Information>" in body or "<ResultsParser>" in body or "<TestProfile>" in body) and (
-        _PROFILE_TAGS_RE.search(body) is not None)
+# <TestInformation>, <TestProfile>, <ResultsParser>, <SuiteInformation> (the common "Test"
+# factored out: fewer alternatives tried at every "<" of the head)
+_PROFILE_TAGS_RE = re.compile(r"<(?:Test(?:Information|Profile)|ResultsParser|SuiteInformation)>")
 
 
 def _xml_body(text: str) -> str:
