@@ -629,3 +629,40 @@ def test_caches_are_forgotten_when_full(monkeypatch):
     for k in range(10):
         pts._keep(cache, k, k, 4)
         assert len(cache) <= 4 and cache[k] == k
+
+
+FIELD_VALUES = {
+    "identifier": [None, "pts/fio-1.15.0", "pts/fio-1.15.1", "local/sysbench-fileio-1.0"],
+    "title": ["Flexible IO Tester", "Sysbench file I/O", "T"],
+    "app_version": [None, "3.29", "3.30"],
+    "arguments": [None, "randread 4k", "randread 8k"],
+    "description": [None, "Type: Random Read - Block Size: 4KB", "Type: Random Read - Block "
+                    "Size: 8KB", "Test Mode: Sequential Write"],
+    "scale": [None, "MB/s", "IOPS", "ms", "Seconds", "MiB/s"],
+    "proportion": [None, "HIB", "LIB"],
+    "display_format": [None, "BAR_GRAPH"],
+    "hash": [None, "abc"],
+}
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_result_values_depend_only_on_their_key(seed):
+    """A result's values are kept by _result_key: a result differing in any field its values
+    read has another key (so the kept values are never another result's)."""
+    rng = np.random.default_rng(seed)
+
+    def result(**fields):
+        return pts._Result(**{k: v[int(rng.integers(len(v)))] for k, v in FIELD_VALUES.items()
+                              if k not in fields}, position="/x", **fields)
+
+    for fmt in ("composite.xml", "raw csv export"):
+        res = result()
+        for name, options in FIELD_VALUES.items():
+            for v in options:
+                other = result(**{k: getattr(res, k) for k in FIELD_VALUES if k != name},
+                               **{name: v})
+                if repr(pts._result_values(other, fmt)) != repr(pts._result_values(res, fmt)):
+                    assert pts._result_key(other, fmt) != pts._result_key(res, fmt)
+        assert repr(pts._result_values(res, "csv export")) == repr(
+            pts._result_values(res, "composite.xml")) or pts._result_key(
+            res, "csv export") != pts._result_key(res, "composite.xml")

@@ -1100,8 +1100,7 @@ class _Rows:
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
 
     def result(self, res: _Result) -> None:
-        key = (self.fmt, res.identifier, res.title, res.app_version, res.arguments,
-               res.description, res.scale, res.proportion, res.display_format, res.hash)
+        key = _result_key(res, self.fmt)
         made = _RESULT_VALUES.get(key)
         if made is None:  # (what files of one campaign repeat: made once for them)
             made = _result_values(res, self.fmt)
@@ -1551,6 +1550,12 @@ def _result_values(res: _Result, fmt: str) -> _ResultValues:
         f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
         f"{res.identifier or res.title}|{res.arguments}|{res.description}|",
         "mb_basis" if metric == "bandwidth" else "basis")
+
+
+def _result_key(res: _Result, fmt: str) -> tuple:
+    """What :func:`_result_values` reads of a result (its key in :data:`_RESULT_VALUES`)."""
+    return (fmt, res.identifier, res.title, res.app_version, res.arguments, res.description,
+            res.scale, res.proportion, res.display_format, res.hash)
 
 
 _RESULT_VALUES: dict[tuple, _ResultValues] = {}  # a result's content -> its values
