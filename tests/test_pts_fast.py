@@ -579,9 +579,10 @@ def _outcome_of(text: str, source: str):
 
 
 @pytest.mark.parametrize("a,b", [(1, True), (1, 1.0), (0.0, -0.0), ("1", 1), (None, "x")])
-def test_spread_columns_shared_only_between_same_values(a, b, monkeypatch):
-    """Columns spread from the same layout and equal values are one list for the files that
-    give them; values that are equal but not the same (1, True, 1.0; 0.0, -0.0) never share."""
+def test_spread_columns_kept_only_for_the_same_values(a, b, monkeypatch):
+    """A column spread from the same layout and equal values is made once for the files that
+    give it (each gets a copy); values that are equal but not the same (1, True, 1.0; 0.0,
+    -0.0) never take each other's column."""
     monkeypatch.setattr(pts, "_SPREAD", {})
     monkeypatch.setattr(pts, "_LAYOUTS", {})
 
@@ -595,26 +596,14 @@ def test_spread_columns_shared_only_between_same_values(a, b, monkeypatch):
         got = pts._columns({"source": "s"}, _as_columns(rows), which, shared)
         runs = [[2, shared.merged(w)] for w in which[::2]]
         assert repr(got) == repr(run_columns({"source": "s"}, pts._ROW_COLUMNS, rows, runs))
-        return got[0]["scale"]
+        return got[0]["scale"], len(pts._SPREAD)
 
-    first, again, other = columns(a, "z"), columns(a, "z"), columns(b, "z")
-    if isinstance(a, float):
-        assert first is not again  # (floats are never shared)
-    else:
-        assert first is again  # one list for both files
-    assert first is not other
-
-
-@pytest.mark.parametrize("body", [
-    "", "<TestInformation>", "</TestInformation>", "<SuiteInformation>", "x Information> y",
-    "<ResultsParser>", "<ResultsParser/>", "<TestProfile>", "<TestProfile >",
-    "<Result><TestInformation></Result>", "<OtherInformation>", "<testprofile>",
-])
-def test_profile_tags_is_the_plain_pattern(body):
-    """The factored pattern finds what the plain alternation of the four tags finds."""
-    plain = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
-    for text in (body, body * 3 + "<Result>", "x" + body[1:], body[:-1]):
-        assert (pts._PROFILE_TAGS_RE.search(text) is None) is (plain.search(text) is None)
+    (first, kept), (again, kept_again) = columns(a, "z"), columns(a, "z")
+    other, kept_other = columns(b, "z")
+    assert first == again and first is not again  # (a copy for each file)
+    assert kept_again == kept == (0 if isinstance(a, float) else 1)  # (floats never kept)
+    assert kept_other == kept + (not isinstance(b, float))  # (another key: made anew)
+    assert repr(other) != repr(first)
 
 
 def test_caches_are_forgotten_when_full(monkeypatch):
@@ -666,3 +655,15 @@ def test_result_values_depend_only_on_their_key(seed):
         assert repr(pts._result_values(res, "csv export")) == repr(
             pts._result_values(res, "composite.xml")) or pts._result_key(
             res, "csv export") != pts._result_key(res, "composite.xml")
+
+
+@pytest.mark.parametrize("body", [
+    "", "<TestInformation>", "</TestInformation>", "<SuiteInformation>", "x Information> y",
+    "<ResultsParser>", "<ResultsParser/>", "<TestProfile>", "<TestProfile >",
+    "<Result><TestInformation></Result>", "<OtherInformation>", "<testprofile>",
+])
+def test_profile_tags_is_the_plain_pattern(body):
+    """The factored pattern finds what the plain alternation of the four tags finds."""
+    plain = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
+    for text in (body, body * 3 + "<Result>", "x" + body[1:], body[:-1]):
+        assert (pts._PROFILE_TAGS_RE.search(text) is None) is (plain.search(text) is None)

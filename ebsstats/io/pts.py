@@ -1592,7 +1592,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
 # row columns a file's layout decides: one list per content, shared by the files that give it
 # (as run_columns shares its positions), of values whose equal ones are the same (1 == True)
-_LAYOUT_NAMES = frozenset({"position", "repetition", "flag"})
+_LAYOUT_NAMES = frozenset({"position"})
 _SHARED_ROWS = 512
 _PLAIN = frozenset({str, int, type(None)})
 _ROW_SHARED: dict[tuple, list] = {}
@@ -1709,8 +1709,8 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
     to find them).
 
     A column's value is read from each result's dict (a few) or each entry's values, and spread
-    to the rows in C; a column of one value (of one type) is a :class:`Const`. Columns a file's
-    layout decides are one list for the files that give them (typed once)."""
+    to the rows in C; a column of one value (of one type) is a :class:`Const`. The positions
+    are one list for the files that give the same (as run_columns shares them)."""
     n = len(which)
     cols: dict = {k: Const(v, n) for k, v in fixed.items()}
     for name, column in zip(_ROW_COLUMNS, columns, strict=True):
@@ -1749,7 +1749,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
         if is_constant(values):  # one value (of one type) in every row: typed once
             cols[name] = Const(values[0], n)
             continue
-        key = None  # a column files of one campaign repeat is one list (typed once for them)
+        key = None  # a column files of one campaign repeat: made once for them
         types = tuple(map(type, values))
         if n <= _SPREAD_ROWS and _SPREADABLE.issuperset(types):
             if layout is None:
@@ -1757,7 +1757,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
             key = (layout, kind, tuple(values), types)
             column = _SPREAD.get(key)
             if column is not None:
-                cols[name] = column
+                cols[name] = list(column)  # (a copy: see _SPREAD)
                 continue
         get = getters.get(kind)
         if get is None:
@@ -1769,8 +1769,12 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
 
 
 # the columns of shared values spread to the rows, by what decides them (the rows' layout, the
-# values and their types), shared by files of one campaign (never modified). Only values of
-# these types: equal values of them are the same value (1 == 1.0 == True, 0.0 == -0.0)
+# values and their types), made once for the files of one campaign (never modified). Only
+# values of these types: equal values of them are the same value (1 == 1.0 == True, 0.0 ==
+# -0.0). Each file gets a copy, not the list itself: a list several files share is typed once
+# but by a slower path (_columns._column_by_codes' codes and spread), which cost the 4-file
+# PTS folder's read more (0.6 ms) than sharing saved its parse (0.3 ms); the copy keeps most
+# of the parse's gain (measured in one process, CPU, best of 25, 4 rounds)
 _SPREAD: dict[tuple, list] = {}
 _SPREAD_MAX, _SPREAD_ROWS = 1024, 2048  # (a hostile folder cannot grow it without end)
 _SPREADABLE = frozenset({str, int, bool, type(None)})
