@@ -667,3 +667,21 @@ def test_profile_tags_is_the_plain_pattern(body):
     plain = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
     for text in (body, body * 3 + "<Result>", "x" + body[1:], body[:-1]):
         assert (pts._PROFILE_TAGS_RE.search(text) is None) is (plain.search(text) is None)
+
+
+def test_a_system_name_of_many_slashes_is_no_log_found_quickly(tmp_path):
+    """A path longer than any system opens is no file (is_file would raise): not resolved
+    component by component (20 s for 200,000 slashes)."""
+    import time
+
+    (tmp_path / "test-logs" / "h").mkdir(parents=True)
+    logs = pts._TestLogs(tmp_path / "test-logs")
+    res = pts._Result("pts/fio-1.15.0", "T", None, None, None, "IOPS", None, None, "/x",
+                      hash="h")
+    system = "a/" * 100_000
+    path = logs.log_dir / "h" / f"{system}.log"
+    with pytest.raises(OSError):  # (what the rule it stands for met: never a file)
+        path.is_file()
+    t = time.perf_counter()
+    assert logs.times(res, system, None, []) == {}
+    assert time.perf_counter() - t < 1

@@ -861,6 +861,9 @@ def _comparison_hash(res: _Result, scale: str | None) -> str | None:
     return hashlib.sha1(",".join(parts).encode(), usedforsecurity=False).hexdigest()
 
 
+_LONGEST_PATH = 32767  # characters of the longest path any system opens (Windows' long paths)
+
+
 class _TestLogs:
     """The test-logs folder of one result file: for a result and a system, run number
     (1-based) -> time PTS logged it, from ``test-logs/<hash>/<system>.log`` (never a log outside
@@ -909,7 +912,9 @@ class _TestLogs:
             found = self._plain_log(h, system, path)
             if found is None:
                 try:  # names come from the file: never outside log_dir, never raising on long
-                    found = self._inside(path) and path.is_file()  # names
+                    found = (len(str(path)) <= _LONGEST_PATH  # names (a longer one is no
+                             and self._inside(path) and path.is_file())  # file: resolving
+                    # its components one by one took 20 s for a name of 200,000 slashes)
                 except (OSError, ValueError):
                     found = False
             if found:
