@@ -105,6 +105,7 @@ import csv
 import functools
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -112,6 +113,8 @@ import re
 import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from itertools import chain, islice, repeat
+from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import NamedTuple
 
@@ -121,10 +124,9 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, records_of
+from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
 from ebsstats.io._registry import Reader, text_parser
-from ebsstats.io._rows import run_columns, spread_shared
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -222,7 +224,9 @@ def sniff(head: str, name: str = "") -> str | None:
 # the file is then claimed, and the parser refuses the declarations with a named reason)
 _PROLOG_RE = re.compile(r"<\?xml[^>]*\?>|<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>", re.S)
 _SPACES_RE = re.compile(r"\s*")  # what str.strip strips (both are Py_UNICODE_ISSPACE)
-_PROFILE_TAGS_RE = re.compile(r"<(?:TestInformation|ResultsParser|SuiteInformation|TestProfile)>")
+# <TestInformation>, <TestProfile>, <ResultsParser>, <SuiteInformation> (the common "Test"
+# factored out: fewer alternatives tried at every "<" of the head)
+_PROFILE_TAGS_RE = re.compile(r"<(?:Test(?:Information|Profile)|ResultsParser|SuiteInformation)>")
 
 
 def _xml_body(text: str) -> str:
@@ -253,13 +257,15 @@ class _System:
     client_version: str | None = None
 
 
-@dataclass
-class _Entry:
+class _Entry(NamedTuple):
     system: str
     value: str | None
     raw: list[str] | None
     run_times: list[str] | None
     position: str
+
+
+_new_entry = functools.partial(tuple.__new__, _Entry)  # _Entry(*fields) without a Python call
 
 
 @dataclass
@@ -319,6 +325,12 @@ def split_system_string(text: str | None) -> dict[str, str]:
             continue
         out[key.strip()] = value.strip()
     return out
+
+
+@functools.lru_cache(maxsize=1024)  # (files of one campaign repeat their systems)
+def _system_pairs(text: str | None) -> tuple[tuple[str, str], ...]:
+    """:func:`split_system_string` of ``text``, as pairs (made once per text)."""
+    return tuple(split_system_string(text).items())
 
 
 @functools.lru_cache(maxsize=4096)  # the same few keys in every file
@@ -395,6 +407,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             "last_modified": _text(gen, "LastModified")}
     systems = []
     pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
+    run_times: dict = {}  # an Entry JSON -> its test-run-times (entries repeat them)
     for i, sel in enumerate(root.iterfind("System"), 1):
         ident, hardware, software, stamp, client = _texts(sel, _SYSTEM_TAGS)
         if ident is None:
@@ -402,7 +415,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
                              "a system Identifier", found="nothing")
         for text in (hardware, software):
             if text not in pairs:
-                pairs[text] = split_system_string(text)
+                pairs[text] = dict(_system_pairs(text))
         systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
     for i, rel in enumerate(root.iterfind("Result"), 1):
@@ -412,11 +425,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
         res = _Result(ident, title or ident, *fields, pos)
         results.append(res)
-        j = 0
-        for data in rel.iterfind("Data"):
-            for eel in data.iterfind("Entry"):
-                j += 1
-                res.entries.append(_composite_entry(eel, f"{pos}/Data/Entry[{j}]", source))
+        res.entries = _composite_entries(rel, pos, source, run_times)
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
@@ -424,13 +433,30 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
     return systems, results, info
 
 
-def _composite_entry(eel: ET.Element, epos: str, source: str) -> _Entry:
-    system, raw, js, value = _texts(eel, _ENTRY_TAGS)
-    if system is None:
-        raise ParseError(source, f"{epos}/Identifier", "the system Identifier of an Entry",
-                         found="nothing")
-    return _Entry(system, value, raw.split(":") if raw else None,
-                  _run_times_json(js, epos, source) if js else None, epos)
+def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> list[_Entry]:
+    """The Entries of a Result (``Data/Entry``), each child read as :func:`_texts` reads it,
+    tag by tag over all of them (found in C); a missing Identifier raises where the Entries
+    read in order would (after the JSON of those before it). ``memo``: the file's JSON texts
+    read (to their test-run-times, never modified)."""
+    eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    if not eels:
+        return []
+    positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
+    systems, raws, jss, values = (
+        [t or None for t in map(str.strip, map(methodcaller("findtext", tag, ""), eels))]
+        for tag in _ENTRY_TAGS)
+    upto = systems.index(None) if None in systems else len(eels)
+    times = []
+    for js, epos in zip(jss[:upto], positions, strict=False):
+        rt = memo.get(js) if js else None
+        if rt is None and js:
+            rt = memo[js] = _run_times_json(js, epos, source)
+        times.append(rt)
+    if upto < len(eels):
+        raise ParseError(source, f"{positions[upto]}/Identifier",
+                         "the system Identifier of an Entry", found="nothing")
+    return list(map(_new_entry, zip(systems, values, [r.split(":") if r else None for r in raws],
+                                     times, positions, strict=True)))
 
 
 # what PTS writes in an Entry's JSON: {"test-run-times":"30.46:30.73:30.46"}
@@ -741,16 +767,23 @@ _ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"  #
 _NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")
 
 
-def _nums(texts: list[str]) -> list[float | None]:
-    """``[_num(t) for t in texts]``, plain ASCII numbers (the usual case) converted at once."""
+def _bulk_nums(texts: list[str]) -> list[float] | None:
+    """``[_num(t) for t in texts]`` when every text is a plain ASCII number (the usual case:
+    checked by one match over them all, converted at once), else None."""
     if _NUMS_RE.fullmatch(":".join(texts)):
         try:
             values = list(map(float, texts))
         except ValueError:  # a text with a ":" of its own (JSON raw_values)
-            values = None
-        if values is not None and math.inf not in values and -math.inf not in values:
+            return None
+        if math.inf not in values and -math.inf not in values:
             return values
-    return [_num(t) for t in texts]
+    return None
+
+
+def _nums(texts: list[str]) -> list[float | None]:
+    """``[_num(t) for t in texts]``, plain ASCII numbers (the usual case) converted at once."""
+    values = _bulk_nums(texts)
+    return values if values is not None else [_num(t) for t in texts]
 
 
 def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | None:
@@ -828,6 +861,9 @@ def _comparison_hash(res: _Result, scale: str | None) -> str | None:
     return hashlib.sha1(",".join(parts).encode(), usedforsecurity=False).hexdigest()
 
 
+_LONGEST_PATH = 32767  # characters of the longest path any system opens (Windows' long paths)
+
+
 class _TestLogs:
     """The test-logs folder of one result file: for a result and a system, run number
     (1-based) -> time PTS logged it, from ``test-logs/<hash>/<system>.log`` (never a log outside
@@ -876,7 +912,9 @@ class _TestLogs:
             found = self._plain_log(h, system, path)
             if found is None:
                 try:  # names come from the file: never outside log_dir, never raising on long
-                    found = self._inside(path) and path.is_file()  # names
+                    found = (len(str(path)) <= _LONGEST_PATH  # names (a longer one is no
+                             and self._inside(path) and path.is_file())  # file: resolving
+                    # its components one by one took 20 s for a name of 200,000 slashes)
                 except (OSError, ValueError):
                     found = False
             if found:
@@ -1042,7 +1080,10 @@ class _Rows:
                  source: str, fmt: str, tz: str | None, fio_mb: str, log_dir: Path | None):
         self.results, self.info, self.source, self.fmt = results, info, source, fmt
         self.tz, self.fio_mb, self.log_dir = tz, fio_mb, log_dir
-        self.composite = fmt.startswith("composite")
+        composite = fmt.startswith("composite")
+        # what follows an entry's position in the position of its Value and of its runs
+        self.value_at = "/Value" if composite else ".value" if fmt == "json export" else ""
+        self.runs_at = "/RawString (run " if composite else " (run "
         self.notes: list[str] = []
         self.sysmap = {s.identifier: s for s in systems}
         metas: dict = {}  # systems that share their Hardware and Software share their columns
@@ -1052,54 +1093,174 @@ class _Rows:
             if ids not in metas:
                 metas[ids] = _system_meta(s)
             self.sysmeta[s.identifier] = metas[ids]
-        self.rows: list[tuple] = []  # one tuple per row: _ROW_COLUMNS
-        self.distinct: list[dict] = []  # the dicts of values rows share, in order of first use
-        self.which: list[int] = []  # per row, its dict in distinct
+        self.columns: tuple[list, ...] = tuple([] for _ in _ROW_COLUMNS)  # of the rows
+        self.shared = _Shared()  # the values rows share
+        self.which: list[int] = []  # per row, whose shared values it has (_Shared)
         self.series: list[Columns] = []
         self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
+        self.times_memo: dict = {}  # test-run-times read at once (_bulk_times)
+        self.systems: dict = {}  # system -> (time, tool version, columns), once its time is known
         self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
 
-    def const(self, value, n: int) -> Const:
-        """One shared ``Const(value, n)`` per string value and length (immutable)."""
-        c = self.consts.get((value, n))
-        if c is None:
-            c = self.consts[value, n] = _new_const((value, n))
-        return c
-
     def result(self, res: _Result) -> None:
-        fio = _is_fio(res)
-        workload, op, bs = _workload(res)
-        metric, unit, lat_factor = _canonical(res, self.fmt, fio)
-        base = {
-            "test": res.title, "workload": workload,
-            "op": op, "block_size": bs, "metric": metric, "unit": unit,
-            "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
-            "result_identifier": res.identifier, "app_version": res.app_version,
-            "arguments": res.arguments, "description": res.description, "scale": res.scale,
-            "display_format": res.display_format, "proportion": res.proportion,
-        }
-        flag_default = "scale_unknown" if self.fmt == "raw csv export" else None
-        rhash = res.hash or _comparison_hash(res, res.scale)
-        if rhash:
-            base["result_hash"] = rhash
-        if metric == "bandwidth":  # the factor is decided per entry
+        key = _result_key(res, self.fmt)
+        made = _RESULT_VALUES.get(key)
+        if made is None:  # (what files of one campaign repeat: made once for them)
+            made = _result_values(res, self.fmt)
+            _keep(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
+        others = None
+        if made.fixed is None:  # (bandwidth) the factor is decided per entry
             sibling = _iops_sibling(res, self.results)
-            others: dict = {}  # system -> its first entry of the IOPS sibling
+            others = {}  # system -> its first entry of the IOPS sibling
             for e in sibling.entries if sibling is not None else ():
                 others.setdefault(e.system, e)
-            fixed = None
+        shared = _ResultShared(res, others, {}, *made)
+        if not self._bulk(shared):
+            for entry in res.entries:
+                self.entry(shared, entry)
+
+    def _bulk(self, sh: _ResultShared) -> bool:
+        """The entries of a result whose every Value and RawString is a plain number (the usual
+        case), converted and checked at once (:func:`_bulk_nums`); False (nothing done) when one
+        is not, or a scaled value is refused: then :meth:`entry` takes them one by one, notes
+        what it skips and raises for what it refuses."""
+        entries = sh.res.entries
+        texts = [e.value for e in entries]
+        raws = [e.raw for e in entries]
+        if not entries or None in texts or not all(raws):
+            return False
+        lengths = list(map(len, raws))
+        nums = _bulk_nums(texts + list(chain.from_iterable(raws)))
+        if nums is None:
+            return False
+        m = len(entries)
+        values, flat = nums[:m], nums[m:]
+        if sh.fixed is not None:
+            factor, basis = sh.fixed
+            if factor != 1.0:  # (v * 1.0 is v)
+                values, flat = [v * factor for v in values], [v * factor for v in flat]
+            if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
+                return False
+            bases = [basis] * m
+            runs = _split(flat, lengths)
         else:
-            others = None
-            fixed = (1.0, None) if lat_factor is None else (
-                lat_factor, f"{res.scale} -> s (the profile's mean latency)")
-        shared = _ResultShared(
-            res, base, metric, fio, others, fixed, flag_default,
-            f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
-            f"{res.identifier or res.title}|{res.arguments}|{res.description}|", {})
-        for entry in res.entries:
-            self.entry(shared, entry)
+            bases, runs, scaled = [], [], []
+            mode, bs = self.fio_mb if sh.fio else "auto", sh.base["block_size"]
+            for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
+                factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs,
+                                             mode, sh.fio)
+                bases.append(basis)
+                runs.append([v * factor for v in raw])
+                scaled.append(value * factor)
+            values = scaled
+            if not _accepted(values, sh.signed) or not all(
+                    _accepted(r, sh.signed) for r in runs):
+                return False
+        times = _bulk_times(entries, lengths, self.times_memo)
+        if self.logs is None and self._alike(sh, lengths, times):
+            self._emit(sh, values, runs, bases, times, lengths[0])
+            return True
+        for entry, value, raw, basis, rt in zip(entries, values, runs, bases, times,
+                                                    strict=True):
+            ts, tool_version, meta = self.system(entry.system)
+            if rt is False:  # (not the plain case: read and noted as one by one)
+                rt = self._times(entry, raw)
+            self._add(sh, entry, ts, tool_version, meta, basis, value, raw, rt)
+        return True
+
+    def _alike(self, sh: _ResultShared, lengths: list[int], times: list) -> bool:
+        """Whether the entries of a result (no test logs) make their rows alike, so that
+        :meth:`_emit` makes them at once: as many runs each, distinct systems, plain
+        test-run-times for all or none, and runtime rows for all runs of all or of none."""
+        m, n = len(lengths), lengths[0]
+        if lengths.count(n) != m or False in times or times.count(None) not in (0, m):
+            return False
+        keys = [sh.key_prefix + e.system for e in sh.res.entries]
+        if len(set(keys)) != m:
+            return False
+        if times[0] is None:
+            return True
+        dones = list(map(self.runtime_done.get, keys, repeat(0, m)))
+        return dones.count(0) == m or min(dones) >= n
+
+    def _emit(self, sh: _ResultShared, values: list[float], runs: list[list[float]],
+              bases: list, times: list, n: int) -> None:
+        """The rows of a result's entries (:meth:`_alike`) at once, column by column: what
+        :meth:`_add` makes entry by entry. The run keys and positions of the rows are the same
+        in files of one layout: made once for them (:func:`_layout_column`)."""
+        entries = sh.res.entries
+        m = len(entries)
+        systems = [e.system for e in entries]
+        keys = list(map(sh.key_prefix.__add__, systems))
+        rt = times[0] is not None and self.runtime_done.get(keys[0], 0) < n  # runtime rows
+        got = self.systems.get
+        infos = [got(s) or self.system(s) for s in systems]  # (notes in order of entries)
+        stamps, tool_versions, metas = (list(map(itemgetter(k), infos)) for k in range(3))
+        w = self.shared.entries(sh.base, metas, systems, tool_versions, sh.basis_key, bases, rt)
+        span = 2 * n + 1 if rt else n + 1  # rows per entry
+        if rt:
+            self.runtime_done.update(zip(keys, repeat(n, m), strict=True))
+        column = [None] * (m * span)  # values: runs (and run times) of each entry, its Value
+        flat = list(chain.from_iterable(runs))
+        step = 2 if rt else 1
+        for k in range(n):
+            column[step * k::span] = flat[k::n]
+        if rt:
+            flat = list(chain.from_iterable(times))
+            for k in range(n):
+                column[2 * k + 1::span] = flat[k::n]
+        column[span - 1::span] = values
+        which = list(chain.from_iterable(map(repeat, range(w, w + 2 * m, 2), repeat(span, m))))
+        if rt:
+            for k in range(n):
+                which[2 * k + 1::span] = range(w + 1, w + 2 * m, 2)
+        flag = sh.flag_default
+        stamp, run_key, position, value, repetition, flags = self.columns
+        stamp += chain.from_iterable(map(repeat, stamps, repeat(span, m)))
+        run_key += _layout_column(("keys", sh.key_prefix, tuple(systems), n, rt), _run_keys, keys)
+        position += _layout_column(("positions", tuple(map(itemgetter(4), entries)),
+                                    self.runs_at, self.value_at, n, rt), self._positions, entries)
+        value += column
+        repetition += ([k for k in range(n) for _ in range(step)] + [None]) * m
+        flags += (([flag, None] if rt else [flag]) * n + ["reported_mean"]) * m
+        self.which += which
+        self.series.extend(map(_LazySeries, repeat(n, m), zip(
+            repeat(self.source, m), repeat(self.consts, m), repeat(sh, m), systems, keys, runs,
+            times, repeat(_NO_LOG, m), strict=True)))
+
+    def _positions(self, entries: list[_Entry], n: int, rt: bool) -> list[str]:
+        """The positions of the rows :meth:`_emit` makes."""
+        out = []
+        for e in entries:
+            runs = _numbered(e.position + self.runs_at, ")", n, 1)
+            if rt:
+                times = _numbered(f"{e.position}/JSON test-run-times (run ", ")", n, 1)
+                runs = chain.from_iterable(zip(runs, times, strict=True))
+            out += runs
+            out.append(e.position + self.value_at)
+        return out
+
+    def system(self, name: str) -> tuple:
+        """(time, tool version, Hardware/Software columns) of a system; a TimeStamp that is not
+        one is noted each time it is asked for (once per entry)."""
+        got = self.systems.get(name)
+        if got is not None:
+            return got
+        system = self.sysmap.get(name)
+        text = system.timestamp if system else None
+        ts = self.times.get(text)
+        if ts is None:
+            ts = _tstamp(text, self.tz, self.notes, self.source)
+            if ts is not None:  # a system's time, parsed once
+                self.times[text] = ts
+        tool_version = (system.client_version if system and system.client_version
+                        else self.info.get("tool_version"))
+        got = (ts, tool_version, self.sysmeta.get(name, _NO_LOG))
+        if ts is not None or not text:  # (no note to repeat)
+            self.systems[name] = got
+        return got
 
     def _values(self, res: _Result, entry: _Entry) -> tuple[float | None, list | None] | None:
         """(Value, runs) of an entry; None when it gives no rows (noted why)."""
@@ -1141,16 +1302,9 @@ class _Rows:
                        negative=sh.signed)
 
     def entry(self, sh: _ResultShared, entry: _Entry) -> None:
+        """The rows of one entry, by the general rule (what :meth:`_bulk` stands for)."""
         res, system_name = sh.res, entry.system
-        system = self.sysmap.get(system_name)
-        text = system.timestamp if system else None
-        ts = self.times.get(text)
-        if ts is None:
-            ts = _tstamp(text, self.tz, self.notes, self.source)
-            if ts is not None:  # a system's time, parsed once (a bad one is noted each time)
-                self.times[text] = ts
-        tool_version = (system.client_version if system and system.client_version
-                        else self.info.get("tool_version"))
+        ts, tool_version, meta = self.system(system_name)
         values = self._values(res, entry)
         if values is None:
             return
@@ -1168,95 +1322,266 @@ class _Rows:
             if scaled_raw is None:
                 self._check(sh, entry, value, raw, factor)  # raises
                 scaled_raw = [v * factor for v in raw]
+        scaled_value = None
         if value is not None:
             scaled_value = value * factor
             if not (scaled_value < math.inf and (
                     scaled_value > -math.inf if sh.signed else scaled_value >= 0)):
                 self._check(sh, entry, value, raw, factor)
         times = self._times(entry, raw)
-        logged = (self.logs.times(res, system_name, self.tz, self.notes)
-                  if self.logs is not None else _NO_LOG)
-        key = sh.key_prefix + system_name
-        common = {**sh.base, **self.sysmeta.get(system_name, _NO_LOG), "config": system_name,
-                  "tool_version": tool_version}
-        if basis:
-            common["mb_basis" if sh.metric == "bandwidth" else "basis"] = basis
-        ci = len(self.distinct)  # the entry gives rows: a run or its Value
-        self.distinct.append(common)
-        if scaled_raw is not None:
-            self._runs(sh, entry, common, ci, ts, key, scaled_raw, times, logged)
-        if value is not None:
-            vpos = f"{entry.position}/Value" if self.composite else (
-                f"{entry.position}.value" if self.fmt == "json export" else entry.position)
-            self.rows.append((ts, f"{key}|reported", vpos, scaled_value, None, "reported_mean"))
-            self.which.append(ci)
+        self._add(sh, entry, ts, tool_version, meta, basis, scaled_value, scaled_raw, times)
 
-    def _runs(self, sh: _ResultShared, entry: _Entry, common: dict, ci: int, ts, key: str,
-              values: list, times: list | None, logged: dict) -> None:
-        """One row per run (and its runtime row, once per run), and the runs' series."""
-        rows, which = self.rows, self.which
-        flag = sh.flag_default
-        n = len(values)
-        rawpos = (f"{entry.position}/RawString (run " if self.composite
-                  else f"{entry.position} (run ")
-        keys = [f"{key}|{k}" for k in range(n)]
-        stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
-        done = n if times is None else self.runtime_done.get(key, 0)
-        if done >= n:  # no runtime rows among them
-            rows.extend(zip(stamps, keys, [f"{rawpos}{k + 1})" for k in range(n)], values,
-                            range(n), [flag] * n, strict=True))
-            which += [ci] * n
-        else:
-            self.runtime_done[key] = n
-            ri = len(self.distinct)
-            self.distinct.append({**common, "metric": "runtime", "unit": "s",
-                                  "higher_is_better": None, "scale": None, "mb_basis": None,
-                                  "basis": None})
-            rtpos = f"{entry.position}/JSON test-run-times (run "
-            for k in range(n):
-                rts, rk = stamps[k], keys[k]
-                rows.append((rts, rk, f"{rawpos}{k + 1})", values[k], k, flag))
-                which.append(ci)
-                if k >= done:
-                    rows.append((rts, rk, f"{rtpos}{k + 1})", times[k], k, None))
-                    which.append(ri)
-        t, tb = _run_offsets(logged, times, n)
-        consts = sh.series.get(n)
-        if consts is None:
-            res, base, const = sh.res, sh.base, self.const
-            consts = sh.series[n] = (
-                const(self.source, n), const(res.title, n), const(base["op"], n),
-                const(base["metric"], n), const(base["unit"], n),
-                _new_const((base["block_size"], n)), const(res.scale, n),
-                const(res.arguments, n), const(res.description, n))
-        source = self.source
-        series = Columns.of({  # typed once by _common.series_of
-            "run_id": [run_id(source, k) for k in keys],
-            "source": consts[0], "test": consts[1], "op": consts[2], "metric": consts[3],
-            "t": t, "value": values, "unit": consts[4],
-            "block_size": consts[5], "config": self.const(entry.system, n),
-            "t_basis": self.const(tb, n), "scale": consts[6], "arguments": consts[7],
-            "description": consts[8]}, n)
-        self.series.append(series)
+    def _add(self, sh: _ResultShared, entry: _Entry, ts, tool_version: str | None, meta: dict,
+             basis: str | None, value: float | None, raw: list | None,
+             times: list | None) -> None:
+        """The rows of an entry whose values are read, scaled and checked: one per run (and its
+        runtime row, once per run), its Value's; and the runs' series."""
+        system = entry.system
+        logged = (self.logs.times(sh.res, system, self.tz, self.notes)
+                  if self.logs is not None else _NO_LOG)
+        key = sh.key_prefix + system
+        w = self.shared.entry(sh.base, meta, system, tool_version, sh.basis_key, basis)
+        which = self.which
+        stamp, run_key, position, values, repetition, flags = self.columns
+        if raw is not None:
+            n = len(raw)
+            keys = _numbered(f"{key}|", "", n, 0)
+            positions = _numbered(entry.position + self.runs_at, ")", n, 1)
+            stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
+            flag = sh.flag_default
+            done = n if times is None else self.runtime_done.get(key, 0)
+            if done >= n:  # no runtime rows among them
+                stamp += stamps
+                run_key += keys
+                position += positions
+                values += raw
+                repetition += range(n)
+                flags += [flag] * n
+                which += [w] * n
+            else:
+                self.runtime_done[key] = n
+                self.shared.runtime()
+                rtpos = _numbered(f"{entry.position}/JSON test-run-times (run ", ")", n, 1)
+                for k in range(n):  # each run's row, then its runtime row (once per run)
+                    rows = [(stamps[k], keys[k], positions[k], raw[k], k, flag, w)]
+                    if k >= done:
+                        rows.append((stamps[k], keys[k], rtpos[k], times[k], k, None, w + 1))
+                    for column, row in zip((*self.columns, which), zip(*rows, strict=True),
+                                           strict=True):
+                        column += row
+            self.series.append(_LazySeries(n, (self.source, self.consts, sh, system, key, raw,
+                                               times, logged)))
+        if value is not None:
+            for column, v in zip((*self.columns, which), (
+                    ts, f"{key}|reported", entry.position + self.value_at, value, None,
+                    "reported_mean", w), strict=True):
+                column.append(v)
+
+
+def _series_columns(source: str, consts: dict, sh: _ResultShared, system: str, key: str,
+                    values: list, times: list | None, logged: dict) -> dict:
+    """The columns of the series of one entry's runs (``consts``: the file's Consts of string
+    values, :meth:`_Rows.const`)."""
+    n = len(values)
+    t, tb = _run_offsets(logged, times, n)
+
+    def const(value, n):
+        c = consts.get((value, n))
+        if c is None:
+            c = consts[value, n] = _new_const((value, n))
+        return c
+
+    per_n = sh.series.get(n)
+    if per_n is None:
+        res, base = sh.res, sh.base
+        per_n = sh.series[n] = (
+            const(source, n), const(res.title, n), const(base["op"], n),
+            const(base["metric"], n), const(base["unit"], n),
+            _new_const((base["block_size"], n)), const(res.scale, n),
+            const(res.arguments, n), const(res.description, n))
+    return {  # typed once by _common.series_of
+        "run_id": [run_id(source, f"{key}|{k}") for k in range(n)],
+        "source": per_n[0], "test": per_n[1], "op": per_n[2], "metric": per_n[3],
+        "t": t, "value": values, "unit": per_n[4],
+        "block_size": per_n[5], "config": const(system, n),
+        "t_basis": const(tb, n), "scale": per_n[6], "arguments": per_n[7],
+        "description": per_n[8]}
+
+
+_COLS = Columns.__dict__["cols"]  # the slot of Columns' columns
+
+
+class _LazySeries(Columns):
+    """The series of one entry's runs, its columns made when first asked for: a folder read
+    asks only with ``series=True``, and the parse keeps only what they are made of.
+    Pickled as the plain :class:`~ebsstats.io._common.Columns` it stands for."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, n: int, parts: tuple):
+        self.n, self._parts = n, parts
+
+    @property
+    def cols(self) -> dict:
+        if self._parts is not None:
+            _COLS.__set__(self, _series_columns(*self._parts))
+            self._parts = None
+        return _COLS.__get__(self)
+
+    @cols.setter
+    def cols(self, value: dict) -> None:
+        _COLS.__set__(self, value)
+        self._parts = None
+
+    def __reduce__(self):
+        return Columns.of, (self.cols, self.n)
 
 
 _NO_LOG: dict = {}  # read only: no test-log times, no system metadata
+_RUNTIME = {"metric": "runtime", "unit": "s", "higher_is_better": None, "scale": None,
+            "mb_basis": None, "basis": None}  # (read only) what runtime rows have of their own
+
+
+def _accepted(values: list[float], signed: bool) -> bool:
+    """Whether :func:`~ebsstats.io._common.number` accepts every scaled value (as
+    :func:`_scaled` checks them): all finite, and none negative unless ``signed``."""
+    return all(map(math.isfinite, values)) and (signed or not values or min(values) >= 0)
+
+
+def _split(values: list, lengths: list[int]) -> list[list]:
+    """``values`` cut into consecutive lists of these lengths."""
+    it = iter(values)
+    return [list(islice(it, k)) for k in lengths]
+
+
+def _run_keys(keys: list[str], n: int, rt: bool) -> list[str]:
+    """The run keys of the rows :meth:`_Rows._emit` makes."""
+    out = []
+    for key in keys:
+        out += [f"{key}|{k}" for k in range(n) for _ in range(2 if rt else 1)]
+        out.append(f"{key}|reported")
+    return out
+
+
+_LAYOUT: dict[tuple, list] = {}  # what decides a column of a result's rows -> the column
+_LAYOUT_MAX, _LAYOUT_ROWS = 512, 2048  # (a hostile folder cannot grow it without end)
+
+
+def _layout_column(key: tuple, make, of: list) -> list:
+    """``make(of, n, rt)`` (``key[-2:]`` are n and rt), made once for files of one layout
+    (never modified)."""
+    out = _LAYOUT.get(key)
+    if out is None:
+        out = make(of, *key[-2:])
+        if len(out) <= _LAYOUT_ROWS:
+            _keep(_LAYOUT, key, out, _LAYOUT_MAX)
+    return out
+
+
+def _bulk_times(entries: list[_Entry], lengths: list[int], memo: dict) -> list:
+    """Per entry, its test-run-times as :meth:`_Rows._times` reads them when every entry has
+    plain ones, one per run (the usual case, converted at once); False for an entry to be read
+    by that rule (when one is not plain, every entry is). ``memo``: the file's answers by the
+    texts (the results of one execution, MB/s and IOPS, repeat them; never modified)."""
+    texts = [e.run_times for e in entries]
+    if None in texts:  # (lists: equal to None only when None)
+        return [None if t is None else False for t in texts]
+    if list(map(len, texts)) == lengths:
+        flat = list(chain.from_iterable(texts))
+        key = (tuple(flat), tuple(lengths))
+        done = memo.get(key)
+        if done is None:
+            nums = _bulk_nums(flat)
+            done = memo[key] = (_split(nums, lengths) if nums is not None and (
+                not nums or min(nums) >= 0) else [False] * len(entries))
+        return done
+    return [False] * len(entries)
+
+
+_NUMBERED: dict[tuple, list[str]] = {}  # (head, tail, n, first) -> its strings, shared by files
+_NUMBERED_MAX = 4096  # distinct lists kept, ...
+_NUMBERED_RUNS = 64  # ... of so many runs at most
+
+
+def _numbered(head: str, tail: str, n: int, first: int) -> list[str]:
+    """``[f"{head}{k}{tail}" for k in range(first, first + n)]`` (never modified): the run keys
+    and positions of an entry's runs, the same in files of one layout (made once for them)."""
+    key = (head, tail, n, first)
+    out = _NUMBERED.get(key)
+    if out is None:
+        out = [f"{head}{k}{tail}" for k in range(first, first + n)]
+        if n <= _NUMBERED_RUNS:
+            _keep(_NUMBERED, key, out, _NUMBERED_MAX)
+    return out
+
+
+class _ResultValues(NamedTuple):
+    """What every entry of a result shares that its content decides (files of one campaign
+    repeat it: made once for them, :data:`_RESULT_VALUES`; never modified)."""
+
+    base: dict  # the values of every row of the result
+    metric: str
+    fio: bool
+    fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
+    flag_default: str | None
+    what: str  # the metric and scale, for errors
+    signed: bool
+    key_prefix: str  # of the run key
+    basis_key: str  # the column of the entries' basis
+
+
+def _result_values(res: _Result, fmt: str) -> _ResultValues:
+    fio = _is_fio(res)
+    workload, op, bs = _workload(res)
+    metric, unit, lat_factor = _canonical(res, fmt, fio)
+    base = {
+        "test": res.title, "workload": workload,
+        "op": op, "block_size": bs, "metric": metric, "unit": unit,
+        "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
+        "result_identifier": res.identifier, "app_version": res.app_version,
+        "arguments": res.arguments, "description": res.description, "scale": res.scale,
+        "display_format": res.display_format, "proportion": res.proportion,
+    }
+    rhash = res.hash or _comparison_hash(res, res.scale)
+    if rhash:
+        base["result_hash"] = rhash
+    if metric == "bandwidth":
+        fixed = None
+    else:
+        fixed = (1.0, None) if lat_factor is None else (
+            lat_factor, f"{res.scale} -> s (the profile's mean latency)")
+    return _ResultValues(
+        base, metric, fio, fixed, "scale_unknown" if fmt == "raw csv export" else None,
+        f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
+        f"{res.identifier or res.title}|{res.arguments}|{res.description}|",
+        "mb_basis" if metric == "bandwidth" else "basis")
+
+
+def _result_key(res: _Result, fmt: str) -> tuple:
+    """What :func:`_result_values` reads of a result (its key in :data:`_RESULT_VALUES`)."""
+    return (fmt, res.identifier, res.title, res.app_version, res.arguments, res.description,
+            res.scale, res.proportion, res.display_format, res.hash)
+
+
+_RESULT_VALUES: dict[tuple, _ResultValues] = {}  # a result's content -> its values
+_RESULT_VALUES_MAX = 4096  # (a hostile folder cannot grow it without end)
 
 
 class _ResultShared(NamedTuple):
     """What every entry of one result shares."""
 
     res: _Result
+    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
+    series: dict  # n -> the Consts of the series columns
     base: dict  # the values of every row of the result
     metric: str
     fio: bool
-    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
     fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
     flag_default: str | None
     what: str  # the metric and scale, for errors
     signed: bool
     key_prefix: str  # of the run key
-    series: dict  # n -> the Consts of the series columns
+    basis_key: str  # the column of the entries' basis
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -1264,23 +1589,220 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    columns = _columns({"source": source, "tool": "pts"}, rows.rows, rows.which, rows.distinct)
+    columns = _columns({"source": source, "tool": "pts"}, rows.columns, rows.which, rows.shared)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
                   series=rows.series, notes=rows.notes)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
+# row columns a file's layout decides: one list per content, shared by the files that give it
+# (as run_columns shares its positions), of values whose equal ones are the same (1 == True)
+_LAYOUT_NAMES = frozenset({"position"})
+_SHARED_ROWS = 512
+_PLAIN = frozenset({str, int, type(None)})
+_ROW_SHARED: dict[tuple, list] = {}
 
 
-def _columns(fixed: dict, rows: list[tuple], which: list[int], distinct: list[dict]
+def _picker(index: list[int]):
+    """A function giving ``tuple(seq[i] for i in index)`` (picked in C)."""
+    if len(index) > 1:
+        return itemgetter(*index)
+    return lambda seq: tuple(seq[i] for i in index)
+
+
+class _Shared:
+    """The values the rows of a file share, factored as they are made: per result, its dict
+    (test, metric, …); per entry, its system's dict (``hw_*``, ``sw_*``), ``config``,
+    ``tool_version`` and its ``mb_basis`` or ``basis``; and what runtime rows have of their own
+    (:data:`_RUNTIME`, which wins). A row of entry ``e`` has ``which`` ``2 * e``, a runtime row
+    of it ``2 * e + 1``. The column names are kept in the order in which they first appear in
+    the dicts these values stand for (:meth:`merged`, in order of first use: the order
+    run_columns gives them)."""
+
+    __slots__ = ("names", "bases", "res", "metas", "seen", "config", "tool_version", "mb_basis",
+                 "basis", "runtimes")
+
+    def __init__(self):
+        self.names: dict = {}  # (keys only)
+        self.bases: list[dict] = []  # the results' dicts, in order of first use
+        self.res: list[int] = []  # per entry: its result's place in bases
+        self.metas: list[dict] = []  # per entry: its system's dict
+        self.seen: set[int] = set()  # ids of the system dicts met
+        self.config: list[str] = []
+        self.tool_version: list = []
+        self.mb_basis: list = []
+        self.basis: list = []
+        self.runtimes = False  # whether there are runtime rows
+
+    def entry(self, base: dict, meta: dict, config: str, tool_version, basis_key: str,
+              basis: str | None) -> int:
+        """Add an entry that gives rows (``base`` is its result's dict, the same object for
+        every entry of the result, a new one per result); its rows' ``which``."""
+        names, bases = self.names, self.bases
+        if not bases or bases[-1] is not base:
+            bases.append(base)
+            names.update(base)
+        if id(meta) not in self.seen:  # (every system dict is kept alive by its _Rows)
+            self.seen.add(id(meta))
+            names.update(meta)
+        e = len(self.res)
+        if not e:
+            names.update(config=None, tool_version=None)
+        if basis:
+            names.setdefault(basis_key)
+        else:
+            basis = None
+        self.res.append(len(bases) - 1)
+        self.metas.append(meta)
+        self.config.append(config)
+        self.tool_version.append(tool_version)
+        self.mb_basis.append(basis if basis_key == "mb_basis" else None)
+        self.basis.append(basis if basis_key == "basis" else None)
+        return 2 * e
+
+    def entries(self, base: dict, metas: list[dict], configs: list[str], tool_versions: list,
+                basis_key: str, bases: list, runtime: bool) -> int:
+        """:meth:`entry` for each entry of one result (and :meth:`runtime` after the first when
+        ``runtime``): the first one's ``which``. When nothing new appears in them (no
+        first entry, system, basis name or runtime rows) their values are appended at once."""
+        names = self.names
+        if (self.res and (self.runtimes or not runtime) and set(map(id, metas)) <= self.seen
+                and (basis_key in names or not any(bases))):
+            if not self.bases or self.bases[-1] is not base:
+                self.bases.append(base)
+                names.update(base)
+            m = len(metas)
+            w = 2 * len(self.res)
+            self.res += [len(self.bases) - 1] * m
+            self.metas += metas
+            self.config += configs
+            self.tool_version += tool_versions
+            bases = [b or None for b in bases]
+            self.mb_basis += bases if basis_key == "mb_basis" else [None] * m
+            self.basis += bases if basis_key == "basis" else [None] * m
+            return w
+        w = self.entry(base, metas[0], configs[0], tool_versions[0], basis_key, bases[0])
+        if runtime:
+            self.runtime()
+        for args in zip(metas[1:], configs[1:], tool_versions[1:], bases[1:], strict=True):
+            self.entry(base, *args[:3], basis_key, args[3])
+        return w
+
+    def runtime(self) -> None:
+        """Runtime rows are made (of the entry added last)."""
+        if not self.runtimes:
+            self.runtimes = True
+            self.names.update(_RUNTIME)
+
+    def merged(self, w: int) -> dict:
+        """The shared values of the rows whose ``which`` is ``w``, as one dict: what the
+        factored values stand for (the dict a row's values were merged to, one per entry)."""
+        e = w // 2
+        out = {**self.bases[self.res[e]], **self.metas[e], "config": self.config[e],
+               "tool_version": self.tool_version[e]}
+        for name, values in (("mb_basis", self.mb_basis), ("basis", self.basis)):
+            if values[e] is not None:
+                out[name] = values[e]
+        return {**out, **_RUNTIME} if w % 2 else out
+
+
+def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _Shared
              ) -> tuple[dict, int]:
-    """The columns :func:`~ebsstats.io._rows.run_columns` gives for these rows, whose shared
-    values are ``distinct[which[i]]`` for row i (known as the rows are made: no pass over the
-    runs to find them)."""
-    # the fixed and per-row columns as run_columns makes them (with no runs: no shared values)
-    cols, n = run_columns(fixed, _ROW_COLUMNS, rows, [])
-    spread_shared(cols, which, distinct, n)
+    """The columns :func:`~ebsstats.io._rows.run_columns` gives for the rows whose values are
+    ``columns`` (one list per name of :data:`_ROW_COLUMNS`) and whose shared values are
+    ``shared.merged(which[i])`` for row i (known as the rows are made: no pass over the runs
+    to find them).
+
+    A column's value is read from each result's dict (a few) or each entry's values, and spread
+    to the rows in C; a column of one value (of one type) is a :class:`Const`. The positions
+    are one list for the files that give the same (as run_columns shares them)."""
+    n = len(which)
+    cols: dict = {k: Const(v, n) for k, v in fixed.items()}
+    for name, column in zip(_ROW_COLUMNS, columns, strict=True):
+        if name in _LAYOUT_NAMES and n <= _SHARED_ROWS and _PLAIN.issuperset(map(type, column)):
+            key = tuple(column)
+            shared_column = _ROW_SHARED.get(key)
+            if shared_column is None:
+                _keep(_ROW_SHARED, key, column, _SPREAD_MAX)
+            else:
+                column = shared_column
+        cols[name] = column
+    if not n:
+        return cols, n
+    sh = shared
+    pick = _picker(which)
+    m, r = len(sh.res), len(sh.bases)
+    # per value of which (2e, 2e + 1): its result (or r: runtime's own), its entry (or m)
+    tables = {"res": lambda: zip(sh.res, sh.res, strict=True),
+              "res_rt": lambda: zip(sh.res, repeat(r, m), strict=True),
+              "ent": lambda: zip(range(m), range(m), strict=True),
+              "ent_rt": lambda: zip(range(m), repeat(m, m), strict=True)}
+    getters: dict = {}  # kind -> picks each row's value from the values per result or entry
+    layout = None
+    in_bases = set().union(*sh.bases)
+    own = {"config": sh.config, "tool_version": sh.tool_version, "mb_basis": sh.mb_basis,
+           "basis": sh.basis}
+    for name in sh.names:  # (a system's dict has none of the results' names, nor own's)
+        if name in in_bases:
+            values, kind = list(map(dict.get, sh.bases, repeat(name))), "res"
+        elif name in own:
+            values, kind = own[name], "ent"
+        else:
+            values, kind = list(map(dict.get, sh.metas, repeat(name))), "ent"
+        if sh.runtimes and name in _RUNTIME:  # runtime rows have their own value
+            values, kind = [*values, _RUNTIME[name]], kind + "_rt"
+        if is_constant(values):  # one value (of one type) in every row: typed once
+            cols[name] = Const(values[0], n)
+            continue
+        key = None  # a column files of one campaign repeat: made once for them
+        types = tuple(map(type, values))
+        if n <= _SPREAD_ROWS and _SPREADABLE.issuperset(types):
+            if layout is None:
+                layout = _layout_token(which, sh.res)
+            key = (layout, kind, tuple(values), types)
+            column = _SPREAD.get(key)
+            if column is not None:
+                cols[name] = list(column)  # (a copy: see _SPREAD)
+                continue
+        get = getters.get(kind)
+        if get is None:
+            get = getters[kind] = _picker(list(pick(list(chain.from_iterable(tables[kind]())))))
+        cols[name] = column = list(get(values))
+        if key is not None:
+            _keep(_SPREAD, key, column, _SPREAD_MAX)
     return cols, n
+
+
+# the columns of shared values spread to the rows, by what decides them (the rows' layout, the
+# values and their types), made once for the files of one campaign (never modified). Only
+# values of these types: equal values of them are the same value (1 == 1.0 == True, 0.0 ==
+# -0.0). Each file gets a copy, not the list itself: a list several files share is typed once
+# but by a slower path (_columns._column_by_codes' codes and spread), which cost the 4-file
+# PTS folder's read more (0.6 ms) than sharing saved its parse (0.3 ms); the copy keeps most
+# of the parse's gain (measured in one process, CPU, best of 25, 4 rounds)
+_SPREAD: dict[tuple, list] = {}
+_SPREAD_MAX, _SPREAD_ROWS = 1024, 2048  # (a hostile folder cannot grow it without end)
+_SPREADABLE = frozenset({str, int, bool, type(None)})
+_LAYOUTS: dict[tuple, int] = {}  # the rows' layout (which, each entry's result) -> its token
+_TOKENS = itertools.count()  # (never the same token twice, whatever was forgotten)
+
+
+def _layout_token(which: list[int], res: list[int]) -> int:
+    """A number for what decides the places of the rows' shared values."""
+    key = (tuple(which), tuple(res))
+    token = _LAYOUTS.get(key)
+    if token is None:
+        token = next(_TOKENS)
+        _keep(_LAYOUTS, key, token, _SPREAD_MAX)
+    return token
+
+
+def _keep(cache: dict, key, value, most: int) -> None:
+    """``cache[key] = value``, the cache forgotten first when it holds ``most`` (what it holds
+    is made again when asked for: a hostile folder cannot grow it without end)."""
+    if len(cache) >= most:
+        cache.clear()
+    cache[key] = value
 
 
 # --------------------------------------------------------------------------------------------
