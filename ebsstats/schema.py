@@ -288,12 +288,7 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(df, pd.DataFrame):
         raise SchemaError(f"expected a pandas DataFrame, got {type(df).__name__}")
     expected = list(COLUMNS) + list(META_COLUMNS)
-    got = list(df.columns[: len(expected)])
-    if got != expected:
-        missing = [c for c in expected if c not in df.columns]
-        if missing:
-            raise SchemaError(f"missing columns: {missing}")
-        raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+    _check_order(list(df.columns[: len(expected)]), df.columns)
     dtypes = dict(zip(df.columns[: len(expected)], df.dtypes.iloc[: len(expected)], strict=True))
     arrays: dict = {}  # each column's array, taken once (a column access copies df.attrs)
 
@@ -303,7 +298,47 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             a = arrays[name] = df[name].array
         return a
 
-    for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
+    _check(dtypes, array)
+    return df
+
+
+def check_columns(columns) -> None:
+    """Check typed columns (a mapping of name to array or Series, in the frame's order) as
+    :func:`validate` checks the frame they make: the same rules, the same errors; what the
+    typing engine runs before it makes a frame (a column access of a frame costs more than
+    the checks).
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> e = es.schema.empty()
+    >>> check_columns({c: e[c].array for c in e.columns})
+    >>> try:
+    ...     check_columns({c: e[c].array for c in e.columns if c != "flag"})
+    ... except SchemaError as exc:
+    ...     print(exc)
+    missing columns: ['flag']
+    """
+    _check_order(list(columns)[: len(COLUMNS) + len(META_COLUMNS)], columns)
+    arrays = {name: col.array if isinstance(col, pd.Series) else col
+              for name, col in columns.items()}
+    _check({name: arrays[name].dtype for name in _RESULTS}, arrays.__getitem__)
+
+
+def _check_order(got: list, columns) -> None:
+    """The schema's columns first, in order (``columns``: every column, to name the missing)."""
+    expected = list(COLUMNS) + list(META_COLUMNS)
+    if got != expected:
+        missing = [c for c in expected if c not in columns]
+        if missing:
+            raise SchemaError(f"missing columns: {missing}")
+        raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+
+
+def _check(dtypes: dict, array) -> None:
+    """The rules of :func:`validate` on the schema's columns: ``dtypes`` by name, ``array``:
+    name -> the column's array."""
+    for name, dtype in _RESULTS.items():
         actual = dtypes[name]  # not df[name] per column: a column access copies df.attrs
         if dtype == "category":
             ok = isinstance(actual, pd.CategoricalDtype)
@@ -348,14 +383,14 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     nan_unflagged = np.isnan(values) & np.asarray(pd.isna(array("flag")))
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
-        raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")
-    negative = _never_negative(df["unit"]) & (values < 0)
+        raise SchemaError(f"NaN value without a flag in row {row} ({array('source')[row]})")
+    negative = _never_negative_codes(unit_cat) & (values < 0)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
-        raise SchemaError(f"negative {df['metric'].iloc[row]} in row {row}")
-    return df
+        raise SchemaError(f"negative {metric_cat[row]} in row {row}")
 
 
+_RESULTS = {**COLUMNS, **META_COLUMNS}
 _NEVER_NEGATIVE = frozenset({"B/s", "IO/s", "s", "ops/s", "B", "count"})  # rates, times, counts
 
 
@@ -363,10 +398,14 @@ def _never_negative(unit: pd.Series) -> np.ndarray:
     """Rows whose unit admits no negative value; judged on a categorical's codes (one test per
     category), not on a string per row."""
     if isinstance(unit.dtype, pd.CategoricalDtype):
-        cats = unit.cat.categories
-        hit = np.array([str(c) in _NEVER_NEGATIVE for c in cats] + [False], dtype=bool)
-        return hit[unit.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry
+        return _never_negative_codes(unit.array)
     return np.isin(unit.astype(str).to_numpy(), list(_NEVER_NEGATIVE))
+
+
+def _never_negative_codes(unit: pd.Categorical) -> np.ndarray:
+    """:func:`_never_negative` of a categorical array."""
+    hit = np.array([str(c) in _NEVER_NEGATIVE for c in unit.categories] + [False], dtype=bool)
+    return hit[unit.codes]  # code -1 (missing) takes the last entry
 
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from pandas.api.internals import create_dataframe_from_blocks
 from pandas.api.types import union_categoricals
 
 from ebsstats.errors import SchemaError
@@ -30,6 +31,7 @@ from ebsstats.schema import (
     META_COLUMNS,
     SERIES_COLUMNS,
     STRING,
+    check_columns,
     check_tools,
     empty,
     empty_series,
@@ -126,9 +128,10 @@ def _needs(p) -> bool:
     return bool(pd.isna(pd.Series(p)).any())
 
 
-def _fast_typed(values: list, dtype, extra: bool) -> pd.Series:
-    """Type a plain list in one call; raises (TypeError, ValueError, ArrowException) if the
-    values need the general conversion."""
+def _fast_typed(values: list, dtype, extra: bool):
+    """Type a plain list in one call, as an array (a NumPy array for NumPy dtypes, else a
+    pandas extension array); raises (TypeError, ValueError, ArrowException) if the values need
+    the general conversion."""
     if extra or dtype is STRING:
         try:
             arr = pa.array(values, type=pa.large_string(), from_pandas=True)
@@ -136,16 +139,16 @@ def _fast_typed(values: list, dtype, extra: bool) -> pd.Series:
             if not extra:
                 raise
             arr = _ints_as_strings(values)
-        return pd.Series(pd.arrays.ArrowStringArray(arr), copy=False)
+        return pd.arrays.ArrowStringArray(arr)
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
-        return pd.Series(_categorical(values))
+        return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
         codes, uniques = pd.factorize(pd.Series(values, dtype=object))
         conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True, format="ISO8601")
-        return pd.Series(conv.astype(dtype).array.take(codes, allow_fill=True))
+        return conv.astype(dtype).array.take(codes, allow_fill=True)
     if isinstance(dtype, pd.api.extensions.ExtensionDtype):  # Int64, Float64, boolean
-        return pd.Series(pd.array(values, dtype=dtype))
-    return pd.Series(np.array(values, dtype=dtype))
+        return pd.array(values, dtype=dtype)
+    return np.array(values, dtype=dtype)
 
 
 def _ints_as_strings(values: list) -> pa.Array:
@@ -199,13 +202,14 @@ def _few_categories(cats: tuple[str, ...]) -> pd.CategoricalDtype:
     return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
 
 
-def _from_list(values: list, dtype, extra: bool) -> pd.Series:
+def _from_list(values: list, dtype, extra: bool):
+    """A plain list typed, as an array (see :func:`_fast_typed`)."""
     try:
         return _fast_typed(values, dtype, extra)
     except (TypeError, ValueError, OverflowError, pa.ArrowException):
         pass
     s = pd.Series(values, dtype=object)
-    return _as_string(s) if extra else _cast(s, dtype)
+    return (_as_string(s) if extra else _cast(s, dtype))._values
 
 
 def _from_array(p, dtype, extra: bool) -> pd.Series:
@@ -213,7 +217,9 @@ def _from_array(p, dtype, extra: bool) -> pd.Series:
     return _as_string(s) if extra else _cast(s, dtype)
 
 
-def _concat_typed(parts: list[pd.Series]) -> pd.Series:
+def _concat_typed(parts: list) -> pd.Series:
+    """Typed parts (arrays, or Series of a caller's arrays) as one Series."""
+    parts = [p if isinstance(p, pd.Series) else pd.Series(p, copy=False) for p in parts]
     if len(parts) == 1:
         return parts[0]
     if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
@@ -233,12 +239,11 @@ def _key(v):
     return (t, repr(v)) if t is float else (t, v)
 
 
-def _column_by_codes(pieces: Sequence, dtype, extra: bool,
-                     kinds: set | None = None) -> pd.Series | None:
+def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = None):
     """One typed column of :class:`Const` runs and lists: each distinct constant and every list
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
-    unhashable. ``kinds``: the pieces' types, if the caller has them."""
+    unhashable. ``kinds``: the pieces' types, if the caller has them. Returns an array."""
     kinds = set(map(type, pieces)) if kinds is None else kinds
     consts = [True] * len(pieces) if kinds == _CONST_ONLY else [type(p) is Const for p in pieces]
     if all(consts):
@@ -248,8 +253,7 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool,
             return _spread(_from_list(values, dtype, extra), codes, len(codes))
     elif not any(consts) and len(set(map(id, pieces))) == len(pieces):
         # lists only, none shared (a file's per-row values): nothing to spread
-        return pd.Series(_from_list(list(itertools.chain.from_iterable(pieces)), dtype,
-                                    extra).array, copy=False)
+        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
     index: dict = {}
     shared: dict[int, int] = {}  # id of a list piece -> its first code: a list a reader gives
     # several files (the same layout's positions, metrics) is typed once
@@ -320,16 +324,15 @@ _CONST_VALUE = operator.itemgetter(0)
 _CONST_N = operator.itemgetter(1)
 
 
-def _spread(typed: pd.Series, codes: np.ndarray, n: int) -> pd.Series:
-    """The typed distinct values spread to the rows by their codes."""
+def _spread(typed, codes: np.ndarray, n: int):
+    """The typed distinct values (an array) spread to the rows by their codes."""
     if len(typed) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
-        return pd.Series(typed.array, copy=False)
+        return typed
     if len(typed) == 1:  # one value on every row (a column no file has: all missing)
-        return pd.Series(_repeat_one(typed.array, n), copy=False)
-    if isinstance(typed.dtype, pd.CategoricalDtype):
-        cat = typed.array
-        return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
-    return pd.Series(typed.array.take(codes), copy=False)
+        return _repeat_one(typed, n)
+    if isinstance(typed, pd.Categorical):
+        return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype)
+    return typed.take(codes)
 
 
 _MASKED = (pd.arrays.IntegerArray, pd.arrays.FloatingArray, pd.arrays.BooleanArray)
@@ -363,7 +366,7 @@ def _none_typed(dtype, extra: bool):
     key = (dtype, extra)
     one = _NONE_TYPED.get(key)
     if one is None:
-        one = _NONE_TYPED[key] = _from_list([None], dtype, extra).array
+        one = _NONE_TYPED[key] = _from_list([None], dtype, extra)
     return one
 
 
@@ -384,14 +387,21 @@ def _repeat_plain(value, n: int, dtype, extra: bool):
 
 
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
-    """One typed column from its pieces, in order."""
+    """One typed column from its pieces, in order, as a Series."""
+    col = _typed_column(pieces, dtype, extra)
+    return col if isinstance(col, pd.Series) else pd.Series(col, copy=False)
+
+
+def _typed_column(pieces: Sequence, dtype, extra: bool = False):
+    """One typed column from its pieces, in order: an array made here (from lists and
+    constants), or a Series (it may hold a caller's array)."""
     if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
         value, n = pieces[0]
         if value is None:  # a column no file has: typing one None cost a tenth of a small read
-            return pd.Series(_repeat_one(_none_typed(dtype, extra), n), copy=False)
+            return _repeat_one(_none_typed(dtype, extra), n)
         arr = _repeat_plain(value, n, dtype, extra)
         if arr is not None:
-            return pd.Series(arr, copy=False)
+            return arr
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     kinds = set(map(type, pieces))  # judged in C (list subclasses: one by one)
@@ -401,7 +411,7 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
         out = _column_by_codes(pieces, dtype, extra, kinds)
         if out is not None:
             return out
-    parts: list[pd.Series] = []
+    parts: list = []
     run: list = []
     for p in pieces:
         if type(p) is Const:
@@ -412,7 +422,7 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
                 parts.append(_from_list(run, dtype, extra))
                 run = []
             one = _from_list([p.value], dtype, extra)
-            parts.append(pd.Series(one.array.take(np.zeros(p.n, dtype=np.intp))))
+            parts.append(one.take(np.zeros(p.n, dtype=np.intp)))
         elif isinstance(p, list):
             run.extend(p)
         elif len(p) < _SMALL:
@@ -424,6 +434,8 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
             parts.append(_from_array(p, dtype, extra))
     if run or not parts:
         parts.append(_from_list(run, dtype, extra))
+    if len(parts) == 1 and not isinstance(parts[0], pd.Series):
+        return parts[0]
     return _concat_typed(parts)
 
 
@@ -431,32 +443,53 @@ def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
            optional: Mapping[str, object] | None = None, what: str = "column") -> pd.DataFrame:
     """The typed frame: ``fixed`` columns (absent ones all ``<NA>``), ``optional`` columns where
     present, then every other column as a string, sorted by name. Consumes ``pieces``."""
-    out: dict[str, pd.Series] = {}
-    made: set[str] = set()  # columns typed from lists and constants only: arrays made here
+    return _frame(_typed_columns(pieces, n, fixed, optional, what), n)
+
+
+def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
+                   optional: Mapping[str, object] | None = None,
+                   what: str = "column") -> dict[str, object]:
+    """The columns of :func:`_build`, in order, each an array made here or a Series (one
+    that may hold a caller's array, see :func:`_typed_column`). Consumes ``pieces``."""
+    out: dict[str, object] = {}
     for cols, always in ((fixed, True), (optional or {}, False)):
         for name, dtype in cols.items():
             if name not in pieces and not always:
                 continue
             ps = pieces.pop(name, None) or [Const(None, n)]
-            if set(map(type, ps)) <= _CONST_OR_LIST:
-                made.add(name)
             try:
-                out[name] = _column(ps, dtype)
+                out[name] = _typed_column(ps, dtype)
             except (ValueError, TypeError, OverflowError) as exc:  # (an int beyond 64 bits)
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
     for name in sorted(pieces, key=str):
-        ps = pieces.pop(name)
-        if set(map(type, ps)) <= _CONST_OR_LIST:
-            made.add(name)
-        out[name] = _column(ps, STRING, extra=True)
+        out[name] = _typed_column(pieces.pop(name), STRING, extra=True)
     for name, col in out.items():
         if len(col) != n:
             raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
-    # a column made here goes in as its array (from a Series, pandas aligns it on the index
-    # again: most of a small read's frame); one that may hold a caller's array stays a Series
-    # (copy-on-write then keeps the caller's data from being written through the frame)
-    return pd.DataFrame({name: col._values if name in made else col
-                         for name, col in out.items()}, index=pd.RangeIndex(n), copy=False)
+    return out
+
+
+def _frame(cols: dict[str, object], n: int) -> pd.DataFrame:
+    """The frame of typed columns (arrays made here, or Series): arrays made here go in as
+    they are, one block each, without the DataFrame constructor's checks (a fifth of a small
+    read); a Series may hold a caller's array, and then the constructor keeps it copy-on-write
+    (the caller's data is never written through the frame)."""
+    names = tuple(cols)
+    if not any(isinstance(col, pd.Series) for col in cols.values()) and all(
+            type(name) is str for name in names):
+        return create_dataframe_from_blocks(
+            [(arr.reshape(1, -1) if type(arr) is np.ndarray else arr, np.array([i]))
+             for i, arr in enumerate(cols.values())],
+            index=pd.RangeIndex(n), columns=_column_index(names))
+    # from a Series, pandas aligns it on the index again: arrays made here go in as they are
+    return pd.DataFrame(cols, index=pd.RangeIndex(n), copy=False)
+
+
+@functools.lru_cache(maxsize=256)
+def _column_index(names: tuple[str, ...]) -> pd.Index:
+    """The columns index of a frame (immutable: frames share it), as the DataFrame
+    constructor makes it from string keys."""
+    return pd.Index(list(names))
 
 
 def is_constant(values: list) -> bool:
@@ -570,11 +603,14 @@ def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.DataFrame:
+def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int],
+                     validated: bool = False) -> pd.DataFrame:
     """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
     chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const` or an array; a chunk
     that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
     records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
+    ``validated=True``: the columns are checked as :func:`ebsstats.schema.validate` checks a
+    frame (the same rules and errors), before the frame is made.
     """
     lengths = list(lengths)
     n = sum(lengths)
@@ -584,10 +620,20 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.Data
     from_vocabulary = _fill_vocabulary(pieces, lengths, n)
     _fill_run_ids(pieces, lengths)
     pieces.pop("run_key", None)
-    out = _build(pieces, n, {**COLUMNS, **META_COLUMNS})
+    cols = _typed_columns(pieces, n, _RESULT_COLUMNS)
     if from_vocabulary:
-        out["unit"], out["higher_is_better"] = _vocabulary_columns(out["metric"].array)
-    return out
+        cols["unit"], cols["higher_is_better"] = _vocabulary_columns(_array_of(cols["metric"]))
+    if validated:
+        check_columns(cols)
+    return _frame(cols, n)
+
+
+_RESULT_COLUMNS = {**COLUMNS, **META_COLUMNS}
+
+
+def _array_of(col):
+    """A typed column's array (a Series' own, or the array itself)."""
+    return col.array if isinstance(col, pd.Series) else col
 
 
 def _col(pieces: dict[str, list], name: str, lengths: list[int]) -> list:

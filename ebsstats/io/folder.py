@@ -505,7 +505,7 @@ def _type_block(outcomes: list[_Outcome], series: bool) -> None:
     span and dropping its Python values."""
     good = [o for o in outcomes if o.parsed is not None and o.block is None]
     block = _Block(_typed(good, lambda o: [o.records] if o.records else [],
-                          lambda c: schema.validate(results_of(c))))
+                          lambda c: results_of(c, validated=True)))
     good = [o for o in good if o.parsed is not None]  # typed: their rows are in the block
     for o, rows in zip(good, _spans([o.records[1] if o.records else 0 for o in good]),
                        strict=True):
