@@ -352,11 +352,9 @@ def _check(dtypes: dict, array) -> None:
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
         if name == "tool":
-            codes = array(name).codes
-            check_tools(actual.categories[np.unique(codes[codes >= 0])])
+            check_tools(_used_categories(array(name)))
         if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
-            codes = array(name).codes  # the categories in use, from the codes
-            used = set(map(str, actual.categories[np.unique(codes[codes >= 0])]))
+            used = set(map(str, _used_categories(array(name))))
             unknown = sorted(used - set(map(str, dtype.categories)))
             if unknown:
                 raise SchemaError(f"column {name!r} has values outside the vocabulary: "
@@ -390,6 +388,14 @@ def _check(dtypes: dict, array) -> None:
         raise SchemaError(f"negative {metric_cat[row]} in row {row}")
 
 
+def _used_categories(cat: pd.Categorical) -> list:
+    """The categories a categorical array uses (not all it has), in the categories' order;
+    from its codes (an Index indexed by an array cost more than the rest of the checks)."""
+    codes = cat.codes
+    names = cat.categories.tolist()
+    return [names[i] for i in np.unique(codes[codes >= 0]).tolist()]
+
+
 _RESULTS = {**COLUMNS, **META_COLUMNS}
 _NEVER_NEGATIVE = frozenset({"B/s", "IO/s", "s", "ops/s", "B", "count"})  # rates, times, counts
 
@@ -404,7 +410,8 @@ def _never_negative(unit: pd.Series) -> np.ndarray:
 
 def _never_negative_codes(unit: pd.Categorical) -> np.ndarray:
     """:func:`_never_negative` of a categorical array."""
-    hit = np.array([str(c) in _NEVER_NEGATIVE for c in unit.categories] + [False], dtype=bool)
+    hit = np.array([str(c) in _NEVER_NEGATIVE for c in unit.categories.tolist()] + [False],
+                   dtype=bool)
     return hit[unit.codes]  # code -1 (missing) takes the last entry
 
 

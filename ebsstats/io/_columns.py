@@ -342,7 +342,8 @@ def _repeat_one(arr, n: int):
     """A typed array's one value as ``n`` rows, built directly (a ``take`` of ``n`` zeros cost
     as much as typing the column)."""
     if isinstance(arr, pd.Categorical):
-        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype)
+        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype,
+                                         validate=False)
     if isinstance(arr, pd.arrays.ArrowStringArray):
         value = arr[0]
         return _repeat_str(None if _missing(value) else value, n)
@@ -368,6 +369,17 @@ def _none_typed(dtype, extra: bool):
     if one is None:
         one = _NONE_TYPED[key] = _from_list([None], dtype, extra)
     return one
+
+
+def _repeat_none(dtype, extra: bool, n: int):
+    """``n`` rows of ``None`` typed (a column no file has), as :func:`_repeat_one` of ``None``
+    typed once gives them, without looking at that one value again."""
+    one = _none_typed(dtype, extra)
+    if isinstance(one, pd.arrays.ArrowStringArray):
+        return _repeat_str(None, n)
+    if isinstance(one, _MASKED):
+        return type(one)(np.zeros(n, dtype=one.dtype.numpy_dtype), np.ones(n, dtype=bool))
+    return _repeat_one(one, n)
 
 
 def _repeat_plain(value, n: int, dtype, extra: bool):
@@ -398,7 +410,7 @@ def _typed_column(pieces: Sequence, dtype, extra: bool = False):
     if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
         value, n = pieces[0]
         if value is None:  # a column no file has: typing one None cost a tenth of a small read
-            return _repeat_one(_none_typed(dtype, extra), n)
+            return _repeat_none(dtype, extra, n)
         arr = _repeat_plain(value, n, dtype, extra)
         if arr is not None:
             return arr
@@ -721,16 +733,29 @@ def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arra
     """``unit`` and ``higher_is_better`` of every row from its metric's vocabulary entry: one
     lookup per distinct metric, spread by the metric's codes (as typing the per-row values
     would give: observed units as sorted categories, ``<NA>`` where the metric is missing)."""
-    infos = [metric_info(str(m)) for m in metric.categories]
+    per_metric, unit_dtype, hib, known = _vocabulary_of(tuple(map(str, metric.categories.tolist())))
+    codes = metric.codes.astype(np.intp)
+    unit = (pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype, validate=False)
+            if unit_dtype is not None else _categorical([None] * len(codes)))  # no unit at all:
+    # as typing gives
+    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
+
+
+@functools.lru_cache(maxsize=256)
+def _vocabulary_of(metrics: tuple[str, ...]):
+    """Per metric category (then one entry for a missing metric): its unit's code among the
+    sorted units, the units' dtype (``None``: no unit), higher-is-better and whether that is
+    known; once per set of metric names (a read's are the same as the last's). The arrays are
+    read-only: only indexed."""
+    infos = [metric_info(m) for m in metrics]
     units = sorted({u for u, _ in infos if u is not None})
     unit_code = {u: i for i, u in enumerate(units)}
-    codes = metric.codes.astype(np.intp)
     per_metric = np.array([unit_code.get(u, -1) for u, _ in infos] + [-1], dtype=np.int64)
-    unit = (pd.Categorical.from_codes(per_metric[codes], categories=pd.Index(units, dtype="str"))
-            if units else _categorical([None] * len(codes)))  # no unit at all: as typing gives
     hib = np.array([bool(h) for _, h in infos] + [False], dtype=bool)
     known = np.array([h is not None for _, h in infos] + [False], dtype=bool)
-    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
+    for a in (per_metric, hib, known):
+        a.setflags(write=False)
+    return per_metric, (_categories(units) if units else None), hib, known
 
 
 def conform(df: pd.DataFrame) -> pd.DataFrame:
