@@ -657,6 +657,11 @@ def _fill_vocabulary(pieces: dict[str, list], lengths: list[int], n: int) -> boo
     """Fill ``unit`` and ``higher_is_better`` where a chunk left them to the metric
     vocabulary. Returns True when no chunk set either: then both are derived after typing,
     from the metric's codes (:func:`_vocabulary_columns`), not row by row."""
+    if "unit" not in pieces and "higher_is_better" not in pieces:  # (the usual case: no
+        # chunk has either; judged without a piece per chunk)
+        pieces["unit"] = [Const(None, n)]
+        pieces["higher_is_better"] = [Const(None, n)]
+        return True
     metric = pieces["metric"]
     unit, hib = _col(pieces, "unit", lengths), _col(pieces, "higher_is_better", lengths)
     need_u = [j for j, p in enumerate(unit) if _needs(p)]
@@ -690,8 +695,15 @@ def _fill_vocabulary(pieces: dict[str, list], lengths: list[int], n: int) -> boo
 def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     """Fill ``run_id`` where a chunk has none: a hash of ``source`` and ``run_key`` (or
     ``position``), computed once per distinct pair."""
-    rid = _col(pieces, "run_id", lengths)
-    need_r = [j for j, p in enumerate(rid) if _needs(p)]
+    rid = _one_run_ids(pieces, lengths) if "run_id" not in pieces else None
+    if rid is not None:  # the chunks that are one run have their ids: the others' to do
+        need_r = [j for j, r in enumerate(rid) if r is None]
+        for j in need_r:
+            rid[j] = Const(None, lengths[j])
+        pieces["run_id"] = rid
+    else:
+        rid = _col(pieces, "run_id", lengths)
+        need_r = [j for j, p in enumerate(rid) if _needs(p)]
     if not need_r:
         return
     source = pieces["source"]
@@ -712,6 +724,10 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
 
     for j in need_r:
         r, s, k = rid[j], source[j], key[j]
+        if type(r) is type(s) is type(k) is Const and not _missing(k.value):
+            # one run (its key given): one id, whatever the positions (lists or not) say
+            rid[j] = Const(one(s.value, k.value, None), lengths[j])
+            continue
         p = pos[j] if pos is not None else Const(None, lengths[j])
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
@@ -727,6 +743,30 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
             rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
                 _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
     pieces["run_id"] = rid
+
+
+def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
+    """The ``run_id`` of each chunk that is one run (its run key, ``run_key`` else
+    ``position``, a constant string or int: never missing), ``None`` for the others; ``None``
+    overall unless every ``source`` is a constant and no two are equal (then no chunk's id
+    depends on another's: :func:`_fill_run_ids` computes each distinct pair once, and Python
+    calls ``1`` and ``True`` equal). The usual chunks (a file each), hashed without a loop of
+    branches per chunk."""
+    source = pieces["source"]
+    key = pieces.get("run_key" if "run_key" in pieces else "position")
+    if key is None or set(map(type, source)) != _CONST_ONLY:
+        return None
+    values = list(map(_CONST_VALUE, source))
+    try:
+        if len(set(values)) != len(values):
+            return None
+    except TypeError:  # unhashable sources
+        return None
+    return [Const(run_id(s, k.value), m) if type(k) is Const and type(k.value) in _STR_OR_INT
+            else None for s, k, m in zip(values, key, lengths, strict=True)]
+
+
+_STR_OR_INT = frozenset({str, int})
 
 
 def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:
