@@ -251,9 +251,8 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
         if fast is not None:
             values, codes = fast
             return _spread(_from_list(values, dtype, extra), codes, len(codes))
-    elif not any(consts) and len(set(map(id, pieces))) == len(pieces):
-        # lists only, none shared (a file's per-row values): nothing to spread
-        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
+    elif not any(consts):
+        return _lists_by_codes(pieces, dtype, extra)
     index: dict = {}
     shared: dict[int, int] = {}  # id of a list piece -> its first code: a list a reader gives
     # several files (the same layout's positions, metrics) is typed once
@@ -283,6 +282,27 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
     return _spread(_from_list(values, dtype, extra),
                    _piece_codes(np.array(firsts, dtype=np.intp), np.array(lengths, dtype=np.intp),
                                 np.array(consts, dtype=bool)), int(sum(lengths)))
+
+
+def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
+    """One typed column of lists, each list object typed once (a list a reader gives several
+    files, the same layout's positions or metrics, is not typed again), in the order the
+    general loop of :func:`_column_by_codes` types them; found by the lists' ids in C, not
+    by a loop per piece."""
+    ids = list(map(id, pieces))
+    distinct = dict(zip(ids, pieces, strict=True))  # first-seen order (a later same object
+    # changes nothing)
+    if len(distinct) == len(pieces):  # none shared (a file's per-row values): nothing to spread
+        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
+    ends = itertools.accumulate(map(len, distinct.values()))
+    offsets = dict(zip(distinct, itertools.chain((0,), ends), strict=False))  # (the last end
+    # starts no list)
+    firsts = np.fromiter(map(offsets.__getitem__, ids), dtype=np.intp, count=len(ids))
+    lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=len(pieces))
+    values = list(itertools.chain.from_iterable(distinct.values()))
+    return _spread(_from_list(values, dtype, extra),
+                   _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
+                   int(lengths.sum()))
 
 
 def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
