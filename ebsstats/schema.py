@@ -320,9 +320,18 @@ def check_columns(columns) -> None:
     missing columns: ['flag']
     """
     _check_order(list(columns)[: len(COLUMNS) + len(META_COLUMNS)], columns)
-    arrays = {name: col.array if isinstance(col, pd.Series) else col
-              for name, col in columns.items()}
+    arrays = {name: _plain_array(col) for name, col in columns.items()}
     _check({name: arrays[name].dtype for name in _RESULTS}, arrays.__getitem__)
+
+
+def _plain_array(col):
+    """A column's values as a frame holds them: a NumPy array for NumPy dtypes (a Series'
+    ``.array`` wraps it), else the extension array."""
+    if isinstance(col, pd.Series):
+        col = col.array
+    if isinstance(col, pd.arrays.NumpyExtensionArray):
+        return col.to_numpy()
+    return col
 
 
 def _check_order(got: list, columns) -> None:

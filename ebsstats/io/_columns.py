@@ -507,14 +507,22 @@ def _frame(cols: dict[str, object], n: int) -> pd.DataFrame:
     read); a Series may hold a caller's array, and then the constructor keeps it copy-on-write
     (the caller's data is never written through the frame)."""
     names = tuple(cols)
-    if not any(isinstance(col, pd.Series) for col in cols.values()) and all(
-            type(name) is str for name in names):
+    if all(map(_block_ready, cols.values())) and all(type(name) is str for name in names):
         return create_dataframe_from_blocks(
             [(arr.reshape(1, -1) if type(arr) is np.ndarray else arr, np.array([i]))
              for i, arr in enumerate(cols.values())],
             index=pd.RangeIndex(n), columns=_column_index(names))
     # from a Series, pandas aligns it on the index again: arrays made here go in as they are
     return pd.DataFrame(cols, index=pd.RangeIndex(n), copy=False)
+
+
+def _block_ready(col) -> bool:
+    """Whether a column goes into a block as it is: a plain NumPy array, or an extension array
+    that is not a wrapped NumPy array (the constructor unwraps those)."""
+    if type(col) is np.ndarray:
+        return col.ndim == 1
+    return isinstance(col, pd.api.extensions.ExtensionArray) and not isinstance(
+        col, pd.arrays.NumpyExtensionArray)
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,0 +1,244 @@
+"""Each shortcut of the typing engine (:mod:`ebsstats.io._columns`) and of the folder read's
+checks, tested against the general rule it replaces: the folder read checks typed columns
+(:func:`ebsstats.schema.check_columns`) instead of validating the frame, builds the frame from
+its blocks instead of the DataFrame constructor, hashes the run ids of one-run chunks in one
+pass, leaves unit and direction to the vocabulary without a piece per chunk, finds lists that
+files share by their ids, and repeats a missing value without typing it again. A test here fails
+if the shortcut accepts what the rule refuses or gives what the rule would not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ebsstats as es
+from ebsstats import schema
+from ebsstats.errors import SchemaError
+from ebsstats.io import _columns, _common
+from ebsstats.io._columns import Const
+
+
+def _rec(**kw):
+    base = {"source": "x.json", "tool": "fio", "test": "job", "metric": "iops", "value": 100.0,
+            "op": "read", "workload": "randread", "run_key": "$.jobs[0]"}
+    base.update(kw)
+    return base
+
+
+def _columns_of(df: pd.DataFrame) -> dict:
+    return {c: df[c].array for c in df.columns}
+
+
+def _error(fn, *args) -> str | None:
+    try:
+        fn(*args)
+    except SchemaError as exc:
+        return str(exc)
+    return None
+
+
+def _good() -> pd.DataFrame:
+    return _columns.frame([_rec(), _rec(metric="bandwidth", value=4096.0, source="y.json",
+                                        job="j"),
+                           _rec(metric="lat_mean", value=0.001, flag="too_fast")])
+
+
+def _broken():
+    """Frames that break one rule each (and one that breaks none)."""
+    df = _good()
+    yield "fine", df
+    yield "missing", df.drop(columns=["op"])
+    yield "order", df[[*df.columns[1:], df.columns[0]]]
+    yield "dtype", df.assign(threads=df["threads"].astype("float64"))
+    yield "vocabulary", df.assign(workload=pd.Categorical(["randread", "sideways", None]))
+    yield "tool", df.assign(tool=pd.Categorical(["fio", "FIO", "fio"]))
+    yield "missing source", df.assign(source=pd.array(["a", None, "b"], dtype="string"))
+    yield "unit", df.assign(unit=pd.Categorical(["IO/s", "IO/s", "s"]))
+    for name, value in (("inf", np.inf), ("nan", np.nan), ("negative", -1.0)):
+        bad = df.copy()
+        bad.loc[1, "value"] = value
+        yield name, bad
+
+
+@pytest.mark.parametrize("case", [name for name, _ in _broken()])
+def test_checked_columns_fail_as_validate_fails_the_frame(case):
+    df = dict(_broken())[case]
+    want = _error(schema.validate, df)
+    assert (want is None) == (case == "fine")
+    assert _error(schema.check_columns, _columns_of(df)) == want
+    # Series as columns too (what a caller's array stays as)
+    assert _error(schema.check_columns, {c: df[c] for c in df.columns}) == want
+
+
+def test_a_folder_read_refuses_what_validate_refuses(monkeypatch):
+    # the checked typing path raises the same error as validating the typed frame
+    chunk = _common.record_chunk([_rec(value=-5.0), _rec(metric="bandwidth", value=1.0)])
+    unchecked = _common.results_of([(dict(chunk[0]), chunk[1])])
+    want = _error(schema.validate, unchecked)
+    assert want is not None and "negative" in want
+    assert _error(_common.results_of, [(dict(chunk[0]), chunk[1])], True) == want
+    fine = _common.record_chunk([_rec(), _rec(metric="bandwidth", value=1.0)])
+    pd.testing.assert_frame_equal(_common.results_of([fine], validated=True),
+                                  schema.validate(_common.results_of([fine])), check_exact=True)
+
+
+def test_frame_from_blocks_equals_the_constructor():
+    df = _good()
+    cols = _columns_of(df)
+    fast = _columns._frame(dict(cols), len(df))
+    slow = pd.DataFrame(cols, index=pd.RangeIndex(len(df)), copy=False)
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    assert fast.columns.dtype == slow.columns.dtype
+    assert list(fast.dtypes) == list(slow.dtypes)
+    # names that are not all strings: the constructor, as before
+    odd = _columns._frame({"a": np.array([1.0]), 3: np.array([2.0])}, 1)
+    pd.testing.assert_frame_equal(odd, pd.DataFrame({"a": [1.0], 3: [2.0]}))
+
+
+def test_frames_built_from_blocks_never_share_what_one_changes():
+    a, b = _good(), _good()
+    before = b.copy()
+    a.loc[0, "value"] = 7.0
+    a.loc[0, "host"] = "changed"
+    a.loc[0, "threads"] = 3
+    a["op"] = a["op"].cat.set_categories(["read", "write", "x"])
+    a.loc[0, "op"] = "x"
+    pd.testing.assert_frame_equal(b, before)
+
+
+_key = st.one_of(st.sampled_from(["$.jobs[0]", "$.jobs[1]", "line 3"]), st.integers(0, 3),
+                 st.booleans(), st.sampled_from([1.0, 0.0, -0.0]), st.none())
+
+
+@st.composite
+def _chunks(draw):
+    """Chunks as the readers give them: a source and run key per chunk (constants or lists),
+    positions, and sometimes a chunk's own run_id."""
+    k = draw(st.integers(1, 5))
+    sources = draw(st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f"]), min_size=k,
+                            max_size=k))
+    out = []
+    for s in sources:
+        n = draw(st.integers(1, 4))
+        cols = {"source": Const(s, n), "tool": Const("fio", n), "test": Const("t", n),
+                "metric": Const("iops", n), "value": Const(1.0, n)}
+        if draw(st.booleans()):
+            cols["run_key"] = (Const(draw(_key), n) if draw(st.booleans())
+                               else draw(st.lists(_key, min_size=n, max_size=n)))
+        if draw(st.booleans()):
+            cols["position"] = (Const(draw(_key), n) if draw(st.booleans())
+                                else draw(st.lists(_key, min_size=n, max_size=n)))
+        if draw(st.integers(0, 5)) == 0:
+            cols["run_id"] = Const(draw(st.sampled_from([None, "given"])), n)
+        out.append((cols, n))
+    return out
+
+
+def _run_ids(chunks, monkeypatch, shortcut: bool) -> list:
+    with monkeypatch.context() as m:
+        if not shortcut:
+            m.setattr(_columns, "_one_run_ids", lambda pieces, lengths: None)
+        pieces, lengths = _common.pieces_of([(dict(c), n) for c, n in chunks])
+        _columns._fill_run_ids(pieces, lengths)
+    rows = []
+    for p in pieces.get("run_id", []):
+        rows.extend([p.value] * p.n if type(p) is Const else p)
+    return rows
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_chunks())
+def test_run_ids_of_one_run_chunks_are_the_general_rules(monkeypatch, chunks):
+    assert _run_ids(chunks, monkeypatch, True) == _run_ids(chunks, monkeypatch, False)
+
+
+def test_one_run_ids_apply_only_where_no_chunk_depends_on_another():
+    # the general rule hashes each equal (source, key) pair once, and 1 == True: the shortcut
+    # must step aside when sources repeat, and for keys that are not strings or ints
+    pieces = {"source": [Const("a", 1), Const("a", 1)], "run_key": [Const(1, 1), Const(2, 1)]}
+    assert _columns._one_run_ids(pieces, [1, 1]) is None
+    pieces = {"source": [Const("a", 1), Const("b", 1)],
+              "run_key": [Const(True, 1), Const(None, 1)]}
+    assert _columns._one_run_ids(pieces, [1, 1]) == [None, None]
+    pieces = {"source": [Const("a", 2)], "run_key": [["x", "y"]]}
+    assert _columns._one_run_ids(pieces, [2]) == [None]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["iops", "bandwidth", "score",
+                                                              "lat_mean", "cpu"])),
+                min_size=1, max_size=6))
+def test_the_vocabulary_without_pieces_types_as_pieces_of_nothing(chunks):
+    def pieces(explicit: bool):
+        out = {"source": [Const(f"s{j}", n) for j, (n, _) in enumerate(chunks)],
+               "tool": [Const("pts", n) for n, _ in chunks],
+               "test": [Const("t", n) for n, _ in chunks],
+               "metric": [Const(m, n) for n, m in chunks],
+               "value": [[1.0] * n for n, _ in chunks]}
+        if explicit:  # what the general rule sees when no chunk has them
+            out["unit"] = [Const(None, n) for n, _ in chunks]
+            out["higher_is_better"] = [Const(None, n) for n, _ in chunks]
+        return out
+    lengths = [n for n, _ in chunks]
+    a = _columns.frame_of_columns(pieces(False), lengths)
+    b = _columns.frame_of_columns(pieces(True), lengths)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+
+
+def test_the_vocabulary_of_known_metrics_is_cached_and_an_unknown_one_raises_each_time():
+    _columns._vocabulary_of.cache_clear()
+    metric = pd.Categorical(["iops", "bandwidth", "iops", None])
+    first = _columns._vocabulary_columns(metric)
+    again = _columns._vocabulary_columns(metric)
+    for x, y in zip(first, again, strict=True):
+        pd.testing.assert_extension_array_equal(x, y)
+    assert first[0].tolist() == ["IO/s", "B/s", "IO/s", np.nan]
+    for _ in range(2):
+        with pytest.raises(SchemaError, match="unknown metric"):
+            _columns._vocabulary_columns(pd.Categorical(["iopz"]))
+
+
+_element = st.one_of(st.sampled_from(["x", "y", "read", "write"]), st.none(), st.integers(0, 3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(_element, min_size=1, max_size=4), min_size=1, max_size=4),
+       st.lists(st.integers(0, 3), min_size=1, max_size=8),
+       st.sampled_from(["test", "op", "block_size", "extra"]))
+def test_lists_shared_by_files_type_as_their_copies(layouts, which, column):
+    if column == "op":
+        layouts = [[v if v in ("read", "write") else None for v in lst] for lst in layouts]
+    if column == "block_size":
+        layouts = [[v if isinstance(v, int) else None for v in lst] for lst in layouts]
+    shared = [layouts[i % len(layouts)] for i in which]  # the same list objects, repeated
+    copies = [list(p) for p in shared]
+    lengths = [len(p) for p in shared]
+    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
+    extra = column == "extra"
+    a = _columns._typed_column(shared, dtype, extra)
+    b = _columns._typed_column(copies, dtype, extra)
+    pd.testing.assert_series_equal(pd.Series(a), pd.Series(b), check_exact=True)
+    assert len(a) == sum(lengths)
+
+
+@pytest.mark.parametrize("name", [*schema.COLUMNS, *schema.META_COLUMNS, "extra"])
+def test_a_column_no_file_has_repeats_the_typed_missing_value(name):
+    dtype = _columns._RESULT_COLUMNS.get(name, schema.STRING)
+    extra = name == "extra"
+    for n in (1, 3):
+        fast = _columns._repeat_none(dtype, extra, n)
+        general = _columns._repeat_one(_columns._from_list([None], dtype, extra), n)
+        pd.testing.assert_series_equal(pd.Series(fast), pd.Series(general), check_exact=True)
+        assert type(fast) is type(general)
+        assert fast is not _columns._repeat_none(dtype, extra, n)  # a new array each time
+
+
+def test_a_one_file_read_is_valid_and_equals_its_records_typed_the_general_way():
+    df = es.read("tests/fixtures/bonnie/bon_q_s512_n0.csv")
+    es.validate(df)
+    again = _columns.conform(df)  # the constructor path (columns given as Series)
+    pd.testing.assert_frame_equal(again, df, check_exact=True)
