@@ -347,24 +347,22 @@ def _check_order(got: list, columns) -> None:
 def _check(dtypes: dict, array) -> None:
     """The rules of :func:`validate` on the schema's columns: ``dtypes`` by name, ``array``:
     name -> the column's array."""
-    for name, dtype in _RESULTS.items():
+    for name, dtype, kind, vocabulary in _dtype_rules():
         actual = dtypes[name]  # not df[name] per column: a column access copies df.attrs
-        if dtype == "category":
+        if kind == "category":
             ok = isinstance(actual, pd.CategoricalDtype)
-        elif isinstance(dtype, pd.CategoricalDtype):
+        elif kind == "categories":
             ok = isinstance(actual, pd.CategoricalDtype) and list(actual.categories) == list(
                 dtype.categories)
-        elif dtype is STRING:
-            ok = actual == STRING
-        else:
-            ok = actual == dtype
+        else:  # (the same dtype object: equal without asking)
+            ok = actual is dtype or actual == dtype
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
         if name == "tool":
             check_tools(_used_categories(array(name)))
-        if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
+        if vocabulary is not None:
             used = set(map(str, _used_categories(array(name))))
-            unknown = sorted(used - set(map(str, dtype.categories)))
+            unknown = sorted(used - vocabulary)
             if unknown:
                 raise SchemaError(f"column {name!r} has values outside the vocabulary: "
                                   f"{unknown[:5]} (allowed: {list(dtype.categories)})")
@@ -377,7 +375,7 @@ def _check(dtypes: dict, array) -> None:
     metric_cat, unit_cat = array("metric"), array("unit")
     m_codes = metric_cat.codes.astype(np.int64)
     u_codes = unit_cat.codes.astype(np.int64)
-    m_names, u_names = metric_cat.categories.tolist(), unit_cat.categories.tolist()
+    m_names, u_names = category_names(metric_cat.dtype), category_names(unit_cat.dtype)
     for pair in np.unique(m_codes * (len(u_names) + 1) + u_codes).tolist():
         m, u = divmod(pair, len(u_names) + 1)
         metric, unit = m_names[m], u_names[u]
@@ -401,8 +399,45 @@ def _used_categories(cat: pd.Categorical) -> list:
     """The categories a categorical array uses (not all it has), in the categories' order;
     from its codes (an Index indexed by an array cost more than the rest of the checks)."""
     codes = cat.codes
-    names = cat.categories.tolist()
+    names = category_names(cat.dtype)
     return [names[i] for i in np.unique(codes[codes >= 0]).tolist()]
+
+
+@functools.cache
+def _dtype_rules() -> list[tuple[str, object, str, frozenset | None]]:
+    """Per column of the results frame: its name, dtype, how :func:`validate` compares a
+    column's dtype with it (``category``: any categorical; ``categories``: these categories;
+    ``equal``) and its vocabulary (``None``: open): judged once, not per check."""
+    rules = []
+    for name, dtype in _RESULTS.items():
+        if dtype == "category":  # CategoricalDtype(WORKLOADS) == "category" too
+            kind = "category"
+        elif isinstance(dtype, pd.CategoricalDtype):
+            kind = "categories"
+        else:
+            kind = "equal"
+        vocabulary = (frozenset(map(str, dtype.categories))
+                      if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None
+                      else None)
+        rules.append((name, dtype, kind, vocabulary))
+    return rules
+
+
+_NAMES: dict[int, tuple] = {}  # id of a categorical dtype -> (the dtype, its categories)
+
+
+def category_names(dtype: pd.CategoricalDtype) -> list:
+    """A categorical dtype's categories as a list (do not modify it), listed once per dtype
+    object: the typing engine shares one dtype among the columns (and reads) of the same
+    categories, and an Arrow-backed Index lists itself slowly."""
+    hit = _NAMES.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    names = dtype.categories.tolist()
+    if len(_NAMES) >= 1024:  # (a dtype per distinct set of categories: bounded)
+        _NAMES.clear()
+    _NAMES[id(dtype)] = (dtype, names)
+    return names
 
 
 _RESULTS = {**COLUMNS, **META_COLUMNS}
@@ -419,7 +454,7 @@ def _never_negative(unit: pd.Series) -> np.ndarray:
 
 def _never_negative_codes(unit: pd.Categorical) -> np.ndarray:
     """:func:`_never_negative` of a categorical array."""
-    hit = np.array([str(c) in _NEVER_NEGATIVE for c in unit.categories.tolist()] + [False],
+    hit = np.array([str(c) in _NEVER_NEGATIVE for c in category_names(unit.dtype)] + [False],
                    dtype=bool)
     return hit[unit.codes]  # code -1 (missing) takes the last entry
 

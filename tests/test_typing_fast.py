@@ -242,3 +242,26 @@ def test_a_one_file_read_is_valid_and_equals_its_records_typed_the_general_way()
     es.validate(df)
     again = _columns.conform(df)  # the constructor path (columns given as Series)
     pd.testing.assert_frame_equal(again, df, check_exact=True)
+
+
+def _timestamps_the_general_way(values: list):
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+    conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True, format="ISO8601")
+    return conv.astype(schema.COLUMNS["timestamp"]).array.take(codes, allow_fill=True)
+
+
+_stamp = st.sampled_from([
+    pd.Timestamp("2024-03-07 16:37:00", tz="UTC"), pd.Timestamp("2024-03-07 17:37:00+01:00"),
+    pd.Timestamp("2024-03-07 16:37:00"), "2024-03-07T16:37:00Z", "2024-03-07T16:37:00.123456789Z",
+    "2024-03-08T01:08:44+02:00", None, pd.NaT, float("nan")])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(_stamp, st.integers(1, 4), st.booleans()), min_size=1, max_size=6))
+def test_timestamps_repeated_as_one_object_type_as_the_general_factorize(runs):
+    values = []
+    for value, n, same_object in runs:  # a reader repeats one object per run, or makes copies
+        values.extend([value] * n if same_object or not isinstance(value, str)
+                      else ["".join(value) for _ in range(n)])
+    fast = _columns._fast_typed(values, schema.COLUMNS["timestamp"], False)
+    pd.testing.assert_extension_array_equal(fast, _timestamps_the_general_way(values))

@@ -31,6 +31,7 @@ from ebsstats.schema import (
     META_COLUMNS,
     SERIES_COLUMNS,
     STRING,
+    category_names,
     check_columns,
     check_tools,
     empty,
@@ -143,12 +144,25 @@ def _fast_typed(values: list, dtype, extra: bool):
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
         return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+        codes, uniques = _factorize_objects(values)
         conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True, format="ISO8601")
         return conv.astype(dtype).array.take(codes, allow_fill=True)
     if isinstance(dtype, pd.api.extensions.ExtensionDtype):  # Int64, Float64, boolean
         return pd.array(values, dtype=dtype)
     return np.array(values, dtype=dtype)
+
+
+def _factorize_objects(values: list) -> tuple[np.ndarray, pd.Index]:
+    """``pd.factorize`` of a list of objects (codes, uniques; missing values coded -1), the
+    distinct objects first found by identity in C: a reader repeats one timestamp object on
+    every row of a run, and hashing a Timestamp per row cost more than converting them."""
+    ids = list(map(id, values))
+    objects = dict(zip(ids, values, strict=True))
+    if len(objects) == len(values):
+        return pd.factorize(pd.Series(values, dtype=object))
+    first = dict(zip(objects, range(len(objects)), strict=False))
+    codes, uniques = pd.factorize(pd.Series(list(objects.values()), dtype=object))
+    return codes[np.fromiter(map(first.__getitem__, ids), dtype=np.intp, count=len(ids))], uniques
 
 
 def _ints_as_strings(values: list) -> pa.Array:
@@ -380,14 +394,19 @@ def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
                                       else pa.repeat(pa.scalar(value, pa.large_string()), n))
 
 
-_NONE_TYPED: dict = {}  # (dtype, extra) -> ``None`` typed as a one-row array (never mutated)
+_NONE_TYPED: dict = {}  # (id of a dtype, extra) -> (the dtype, ``None`` typed as a one-row
+# array, never mutated): keyed by the dtype object (hashing an extension dtype cost more)
 
 
 def _none_typed(dtype, extra: bool):
-    key = (dtype, extra)
-    one = _NONE_TYPED.get(key)
-    if one is None:
-        one = _NONE_TYPED[key] = _from_list([None], dtype, extra)
+    key = (id(dtype), extra)
+    hit = _NONE_TYPED.get(key)
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    one = _from_list([None], dtype, extra)
+    if len(_NONE_TYPED) >= 256:  # (the schema's dtypes, and a caller's: bounded)
+        _NONE_TYPED.clear()
+    _NONE_TYPED[key] = (dtype, one)
     return one
 
 
@@ -801,7 +820,8 @@ def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arra
     """``unit`` and ``higher_is_better`` of every row from its metric's vocabulary entry: one
     lookup per distinct metric, spread by the metric's codes (as typing the per-row values
     would give: observed units as sorted categories, ``<NA>`` where the metric is missing)."""
-    per_metric, unit_dtype, hib, known = _vocabulary_of(tuple(map(str, metric.categories.tolist())))
+    per_metric, unit_dtype, hib, known = _vocabulary_of(tuple(map(str, category_names(
+        metric.dtype))))
     codes = metric.codes.astype(np.intp)
     unit = (pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype, validate=False)
             if unit_dtype is not None else _categorical([None] * len(codes)))  # no unit at all:
