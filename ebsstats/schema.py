@@ -376,7 +376,8 @@ def _check(dtypes: dict, array) -> None:
     m_codes = metric_cat.codes.astype(np.int64)
     u_codes = unit_cat.codes.astype(np.int64)
     m_names, u_names = category_names(metric_cat.dtype), category_names(unit_cat.dtype)
-    for pair in np.unique(m_codes * (len(u_names) + 1) + u_codes).tolist():
+    for pair in _present(m_codes * (len(u_names) + 1) + u_codes,
+                         len(m_names) * (len(u_names) + 1)).tolist():
         m, u = divmod(pair, len(u_names) + 1)
         metric, unit = m_names[m], u_names[u]
         want, _ = metric_info(str(metric))
@@ -398,9 +399,16 @@ def _check(dtypes: dict, array) -> None:
 def _used_categories(cat: pd.Categorical) -> list:
     """The categories a categorical array uses (not all it has), in the categories' order;
     from its codes (an Index indexed by an array cost more than the rest of the checks)."""
-    codes = cat.codes
     names = category_names(cat.dtype)
-    return [names[i] for i in np.unique(codes[codes >= 0]).tolist()]
+    return [names[i] for i in _present(cat.codes, len(names)).tolist()]
+
+
+def _present(codes: np.ndarray, k: int) -> np.ndarray:
+    """The distinct codes in ``0..k-1`` that ``codes`` holds, ascending (``-1``, missing, left
+    out): ``np.unique`` without its sort (one pass over the rows)."""
+    seen = np.zeros(k + 1, dtype=bool)
+    seen[codes] = True  # code -1 marks the extra last slot
+    return np.flatnonzero(seen[:k])
 
 
 @functools.cache

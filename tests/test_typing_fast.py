@@ -265,3 +265,35 @@ def test_timestamps_repeated_as_one_object_type_as_the_general_factorize(runs):
                       else ["".join(value) for _ in range(n)])
     fast = _columns._fast_typed(values, schema.COLUMNS["timestamp"], False)
     pd.testing.assert_extension_array_equal(fast, _timestamps_the_general_way(values))
+
+
+@pytest.mark.filterwarnings("ignore:Parsing integer or float values")
+@settings(max_examples=120, deadline=None)
+@given(st.one_of(st.sampled_from(["x", "read", "iops", "fio", "12"]), st.integers(-3, 3),
+                 st.none(), st.booleans(), st.floats(-2, 2)),
+       st.lists(st.integers(1, 5), min_size=1, max_size=5),
+       st.sampled_from(["test", "op", "metric", "block_size", "timestamp", "value", "size_gib",
+                        "higher_is_better", "extra"]))
+def test_one_value_in_every_run_types_as_its_repetitions(value, lengths, column):
+    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
+    extra = column == "extra"
+
+    def typed(pieces):
+        try:
+            return pd.Series(_columns._typed_column(pieces, dtype, extra))
+        except (ValueError, TypeError, OverflowError) as exc:
+            return type(exc)
+    runs = typed([Const(value, n) for n in lengths])
+    rows = typed([[value] * sum(lengths)])
+    if isinstance(rows, pd.Series):
+        pd.testing.assert_series_equal(runs, rows, check_exact=True)
+    else:
+        assert runs is rows
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 6), st.lists(st.integers(-1, 5), max_size=30))
+def test_present_codes_are_np_unique_of_the_codes_in_range(k, codes):
+    codes = np.array([c for c in codes if c < k], dtype=np.int8)
+    want = np.unique(codes[codes >= 0])
+    np.testing.assert_array_equal(schema._present(codes, k), want)

@@ -263,8 +263,10 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
     if all(consts):
         fast = _consts_by_codes(pieces)
         if fast is not None:
-            values, codes = fast
-            return _spread(_from_list(values, dtype, extra), codes, len(codes))
+            values, codes, n = fast
+            if codes is None:
+                return _repeat_value(values[0], n, dtype, extra)
+            return _spread(_from_list(values, dtype, extra), codes, n)
     elif not any(consts):
         return _lists_by_codes(pieces, dtype, extra)
     index: dict = {}
@@ -339,19 +341,23 @@ _CONST_OR_LIST = frozenset({Const, list})
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
-def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray] | None:
-    """Distinct values and per-row codes of :class:`Const` runs that hold strings, or ints
-    (with ``None`` beside either), without a Python step per run beyond C-level maps; ``None``
-    for other values (numbers and ``True`` compare equal across types: the general loop keys
-    them by type)."""
+def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray | None, int] | None:
+    """Distinct values, per-row codes (``None``: one value, every code 0) and row count of
+    :class:`Const` runs that hold strings, or ints (with ``None`` beside either), without a
+    Python step per run beyond C-level maps; ``None`` for other values (numbers and ``True``
+    compare equal across types: the general loop keys them by type)."""
     vals = list(map(_CONST_VALUE, pieces))
     types = set(map(type, vals))
     if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
-    index = {v: i for i, v in enumerate(dict.fromkeys(vals))}
+    distinct = dict.fromkeys(vals)
+    if len(distinct) == 1:  # one value in every run (a tool, a missing option): no codes
+        return list(distinct), None, sum(map(_CONST_N, pieces))
+    index = {v: i for i, v in enumerate(distinct)}
     per_run = np.fromiter(map(index.__getitem__, vals), dtype=np.intp, count=len(vals))
     lengths = np.fromiter(map(_CONST_N, pieces), dtype=np.intp, count=len(vals))
-    return list(index), np.repeat(per_run, lengths)
+    codes = np.repeat(per_run, lengths)
+    return list(index), codes, len(codes)
 
 
 _CONST_VALUE = operator.itemgetter(0)
@@ -437,6 +443,13 @@ def _repeat_plain(value, n: int, dtype, extra: bool):
     return None
 
 
+def _repeat_value(value, n: int, dtype, extra: bool):
+    """``n`` rows of one value, typed: as typing it once and repeating it gives them."""
+    arr = _repeat_none(dtype, extra, n) if value is None else _repeat_plain(value, n, dtype,
+                                                                            extra)
+    return arr if arr is not None else _repeat_one(_from_list([value], dtype, extra), n)
+
+
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
     """One typed column from its pieces, in order, as a Series."""
     col = _typed_column(pieces, dtype, extra)
@@ -447,12 +460,9 @@ def _typed_column(pieces: Sequence, dtype, extra: bool = False):
     """One typed column from its pieces, in order: an array made here (from lists and
     constants), or a Series (it may hold a caller's array)."""
     if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
-        value, n = pieces[0]
-        if value is None:  # a column no file has: typing one None cost a tenth of a small read
-            return _repeat_none(dtype, extra, n)
-        arr = _repeat_plain(value, n, dtype, extra)
-        if arr is not None:
-            return arr
+        value, n = pieces[0]  # (a column no file has: typing one None cost a tenth of a small
+        # read)
+        return _repeat_value(value, n, dtype, extra)
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     kinds = set(map(type, pieces))  # judged in C (list subclasses: one by one)
