@@ -140,7 +140,7 @@ def _fast_typed(values: list, dtype, extra: bool):
             if not extra:
                 raise
             arr = _ints_as_strings(values)
-        return pd.arrays.ArrowStringArray(arr)
+        return pd.arrays.ArrowStringArray(arr, dtype=_ARROW_STRING)
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
         return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -163,6 +163,10 @@ def _factorize_objects(values: list) -> tuple[np.ndarray, pd.Index]:
     first = dict(zip(objects, range(len(objects)), strict=False))
     codes, uniques = pd.factorize(pd.Series(list(objects.values()), dtype=object))
     return codes[np.fromiter(map(first.__getitem__, ids), dtype=np.intp, count=len(ids))], uniques
+
+
+# the dtype an ArrowStringArray makes itself when given none (made once, not per column)
+_ARROW_STRING = pd.StringDtype(storage="pyarrow", na_value=pd.NA)
 
 
 def _ints_as_strings(values: list) -> pa.Array:
@@ -397,7 +401,8 @@ def _repeat_one(arr, n: int):
 def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow."""
     return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if value is None
-                                      else pa.repeat(pa.scalar(value, pa.large_string()), n))
+                                      else pa.repeat(pa.scalar(value, pa.large_string()), n),
+                                      dtype=_ARROW_STRING)
 
 
 _NONE_TYPED: dict = {}  # (id of a dtype, extra) -> (the dtype, ``None`` typed as a one-row
