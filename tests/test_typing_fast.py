@@ -297,3 +297,60 @@ def test_present_codes_are_np_unique_of_the_codes_in_range(k, codes):
     codes = np.array([c for c in codes if c < k], dtype=np.int8)
     want = np.unique(codes[codes >= 0])
     np.testing.assert_array_equal(schema._present(codes, k), want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30), st.one_of(st.text(max_size=20), st.integers(), st.none(),
+                                       st.booleans(), st.floats(allow_nan=True)))
+def test_run_id_is_the_first_16_hex_digits_of_the_sha1(source, key):
+    import hashlib
+    want = hashlib.sha1(f"{source}\x00{key}".encode("utf-8", "surrogatepass"),
+                        usedforsecurity=False).hexdigest()[:16]
+    try:
+        got = schema.run_id(source, key)
+    except UnicodeEncodeError:  # (lone surrogates: as the formula itself fails)
+        with pytest.raises(UnicodeEncodeError):
+            f"{source}\x00{key}".encode()
+        return
+    assert got == want
+
+
+_mixed_value = st.one_of(st.sampled_from(["x", "y", "read", "write", "1"]), st.none(),
+                         st.integers(0, 2), st.booleans(), st.sampled_from([1.0, 0.0, -0.0]),
+                         st.floats(allow_nan=True, allow_infinity=False, width=16))
+
+
+@pytest.mark.filterwarnings("ignore:Parsing integer or float values")
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.tuples(st.just("const"), _mixed_value, st.integers(1, 3)),
+                          st.tuples(st.just("list"), st.lists(_mixed_value, min_size=1,
+                                                              max_size=3), st.integers(0, 2))),
+                min_size=2, max_size=7),
+       st.sampled_from(["test", "op", "metric", "block_size", "repetition", "flag",
+                        "higher_is_better", "timestamp", "extra"]))
+def test_constants_and_lists_mixed_type_as_their_rows_in_one_list(spec, column):
+    # lists may be shared: ("list", values, k) reuses the k-th list made so far, if any
+    made: list[list] = []
+    pieces = []
+    for kind, value, k in spec:
+        if kind == "const":
+            pieces.append(Const(value, k))
+        elif k < len(made):
+            pieces.append(made[k])
+        else:
+            made.append(list(value))
+            pieces.append(made[-1])
+    rows = [v for p in pieces for v in ([p.value] * p.n if type(p) is Const else p)]
+    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
+    extra = column == "extra"
+
+    def typed(ps):
+        try:
+            return pd.Series(_columns._typed_column(ps, dtype, extra))
+        except (ValueError, TypeError, OverflowError) as exc:
+            return type(exc)
+    got, want = typed(pieces), typed([rows])
+    if isinstance(want, pd.Series):
+        pd.testing.assert_series_equal(got, want, check_exact=True)
+    else:
+        assert got is want
