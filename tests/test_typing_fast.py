@@ -354,3 +354,15 @@ def test_constants_and_lists_mixed_type_as_their_rows_in_one_list(spec, column):
         pd.testing.assert_series_equal(got, want, check_exact=True)
     else:
         assert got is want
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(["a", "/", ".", "\x1b", "\x85", "é", "\udce9",
+                                                   "\udcff", "\n", " "]), max_size=6),
+                max_size=5))
+def test_names_judged_printable_together_are_each_their_display_name(names):
+    from ebsstats.io import folder
+    if folder._all_printable(names):
+        assert [folder.display_name(x) for x in names] == names
+    else:
+        assert [folder.display_name(x) for x in names] != names

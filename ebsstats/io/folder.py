@@ -184,8 +184,20 @@ def _relative_names(files: list[Path], root: Path) -> list[str]:
         rel_dir = folders.get(parent)
         if rel_dir is None:
             rel_dir = folders[parent] = Path(parent).relative_to(root).as_posix()
-        out.append(display_name(name if rel_dir == "." else f"{rel_dir}/{name}"))
-    return out
+        out.append(name if rel_dir == "." else f"{rel_dir}/{name}")
+    return out if _all_printable(out) else list(map(display_name, out))
+
+
+def _all_printable(names: list[str]) -> bool:
+    """Whether every name is its own :func:`display_name` (UTF-8, no control characters):
+    judged once on the names joined (a separator that is neither: no two names' halves can
+    pair up), not name by name."""
+    joined = "/".join(names)
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return metamod.escape_controls(joined) == joined
 
 
 @functools.lru_cache(maxsize=4096)
