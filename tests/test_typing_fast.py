@@ -366,3 +366,28 @@ def test_names_judged_printable_together_are_each_their_display_name(names):
         assert [folder.display_name(x) for x in names] == names
     else:
         assert [folder.display_name(x) for x in names] != names
+
+
+_aware = st.builds(
+    lambda seconds, zone, unit: pd.Timestamp(seconds, unit="s", tz="UTC").tz_convert(zone)
+    .as_unit(unit),
+    st.integers(-2_000_000_000, 4_000_000_000), st.sampled_from(
+        ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"]),
+    st.sampled_from(["s", "ms", "us", "ns"]))
+_other_time = st.sampled_from([pd.Timestamp("2024-03-07 16:37:00"), "2024-03-07T16:37:00Z",
+                               None, pd.NaT, pd.Timestamp("3000-01-01", tz="UTC").as_unit("s"),
+                               pd.Timestamp("2024-03-07 16:37:00.123456789", tz="UTC")])
+
+
+@pytest.mark.filterwarnings("ignore:Parsing integer or float values")
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.one_of(_aware, _aware, _other_time), min_size=1, max_size=8))
+def test_aware_timestamps_convert_as_to_datetime_converts_them(values):
+    dtype = schema.COLUMNS["timestamp"]
+    try:
+        want = _timestamps_the_general_way(values)
+    except (ValueError, TypeError, OverflowError) as exc:  # (beyond the ns range)
+        with pytest.raises(type(exc)):
+            _columns._fast_typed(values, dtype, False)
+        return
+    pd.testing.assert_extension_array_equal(_columns._fast_typed(values, dtype, False), want)
