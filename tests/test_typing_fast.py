@@ -391,3 +391,9 @@ def test_aware_timestamps_convert_as_to_datetime_converts_them(values):
             _columns._fast_typed(values, dtype, False)
         return
     pd.testing.assert_extension_array_equal(_columns._fast_typed(values, dtype, False), want)
+
+
+def test_a_frames_columns_index_is_its_own():
+    a, b = _good(), _good()
+    a.columns.name = "renamed"  # (sets the Index object's name in place)
+    assert b.columns.name is None and _good().columns.name is None

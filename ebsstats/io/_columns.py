@@ -571,7 +571,8 @@ def _frame(cols: dict[str, object], n: int) -> pd.DataFrame:
         return create_dataframe_from_blocks(
             [(arr.reshape(1, -1) if type(arr) is np.ndarray else arr, np.array([i]))
              for i, arr in enumerate(cols.values())],
-            index=pd.RangeIndex(n), columns=_column_index(names))
+            index=pd.RangeIndex(n), columns=_column_index(names).copy())  # (a frame's own
+        # Index object: ``df.columns.name = ...`` sets it in place)
     # from a Series, pandas aligns it on the index again: arrays made here go in as they are
     return pd.DataFrame(cols, index=pd.RangeIndex(n), copy=False)
 
@@ -587,8 +588,8 @@ def _block_ready(col) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _column_index(names: tuple[str, ...]) -> pd.Index:
-    """The columns index of a frame (immutable: frames share it), as the DataFrame
-    constructor makes it from string keys."""
+    """The columns index of a frame, as the DataFrame constructor makes it from string keys
+    (a frame gets a copy of it: its values are shared, immutable, its name is the frame's)."""
     return pd.Index(list(names))
 
 
