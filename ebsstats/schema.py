@@ -222,8 +222,11 @@ def run_id(source: str, run_key: str | int | None) -> str:
     >>> len(run_id("a/b.json", "$.jobs[0]")), run_id("a", 1) == run_id("a", 1) != run_id("a", 2)
     (16, True)
     """
-    h = hashlib.sha1(f"{source}\x00{run_key}".encode(), usedforsecurity=False)
-    return h.hexdigest()[:16]
+    # the first 8 bytes in hex (hexdigest()[:16], without formatting the other 12)
+    return _sha1(f"{source}\x00{run_key}".encode(), usedforsecurity=False).digest()[:8].hex()
+
+
+_sha1 = hashlib.sha1
 
 
 def empty() -> pd.DataFrame:
@@ -288,12 +291,7 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(df, pd.DataFrame):
         raise SchemaError(f"expected a pandas DataFrame, got {type(df).__name__}")
     expected = list(COLUMNS) + list(META_COLUMNS)
-    got = list(df.columns[: len(expected)])
-    if got != expected:
-        missing = [c for c in expected if c not in df.columns]
-        if missing:
-            raise SchemaError(f"missing columns: {missing}")
-        raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+    _check_order(list(df.columns[: len(expected)]), df.columns)
     dtypes = dict(zip(df.columns[: len(expected)], df.dtypes.iloc[: len(expected)], strict=True))
     arrays: dict = {}  # each column's array, taken once (a column access copies df.attrs)
 
@@ -303,26 +301,71 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
             a = arrays[name] = df[name].array
         return a
 
-    for name, dtype in {**COLUMNS, **META_COLUMNS}.items():
+    _check(dtypes, array)
+    return df
+
+
+def check_columns(columns) -> None:
+    """Check typed columns (a mapping of name to array or Series, in the frame's order) as
+    :func:`validate` checks the frame they make: the same rules, the same errors; what the
+    typing engine runs before it makes a frame (a column access of a frame costs more than
+    the checks).
+
+    Examples
+    --------
+    >>> import ebsstats as es
+    >>> e = es.schema.empty()
+    >>> check_columns({c: e[c].array for c in e.columns})
+    >>> try:
+    ...     check_columns({c: e[c].array for c in e.columns if c != "flag"})
+    ... except SchemaError as exc:
+    ...     print(exc)
+    missing columns: ['flag']
+    """
+    _check_order(list(columns)[: len(COLUMNS) + len(META_COLUMNS)], columns)
+    arrays = {name: _plain_array(col) for name, col in columns.items()}
+    _check({name: arrays[name].dtype for name in _RESULTS}, arrays.__getitem__)
+
+
+def _plain_array(col):
+    """A column's values as a frame holds them: a NumPy array for NumPy dtypes (a Series'
+    ``.array`` wraps it), else the extension array."""
+    if isinstance(col, pd.Series):
+        col = col.array
+    if isinstance(col, pd.arrays.NumpyExtensionArray):
+        return col.to_numpy()
+    return col
+
+
+def _check_order(got: list, columns) -> None:
+    """The schema's columns first, in order (``columns``: every column, to name the missing)."""
+    expected = list(COLUMNS) + list(META_COLUMNS)
+    if got != expected:
+        missing = [c for c in expected if c not in columns]
+        if missing:
+            raise SchemaError(f"missing columns: {missing}")
+        raise SchemaError(f"columns out of order: expected {expected}, got {got}")
+
+
+def _check(dtypes: dict, array) -> None:
+    """The rules of :func:`validate` on the schema's columns: ``dtypes`` by name, ``array``:
+    name -> the column's array."""
+    for name, dtype, kind, vocabulary in _dtype_rules():
         actual = dtypes[name]  # not df[name] per column: a column access copies df.attrs
-        if dtype == "category":
+        if kind == "category":
             ok = isinstance(actual, pd.CategoricalDtype)
-        elif isinstance(dtype, pd.CategoricalDtype):
+        elif kind == "categories":
             ok = isinstance(actual, pd.CategoricalDtype) and list(actual.categories) == list(
                 dtype.categories)
-        elif dtype is STRING:
-            ok = actual == STRING
-        else:
-            ok = actual == dtype
+        else:  # (the same dtype object: equal without asking)
+            ok = actual is dtype or actual == dtype
         if not ok:
             raise SchemaError(f"column {name!r} has dtype {actual}, expected {dtype}")
         if name == "tool":
-            codes = array(name).codes
-            check_tools(actual.categories[np.unique(codes[codes >= 0])])
-        if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None:
-            codes = array(name).codes  # the categories in use, from the codes
-            used = set(map(str, actual.categories[np.unique(codes[codes >= 0])]))
-            unknown = sorted(used - set(map(str, dtype.categories)))
+            check_tools(_used_categories(array(name)))
+        if vocabulary is not None:
+            used = set(map(str, _used_categories(array(name))))
+            unknown = sorted(used - vocabulary)
             if unknown:
                 raise SchemaError(f"column {name!r} has values outside the vocabulary: "
                                   f"{unknown[:5]} (allowed: {list(dtype.categories)})")
@@ -335,8 +378,9 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     metric_cat, unit_cat = array("metric"), array("unit")
     m_codes = metric_cat.codes.astype(np.int64)
     u_codes = unit_cat.codes.astype(np.int64)
-    m_names, u_names = metric_cat.categories.tolist(), unit_cat.categories.tolist()
-    for pair in np.unique(m_codes * (len(u_names) + 1) + u_codes).tolist():
+    m_names, u_names = category_names(metric_cat.dtype), category_names(unit_cat.dtype)
+    for pair in _present(m_codes * (len(u_names) + 1) + u_codes,
+                         len(m_names) * (len(u_names) + 1)).tolist():
         m, u = divmod(pair, len(u_names) + 1)
         metric, unit = m_names[m], u_names[u]
         want, _ = metric_info(str(metric))
@@ -348,14 +392,66 @@ def validate(df: pd.DataFrame) -> pd.DataFrame:
     nan_unflagged = np.isnan(values) & np.asarray(pd.isna(array("flag")))
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
-        raise SchemaError(f"NaN value without a flag in row {row} ({df['source'].iloc[row]})")
-    negative = _never_negative(df["unit"]) & (values < 0)
+        raise SchemaError(f"NaN value without a flag in row {row} ({array('source')[row]})")
+    negative = _never_negative_codes(unit_cat) & (values < 0)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
-        raise SchemaError(f"negative {df['metric'].iloc[row]} in row {row}")
-    return df
+        raise SchemaError(f"negative {metric_cat[row]} in row {row}")
 
 
+def _used_categories(cat: pd.Categorical) -> list:
+    """The categories a categorical array uses (not all it has), in the categories' order;
+    from its codes (an Index indexed by an array cost more than the rest of the checks)."""
+    names = category_names(cat.dtype)
+    return [names[i] for i in _present(cat.codes, len(names)).tolist()]
+
+
+def _present(codes: np.ndarray, k: int) -> np.ndarray:
+    """The distinct codes in ``0..k-1`` that ``codes`` holds, ascending (``-1``, missing, left
+    out): ``np.unique`` without its sort (one pass over the rows)."""
+    seen = np.zeros(k + 1, dtype=bool)
+    seen[codes] = True  # code -1 marks the extra last slot
+    return np.flatnonzero(seen[:k])
+
+
+@functools.cache
+def _dtype_rules() -> list[tuple[str, object, str, frozenset | None]]:
+    """Per column of the results frame: its name, dtype, how :func:`validate` compares a
+    column's dtype with it (``category``: any categorical; ``categories``: these categories;
+    ``equal``) and its vocabulary (``None``: open): judged once, not per check."""
+    rules = []
+    for name, dtype in _RESULTS.items():
+        if dtype == "category":  # CategoricalDtype(WORKLOADS) == "category" too
+            kind = "category"
+        elif isinstance(dtype, pd.CategoricalDtype):
+            kind = "categories"
+        else:
+            kind = "equal"
+        vocabulary = (frozenset(map(str, dtype.categories))
+                      if isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None
+                      else None)
+        rules.append((name, dtype, kind, vocabulary))
+    return rules
+
+
+_NAMES: dict[int, tuple] = {}  # id of a categorical dtype -> (the dtype, its categories)
+
+
+def category_names(dtype: pd.CategoricalDtype) -> list:
+    """A categorical dtype's categories as a list (do not modify it), listed once per dtype
+    object: the typing engine shares one dtype among the columns (and reads) of the same
+    categories, and an Arrow-backed Index lists itself slowly."""
+    hit = _NAMES.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    names = dtype.categories.tolist()
+    if len(_NAMES) >= 1024:  # (a dtype per distinct set of categories: bounded)
+        _NAMES.clear()
+    _NAMES[id(dtype)] = (dtype, names)
+    return names
+
+
+_RESULTS = {**COLUMNS, **META_COLUMNS}
 _NEVER_NEGATIVE = frozenset({"B/s", "IO/s", "s", "ops/s", "B", "count"})  # rates, times, counts
 
 
@@ -363,10 +459,15 @@ def _never_negative(unit: pd.Series) -> np.ndarray:
     """Rows whose unit admits no negative value; judged on a categorical's codes (one test per
     category), not on a string per row."""
     if isinstance(unit.dtype, pd.CategoricalDtype):
-        cats = unit.cat.categories
-        hit = np.array([str(c) in _NEVER_NEGATIVE for c in cats] + [False], dtype=bool)
-        return hit[unit.cat.codes.to_numpy()]  # code -1 (missing) takes the last entry
+        return _never_negative_codes(unit.array)
     return np.isin(unit.astype(str).to_numpy(), list(_NEVER_NEGATIVE))
+
+
+def _never_negative_codes(unit: pd.Categorical) -> np.ndarray:
+    """:func:`_never_negative` of a categorical array."""
+    hit = np.array([str(c) in _NEVER_NEGATIVE for c in category_names(unit.dtype)] + [False],
+                   dtype=bool)
+    return hit[unit.codes]  # code -1 (missing) takes the last entry
 
 
 def validate_series(ts: pd.DataFrame) -> pd.DataFrame:

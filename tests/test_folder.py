@@ -389,3 +389,21 @@ def test_a_read_leaves_the_garbage_collector_as_it_found_it(tmp_path):
     finally:
         folder._read_path = real
         gc.enable()
+
+
+def test_a_read_without_failures_builds_no_failures_frame_unless_asked(tmp_path, monkeypatch):
+    # the frame of no failures is only built when full=True or with_failures=True ask for it;
+    # without failures the frame's attrs say so all the same
+    (tmp_path / "a.csv").write_bytes(fixture("bonnie", "bon_q_s512_n0.csv").read_bytes())
+    built = []
+    real = folder._failures_of
+    monkeypatch.setattr(folder, "_failures_of", lambda rows: built.append(rows) or real(rows))
+    df = es.read(tmp_path)
+    assert df.attrs["failures"] == [] and built == []
+    full = es.read(tmp_path, full=True)
+    assert built == [[]] and full.frame.attrs["failures"] == []
+    pd.testing.assert_frame_equal(full.failures, folder.failures_frame([]))
+    assert list(full.failures.columns) == folder.FAILURE_COLUMNS
+    (tmp_path / "notes.log").write_text("not a benchmark\n")
+    df = es.read(tmp_path)  # a failure: the frame is built, as before
+    assert [f["kind"] for f in df.attrs["failures"]] == ["skipped"]

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+from pandas.api.internals import create_dataframe_from_blocks
 from pandas.api.types import union_categoricals
 
 from ebsstats.errors import SchemaError
@@ -30,6 +31,8 @@ from ebsstats.schema import (
     META_COLUMNS,
     SERIES_COLUMNS,
     STRING,
+    category_names,
+    check_columns,
     check_tools,
     empty,
     empty_series,
@@ -126,9 +129,10 @@ def _needs(p) -> bool:
     return bool(pd.isna(pd.Series(p)).any())
 
 
-def _fast_typed(values: list, dtype, extra: bool) -> pd.Series:
-    """Type a plain list in one call; raises (TypeError, ValueError, ArrowException) if the
-    values need the general conversion."""
+def _fast_typed(values: list, dtype, extra: bool):
+    """Type a plain list in one call, as an array (a NumPy array for NumPy dtypes, else a
+    pandas extension array); raises (TypeError, ValueError, ArrowException) if the values need
+    the general conversion."""
     if extra or dtype is STRING:
         try:
             arr = pa.array(values, type=pa.large_string(), from_pandas=True)
@@ -136,16 +140,59 @@ def _fast_typed(values: list, dtype, extra: bool) -> pd.Series:
             if not extra:
                 raise
             arr = _ints_as_strings(values)
-        return pd.Series(pd.arrays.ArrowStringArray(arr), copy=False)
+        return pd.arrays.ArrowStringArray(arr, dtype=_ARROW_STRING)
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
-        return pd.Series(_categorical(values))
+        return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object))
-        conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True, format="ISO8601")
-        return pd.Series(conv.astype(dtype).array.take(codes, allow_fill=True))
+        codes, uniques = _factorize_objects(values)
+        conv = _aware_timestamps(uniques, dtype)
+        if conv is None:  # strings, naive times, …: the general conversion
+            conv = pd.to_datetime(pd.Series(uniques, dtype=object), utc=True,
+                                  format="ISO8601").astype(dtype).array
+        return conv.take(codes, allow_fill=True)
     if isinstance(dtype, pd.api.extensions.ExtensionDtype):  # Int64, Float64, boolean
-        return pd.Series(pd.array(values, dtype=dtype))
-    return pd.Series(np.array(values, dtype=dtype))
+        return pd.array(values, dtype=dtype)
+    return np.array(values, dtype=dtype)
+
+
+def _aware_timestamps(uniques: pd.Index, dtype):
+    """Distinct timestamps that are all ``pd.Timestamp`` with a time zone (what a reader that
+    parsed them gives) as nanoseconds UTC, from their epoch values: what
+    ``pd.to_datetime(..., utc=True)`` makes of them, without its parsing machinery (0.3 ms
+    for any call); ``None`` for anything else, or beyond the nanosecond range."""
+    if dtype != _UTC_NS or not len(uniques):
+        return None
+    stamps = uniques.tolist()
+    if not all(type(t) is pd.Timestamp and t.tz is not None for t in stamps):
+        return None
+    try:
+        ns = np.array([t.value for t in stamps], dtype=np.int64)
+    except OverflowError:  # (a Timestamp of another unit beyond the ns range)
+        return None
+    return pd.DatetimeIndex(ns.view("datetime64[ns]"), tz="UTC").array
+
+
+_UTC_NS = pd.DatetimeTZDtype("ns", "UTC")
+
+
+def _factorize_objects(values: list) -> tuple[np.ndarray, pd.Index]:
+    """``pd.factorize`` of a list of objects (codes, uniques; missing values coded -1), the
+    distinct objects first found by identity in C: a reader repeats one timestamp object on
+    every row of a run, and hashing a Timestamp per row cost more than converting them."""
+    ids = list(map(id, values))
+    objects = dict(zip(ids, values, strict=True))
+    if len(objects) == len(values):
+        return pd.factorize(pd.Series(values, dtype=object))
+    first = dict(zip(objects, range(len(objects)), strict=False))
+    codes, uniques = pd.factorize(pd.Series(list(objects.values()), dtype=object))
+    return codes[np.fromiter(map(first.__getitem__, ids), dtype=np.intp, count=len(ids))], uniques
+
+
+# the dtype an ArrowStringArray makes itself when given none (made once, not per column;
+# the schema's own object when it is that dtype: the checks then find it without comparing)
+_ARROW_STRING = pd.StringDtype(storage="pyarrow", na_value=pd.NA)
+if STRING == _ARROW_STRING and STRING.storage == "pyarrow" and STRING.na_value is pd.NA:
+    _ARROW_STRING = STRING
 
 
 def _ints_as_strings(values: list) -> pa.Array:
@@ -199,13 +246,14 @@ def _few_categories(cats: tuple[str, ...]) -> pd.CategoricalDtype:
     return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
 
 
-def _from_list(values: list, dtype, extra: bool) -> pd.Series:
+def _from_list(values: list, dtype, extra: bool):
+    """A plain list typed, as an array (see :func:`_fast_typed`)."""
     try:
         return _fast_typed(values, dtype, extra)
     except (TypeError, ValueError, OverflowError, pa.ArrowException):
         pass
     s = pd.Series(values, dtype=object)
-    return _as_string(s) if extra else _cast(s, dtype)
+    return (_as_string(s) if extra else _cast(s, dtype))._values
 
 
 def _from_array(p, dtype, extra: bool) -> pd.Series:
@@ -213,7 +261,9 @@ def _from_array(p, dtype, extra: bool) -> pd.Series:
     return _as_string(s) if extra else _cast(s, dtype)
 
 
-def _concat_typed(parts: list[pd.Series]) -> pd.Series:
+def _concat_typed(parts: list) -> pd.Series:
+    """Typed parts (arrays, or Series of a caller's arrays) as one Series."""
+    parts = [p if isinstance(p, pd.Series) else pd.Series(p, copy=False) for p in parts]
     if len(parts) == 1:
         return parts[0]
     if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
@@ -233,23 +283,22 @@ def _key(v):
     return (t, repr(v)) if t is float else (t, v)
 
 
-def _column_by_codes(pieces: Sequence, dtype, extra: bool,
-                     kinds: set | None = None) -> pd.Series | None:
+def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = None):
     """One typed column of :class:`Const` runs and lists: each distinct constant and every list
     element typed once, in one call, then spread by integer codes (most columns hold a file's
     constants: typing ``n`` copies of them was most of the work). ``None`` if a constant is
-    unhashable. ``kinds``: the pieces' types, if the caller has them."""
+    unhashable. ``kinds``: the pieces' types, if the caller has them. Returns an array."""
     kinds = set(map(type, pieces)) if kinds is None else kinds
     consts = [True] * len(pieces) if kinds == _CONST_ONLY else [type(p) is Const for p in pieces]
     if all(consts):
         fast = _consts_by_codes(pieces)
         if fast is not None:
-            values, codes = fast
-            return _spread(_from_list(values, dtype, extra), codes, len(codes))
-    elif not any(consts) and len(set(map(id, pieces))) == len(pieces):
-        # lists only, none shared (a file's per-row values): nothing to spread
-        return pd.Series(_from_list(list(itertools.chain.from_iterable(pieces)), dtype,
-                                    extra).array, copy=False)
+            values, codes, n = fast
+            if codes is None:
+                return _repeat_value(values[0], n, dtype, extra)
+            return _spread(_from_list(values, dtype, extra), codes, n)
+    elif not any(consts):
+        return _lists_by_codes(pieces, dtype, extra)
     index: dict = {}
     shared: dict[int, int] = {}  # id of a list piece -> its first code: a list a reader gives
     # several files (the same layout's positions, metrics) is typed once
@@ -281,6 +330,27 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool,
                                 np.array(consts, dtype=bool)), int(sum(lengths)))
 
 
+def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
+    """One typed column of lists, each list object typed once (a list a reader gives several
+    files, the same layout's positions or metrics, is not typed again), in the order the
+    general loop of :func:`_column_by_codes` types them; found by the lists' ids in C, not
+    by a loop per piece."""
+    ids = list(map(id, pieces))
+    distinct = dict(zip(ids, pieces, strict=True))  # first-seen order (a later same object
+    # changes nothing)
+    if len(distinct) == len(pieces):  # none shared (a file's per-row values): nothing to spread
+        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
+    ends = itertools.accumulate(map(len, distinct.values()))
+    offsets = dict(zip(distinct, itertools.chain((0,), ends), strict=False))  # (the last end
+    # starts no list)
+    firsts = np.fromiter(map(offsets.__getitem__, ids), dtype=np.intp, count=len(ids))
+    lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=len(pieces))
+    values = list(itertools.chain.from_iterable(distinct.values()))
+    return _spread(_from_list(values, dtype, extra),
+                   _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
+                   int(lengths.sum()))
+
+
 def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
     """Per-row codes of pieces: a constant's code repeated, a list's codes counting up from
     its first (in NumPy, not one ``arange`` per piece).
@@ -301,35 +371,38 @@ _CONST_OR_LIST = frozenset({Const, list})
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
-def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray] | None:
-    """Distinct values and per-row codes of :class:`Const` runs that hold strings, or ints
-    (with ``None`` beside either), without a Python step per run beyond C-level maps; ``None``
-    for other values (numbers and ``True`` compare equal across types: the general loop keys
-    them by type)."""
+def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray | None, int] | None:
+    """Distinct values, per-row codes (``None``: one value, every code 0) and row count of
+    :class:`Const` runs that hold strings, or ints (with ``None`` beside either), without a
+    Python step per run beyond C-level maps; ``None`` for other values (numbers and ``True``
+    compare equal across types: the general loop keys them by type)."""
     vals = list(map(_CONST_VALUE, pieces))
     types = set(map(type, vals))
     if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
-    index = {v: i for i, v in enumerate(dict.fromkeys(vals))}
+    distinct = dict.fromkeys(vals)
+    if len(distinct) == 1:  # one value in every run (a tool, a missing option): no codes
+        return list(distinct), None, sum(map(_CONST_N, pieces))
+    index = {v: i for i, v in enumerate(distinct)}
     per_run = np.fromiter(map(index.__getitem__, vals), dtype=np.intp, count=len(vals))
     lengths = np.fromiter(map(_CONST_N, pieces), dtype=np.intp, count=len(vals))
-    return list(index), np.repeat(per_run, lengths)
+    codes = np.repeat(per_run, lengths)
+    return list(index), codes, len(codes)
 
 
 _CONST_VALUE = operator.itemgetter(0)
 _CONST_N = operator.itemgetter(1)
 
 
-def _spread(typed: pd.Series, codes: np.ndarray, n: int) -> pd.Series:
-    """The typed distinct values spread to the rows by their codes."""
+def _spread(typed, codes: np.ndarray, n: int):
+    """The typed distinct values (an array) spread to the rows by their codes."""
     if len(typed) == n and (codes == np.arange(n)).all():  # nothing repeated: no spreading
-        return pd.Series(typed.array, copy=False)
+        return typed
     if len(typed) == 1:  # one value on every row (a column no file has: all missing)
-        return pd.Series(_repeat_one(typed.array, n), copy=False)
-    if isinstance(typed.dtype, pd.CategoricalDtype):
-        cat = typed.array
-        return pd.Series(pd.Categorical.from_codes(cat.codes[codes], dtype=cat.dtype))
-    return pd.Series(typed.array.take(codes), copy=False)
+        return _repeat_one(typed, n)
+    if isinstance(typed, pd.Categorical):
+        return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype)
+    return typed.take(codes)
 
 
 _MASKED = (pd.arrays.IntegerArray, pd.arrays.FloatingArray, pd.arrays.BooleanArray)
@@ -339,7 +412,8 @@ def _repeat_one(arr, n: int):
     """A typed array's one value as ``n`` rows, built directly (a ``take`` of ``n`` zeros cost
     as much as typing the column)."""
     if isinstance(arr, pd.Categorical):
-        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype)
+        return pd.Categorical.from_codes(np.full(n, arr.codes[0]), dtype=arr.dtype,
+                                         validate=False)
     if isinstance(arr, pd.arrays.ArrowStringArray):
         value = arr[0]
         return _repeat_str(None if _missing(value) else value, n)
@@ -353,18 +427,35 @@ def _repeat_one(arr, n: int):
 def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow."""
     return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if value is None
-                                      else pa.repeat(pa.scalar(value, pa.large_string()), n))
+                                      else pa.repeat(pa.scalar(value, pa.large_string()), n),
+                                      dtype=_ARROW_STRING)
 
 
-_NONE_TYPED: dict = {}  # (dtype, extra) -> ``None`` typed as a one-row array (never mutated)
+_NONE_TYPED: dict = {}  # (id of a dtype, extra) -> (the dtype, ``None`` typed as a one-row
+# array, never mutated): keyed by the dtype object (hashing an extension dtype cost more)
 
 
 def _none_typed(dtype, extra: bool):
-    key = (dtype, extra)
-    one = _NONE_TYPED.get(key)
-    if one is None:
-        one = _NONE_TYPED[key] = _from_list([None], dtype, extra).array
+    key = (id(dtype), extra)
+    hit = _NONE_TYPED.get(key)
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    one = _from_list([None], dtype, extra)
+    if len(_NONE_TYPED) >= 256:  # (the schema's dtypes, and a caller's: bounded)
+        _NONE_TYPED.clear()
+    _NONE_TYPED[key] = (dtype, one)
     return one
+
+
+def _repeat_none(dtype, extra: bool, n: int):
+    """``n`` rows of ``None`` typed (a column no file has), as :func:`_repeat_one` of ``None``
+    typed once gives them, without looking at that one value again."""
+    one = _none_typed(dtype, extra)
+    if isinstance(one, pd.arrays.ArrowStringArray):
+        return _repeat_str(None, n)
+    if isinstance(one, _MASKED):
+        return type(one)(np.zeros(n, dtype=one.dtype.numpy_dtype), np.ones(n, dtype=bool))
+    return _repeat_one(one, n)
 
 
 def _repeat_plain(value, n: int, dtype, extra: bool):
@@ -383,15 +474,26 @@ def _repeat_plain(value, n: int, dtype, extra: bool):
     return None
 
 
+def _repeat_value(value, n: int, dtype, extra: bool):
+    """``n`` rows of one value, typed: as typing it once and repeating it gives them."""
+    arr = _repeat_none(dtype, extra, n) if value is None else _repeat_plain(value, n, dtype,
+                                                                            extra)
+    return arr if arr is not None else _repeat_one(_from_list([value], dtype, extra), n)
+
+
 def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
-    """One typed column from its pieces, in order."""
+    """One typed column from its pieces, in order, as a Series."""
+    col = _typed_column(pieces, dtype, extra)
+    return col if isinstance(col, pd.Series) else pd.Series(col, copy=False)
+
+
+def _typed_column(pieces: Sequence, dtype, extra: bool = False):
+    """One typed column from its pieces, in order: an array made here (from lists and
+    constants), or a Series (it may hold a caller's array)."""
     if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
-        value, n = pieces[0]
-        if value is None:  # a column no file has: typing one None cost a tenth of a small read
-            return pd.Series(_repeat_one(_none_typed(dtype, extra), n), copy=False)
-        arr = _repeat_plain(value, n, dtype, extra)
-        if arr is not None:
-            return pd.Series(arr, copy=False)
+        value, n = pieces[0]  # (a column no file has: typing one None cost a tenth of a small
+        # read)
+        return _repeat_value(value, n, dtype, extra)
     if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     kinds = set(map(type, pieces))  # judged in C (list subclasses: one by one)
@@ -401,7 +503,7 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
         out = _column_by_codes(pieces, dtype, extra, kinds)
         if out is not None:
             return out
-    parts: list[pd.Series] = []
+    parts: list = []
     run: list = []
     for p in pieces:
         if type(p) is Const:
@@ -412,7 +514,7 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
                 parts.append(_from_list(run, dtype, extra))
                 run = []
             one = _from_list([p.value], dtype, extra)
-            parts.append(pd.Series(one.array.take(np.zeros(p.n, dtype=np.intp))))
+            parts.append(one.take(np.zeros(p.n, dtype=np.intp)))
         elif isinstance(p, list):
             run.extend(p)
         elif len(p) < _SMALL:
@@ -424,6 +526,8 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
             parts.append(_from_array(p, dtype, extra))
     if run or not parts:
         parts.append(_from_list(run, dtype, extra))
+    if len(parts) == 1 and not isinstance(parts[0], pd.Series):
+        return parts[0]
     return _concat_typed(parts)
 
 
@@ -431,32 +535,62 @@ def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
            optional: Mapping[str, object] | None = None, what: str = "column") -> pd.DataFrame:
     """The typed frame: ``fixed`` columns (absent ones all ``<NA>``), ``optional`` columns where
     present, then every other column as a string, sorted by name. Consumes ``pieces``."""
-    out: dict[str, pd.Series] = {}
-    made: set[str] = set()  # columns typed from lists and constants only: arrays made here
+    return _frame(_typed_columns(pieces, n, fixed, optional, what), n)
+
+
+def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
+                   optional: Mapping[str, object] | None = None,
+                   what: str = "column") -> dict[str, object]:
+    """The columns of :func:`_build`, in order, each an array made here or a Series (one
+    that may hold a caller's array, see :func:`_typed_column`). Consumes ``pieces``."""
+    out: dict[str, object] = {}
     for cols, always in ((fixed, True), (optional or {}, False)):
         for name, dtype in cols.items():
             if name not in pieces and not always:
                 continue
             ps = pieces.pop(name, None) or [Const(None, n)]
-            if set(map(type, ps)) <= _CONST_OR_LIST:
-                made.add(name)
             try:
-                out[name] = _column(ps, dtype)
+                out[name] = _typed_column(ps, dtype)
             except (ValueError, TypeError, OverflowError) as exc:  # (an int beyond 64 bits)
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
     for name in sorted(pieces, key=str):
-        ps = pieces.pop(name)
-        if set(map(type, ps)) <= _CONST_OR_LIST:
-            made.add(name)
-        out[name] = _column(ps, STRING, extra=True)
+        out[name] = _typed_column(pieces.pop(name), STRING, extra=True)
     for name, col in out.items():
         if len(col) != n:
             raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
-    # a column made here goes in as its array (from a Series, pandas aligns it on the index
-    # again: most of a small read's frame); one that may hold a caller's array stays a Series
-    # (copy-on-write then keeps the caller's data from being written through the frame)
-    return pd.DataFrame({name: col._values if name in made else col
-                         for name, col in out.items()}, index=pd.RangeIndex(n), copy=False)
+    return out
+
+
+def _frame(cols: dict[str, object], n: int) -> pd.DataFrame:
+    """The frame of typed columns (arrays made here, or Series): arrays made here go in as
+    they are, one block each, without the DataFrame constructor's checks (a fifth of a small
+    read); a Series may hold a caller's array, and then the constructor keeps it copy-on-write
+    (the caller's data is never written through the frame)."""
+    names = tuple(cols)
+    if all(map(_block_ready, cols.values())) and all(type(name) is str for name in names):
+        return create_dataframe_from_blocks(
+            [(arr.reshape(1, -1) if type(arr) is np.ndarray else arr, np.array([i]))
+             for i, arr in enumerate(cols.values())],
+            index=pd.RangeIndex(n), columns=_column_index(names).copy())  # (a frame's own
+        # Index object: ``df.columns.name = ...`` sets it in place)
+    # from a Series, pandas aligns it on the index again: arrays made here go in as they are
+    return pd.DataFrame(cols, index=pd.RangeIndex(n), copy=False)
+
+
+def _block_ready(col) -> bool:
+    """Whether a column goes into a block as it is: a plain NumPy array, or an extension array
+    that is not a wrapped NumPy array (the constructor unwraps those)."""
+    if type(col) is np.ndarray:
+        return col.ndim == 1
+    return isinstance(col, pd.api.extensions.ExtensionArray) and not isinstance(
+        col, pd.arrays.NumpyExtensionArray)
+
+
+@functools.lru_cache(maxsize=256)
+def _column_index(names: tuple[str, ...]) -> pd.Index:
+    """The columns index of a frame, as the DataFrame constructor makes it from string keys
+    (a frame gets a copy of it: its values are shared, immutable, its name is the frame's)."""
+    return pd.Index(list(names))
 
 
 def is_constant(values: list) -> bool:
@@ -570,11 +704,14 @@ def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.DataFrame:
+def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int],
+                     validated: bool = False) -> pd.DataFrame:
     """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
     chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const` or an array; a chunk
     that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
     records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
+    ``validated=True``: the columns are checked as :func:`ebsstats.schema.validate` checks a
+    frame (the same rules and errors), before the frame is made.
     """
     lengths = list(lengths)
     n = sum(lengths)
@@ -584,10 +721,20 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int]) -> pd.Data
     from_vocabulary = _fill_vocabulary(pieces, lengths, n)
     _fill_run_ids(pieces, lengths)
     pieces.pop("run_key", None)
-    out = _build(pieces, n, {**COLUMNS, **META_COLUMNS})
+    cols = _typed_columns(pieces, n, _RESULT_COLUMNS)
     if from_vocabulary:
-        out["unit"], out["higher_is_better"] = _vocabulary_columns(out["metric"].array)
-    return out
+        cols["unit"], cols["higher_is_better"] = _vocabulary_columns(_array_of(cols["metric"]))
+    if validated:
+        check_columns(cols)
+    return _frame(cols, n)
+
+
+_RESULT_COLUMNS = {**COLUMNS, **META_COLUMNS}
+
+
+def _array_of(col):
+    """A typed column's array (a Series' own, or the array itself)."""
+    return col.array if isinstance(col, pd.Series) else col
 
 
 def _col(pieces: dict[str, list], name: str, lengths: list[int]) -> list:
@@ -599,6 +746,11 @@ def _fill_vocabulary(pieces: dict[str, list], lengths: list[int], n: int) -> boo
     """Fill ``unit`` and ``higher_is_better`` where a chunk left them to the metric
     vocabulary. Returns True when no chunk set either: then both are derived after typing,
     from the metric's codes (:func:`_vocabulary_columns`), not row by row."""
+    if "unit" not in pieces and "higher_is_better" not in pieces:  # (the usual case: no
+        # chunk has either; judged without a piece per chunk)
+        pieces["unit"] = [Const(None, n)]
+        pieces["higher_is_better"] = [Const(None, n)]
+        return True
     metric = pieces["metric"]
     unit, hib = _col(pieces, "unit", lengths), _col(pieces, "higher_is_better", lengths)
     need_u = [j for j, p in enumerate(unit) if _needs(p)]
@@ -632,8 +784,15 @@ def _fill_vocabulary(pieces: dict[str, list], lengths: list[int], n: int) -> boo
 def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     """Fill ``run_id`` where a chunk has none: a hash of ``source`` and ``run_key`` (or
     ``position``), computed once per distinct pair."""
-    rid = _col(pieces, "run_id", lengths)
-    need_r = [j for j, p in enumerate(rid) if _needs(p)]
+    rid = _one_run_ids(pieces, lengths) if "run_id" not in pieces else None
+    if rid is not None:  # the chunks that are one run have their ids: the others' to do
+        need_r = [j for j, r in enumerate(rid) if r is None]
+        for j in need_r:
+            rid[j] = Const(None, lengths[j])
+        pieces["run_id"] = rid
+    else:
+        rid = _col(pieces, "run_id", lengths)
+        need_r = [j for j, p in enumerate(rid) if _needs(p)]
     if not need_r:
         return
     source = pieces["source"]
@@ -654,6 +813,10 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
 
     for j in need_r:
         r, s, k = rid[j], source[j], key[j]
+        if type(r) is type(s) is type(k) is Const and not _missing(k.value):
+            # one run (its key given): one id, whatever the positions (lists or not) say
+            rid[j] = Const(one(s.value, k.value, None), lengths[j])
+            continue
         p = pos[j] if pos is not None else Const(None, lengths[j])
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
@@ -671,20 +834,58 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     pieces["run_id"] = rid
 
 
+def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
+    """The ``run_id`` of each chunk that is one run (its run key, ``run_key`` else
+    ``position``, a constant string or int: never missing), ``None`` for the others; ``None``
+    overall unless every ``source`` is a constant and no two are equal (then no chunk's id
+    depends on another's: :func:`_fill_run_ids` computes each distinct pair once, and Python
+    calls ``1`` and ``True`` equal). The usual chunks (a file each), hashed without a loop of
+    branches per chunk."""
+    source = pieces["source"]
+    key = pieces.get("run_key" if "run_key" in pieces else "position")
+    if key is None or set(map(type, source)) != _CONST_ONLY:
+        return None
+    values = list(map(_CONST_VALUE, source))
+    try:
+        if len(set(values)) != len(values):
+            return None
+    except TypeError:  # unhashable sources
+        return None
+    return [Const(run_id(s, k.value), m) if type(k) is Const and type(k.value) in _STR_OR_INT
+            else None for s, k, m in zip(values, key, lengths, strict=True)]
+
+
+_STR_OR_INT = frozenset({str, int})
+
+
 def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:
     """``unit`` and ``higher_is_better`` of every row from its metric's vocabulary entry: one
     lookup per distinct metric, spread by the metric's codes (as typing the per-row values
     would give: observed units as sorted categories, ``<NA>`` where the metric is missing)."""
-    infos = [metric_info(str(m)) for m in metric.categories]
+    per_metric, unit_dtype, hib, known = _vocabulary_of(tuple(map(str, category_names(
+        metric.dtype))))
+    codes = metric.codes.astype(np.intp)
+    unit = (pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype, validate=False)
+            if unit_dtype is not None else _categorical([None] * len(codes)))  # no unit at all:
+    # as typing gives
+    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
+
+
+@functools.lru_cache(maxsize=256)
+def _vocabulary_of(metrics: tuple[str, ...]):
+    """Per metric category (then one entry for a missing metric): its unit's code among the
+    sorted units, the units' dtype (``None``: no unit), higher-is-better and whether that is
+    known; once per set of metric names (a read's are the same as the last's). The arrays are
+    read-only: only indexed."""
+    infos = [metric_info(m) for m in metrics]
     units = sorted({u for u, _ in infos if u is not None})
     unit_code = {u: i for i, u in enumerate(units)}
-    codes = metric.codes.astype(np.intp)
     per_metric = np.array([unit_code.get(u, -1) for u, _ in infos] + [-1], dtype=np.int64)
-    unit = (pd.Categorical.from_codes(per_metric[codes], categories=pd.Index(units, dtype="str"))
-            if units else _categorical([None] * len(codes)))  # no unit at all: as typing gives
     hib = np.array([bool(h) for _, h in infos] + [False], dtype=bool)
     known = np.array([h is not None for _, h in infos] + [False], dtype=bool)
-    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
+    for a in (per_metric, hib, known):
+        a.setflags(write=False)
+    return per_metric, (_categories(units) if units else None), hib, known
 
 
 def conform(df: pd.DataFrame) -> pd.DataFrame:

@@ -316,12 +316,14 @@ def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     return pieces, lengths
 
 
-def results_of(chunks: Sequence[Chunk]) -> pd.DataFrame:
-    """The typed results frame of many files' record chunks, typed in one pass."""
+def results_of(chunks: Sequence[Chunk], validated: bool = False) -> pd.DataFrame:
+    """The typed results frame of many files' record chunks, typed in one pass;
+    ``validated=True``: checked as :func:`ebsstats.schema.validate` checks it (raises the same
+    :class:`~ebsstats.SchemaError`), on the columns before the frame is made."""
     chunks = [c for c in chunks if c[1]]
     if not chunks:
-        return schema.empty()
-    return _columns.frame_of_columns(*pieces_of(chunks))
+        return schema.empty()  # (it passes validate)
+    return _columns.frame_of_columns(*pieces_of(chunks), validated=validated)
 
 
 def series_of(chunks: Sequence[Chunk]) -> pd.DataFrame:

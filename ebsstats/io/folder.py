@@ -184,8 +184,20 @@ def _relative_names(files: list[Path], root: Path) -> list[str]:
         rel_dir = folders.get(parent)
         if rel_dir is None:
             rel_dir = folders[parent] = Path(parent).relative_to(root).as_posix()
-        out.append(display_name(name if rel_dir == "." else f"{rel_dir}/{name}"))
-    return out
+        out.append(name if rel_dir == "." else f"{rel_dir}/{name}")
+    return out if _all_printable(out) else list(map(display_name, out))
+
+
+def _all_printable(names: list[str]) -> bool:
+    """Whether every name is its own :func:`display_name` (UTF-8, no control characters):
+    judged once on the names joined (a separator that is neither: no two names' halves can
+    pair up), not name by name."""
+    joined = "/".join(names)
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return metamod.escape_controls(joined) == joined
 
 
 @functools.lru_cache(maxsize=4096)
@@ -505,7 +517,7 @@ def _type_block(outcomes: list[_Outcome], series: bool) -> None:
     span and dropping its Python values."""
     good = [o for o in outcomes if o.parsed is not None and o.block is None]
     block = _Block(_typed(good, lambda o: [o.records] if o.records else [],
-                          lambda c: schema.validate(results_of(c))))
+                          lambda c: results_of(c, validated=True)))
     good = [o for o in good if o.parsed is not None]  # typed: their rows are in the block
     for o, rows in zip(good, _spans([o.records[1] if o.records else 0 for o in good]),
                        strict=True):
@@ -856,6 +868,11 @@ def _stitch(outcomes: list[_Outcome], span: str, series: bool) -> pd.DataFrame:
 
 def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -> pd.DataFrame:
     """The failures of a read as a frame (source, kind, tool, format, position, reason)."""
+    return _failures_of(_failure_rows(outcomes, include_companions))
+
+
+def _failure_rows(outcomes: list[_Outcome], include_companions: bool = False) -> list[dict]:
+    """The rows of :func:`failures_frame`."""
     rows = []
     for o in outcomes:
         f = o.failure
@@ -867,6 +884,10 @@ def failures_frame(outcomes: list[_Outcome], include_companions: bool = False) -
                      "tool": o.sniffed.tool if o.sniffed else None,
                      "format": o.sniffed.format if o.sniffed else None,
                      "position": f.position, "reason": f.reason})
+    return rows
+
+
+def _failures_of(rows: list[dict]) -> pd.DataFrame:
     if not rows:  # the usual case: a copy of one empty frame (building it cost 0.3 ms a read)
         return _no_failures().copy(deep=False)
     return pd.DataFrame(rows, columns=FAILURE_COLUMNS).astype("string")
@@ -956,8 +977,12 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         result = _assemble(outcomes, series)
     if errors == "raise":
         _raise_failures(outcomes, root, path)  # files whose values could not be typed
-    fails = failures_frame(outcomes)
+    rows = _failure_rows(outcomes)
     df = result[0] if series else result
+    if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
+        df.attrs["failures"] = []
+        return _shaped(result, None, df, full=full, series=series, with_failures=with_failures)
+    fails = _failures_of(rows)
     df.attrs["failures"] = (fails.astype(object).where(fails.notna(), None).to_dict("records")
                             if len(fails) else [])
     if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
@@ -970,9 +995,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
 
 
-def _shaped(result, fails: pd.DataFrame, df: pd.DataFrame, *, full: bool, series: bool,
+def _shaped(result, fails: pd.DataFrame | None, df: pd.DataFrame, *, full: bool, series: bool,
             with_failures: bool):
-    """What :func:`read` returns for its options (the old tuple shapes warn)."""
+    """What :func:`read` returns for its options (the old tuple shapes warn; ``fails`` is
+    only looked at with ``full`` or ``with_failures``)."""
     if full:
         return ReadResult(df, result[1] if series else None, fails)
     if with_failures or series:
