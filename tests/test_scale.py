@@ -169,3 +169,14 @@ def test_read_dask_series(client, tree):
     assert list(got.columns[:len(schema.SERIES_COLUMNS)]) == list(schema.SERIES_COLUMNS)
     assert len(got) == len(ref)
     assert np.isclose(got["value"].sum(), ref["value"].sum())
+
+
+def test_partition_extra_column_of_another_dtype_becomes_string():
+    """A partition whose extra column is not a string (an integer column read back from
+    elsewhere) is given the Dask frame's string dtype, values as the engine writes them
+    ("4", not "4.0"); this path called a helper schema does not have (AttributeError)."""
+    part = schema.empty().iloc[:0].reindex(range(2))
+    part["job"] = pd.array([4, None], dtype="Int64")
+    shaped = scale._shape(part, False, ["job"])
+    assert shaped["job"].dtype == schema.STRING
+    assert shaped["job"].tolist()[0] == "4" and pd.isna(shaped["job"].tolist()[1])

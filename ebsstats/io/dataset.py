@@ -100,7 +100,7 @@ def _shape(df: pd.DataFrame, series: bool, extra: Sequence[str]) -> pd.DataFrame
         if name in df:
             col = df[name].reset_index(drop=True)
             if dtype is schema.STRING and col.dtype != schema.STRING:
-                col = schema._as_string(col)
+                col = engine._as_string(col)
         else:
             col = engine._column([engine.Const(None, n)], dtype)
         out[name] = col
