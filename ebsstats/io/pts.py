@@ -1103,61 +1103,24 @@ class _Rows:
         self.systems: dict = {}  # system -> (time, tool version, columns), once its time is known
         self.consts: dict = {}  # (value, n) -> Const of a series column (str values)
         self.logs = _TestLogs(log_dir) if log_dir is not None else None
+        self.steps: list[_Step] = []  # per result made at once (_emit): what a _Plan replays
 
     def result(self, res: _Result) -> None:
-        key = _result_key(res, self.fmt)
-        made = _RESULT_VALUES.get(key)
-        if made is None:  # (what files of one campaign repeat: made once for them)
-            made = _result_values(res, self.fmt)
-            _keep(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
-        others = None
-        if made.fixed is None:  # (bandwidth) the factor is decided per entry
-            sibling = _iops_sibling(res, self.results)
-            others = {}  # system -> its first entry of the IOPS sibling
-            for e in sibling.entries if sibling is not None else ():
-                others.setdefault(e.system, e)
-        shared = _ResultShared(res, others, {}, *made)
+        shared = _result_shared(res, self.fmt, self.results)
         if not self._bulk(shared):
             for entry in res.entries:
                 self.entry(shared, entry)
 
     def _bulk(self, sh: _ResultShared) -> bool:
         """The entries of a result whose every Value and RawString is a plain number (the usual
-        case), converted and checked at once (:func:`_bulk_nums`); False (nothing done) when one
-        is not, or a scaled value is refused: then :meth:`entry` takes them one by one, notes
-        what it skips and raises for what it refuses."""
+        case), converted and checked at once (:func:`_bulk_values`); False (nothing done) when
+        one is not, or a scaled value is refused: then :meth:`entry` takes them one by one,
+        notes what it skips and raises for what it refuses."""
+        got = _bulk_values(sh, self.fio_mb)
+        if got is None:
+            return False
+        values, runs, bases, lengths = got
         entries = sh.res.entries
-        texts = [e.value for e in entries]
-        raws = [e.raw for e in entries]
-        if not entries or None in texts or not all(raws):
-            return False
-        lengths = list(map(len, raws))
-        nums = _bulk_nums(texts + list(chain.from_iterable(raws)))
-        if nums is None:
-            return False
-        m = len(entries)
-        values, flat = nums[:m], nums[m:]
-        if sh.fixed is not None:
-            factor, basis = sh.fixed
-            if factor != 1.0:  # (v * 1.0 is v)
-                values, flat = [v * factor for v in values], [v * factor for v in flat]
-            if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
-                return False
-            bases = [basis] * m
-            runs = _split(flat, lengths)
-        else:
-            bases, runs, scaled = [], [], []
-            mode, bs = self.fio_mb if sh.fio else "auto", sh.base["block_size"]
-            for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
-                factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs,
-                                             mode, sh.fio)
-                bases.append(basis)
-                runs.append([v * factor for v in raw])
-                scaled.append(value * factor)
-            values = scaled
-            if not _accepted(values, sh.signed) or not all(
-                    _accepted(r, sh.signed) for r in runs):
-                return False
         times = _bulk_times(entries, lengths, self.times_memo)
         if self.logs is None and self._alike(sh, lengths, times):
             self._emit(sh, values, runs, bases, times, lengths[0])
@@ -1202,16 +1165,8 @@ class _Rows:
         span = 2 * n + 1 if rt else n + 1  # rows per entry
         if rt:
             self.runtime_done.update(zip(keys, repeat(n, m), strict=True))
-        column = [None] * (m * span)  # values: runs (and run times) of each entry, its Value
-        flat = list(chain.from_iterable(runs))
+        column = _value_column(values, runs, times, n, rt)
         step = 2 if rt else 1
-        for k in range(n):
-            column[step * k::span] = flat[k::n]
-        if rt:
-            flat = list(chain.from_iterable(times))
-            for k in range(n):
-                column[2 * k + 1::span] = flat[k::n]
-        column[span - 1::span] = values
         which = list(chain.from_iterable(map(repeat, range(w, w + 2 * m, 2), repeat(span, m))))
         if rt:
             for k in range(n):
@@ -1226,6 +1181,7 @@ class _Rows:
         repetition += ([k for k in range(n) for _ in range(step)] + [None]) * m
         flags += (([flag, None] if rt else [flag]) * n + ["reported_mean"]) * m
         self.which += which
+        self.steps.append(_Step(systems, keys, n, rt, tuple(bases)))
         self.series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(self.source, m), repeat(self.consts, m), repeat(sh, m), systems, keys, runs,
             times, repeat(_NO_LOG, m), strict=True)))
@@ -1584,14 +1540,195 @@ class _ResultShared(NamedTuple):
     basis_key: str  # the column of the entries' basis
 
 
+def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
+    """What every entry of ``res`` (one of the file's ``results``) shares."""
+    key = _result_key(res, fmt)
+    made = _RESULT_VALUES.get(key)
+    if made is None:  # (what files of one campaign repeat: made once for them)
+        made = _result_values(res, fmt)
+        _keep(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
+    others = None
+    if made.fixed is None:  # (bandwidth) the factor is decided per entry
+        sibling = _iops_sibling(res, results)
+        others = {}  # system -> its first entry of the IOPS sibling
+        for e in sibling.entries if sibling is not None else ():
+            others.setdefault(e.system, e)
+    return _ResultShared(res, others, {}, *made)
+
+
+def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
+    """(Values, runs, bases, run counts) of the entries of a result whose every Value and
+    RawString is a plain number (the usual case), converted, scaled and checked at once
+    (:func:`_bulk_nums`); None when one is not, or a scaled value is refused (then the entries
+    are taken one by one, :meth:`_Rows.entry`)."""
+    entries = sh.res.entries
+    texts = [e.value for e in entries]
+    raws = [e.raw for e in entries]
+    if not entries or None in texts or not all(raws):
+        return None
+    lengths = list(map(len, raws))
+    nums = _bulk_nums(texts + list(chain.from_iterable(raws)))
+    if nums is None:
+        return None
+    m = len(entries)
+    values, flat = nums[:m], nums[m:]
+    if sh.fixed is not None:
+        factor, basis = sh.fixed
+        if factor != 1.0:  # (v * 1.0 is v)
+            values, flat = [v * factor for v in values], [v * factor for v in flat]
+        if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
+            return None
+        return values, _split(flat, lengths), [basis] * m, lengths
+    bases, runs, scaled = [], [], []
+    mode, bs = fio_mb if sh.fio else "auto", sh.base["block_size"]
+    for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
+        factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs, mode,
+                                     sh.fio)
+        bases.append(basis)
+        runs.append([v * factor for v in raw])
+        scaled.append(value * factor)
+    if not _accepted(scaled, sh.signed) or not all(_accepted(r, sh.signed) for r in runs):
+        return None
+    return scaled, runs, bases, lengths
+
+
+def _value_column(values: list[float], runs: list[list[float]], times: list, n: int,
+                  rt: bool) -> list:
+    """The ``value`` column of the rows :meth:`_Rows._emit` makes of a result's entries: each
+    entry's n runs (each followed by its run time when ``rt``), then its Value."""
+    span = 2 * n + 1 if rt else n + 1  # rows per entry
+    column = [None] * (len(values) * span)
+    flat = list(chain.from_iterable(runs))
+    step = 2 if rt else 1
+    for k in range(n):
+        column[step * k::span] = flat[k::n]
+    if rt:
+        flat = list(chain.from_iterable(times))
+        for k in range(n):
+            column[2 * k + 1::span] = flat[k::n]
+    column[span - 1::span] = values
+    return column
+
+
+class _Step(NamedTuple):
+    """A result whose rows :meth:`_Rows._emit` made at once: what a :class:`_Plan` replays."""
+
+    systems: list[str]  # of its entries
+    keys: list[str]  # their run keys' heads
+    n: int  # runs per entry
+    rt: bool  # whether runtime rows are among them
+    bases: tuple  # the entries' mb_basis or basis (decided by their values)
+
+
+class _Plan(NamedTuple):
+    """The columns of a file all of whose results were made at once (:meth:`_Rows._emit`),
+    without notes: what files of its layout (:func:`_plan_key`) repeat. Only the numbers are
+    read again (Values, runs, run times, system times); the entries' bases, which their values
+    decide, must come out the same, else the file takes the full path."""
+
+    steps: list[_Step]
+    columns: dict  # name -> the column (lists copied for each file; source, timestamp, value
+    # made for each file)
+    shared: frozenset  # names of the list columns files share (positions, as _columns does)
+    n: int
+
+
+_PLANS: dict[tuple, _Plan] = {}  # _plan_key -> the plan of files of that layout
+_PLANS_MAX, _PLAN_ROWS = 32, 4096  # (a hostile folder cannot grow it without end)
+
+
+def _entry_shape(e: _Entry) -> tuple:
+    """What of an entry other than its numbers decides its rows."""
+    return (e.system, e.position, e.value is None, len(e.raw) if e.raw else None,
+            None if e.run_times is None else len(e.run_times))
+
+
+def _plan_key(systems: list[_System], results: list[_Result], info: dict, fmt: str,
+              tz: str | None, fio_mb: str) -> tuple:
+    """Everything a file's rows depend on but its numbers (Values, RawStrings, test-run-times,
+    system TimeStamps): files with the same key have the same columns but ``source``,
+    ``timestamp`` and ``value``, once their entries' bases are the same."""
+    return (fmt, tz, fio_mb, info.get("tool_version"),
+            tuple((s.identifier, tuple(s.hardware.items()), tuple(s.software.items()),
+                   s.client_version, s.timestamp is None) for s in systems),
+            tuple((_result_key(r, fmt), tuple(map(_entry_shape, r.entries))) for r in results))
+
+
+def _plan_of(rows: _Rows, columns: dict, n: int) -> _Plan | None:
+    """The plan of a file whose rows ``rows`` made, when it can be replayed."""
+    if len(rows.steps) != len(rows.results) or rows.notes or n > _PLAN_ROWS:
+        return None
+    shared = frozenset(name for name, col in columns.items() if type(col) is list and any(
+        col is kept for kept in _ROW_SHARED.values()))
+    # (copies: the file's own lists are its frame's)
+    return _Plan(rows.steps, {name: list(col) if type(col) is list and name not in shared
+                              else col for name, col in columns.items()}, shared, n)
+
+
+def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: dict,
+            source: str, fmt: str, tz: str | None, fio_mb: str) -> Parsed | None:
+    """What :func:`_records` gives for a file of the plan's layout, its numbers read as
+    :meth:`_Rows._bulk` reads them; None (then the full path is taken) when one of them is not
+    plain, an entry's basis differs from the plan's, or a system time would be noted."""
+    sysmap = {s.identifier: s for s in systems}
+    stamps: dict = {}  # system -> its time
+    times_memo: dict = {}
+    notes: list[str] = []
+    consts: dict = {}
+    stamp_col, value_col, series = [], [], []
+    for res, step in zip(results, plan.steps, strict=True):
+        sh = _result_shared(res, fmt, results)
+        got = _bulk_values(sh, fio_mb)
+        if got is None:
+            return None
+        values, runs, bases, lengths = got
+        if tuple(bases) != step.bases:
+            return None
+        times = _bulk_times(res.entries, lengths, times_memo)
+        if False in times:
+            return None
+        n, m = step.n, len(values)
+        for name in step.systems:
+            if name not in stamps:
+                system = sysmap.get(name)
+                stamps[name] = _tstamp(system.timestamp if system else None, tz, notes, source)
+        if notes:
+            return None
+        stamp_col += chain.from_iterable(map(repeat, map(stamps.__getitem__, step.systems),
+                                             repeat(2 * n + 1 if step.rt else n + 1, m)))
+        value_col += _value_column(values, runs, times, n, step.rt)
+        series.extend(map(_LazySeries, repeat(n, m), zip(
+            repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys, runs,
+            times, repeat(_NO_LOG, m), strict=True)))
+    made = {"source": Const(source, plan.n), "timestamp": stamp_col, "value": value_col}
+    columns = {name: made[name] if name in made else col if (
+        name in plan.shared or type(col) is not list) else list(col)
+        for name, col in plan.columns.items()}
+    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
+                  columns=(columns, plan.n), series=series, notes=[])
+
+
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
              tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
+    key = None
+    if log_dir is None:  # (test-log times are read entry by entry)
+        key = _plan_key(systems, results, info, fmt, tz, fio_mb)
+        plan = _PLANS.get(key)
+        if plan is not None:
+            parsed = _replay(plan, systems, results, info, source, fmt, tz, fio_mb)
+            if parsed is not None:
+                return parsed
     rows = _Rows(systems, results, info, source, fmt, tz, fio_mb, log_dir)
     for res in results:
         rows.result(res)
-    columns = _columns({"source": source, "tool": "pts"}, rows.columns, rows.which, rows.shared)
-    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"), columns=columns,
-                  series=rows.series, notes=rows.notes)
+    columns, n = _columns({"source": source, "tool": "pts"}, rows.columns, rows.which,
+                          rows.shared)
+    if key is not None:
+        plan = _plan_of(rows, columns, n)
+        if plan is not None:
+            _keep(_PLANS, key, plan, _PLANS_MAX)
+    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
+                  columns=(columns, n), series=rows.series, notes=rows.notes)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
