@@ -350,3 +350,22 @@ def test_elements_with_attributes_are_no_fields(monkeypatch):
     assert pts._TEMPLATES
     replays = _templates_compared(doc, "x.xml", np.random.default_rng(1), monkeypatch, 3)
     assert sum(replays) >= 3  # (each mutant replayed)
+
+
+@pytest.mark.parametrize("tag", ["Value", "RawString", "TimeStamp", "LastModified", "JSON",
+                                 "Title"])
+def test_field_texts_are_the_pattern(tag):
+    """An element's text is taken as a field's (_FIELD_TEXTS) exactly when _FIELD_RE takes it
+    in its tag (what makes the tree's fields the text's)."""
+    texts = [t for kind in _SAFE.values() for t in kind] + TRICKY + [
+        "<", "&amp;", "]]>", "a]", "x\ry", "\u00e9", '{"test-run-times":"1:2"}',
+        '{"test-run-times":"a"}', " 1 ", "\x01"]
+    head = "<Generated><Title>" if tag == "Title" else f"<{tag}>"
+    for text in texts:
+        inner = f'{{"test-run-times":"{text}"}}' if tag == "JSON" and _unquoted(text) else text
+        whole = pts._FIELD_RE.fullmatch(f"{head}{inner}</{tag}>") is not None
+        assert whole == (pts._FIELD_TEXTS[tag](inner) is not None), (tag, inner)
+
+
+def _unquoted(text: str) -> bool:
+    return '"' not in text and "{" not in text

@@ -489,10 +489,16 @@ def _run_times_json(js: str, epos: str, source: str) -> list[str] | None:
 # spaces; an Entry JSON of test-run-times; the Title that is the first child of a Generated
 # (printable ASCII but "&", "<" and "]"). Groups: tag, its text; JSON; Generated's head, title
 # (the "<" factored out: the scan looks for it alone, 5 times faster than three alternatives)
-_FIELD_RE = re.compile(r'<(?:(Value|RawString|TimeStamp|LastModified)>([-+.:0-9eE \t\n]*+)</\1>'
-                       r'|JSON>(\{"test-run-times":"[0-9.:]*+"\})</JSON>'
-                       r'|(Generated>[ \t\n]*+<Title>)([\t\n -%\'-;=-\\^-~]*+)</Title>)')
-_FIELD_TAGS = frozenset(("Value", "RawString", "TimeStamp", "LastModified", "JSON"))
+_NUMBER_TEXT = r"[-+.:0-9eE \t\n]*+"
+_JSON_TEXT = r'\{"test-run-times":"[0-9.:]*+"\}'
+_TITLE_TEXT = r"[\t\n -%'-;=-\\^-~]*+"
+_FIELD_RE = re.compile(rf"<(?:(Value|RawString|TimeStamp|LastModified)>({_NUMBER_TEXT})</\1>"
+                       rf"|JSON>({_JSON_TEXT})</JSON>"
+                       rf"|(Generated>[ \t\n]*+<Title>)({_TITLE_TEXT})</Title>)")
+# the texts of fields, by their tag (the same patterns)
+_FIELD_TEXTS = {tag: re.compile(text).fullmatch for tag, text in (
+    ("Value", _NUMBER_TEXT), ("RawString", _NUMBER_TEXT), ("TimeStamp", _NUMBER_TEXT),
+    ("LastModified", _NUMBER_TEXT), ("JSON", _JSON_TEXT), ("Title", _TITLE_TEXT))}
 _TEMPLATE_CHARS = 1 << 18  # (files up to 256 KiB; a hostile folder cannot grow it without end)
 
 
@@ -552,9 +558,9 @@ def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Eleme
         return None
     titles = {id(gen[0]) for gen in root.iter("Generated") if len(gen) and not gen.attrib
               and gen[0].tag == "Title" and not (gen.text or "").strip(" \t\n")}
-    elements = [el for el in root.iter() if not el.attrib and not len(el) and (
-        (el.tag in _FIELD_TAGS and _field_text(el, el.tag)) or (
-            id(el) in titles and _field_text(el, "Title")))]
+    elements = [el for el in root.iter() if (el.tag in _FIELD_TEXTS and (
+        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el)
+        and _FIELD_TEXTS[el.tag](el.text or "") is not None)]
     if len(elements) != len(texts) or any(
             (el.text or "") != t for el, t in zip(elements, texts, strict=True)):
         return None
@@ -582,14 +588,6 @@ def _read_elements(root: ET.Element) -> dict[int, tuple]:
                 if el is not None:
                     roles[id(el)] = (k, r, j)
     return roles
-
-
-def _field_text(el: ET.Element, tag: str) -> bool:
-    """Whether an element's text is one :data:`_FIELD_RE` takes as a field of ``tag`` (Title:
-    the first child of a Generated)."""
-    text = el.text or ""
-    head = "<Generated><Title>" if tag == "Title" else f"<{tag}>"
-    return _FIELD_RE.fullmatch(f"{head}{text}</{tag}>") is not None
 
 
 def _from_template(key: tuple, fields: list[str]) -> tuple | None:
