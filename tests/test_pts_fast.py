@@ -85,6 +85,16 @@ def test_names_encoding(data, named):
 # ------------------------------------------------------------------ numbers
 
 
+@pytest.fixture(autouse=True)
+def _no_plans(monkeypatch):
+    """The rules of this file are compared with the full path (no file's plan or template
+    replayed, none kept: tests/test_pts_plan.py compares them with it)."""
+    monkeypatch.setattr(pts, "_PLANS", {})
+    monkeypatch.setattr(pts, "_plan_of", lambda rows, columns, n: None)
+    monkeypatch.setattr(pts, "_TEMPLATES", {})
+    monkeypatch.setattr(pts, "_keep_template", lambda *args: None)
+
+
 TRICKY = ["1", "1.5", "-2", "+.5e3", "1e400", "-1e400", "nan", "inf", "Infinity", "1_0",
           " 7 ", "\u0663", "", "1:2", "0x10", "1.", ".5", ".", "1e", "e5", "1E+05", "-0.0",
           "00.5", "1.e5", "\u00a01"]
