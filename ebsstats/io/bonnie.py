@@ -488,11 +488,13 @@ def _fields_ok(layout: list[str]) -> re.Pattern:
             return f"(?:{optional[name].pattern[1:-1]})?"
         return "[^,]*"
 
-    # possessive (no field's digits, pluses or text given back: a field is followed by a comma
-    # or the end, which none of them matches; and the possessive form accepts no more rows)
+    # possessive (no field's digits, pluses, optional parts or text given back: a field is
+    # followed by a comma or the end, which none of them matches, so what a field's part takes
+    # is the only way to reach that comma; the possessive form accepts no more rows, and its
+    # optional groups skip the backtracking marks of a plain '?': 2.8 -> 1.7 us a 1.98 row)
     joined = ",".join(map(form, layout))
     return re.compile(joined.replace(r"\d+", r"\d++").replace(r"\++", r"\+++")
-                      .replace("[^,]*", "[^,]*+"))
+                      .replace("[^,]*", "[^,]*+").replace(")?", ")?+"))
 
 
 _FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
