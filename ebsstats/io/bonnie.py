@@ -166,9 +166,10 @@ class _Run:
     # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
     # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
     texts: tuple[str, ...] | None = None
-    # a CSV row: its settings fields (with its format) while its metadata is what they make of
-    # it (None once something changed it): what the cached columns of its settings are keyed by
-    settings: tuple | None = None
+    # a CSV row: the token of its settings fields (with its format) in :data:`_CSV_SETTINGS`
+    # while its metadata is what they make of it (None once something changed it, or when they
+    # are not kept): what the cached columns of its settings are keyed by
+    settings: object | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -553,9 +554,12 @@ def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
     settings = _CSV_SETTINGS.get(key)
     if settings is None:  # (a ValueError is raised again by every row that has it)
         settings = _csv_settings(fmt, dict(zip(_LAYOUTS[n], fields, strict=True)))
-        if len(_CSV_SETTINGS) < 4096:
+        if len(_CSV_SETTINGS) < 4096:  # kept with its token: one object per settings kept
+            settings += (_SettingsToken(),)
             _CSV_SETTINGS[key] = settings
-    label, version, threads, chunk, meta = settings
+        else:
+            settings += (None,)  # (not kept: nothing is kept by it either)
+    label, version, threads, chunk, meta, token = settings
     meta = meta.copy()
     if n != 27:  # 1.9x: the seed
         meta["seed"] = fields[4] or None
@@ -563,7 +567,7 @@ def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
     else:  # 1.0x: no latency field
         texts = _CELL_TEXTS[n]((*fields, ""))
     return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
-                texts=texts, settings=key)
+                texts=texts, settings=token)
 
 
 def _csv_settings(fmt: str, named: dict) -> tuple:
@@ -599,9 +603,16 @@ _SETTING_FIELDS = {n: operator.itemgetter(*(
     i for i, name in enumerate(layout) if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
     for n, layout in _LAYOUTS.items()}
 assert all(layout[4] == "seed" for layout in (_LAYOUT_196, _LAYOUT_198))
-# settings fields -> what _csv_settings makes of them (bounded: a hostile folder cannot grow it;
-# the metadata dict is copied for each run, never modified)
+# settings fields -> what _csv_settings makes of them and a token of those settings (bounded: a
+# hostile folder cannot grow it; the metadata dict is copied for each run, never modified)
 _CSV_SETTINGS: dict[tuple, tuple] = {}
+
+
+class _SettingsToken:
+    """Stands for one key of :data:`_CSV_SETTINGS` (compared and hashed by identity: a key of
+    the columns kept per file, cheaper than the settings fields)."""
+
+    __slots__ = ()
 
 
 def _csv_cells(run: _Run) -> list[tuple[str, str, str, int]]:
@@ -1166,6 +1177,8 @@ class _CsvLayout:
     plain: object  # texts -> the texts of the other digit cells (a tuple)
     latencies: object  # texts -> the latency cells' texts (a tuple)
     order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
+    cells: object  # texts -> the texts of the cells in row order (a tuple)
+    caches: object  # _VALUE_CACHES -> the cache of each of those cells' values (a tuple)
 
 
 def _picker(indices: list[int]):
@@ -1218,23 +1231,40 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
              "nan": len(kib) + len(plain) + len(lat)}
     order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
+    cells = sorted(kib + plain + lat + picked["nan"])  # (row order: the order of the texts)
     return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(kib), _picker(plain), _picker(lat), _picker(order))
+                      _picker(kib), _picker(plain), _picker(lat), _picker(order),
+                      _picker(cells), _picker([_CACHE_OF[what] for what, _ in sources]))
 
 
 def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
     """A row's values, ``None`` when one needs the general way (a latency not in the cache of
     seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
     slow: ~0.4 us a text); the caches hold finite values only."""
-    try:
-        values = [*map(_KIB.__getitem__, layout.kib(texts)),
-                  *map(_FLOATS.__getitem__, layout.plain(texts)),
-                  *map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)), math.nan]
+    try:  # each cell's text looked up in its own cache, in row order
+        return list(map(operator.getitem, layout.caches((_KIB, _FLOATS, _LATENCY_SECONDS,
+                                                         _TOO_FAST_VALUES)),
+                        layout.cells(texts)))
     except KeyError:  # a text not seen yet
         values = _csv_values_anew(layout, texts)
         if values is None:
             return None
     return list(layout.order(values))
+
+
+class _NanForAll(dict):
+    """A '+++' cell's value (NaN, too fast to measure) whatever its text: the cache of the
+    too-fast cells of :func:`_csv_values` (never holds anything)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> float:
+        return math.nan
+
+
+_TOO_FAST_VALUES = _NanForAll()
+# a cell's kind in a layout -> its place in the caches _csv_values passes to a layout's caches
+_CACHE_OF = {"kib": 0, "plain": 1, "lat": 2, "nan": 3}
 
 
 # a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
