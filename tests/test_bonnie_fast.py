@@ -5,7 +5,7 @@ layout (which cells are empty or '+++', chunk, line) and only its values compute
 text's float kept per text); what a row's settings fields make of it (version, concurrency,
 chunk, metadata) is kept per settings, and a one-run file's columns but its source, values and
 seed per settings and layout; a row's verdict is kept by its shape (first field, ASCII digits
-made 0). Each shortcut is checked here against the general way it replaces
+made 0), and a layout by the shape of the cells. Each shortcut is checked here against the general way it replaces
 (every cell through ``_run_rows``, the rows transposed by ``run_columns``, the settings worked
 out afresh): same columns, same representation (Const or list), same errors, on the genuine
 rows and on mutants, with the caches empty and warm.
@@ -119,6 +119,7 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
     for cold in (True, False):  # caches empty (each layout and latency new) and then warm
         if cold:
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
+            monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
             monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})

@@ -1227,6 +1227,12 @@ def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
     return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
 
 
+# (a row's cell texts joined by commas, their ASCII digits made 0 (as :data:`_ROW_SHAPES`), chunk,
+# line) -> the layout: cells of one shape are empty, digits or '+' alike, so of one layout key
+# (bounded: one layout for many shapes, kept in _CSV_LAYOUTS)
+_LAYOUT_OF_SHAPE: dict[tuple, _CsvLayout] = {}
+
+
 def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
@@ -1325,14 +1331,23 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
         chunk = run.chunk or default_chunk
         if not 0 <= chunk < 2**63 or (run.threads is not None and not 0 <= run.threads < 2**63):
             return None  # (the general way says which)
-        key = _csv_layout_key(run.texts, chunk, run.line)
-        layout = _CSV_LAYOUTS.get(key)
+        # the layout of a shape of cells seen (the same emptiness and '+'s), else by its key
+        shape = (",".join(run.texts).encode("utf-8", "surrogatepass").translate(_DIGITS_0),
+                 chunk, run.line)
+        layout = _LAYOUT_OF_SHAPE.get(shape)
         if layout is None:
-            layout = _csv_layout(run.texts, chunk, run.line)
-            if len(_CSV_LAYOUTS) < 4096:
-                _CSV_LAYOUTS[key] = layout
-            else:
-                key = None  # (a layout not kept: no columns kept by it either)
+            key = _csv_layout_key(run.texts, chunk, run.line)
+            layout = _CSV_LAYOUTS.get(key)
+            if layout is None:
+                layout = _csv_layout(run.texts, chunk, run.line)
+                if len(_CSV_LAYOUTS) < 4096:
+                    _CSV_LAYOUTS[key] = layout
+                else:
+                    key = None  # (a layout not kept: no columns kept by it either)
+            if key is not None and len(_LAYOUT_OF_SHAPE) < 4096 and len(shape[0]) < 1024:
+                _LAYOUT_OF_SHAPE[shape] = layout
+        else:
+            key = shape  # (a kept layout)
         values = _csv_values(layout, run.texts)
         if values is None or not layout.n:
             return None
