@@ -157,19 +157,20 @@ class _Run:
     meta: dict = field(default_factory=dict)  # extra string columns (host, file_size, ...)
     threads: int | None = None
     chunk: int | None = None  # bytes, when the output states it
+    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
+    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
+    # (the fields a CSV row's run is made with come first: given by place, the quicker call)
+    texts: tuple[str, ...] | None = None
+    # a CSV row: the token of its settings fields (with its format) in :data:`_CSV_SETTINGS`
+    # while its metadata is what they make of it (None once something changed it, or when they
+    # are not kept): what the cached columns of its settings are keyed by
+    settings: object | None = None
     # (test, kind, text, line): kind is "rate", "cpu" or "lat"; text as printed
     cells: list[tuple[str, str, str, int]] = field(default_factory=list)
     group_break: bool = False  # a CSV header row precedes this run
     native: bool = True  # text printed by bonnie++ itself (not bon_csv2txt)
     io_line: int | None = None  # text: line of the IO row (for CSV chunk recovery)
     text_scaled: bool = False  # 1.98+ text cells carry k/m/g suffixes
-    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
-    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
-    texts: tuple[str, ...] | None = None
-    # a CSV row: the token of its settings fields (with its format) in :data:`_CSV_SETTINGS`
-    # while its metadata is what they make of it (None once something changed it, or when they
-    # are not kept): what the cached columns of its settings are keyed by
-    settings: object | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -590,8 +591,8 @@ def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
         texts = _CELL_TEXTS[n](fields)
     else:  # 1.0x: no latency field
         texts = _CELL_TEXTS[n]((*fields, ""))
-    return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
-                texts=texts, settings=token)
+    # (by place: line, fmt, version, meta, threads, chunk, texts, settings)
+    return _Run(lineno, label, version, meta, threads, chunk, texts, token)
 
 
 def _csv_settings(fmt: str, named: dict) -> tuple:
