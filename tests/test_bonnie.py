@@ -687,7 +687,7 @@ def test_the_folder_columns_are_the_public_records(tmp_path: Path):
 
 _FIELD_VALUES = ["", "+++", "+++++", "12", "1.5", "12ms", "3us", "4s", "abc", "16G", "8k", "8K",
                  "link", "symlink", "\u0663", "-1", "1e5", "2.00a", "1.98", "0", " 1", "1.",
-                 "12m", "5:6"]
+                 "12m", "5:6", "1+", "+1", "1.5.5", ".5", "1.5ms", "ms", "++"]
 
 
 @pytest.mark.parametrize("layout, label", [(bonnie._LAYOUT_198, "1.98"),

@@ -4,7 +4,8 @@ A CSV row's layout columns (position, test, workload, op, block_size, metric, fl
 layout (which cells are empty or '+++', chunk, line) and only its values computed (a digits
 text's float kept per text); what a row's settings fields make of it (version, concurrency,
 chunk, metadata) is kept per settings, and a one-run file's columns but its source, values and
-seed per settings and layout. Each shortcut is checked here against the general way it replaces
+seed per settings and layout; a row's verdict is kept by its shape (first field, ASCII digits
+made 0), and a layout by the shape of the cells. Each shortcut is checked here against the general way it replaces
 (every cell through ``_run_rows``, the rows transposed by ``run_columns``, the settings worked
 out afresh): same columns, same representation (Const or list), same errors, on the genuine
 rows and on mutants, with the caches empty and warm.
@@ -118,6 +119,7 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
     for cold in (True, False):  # caches empty (each layout and latency new) and then warm
         if cold:
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
+            monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
             monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
@@ -198,3 +200,26 @@ def test_a_chunk_taken_from_the_table_is_not_the_kept_columns_of_the_row_alone(m
     got = _outcome(text)
     assert got == _general(text, monkeypatch)
     assert got != _outcome(alone) and "chunk 8k taken from the table" in got[2][1]
+
+
+# --- a row's classification by its shape ------------------------------------------------------
+def _vary_digits(line: str, rng: random.Random) -> str:
+    """The line with some of its ASCII digits (the format field's too) swapped for others."""
+    return "".join(rng.choice("0123456789") if c.isascii() and c.isdigit() and rng.random() < 0.3
+                   else c for c in line)
+
+
+def test_a_row_of_a_shape_seen_gets_the_verdict_of_every_rule(monkeypatch):
+    # _classify accepts a line of the shape of one accepted before (the same first field, the
+    # other characters the same but for ASCII digits) without its checks: the verdict must be
+    # the one of every rule (_classify_anew), format and fields, or None, or the same error
+    texts = _csv_texts()
+    rng = random.Random(23)
+    cases = texts + _mutants(texts, 3000, seed=23) + _settings_mutants(texts)
+    rows = [line for text in cases for line in text.splitlines() if "," in line]
+    rows += [row.replace("0", "\u0663", 1) for row in rows[::7]]  # a digit that is not ASCII
+    monkeypatch.setattr(bonnie, "_ROW_SHAPES", {})
+    for row in rows:
+        for variant in (row, *(_vary_digits(row, rng) for _ in range(3))):
+            assert bonnie._classify(variant) == bonnie._classify_anew(variant), variant
+    assert len(bonnie._ROW_SHAPES) > 100  # (the shortcut was taken)

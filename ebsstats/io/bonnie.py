@@ -157,18 +157,20 @@ class _Run:
     meta: dict = field(default_factory=dict)  # extra string columns (host, file_size, ...)
     threads: int | None = None
     chunk: int | None = None  # bytes, when the output states it
+    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
+    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
+    # (the fields a CSV row's run is made with come first: given by place, the quicker call)
+    texts: tuple[str, ...] | None = None
+    # a CSV row: the token of its settings fields (with its format) in :data:`_CSV_SETTINGS`
+    # while its metadata is what they make of it (None once something changed it, or when they
+    # are not kept): what the cached columns of its settings are keyed by
+    settings: object | None = None
     # (test, kind, text, line): kind is "rate", "cpu" or "lat"; text as printed
     cells: list[tuple[str, str, str, int]] = field(default_factory=list)
     group_break: bool = False  # a CSV header row precedes this run
     native: bool = True  # text printed by bonnie++ itself (not bon_csv2txt)
     io_line: int | None = None  # text: line of the IO row (for CSV chunk recovery)
     text_scaled: bool = False  # 1.98+ text cells carry k/m/g suffixes
-    # a CSV row: the text of each of its cells, :data:`_CSV_CELLS` order ("" when empty); its
-    # ``cells`` are made from them only when the general path needs them (:func:`_csv_cells`)
-    texts: tuple[str, ...] | None = None
-    # a CSV row: its settings fields (with its format) while its metadata is what they make of
-    # it (None once something changed it): what the cached columns of its settings are keyed by
-    settings: tuple | None = None
 
 
 _META_KEYS = ("host", "file_size", "chunk_size", "num_files", "files", "max_size", "min_size",
@@ -287,7 +289,31 @@ def _csv_row(line: str, source: str, lineno: int) -> tuple[str, list[str]] | Non
 
 def _classify(line: str) -> tuple | None:
     """:func:`_csv_row` without the error's position: ``(format, fields)``, ``None``, or
-    ``("bad", expected, found)``."""
+    ``("bad", expected, found)``; a line of a shape seen accepted (:data:`_ROW_SHAPES`) is
+    accepted without its checks."""
+    key = (line[:line.find(",")], line.encode("utf-8", "surrogatepass").translate(_DIGITS_0))
+    label = _ROW_SHAPES.get(key)
+    if label is not None:
+        return label, line.split(",")
+    got = _classify_anew(line)
+    if (got is not None and len(got) == 2 and len(line) < 1024 and len(_ROW_SHAPES) < 4096
+            and got[1] == line.split(",")):
+        _ROW_SHAPES[key] = got[0]
+    return got
+
+
+# Every rule of :func:`_classify_anew` looks at a digit through ``\d`` (any digit alike), but
+# for the format field (looked at as it is): two lines of the same first field whose other
+# characters differ only by one ASCII digit for another (the same "shape": UTF-8 with every
+# ASCII digit made 0) get the same verdict, and rows accepted as split (no comma in a machine
+# name, no field put back) the same format. (first field, shape) -> format of such rows
+# (bounded, short lines: a hostile folder cannot grow it without end)
+_DIGITS_0 = bytes.maketrans(b"123456789", b"000000000")
+_ROW_SHAPES: dict[tuple, str] = {}
+
+
+def _classify_anew(line: str) -> tuple | None:
+    """:func:`_classify` by every rule."""
     fields = line.split(",")
     n = len(fields)
     if _CSV_19X_START.match(line):
@@ -488,11 +514,13 @@ def _fields_ok(layout: list[str]) -> re.Pattern:
             return f"(?:{optional[name].pattern[1:-1]})?"
         return "[^,]*"
 
-    # possessive (no field's digits, pluses or text given back: a field is followed by a comma
-    # or the end, which none of them matches; and the possessive form accepts no more rows)
+    # possessive (no field's digits, pluses, optional parts or text given back: a field is
+    # followed by a comma or the end, which none of them matches, so what a field's part takes
+    # is the only way to reach that comma; the possessive form accepts no more rows, and its
+    # optional groups skip the backtracking marks of a plain '?': 2.8 -> 1.7 us a 1.98 row)
     joined = ",".join(map(form, layout))
     return re.compile(joined.replace(r"\d+", r"\d++").replace(r"\++", r"\+++")
-                      .replace("[^,]*", "[^,]*+"))
+                      .replace("[^,]*", "[^,]*+").replace(")?", ")?+"))
 
 
 _FIELDS_OK = {False: _fields_ok(_LAYOUT_196), True: _fields_ok(_LAYOUT_198)}  # by "new"
@@ -551,17 +579,20 @@ def _run_from_csv(fmt: str, fields: list[str], lineno: int) -> _Run:
     settings = _CSV_SETTINGS.get(key)
     if settings is None:  # (a ValueError is raised again by every row that has it)
         settings = _csv_settings(fmt, dict(zip(_LAYOUTS[n], fields, strict=True)))
-        if len(_CSV_SETTINGS) < 4096:
+        if len(_CSV_SETTINGS) < 4096:  # kept with its token: one object per settings kept
+            settings += (_SettingsToken(),)
             _CSV_SETTINGS[key] = settings
-    label, version, threads, chunk, meta = settings
+        else:
+            settings += (None,)  # (not kept: nothing is kept by it either)
+    label, version, threads, chunk, meta, token = settings
     meta = meta.copy()
     if n != 27:  # 1.9x: the seed
         meta["seed"] = fields[4] or None
         texts = _CELL_TEXTS[n](fields)
     else:  # 1.0x: no latency field
         texts = _CELL_TEXTS[n]((*fields, ""))
-    return _Run(line=lineno, fmt=label, version=version, meta=meta, threads=threads, chunk=chunk,
-                texts=texts, settings=key)
+    # (by place: line, fmt, version, meta, threads, chunk, texts, settings)
+    return _Run(lineno, label, version, meta, threads, chunk, texts, token)
 
 
 def _csv_settings(fmt: str, named: dict) -> tuple:
@@ -597,9 +628,16 @@ _SETTING_FIELDS = {n: operator.itemgetter(*(
     i for i, name in enumerate(layout) if name not in {"seed", *_RESULT_FIELDS, *_LAT_FIELDS}))
     for n, layout in _LAYOUTS.items()}
 assert all(layout[4] == "seed" for layout in (_LAYOUT_196, _LAYOUT_198))
-# settings fields -> what _csv_settings makes of them (bounded: a hostile folder cannot grow it;
-# the metadata dict is copied for each run, never modified)
+# settings fields -> what _csv_settings makes of them and a token of those settings (bounded: a
+# hostile folder cannot grow it; the metadata dict is copied for each run, never modified)
 _CSV_SETTINGS: dict[tuple, tuple] = {}
+
+
+class _SettingsToken:
+    """Stands for one key of :data:`_CSV_SETTINGS` (compared and hashed by identity: a key of
+    the columns kept per file, cheaper than the settings fields)."""
+
+    __slots__ = ()
 
 
 def _csv_cells(run: _Run) -> list[tuple[str, str, str, int]]:
@@ -1164,6 +1202,8 @@ class _CsvLayout:
     plain: object  # texts -> the texts of the other digit cells (a tuple)
     latencies: object  # texts -> the latency cells' texts (a tuple)
     order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
+    cells: object  # texts -> the texts of the cells in row order (a tuple)
+    caches: object  # _VALUE_CACHES -> the cache of each of those cells' values (a tuple)
 
 
 def _picker(indices: list[int]):
@@ -1186,6 +1226,12 @@ def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
     """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
     patterns allow only digits, '.', '+' and a latency's unit in a cell), chunk and line."""
     return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
+
+
+# (a row's cell texts joined by commas, their ASCII digits made 0 (as :data:`_ROW_SHAPES`), chunk,
+# line) -> the layout: cells of one shape are empty, digits or '+' alike, so of one layout key
+# (bounded: one layout for many shapes, kept in _CSV_LAYOUTS)
+_LAYOUT_OF_SHAPE: dict[tuple, _CsvLayout] = {}
 
 
 def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
@@ -1216,23 +1262,40 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
              "nan": len(kib) + len(plain) + len(lat)}
     order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
+    cells = sorted(kib + plain + lat + picked["nan"])  # (row order: the order of the texts)
     return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(kib), _picker(plain), _picker(lat), _picker(order))
+                      _picker(kib), _picker(plain), _picker(lat), _picker(order),
+                      _picker(cells), _picker([_CACHE_OF[what] for what, _ in sources]))
 
 
 def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
     """A row's values, ``None`` when one needs the general way (a latency not in the cache of
     seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
     slow: ~0.4 us a text); the caches hold finite values only."""
-    try:
-        values = [*map(_KIB.__getitem__, layout.kib(texts)),
-                  *map(_FLOATS.__getitem__, layout.plain(texts)),
-                  *map(_LATENCY_SECONDS.__getitem__, layout.latencies(texts)), math.nan]
+    try:  # each cell's text looked up in its own cache, in row order
+        return list(map(operator.getitem, layout.caches((_KIB, _FLOATS, _LATENCY_SECONDS,
+                                                         _TOO_FAST_VALUES)),
+                        layout.cells(texts)))
     except KeyError:  # a text not seen yet
         values = _csv_values_anew(layout, texts)
         if values is None:
             return None
     return list(layout.order(values))
+
+
+class _NanForAll(dict):
+    """A '+++' cell's value (NaN, too fast to measure) whatever its text: the cache of the
+    too-fast cells of :func:`_csv_values` (never holds anything)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> float:
+        return math.nan
+
+
+_TOO_FAST_VALUES = _NanForAll()
+# a cell's kind in a layout -> its place in the caches _csv_values passes to a layout's caches
+_CACHE_OF = {"kib": 0, "plain": 1, "lat": 2, "nan": 3}
 
 
 # a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
@@ -1269,14 +1332,23 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
         chunk = run.chunk or default_chunk
         if not 0 <= chunk < 2**63 or (run.threads is not None and not 0 <= run.threads < 2**63):
             return None  # (the general way says which)
-        key = _csv_layout_key(run.texts, chunk, run.line)
-        layout = _CSV_LAYOUTS.get(key)
+        # the layout of a shape of cells seen (the same emptiness and '+'s), else by its key
+        shape = (",".join(run.texts).encode("utf-8", "surrogatepass").translate(_DIGITS_0),
+                 chunk, run.line)
+        layout = _LAYOUT_OF_SHAPE.get(shape)
         if layout is None:
-            layout = _csv_layout(run.texts, chunk, run.line)
-            if len(_CSV_LAYOUTS) < 4096:
-                _CSV_LAYOUTS[key] = layout
-            else:
-                key = None  # (a layout not kept: no columns kept by it either)
+            key = _csv_layout_key(run.texts, chunk, run.line)
+            layout = _CSV_LAYOUTS.get(key)
+            if layout is None:
+                layout = _csv_layout(run.texts, chunk, run.line)
+                if len(_CSV_LAYOUTS) < 4096:
+                    _CSV_LAYOUTS[key] = layout
+                else:
+                    key = None  # (a layout not kept: no columns kept by it either)
+            if key is not None and len(_LAYOUT_OF_SHAPE) < 4096 and len(shape[0]) < 1024:
+                _LAYOUT_OF_SHAPE[shape] = layout
+        else:
+            key = shape  # (a kept layout)
         values = _csv_values(layout, run.texts)
         if values is None or not layout.n:
             return None
