@@ -1136,7 +1136,6 @@ class _Reader:
 # compares both reads on mutants), and a figure taken anew is the printed number times the
 # factor the first read used. Everything else stays as printed: option echoes, banners,
 # percentiles, the 0 that drops a row of an op the mode does not perform, lines before a banner.
-_PLAN_RUN = re.compile(r"[0-9]+")
 # non-digit segments and digit runs, alternating; spelt [0-9][0-9]* (what [0-9]+ matches), as
 # re then looks for the first character of a run in C (a split 1.7x faster)
 _PLAN_SPLIT = re.compile(r"([0-9][0-9]*)").split
@@ -1302,7 +1301,7 @@ def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int
     and of lines of no kind (not naming sysbench, no PARAMS or WARNING line, no figure);
     every other run is kept as printed."""
     parts = _PLAN_SPLIT(text)
-    starts = [m.start() for m in _PLAN_RUN.finditer(text)]  # run j is parts[2 * j + 1]
+    starts = list(accumulate(map(len, parts), initial=0))[1:-1:2]  # where run j (parts[2j+1]) is
     lines = text.splitlines(keepends=True)
     line_at = list(accumulate(map(len, lines), initial=0))
     free = set(rec.free_lines)
