@@ -60,8 +60,9 @@ before a banner belong to that run); each run's ``run_key`` is its banner's line
 when the output does not say them. sysbench prints no timestamp, so ``timestamp`` stays empty.
 
 A folder's files mostly share one layout (the same lines, other figures): a layout read line by
-line a few times gets a plan, one match of the whole text that takes each figure anew and gives
-what the line-by-line read gives (``_Plan``; any other text is read line by line).
+line twice gets a plan, one split of the whole text into digit runs and what lies between, that
+takes each figure anew and gives what the line-by-line read gives (``_Plan``; any other text is
+read line by line).
 """
 
 from __future__ import annotations
