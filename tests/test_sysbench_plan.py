@@ -14,6 +14,7 @@ everything else as printed. It may only accept texts that the line-by-line read 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from re import _constants as c
@@ -68,10 +69,23 @@ def _prime(text: str, source: str) -> None:
             return
 
 
-@pytest.fixture
-def fresh_plans(monkeypatch):
+@pytest.fixture(params=["split", "compiled"])
+def fresh_plans(request, monkeypatch):
+    """No plans yet; the plans made test a split text (``split``) or are compiled at once
+    (``compiled``: what a plan used :data:`sb._PLAN_COMPILE` times matches)."""
     monkeypatch.setattr(sb, "_PLANS", {})
     monkeypatch.setattr(sb, "_plan_chars", 0)
+    if request.param == "compiled":
+        build = sb._build_plan
+
+        def compiled(*args):
+            plan = build(*args)
+            if plan is not None:
+                plan.fullmatch = re.compile(plan.pattern()).fullmatch
+            return plan
+
+        monkeypatch.setattr(sb, "_build_plan", compiled)
+    return request.param
 
 
 # ---------------------------------------------------------------- the patterns
@@ -216,10 +230,11 @@ def _mutant(text: str, rng: random.Random, spans: list[tuple[int, int]]) -> str:
 def _spans(text: str) -> list[tuple[int, int]]:
     """The spans of the figures the plan of ``text`` takes anew."""
     layout = sb._PLANS.get(sb._plan_key(text, {}))
+    parts = sb._PLAN_SPLIT(text)
+    at = [0, *itertools.accumulate(map(len, parts))]  # where each part starts
     for plan in layout.plans if layout is not None else ():
-        m = plan.fullmatch(text)
-        if m is not None:
-            return [m.span(g) for g in range(1, len(m.groups()) + 1)]
+        if plan.match(parts):
+            return [(at[f.start], at[f.stop]) for f in plan.figs]
     return []
 
 
@@ -318,16 +333,16 @@ def test_the_plans_are_bounded(fresh_plans, monkeypatch):
         assert sb._plan_chars <= 6000
 
 
-def test_a_layout_gets_a_plan_on_its_third_read_and_more_only_if_they_are_used(fresh_plans):
+def test_a_layout_gets_a_plan_on_its_second_read_and_more_only_if_they_are_used(fresh_plans):
     name, text = TEXTS[0]
     layout = None
     for _ in range(sb._PLAN_AFTER):
-        assert layout is None or layout.plans == []  # no pattern compiled yet
+        assert layout is None or layout.plans == []  # no plan yet
         sb._parse(text, name)
         layout = sb._PLANS[sb._plan_key(text, {})]
     assert len(layout.plans) == 1
     # the figures a plan keeps as printed differ in every file: one plan, never used, and no
-    # other plan compiled for each file
+    # other plan made for each file
     for k in range(6):
         sb._parse(text.replace("0.4.12", f"0.4.{20 + k}"), name)
     assert len(layout.plans) == 1 and layout.hits == 0
@@ -347,3 +362,19 @@ def test_a_plan_is_used(fresh_plans, monkeypatch):
     monkeypatch.setattr(sb._Reader, "run", refuse)
     got = sb._parse(other, "a")
     assert 0.0125 in got.columns[0]["value"]
+
+
+def test_a_plan_used_often_is_compiled_and_answers_alike(fresh_plans, monkeypatch):
+    monkeypatch.setattr(sb, "_PLAN_COMPILE", 3)
+    text = (FIXTURES / "sysbench" / "sb1.0_fileio_rndrw_ri_t2.txt").read_text()
+    _prime(text, "a")
+    (plan,) = sb._PLANS[sb._plan_key(text, {})].plans
+    first = sb._summary(sb._parse(text, "a"))
+    for k in range(6):
+        other = re.sub(r"(avg:\s+)[0-9.]+", rf"\g<1>{k}.5", text)
+        assert (plan.fullmatch is not None) == (k >= 2 or fresh_plans == "compiled")
+        assert sb._summary(sb._parse(other, "a")) == _line_by_line(other, "a")
+    assert plan.hits == 7 and sb._summary(sb._parse(text, "a")) == first
+    # the pattern tests what the split tests: the same segments, the same pinned runs
+    assert plan.fullmatch(text.replace("Number of threads: 2", "Number of threads: 3")) is None
+    assert plan.fullmatch(text.replace("avg:", "avg: 1")) is None

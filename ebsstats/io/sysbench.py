@@ -60,8 +60,9 @@ before a banner belong to that run); each run's ``run_key`` is its banner's line
 when the output does not say them. sysbench prints no timestamp, so ``timestamp`` stays empty.
 
 A folder's files mostly share one layout (the same lines, other figures): a layout read line by
-line a few times gets a plan, one match of the whole text that takes each figure anew and gives
-what the line-by-line read gives (``_Plan``; any other text is read line by line).
+line twice gets a plan, one split of the whole text into digit runs and what lies between, that
+takes each figure anew and gives what the line-by-line read gives (``_Plan``; any other text is
+read line by line).
 """
 
 from __future__ import annotations
@@ -70,9 +71,10 @@ import functools
 import operator
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate, chain
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
@@ -1122,21 +1124,28 @@ class _Reader:
 # ---------------------------------------------------------------- whole-file plans
 # A folder holds many outputs of one layout: the same lines, only the figures differ. After a
 # file is read line by line, a file whose text differs from it only in the digits of its
-# figures is read by one match of the first file's text as a pattern (a _Plan): its literal
-# text, each figure a row took a group that accepts the same form with other digits
-# ("[0-9]++\.[0-9]++"), each line of no kind (a histogram, "sum:", threads fairness) any digits.
+# figures is read by a _Plan: the text is split into its non-digit segments and digit runs,
+# the segments must be the first file's, and so must every run but those of a figure a row
+# took (a figure then is its runs and the segments between, "12" "." "345": the same form,
+# other digits) and those of a line of no kind (a histogram, "sum:", threads fairness). No
+# compile: a plan is cheap enough to be made on a layout's second read. A plan used
+# _PLAN_COMPILE times is compiled into one pattern that tests the same (the first file's text,
+# each varying run "[0-9]++", each figure a group) and matches ~3x faster than a split.
 # What the line-by-line read did with the first file it does with the second, value for value:
 # the lines are classified alike (no pattern of _BRANCHES or _RESULT_LINES tells digits apart:
 # no literal digit, no bounded repeat of a digit; tests/test_sysbench_plan.py checks this and
 # compares both reads on mutants), and a figure taken anew is the printed number times the
 # factor the first read used. Everything else stays as printed: option echoes, banners,
 # percentiles, the 0 that drops a row of an op the mode does not perform, lines before a banner.
-_PLAN_RUN = re.compile(r"[0-9]+")
+# non-digit segments and digit runs, alternating; spelt [0-9][0-9]* (what [0-9]+ matches), as
+# re then looks for the first character of a run in C (a split 1.7x faster)
+_PLAN_SPLIT = re.compile(r"([0-9][0-9]*)").split
 _PLAN_VALUE = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")  # unsigned: never negative
 _PLAN_DIGITS = b"0123456789"
 _PLAN_CHARS = 32768  # longer texts are read line by line (many intervals: rarely alike)
 _PLANS: dict[int, _Layout] = {}  # hash of a text without its digits -> what it was read by
-_PLAN_AFTER = 3  # a plan (a compiled pattern, ~20 line-by-line reads) after 3 reads of a layout
+_PLAN_AFTER = 2  # a plan (cheap: no compile) on a layout's second read
+_PLAN_COMPILE = 128  # a plan's test compiled into one pattern once it was used this often
 _PLANS_PER_LAYOUT = 4
 _PLANS_MAX = 4096  # layouts remembered; and the characters of all plans' texts:
 _PLAN_BUDGET = 2**22
@@ -1158,7 +1167,7 @@ class _Layout:
     def wants_a_plan(self) -> bool:
         """Whether the line-by-line read about to be made should give a plan: the layout was
         read so before :data:`_PLAN_AFTER` - 1 times and its plans were used (a layout whose
-        figures vary where a plan keeps them as printed compiles no plan per file)."""
+        figures vary where a plan keeps them as printed makes no plan per file)."""
         self.reads += 1
         return (self.reads >= _PLAN_AFTER and self.hits >= len(self.plans)
                 and len(self.plans) < _PLANS_PER_LAYOUT)
@@ -1194,22 +1203,58 @@ class _Recording:
 
 
 class _Plan:
-    """A layout read once: :meth:`apply` reads a text of that layout (else ``None``)."""
+    """A layout read once: :meth:`apply` reads a text of that layout (else ``None``).
 
-    __slots__ = ("fullmatch", "consts", "rows", "series", "cols", "n", "format", "version",
-                 "notes", "why_empty", "name_meta", "hint", "chars")
+    A text is split into its non-digit segments and its digit runs (``parts``, what
+    :data:`_PLAN_SPLIT` gives: runs at odd indices); it is of the plan's layout iff its
+    segments are the plan's (``segs``) and the runs kept as printed (``pin_idx``, indices in
+    ``parts``) are the plan's (``pin_vals``). Each figure taken anew is a slice of ``parts``
+    (``figs``: its runs and the segments between them, e.g. ``12`` ``.`` ``345``)."""
 
-    def apply(self, text: str, source: str) -> Parsed | None:
-        """What :func:`_parse` gives for ``text`` (named ``source``), or ``None`` if the text
-        is not of this layout, the name says otherwise or a figure is beyond a float."""
-        m = self.fullmatch(text)
-        if m is None:
-            return None
+    __slots__ = ("segs", "pin_idx", "pin_vals", "figs", "fullmatch", "hits", "consts", "rows",
+                 "series", "cols", "n", "format", "version", "notes", "why_empty", "name_meta",
+                 "hint", "chars")
+
+    def pattern(self) -> str:
+        """The same test as one pattern, each figure a group (what :meth:`apply` matches once
+        the plan was used :data:`_PLAN_COMPILE` times: a compile of its ~2 KB costs ~1.5 ms,
+        ~100 times what a match saves against a split)."""
+        out = [""] * (2 * len(self.segs) - 1)
+        out[0::2] = map(re.escape, self.segs)
+        out[1::2] = ["[0-9]++"] * (len(self.segs) - 1)
+        for i, v in zip(self.pin_idx, self.pin_vals, strict=True):
+            out[i] = v
+        for f in self.figs:
+            out[f.start] = "(" + out[f.start]
+            out[f.stop - 1] += ")"
+        return "".join(out)
+
+    def match(self, parts: list[str]) -> bool:
+        """Whether a text split into ``parts`` is of this plan's layout."""
+        return parts[0::2] == self.segs and (
+            not self.pin_idx or list(map(parts.__getitem__, self.pin_idx)) == self.pin_vals)
+
+    def apply(self, text: str, source: str, parts: list[str] | None = None) -> Parsed | None:
+        """What :func:`_parse` gives for ``text`` (named ``source``; ``parts``: its split, if
+        made already), or ``None`` if the text is not of this layout, the name says otherwise
+        or a figure is beyond a float."""
+        if self.fullmatch is not None:
+            m = self.fullmatch(text)
+            if m is None:
+                return None
+            figures = m.groups()
+        else:
+            if parts is None:
+                parts = _PLAN_SPLIT(text)
+            if not self.match(parts):
+                return None
+            figures = map("".join, map(parts.__getitem__, self.figs))
         if self.name_meta is not _UNUSED and _name_meta(source) != self.name_meta:
             return None
         if self.hint is not _UNUSED and _hint_test(source) != self.hint:
             return None
-        get = [*map(float, m.groups()), *self.consts].__getitem__
+        figures = map(float, figures)
+        get = [*figures, *self.consts].__getitem__
         values = list(map(operator.mul, map(get, self.rows[0]), self.rows[1]))
         total = sum(values)
         series = []
@@ -1251,28 +1296,33 @@ def _figures(rec: _Recording, plain: list[str]) -> dict[tuple, int]:
     return groups
 
 
-def _plan_pattern(text: str, rec: _Recording, groups: dict[tuple, int]) -> str:
-    """The pattern of ``text`` a plan matches (see :func:`_build_plan`)."""
-    plain, parts = text.splitlines(), []
-    by_line: dict[int, list] = {}
-    for i, span in groups:
-        by_line.setdefault(i, []).append(span)
+def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int]) -> None:
+    """Set what ``plan`` compares and takes of a text split into parts (see :class:`_Plan`):
+    the digit runs of ``text`` that a plan takes anew are those of its figures (``groups``)
+    and of lines of no kind (not naming sysbench, no PARAMS or WARNING line, no figure);
+    every other run is kept as printed."""
+    parts = _PLAN_SPLIT(text)
+    starts = list(accumulate(map(len, parts), initial=0))[1:-1:2]  # where run j (parts[2j+1]) is
+    lines = text.splitlines(keepends=True)
+    line_at = list(accumulate(map(len, lines), initial=0))
     free = set(rec.free_lines)
-    for i, raw in enumerate(text.splitlines(keepends=True)):
-        if i in by_line:
-            off, pos = len(plain[i]) - len(plain[i].lstrip()), 0
-            for a, b in by_line[i]:
-                parts += (re.escape(raw[pos:off + a]), "(",
-                          "[0-9]++".join(map(re.escape, _PLAN_RUN.split(raw[off + a:off + b]))),
-                          ")")
-                pos = off + b
-            parts.append(re.escape(raw[pos:]))
-        elif (i in free and "sysbench " not in raw
-              and not plain[i].lstrip().startswith(("PARAMS", "WARNING:"))):
-            parts.append("[0-9]++".join(map(re.escape, _PLAN_RUN.split(raw))))
-        else:
-            parts.append(re.escape(raw))
-    return "".join(parts)
+    varying: set[int] = set()
+    figs = []
+    for i, (a, b) in groups:  # in text order, never overlapping
+        s = lines[i]
+        off = line_at[i] + len(s) - len(s.lstrip())
+        j, k = bisect_left(starts, off + a), bisect_left(starts, off + b)  # runs j..k-1
+        varying.update(range(j, k))
+        figs.append(slice(2 * j + 1, 2 * k))
+    with_figures = {i for i, _ in groups}
+    for i in free - with_figures:
+        s = lines[i]
+        if "sysbench " not in s and not s.lstrip().startswith(("PARAMS", "WARNING:")):
+            varying.update(range(bisect_left(starts, line_at[i]),
+                                 bisect_left(starts, line_at[i + 1])))
+    pinned = [2 * j + 1 for j in range(len(starts)) if j not in varying]
+    plan.segs, plan.figs = parts[0::2], tuple(figs)
+    plan.pin_idx, plan.pin_vals = tuple(pinned), [parts[x] for x in pinned]
 
 
 def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Plan | None:
@@ -1301,7 +1351,8 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
         t_idx, t_fac = sources([t for t, _ in kept], col.cols["t"])
         v_idx, v_fac = sources([v for _, v in kept], col.cols["value"])
         plan.series.append((key, dict(col.cols), col.n, t_idx, t_fac, v_idx, v_fac))
-    plan.fullmatch = re.compile(_plan_pattern(text, rec, groups)).fullmatch
+    _plan_parts(plan, text, rec, groups)
+    plan.fullmatch, plan.hits = None, 0
     plan.consts = tuple(consts)
     plan.cols, plan.n, plan.format, plan.version = dict(cols), n, parsed.format, parsed.version
     plan.notes, plan.why_empty = tuple(parsed.notes), parsed.why_empty
@@ -1328,17 +1379,15 @@ def _plan_key(text: str, options: Mapping) -> int | None:
     return hash(text.encode().translate(None, _PLAN_DIGITS))
 
 
-def _remember(key: int, layout: _Layout | None, text: str, source: str, parsed: Parsed,
+def _remember(key: int, layout: _Layout, text: str, source: str, parsed: Parsed,
               rec: _Recording | None) -> None:
-    """After a line-by-line read: note the layout (first sight), or add its plan."""
+    """After a line-by-line read: note the layout (first sight), and add its plan."""
     global _plan_chars
-    if layout is None:
+    if key not in _PLANS:
         if len(_PLANS) >= _PLANS_MAX:
             _PLANS.clear()
             _plan_chars = 0
-        _PLANS[key] = layout = _Layout()
-        layout.reads = 1
-        return
+        _PLANS[key] = layout
     plan = _build_plan(text, source, parsed, rec) if rec is not None else None
     if plan is None:
         return
@@ -1356,17 +1405,26 @@ def _parse(text: str, source: str, **options) -> Parsed:
     folder read types them with every other file's; no DataFrame per file).
 
     A text of a layout read before is read by its plan (:class:`_Plan`), made from the
-    layout's third line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
+    layout's second line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
     key = _plan_key(text, options)
     layout = _PLANS.get(key) if key is not None else None
-    if layout is not None:
+    if layout is not None and layout.plans:
+        parts = None  # split once for all plans not compiled
         for plan in layout.plans:
-            got = plan.apply(text, source)
+            if plan.fullmatch is None and parts is None:
+                parts = _PLAN_SPLIT(text)
+            got = plan.apply(text, source, parts)
             if got is not None:
                 layout.hits += 1
+                plan.hits += 1
+                if plan.hits == _PLAN_COMPILE:
+                    plan.fullmatch = re.compile(plan.pattern()).fullmatch
                 return got
     reader = _Reader(text, source, options)
-    if layout is not None and layout.wants_a_plan():
+    fresh = layout is None  # (remembered once read)
+    if fresh:
+        layout = _Layout()
+    if key is not None and layout.wants_a_plan():
         reader.rec = _Recording()
     try:
         parsed = reader.run()
@@ -1377,7 +1435,7 @@ def _parse(text: str, source: str, **options) -> Parsed:
     except (KeyError, TypeError, IndexError) as exc:  # pragma: no cover - safety net
         raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
                          ) from exc
-    if key is not None and (layout is None or reader.rec is not None):
+    if key is not None and (fresh or reader.rec is not None):
         _remember(key, layout, text, source, parsed, reader.rec)
     return parsed
 
