@@ -220,3 +220,64 @@ def test_a_bad_folder_sidecar_fails_every_file_below_it(tmp_path):
     assert sorted(bad["source"]) == ["bad/run1.csv", "bad/run2.csv"]
     assert all("sidecar" in r for r in bad["reason"])
     assert set(out.frame["source"]) == {"ok/run1.csv", "ok/run2.csv"}
+
+
+_masked_value = st.one_of(st.integers(-3, 3), st.none(), st.booleans(),
+                          st.sampled_from([2**63 - 1, -2**63, 2**63, 2**70, 1.0, 2.5]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_masked_value, min_size=1, max_size=12), st.sampled_from(["Int64", "boolean"]))
+def test_plain_masked_arrays_are_what_pandas_makes(values, name):
+    dtype = pd.Int64Dtype() if name == "Int64" else pd.BooleanDtype()
+    fast = _columns._plain_masked(values, dtype)
+    if fast is None:  # refused: pandas converts (or refuses) it
+        types = set(map(type, values)) - {type(None)}
+        assert types != ({int} if name == "Int64" else {bool}) or any(
+            type(v) is int and not -2**63 <= v < 2**63 for v in values)
+        return
+    want = pd.array(values, dtype=dtype)
+    pd.testing.assert_extension_array_equal(fast, want)
+    # the very buffers, values under the mask included
+    assert fast._data.dtype == want._data.dtype
+    assert (fast._data == want._data).all() and (fast._mask == want._mask).all()
+
+
+_zone = st.sampled_from(["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata"])
+_stamp = st.builds(lambda s, z, u: pd.Timestamp(s, unit="s", tz=z).as_unit(u),
+                   st.integers(-2**33, 2**33), _zone, st.sampled_from(["s", "ms", "us", "ns"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_stamp, _stamp, st.none(), st.just(pd.Timestamp(0)),
+                                    st.just("2024-01-01T00:00:00Z")),
+                          st.integers(1, 4), st.booleans()), min_size=1, max_size=6))
+def test_aware_rows_type_as_the_general_factorize(runs):
+    values = []
+    for value, n, same in runs:  # one object repeated, or equal copies
+        values += [value] * n if same or not isinstance(value, pd.Timestamp) else [
+            pd.Timestamp(value) for _ in range(n)]
+    dtype = schema.COLUMNS["timestamp"]
+    fast = _columns._aware_rows(values, dtype)
+    if fast is None:
+        assert any(not isinstance(v, pd.Timestamp) or v.tz is None for v in values)
+        return
+    want = pd.to_datetime(pd.Series(values, dtype=object), utc=True).astype(dtype).array
+    pd.testing.assert_extension_array_equal(fast, want)
+    codes, uniques = _columns._factorize_objects(values)
+    general = _columns._aware_timestamps(uniques, dtype).take(codes, allow_fill=True)
+    pd.testing.assert_extension_array_equal(fast, general)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["iops", "bandwidth", "B", "a", "é", "Z", None]), min_size=1,
+                max_size=40), st.integers(1, 150))
+def test_long_string_lists_are_categorical_as_pandas_makes_them(values, times):
+    values = (values * times)[:5000]  # over and under the length kept to Python
+    got = _columns._categorical(values)
+    want = pd.Series(values, dtype=object).astype("category").array
+    if not any(v is not None for v in values):
+        pd.testing.assert_extension_array_equal(got, want)
+        return
+    assert list(got.categories) == list(want.categories)
+    assert (got.codes == want.codes).all()
