@@ -281,3 +281,28 @@ def test_long_string_lists_are_categorical_as_pandas_makes_them(values, times):
         return
     assert list(got.categories) == list(want.categories)
     assert (got.codes == want.codes).all()
+
+
+def test_names_from_the_walk_are_the_relative_names_of_its_paths(tmp_path):
+    from ebsstats.io import folder
+    root = tmp_path / "root"
+    for sub in ("", "a", "a/b c", "z", "a/é"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+        for name in ("x.csv", "y.json", ".hidden"):
+            (root / sub / name).write_text(f"{sub}/{name}")
+    (root / "a" / "real.txt").write_text("same")
+    os.symlink(root / "a" / "real.txt", root / "0link.txt")  # listed first, by its link
+    os.symlink(root / "z", root / "dirlink")  # not followed
+    weird = os.fsencode(str(root / "z")) + b"/caf\xe9\x1b.csv"
+    with open(weird, "wb") as fh:
+        fh.write(b"x")
+    for top in (root, Path(os.path.relpath(root)), Path(str(root) + "/")):
+        stats: list = []
+        rels: list = []
+        files = folder._walk(top, [], stats, rels)
+        plain = folder._walk(top, [], [])
+        assert files == plain
+        printable = rels if folder._all_printable(rels) else list(map(folder.display_name, rels))
+        assert printable == folder._relative_names(files, top)
+        assert "a/real.txt" in rels and "0link.txt" not in rels
+        assert folder._listing(top, top, None, [])[2] == printable

@@ -128,21 +128,27 @@ def display_name(name: str) -> str:
 
 
 def _walk(root: Path, errors: list[OSError] | None = None,
-          stats: list[os.stat_result | None] | None = None) -> list[Path]:
+          stats: list[os.stat_result | None] | None = None,
+          rels: list[str] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
     that cannot be listed are appended to ``errors``. The same file under two names (a link)
     is listed once, by its real name: identity is the (device, inode) pair of one ``stat``,
     not a ``realpath`` per file. ``stats`` (if given) receives each listed file's ``stat``
     (``None``: it failed), in the order of the files, which the read then uses instead of
-    asking again."""
+    asking again; ``rels`` (if given) each file's name relative to ``root`` (``/``-separated,
+    as :func:`_relative_names` makes it from the path: its folder part once per folder)."""
     files: list[Path] = []
     kept: list[os.stat_result | None] = []
+    names: list[str] = []
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        child = _child_of(Path(dirpath))
+        folder = Path(dirpath)
+        child = _child_of(folder)
+        rel_dir = folder.relative_to(root).as_posix() if rels is not None else "."
+        within = "" if rel_dir == "." else f"{rel_dir}/"
         prefix = os.path.join(dirpath, "")
         for name in sorted(filenames):
             if name.startswith("."):
@@ -156,12 +162,16 @@ def _walk(root: Path, errors: list[OSError] | None = None,
                 k = seen[key]
                 if os.path.islink(files[k]) and not os.path.islink(prefix + name):
                     files[k] = child(name)  # the same inode: the same stat
+                    names[k] = within + name
                 continue
             seen[key] = len(files)
             files.append(child(name))
             kept.append(st)
+            names.append(within + name)
     if stats is not None:
         stats[:] = kept
+    if rels is not None:
+        rels[:] = names
     return files
 
 
@@ -763,11 +773,14 @@ def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
     if p.is_dir():
         root = p
         if files is None:
-            files = _walk(p, walk_errors, stats)
+            rels: list[str] = []
+            files = _walk(p, walk_errors, stats, rels)
+            if not _all_printable(rels):
+                rels = list(map(display_name, rels))
         else:
             files = [Path(f) for f in files]
             stats = [None] * len(files)
-        rels = _relative_names(files, p)
+            rels = _relative_names(files, p)
     else:
         root = None
         files, rels, stats = [p], [display_name(str(path))], [None]
