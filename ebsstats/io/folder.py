@@ -50,7 +50,7 @@ from ebsstats.io._common import (
     series_chunk,
     series_of,
 )
-from ebsstats.io.sniff import Sniffed, is_companion, sniff_text
+from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_text
 
 __all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
 
@@ -128,21 +128,27 @@ def display_name(name: str) -> str:
 
 
 def _walk(root: Path, errors: list[OSError] | None = None,
-          stats: list[os.stat_result | None] | None = None) -> list[Path]:
+          stats: list[os.stat_result | None] | None = None,
+          rels: list[str] | None = None) -> list[Path]:
     """Every file below root, sorted; directory symlinks are not followed (no loops). Folders
     that cannot be listed are appended to ``errors``. The same file under two names (a link)
     is listed once, by its real name: identity is the (device, inode) pair of one ``stat``,
     not a ``realpath`` per file. ``stats`` (if given) receives each listed file's ``stat``
     (``None``: it failed), in the order of the files, which the read then uses instead of
-    asking again."""
+    asking again; ``rels`` (if given) each file's name relative to ``root`` (``/``-separated,
+    as :func:`_relative_names` makes it from the path: its folder part once per folder)."""
     files: list[Path] = []
     kept: list[os.stat_result | None] = []
+    names: list[str] = []
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-        child = _child_of(Path(dirpath))
+        folder = Path(dirpath)
+        child = _child_of(folder)
+        rel_dir = folder.relative_to(root).as_posix() if rels is not None else "."
+        within = "" if rel_dir == "." else f"{rel_dir}/"
         prefix = os.path.join(dirpath, "")
         for name in sorted(filenames):
             if name.startswith("."):
@@ -156,12 +162,16 @@ def _walk(root: Path, errors: list[OSError] | None = None,
                 k = seen[key]
                 if os.path.islink(files[k]) and not os.path.islink(prefix + name):
                     files[k] = child(name)  # the same inode: the same stat
+                    names[k] = within + name
                 continue
             seen[key] = len(files)
             files.append(child(name))
             kept.append(st)
+            names.append(within + name)
     if stats is not None:
         stats[:] = kept
+    if rels is not None:
+        rels[:] = names
     return files
 
 
@@ -215,14 +225,16 @@ def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...
 
 
 @functools.lru_cache(maxsize=4096)
-def _folder_of(parent: str, root: str) -> tuple[str, str] | None:
-    """``(absolute root, parent relative to root)``, or ``None`` when ``parent`` is not under
-    ``root``: once per folder of a read, not once per file (pathlib is slow)."""
+def _folder_of(parent: str, root: str) -> tuple[str, str, tuple] | None:
+    """``(absolute root, parent relative to root, the folder sidecars' metadata items)``, or
+    ``None`` when ``parent`` is not under ``root``: once per folder of a read, not once per
+    file (pathlib is slow). A bad sidecar raises (nothing cached: each file fails alike)."""
     try:
         rel_dir = Path(parent).relative_to(root).as_posix()
     except ValueError:
         return None
-    return os.path.abspath(root), rel_dir
+    top = os.path.abspath(root)
+    return top, rel_dir, _folder_chain_meta(top, "" if rel_dir == "." else rel_dir)
 
 
 def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
@@ -231,8 +243,8 @@ def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
     where = _folder_of(os.path.dirname(path), os.fspath(root))
     if where is None:
         return metamod.sidecar_meta(path, root)
-    top, rel_dir = where
-    meta = dict(_folder_chain_meta(top, "" if rel_dir == "." else rel_dir))
+    top, rel_dir, folder_meta = where
+    meta = dict(folder_meta)
     if own is None or own:
         meta.update(metamod.file_sidecar(Path(top, rel_dir, path.name), top))
     return meta
@@ -365,7 +377,7 @@ def _regular_file(path: Path, rel: str, out: _Outcome, st: os.stat_result | None
                 else "special file")
         out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
         return None
-    if is_companion(path):
+    if is_companion_name(path.name):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
         return None
@@ -415,13 +427,15 @@ def _keep_rows(out: _Outcome, parsed: Parsed, sniffed, job: _Job) -> None:
 def _file_meta(path: Path, rel: str, job: _Job) -> dict:
     """Pattern and sidecar metadata of one file (folder sidecars merged once per folder); a bad
     sidecar fails this file, naming both."""
-    meta = metamod.pattern_meta(rel, job.pattern)
+    meta = metamod.pattern_meta(rel, job.pattern) if job.pattern else {}
     if job.root is not None:
         own = None
         if job.sidecar_names is not None:  # (no <file>.meta.yaml in the folder: no name built)
             own = bool(job.sidecar_names) and any(f"{path}{s}" in job.sidecar_names
                                                   for s in (".meta.yaml", ".meta.yml"))
         try:
+            if not meta:  # (no pattern metadata: the sidecars' dict is this file's own)
+                return _sidecars(path, job.root, own)
             meta.update(_sidecars(path, job.root, own))
         except ParseError as exc:
             where = f"sidecar {exc.source}" + (f", {exc.position}" if exc.position else "")
@@ -759,11 +773,14 @@ def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
     if p.is_dir():
         root = p
         if files is None:
-            files = _walk(p, walk_errors, stats)
+            rels: list[str] = []
+            files = _walk(p, walk_errors, stats, rels)
+            if not _all_printable(rels):
+                rels = list(map(display_name, rels))
         else:
             files = [Path(f) for f in files]
             stats = [None] * len(files)
-        rels = _relative_names(files, p)
+            rels = _relative_names(files, p)
     else:
         root = None
         files, rels, stats = [p], [display_name(str(path))], [None]

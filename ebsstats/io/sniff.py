@@ -33,7 +33,17 @@ class Sniffed:
 
 def is_companion(path: str | os.PathLike) -> bool:
     """True for files that accompany outputs (sidecars, job files, READMEs), never read as data."""
-    name = os.path.basename(os.fspath(path)).lower()
+    return is_companion_name(os.path.basename(os.fspath(path)))
+
+
+def is_companion_name(name: str) -> bool:
+    """:func:`is_companion` of a file's name (what a caller holding a :class:`~pathlib.Path`
+    has already: ``path.name``, without making the path text again).
+
+    >>> is_companion_name("meta.yaml"), is_companion_name("run.FIO"), is_companion_name("x.json")
+    (True, True, False)
+    """
+    name = name.lower()
     return name in NOT_OUTPUTS or name.endswith(NOT_OUTPUT_SUFFIXES)
 
 
@@ -43,7 +53,20 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
     match = _registry.sniff(head, name)
     if match is None:
         return None
-    return Sniffed(match.reader.name, match.reader.tool, match.format, match.reader)
+    key = (id(match.reader), match.format)
+    hit = _VERDICTS.get(key)
+    if hit is not None and hit.reader is match.reader:
+        return hit
+    if len(_VERDICTS) >= 1024:  # (formats are few; a reader's odd ones: bounded)
+        _VERDICTS.clear()
+    out = _VERDICTS[key] = Sniffed(match.reader.name, match.reader.tool, match.format,
+                                   match.reader)
+    return out
+
+
+# (id of a reader, format) -> its verdict, made once (it is immutable: files share it); the
+# reader is compared by identity on a hit (an id may be reused once a reader is gone)
+_VERDICTS: dict[tuple[int, str], Sniffed] = {}
 
 
 def sniff_file(path: str | os.PathLike) -> Sniffed | None:
