@@ -15,53 +15,17 @@ holds on a shared machine.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
-import sys
-import time
-from pathlib import Path
+from _reader_timing import arguments, files, heads, load, other_heads, row
 
 from ebsstats.io import bonnie
 from ebsstats.io._common import HEAD_BYTES
 
 
-def _load(path: str):
-    spec = importlib.util.spec_from_file_location("bonnie_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def _cpu(fn, items) -> float:
-    t0 = time.process_time()
-    for name, x in items:
-        fn(x, name)
-    return time.process_time() - t0
-
-
-def _row(label: str, items, modules: dict, call, repeat: int) -> None:
-    best = dict.fromkeys(modules, float("inf"))
-    for _ in range(repeat):  # interleaved: each module timed in every round
-        for key, module in modules.items():
-            best[key] = min(best[key], _cpu(call(module), items))
-    n = len(items)
-    cells = "  ".join(f"{key} {best[key] / n * 1e6:7.1f} us" for key in modules)
-    ratio = (f"  x{best['baseline'] / best['current']:.2f} faster" if "baseline" in best
-             else "")
-    print(f"{label:48s} {n:5d} files  {cells}{ratio}", flush=True)
-
-
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folders", nargs="*", type=Path)
-    ap.add_argument("--other", nargs="*", type=Path, default=[])
-    ap.add_argument("--baseline")
-    ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args(argv)
+    args = arguments(__doc__).parse_args(argv)
     modules = {"current": bonnie}
     if args.baseline:
-        modules["baseline"] = _load(args.baseline)
+        modules["baseline"] = load(args.baseline, "bonnie_baseline")
 
     def sniff_parse(module):
         def run(data, name):
@@ -76,15 +40,12 @@ def main(argv=None) -> None:
         return lambda head, name: module.READER.detect(head, name)
 
     for folder in args.folders:
-        items = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
-        _row(f"sniff+parse {folder}", items, modules, sniff_parse, args.repeat)
-        _row(f"parse (warm) {folder}", items, modules, parse, args.repeat)
-        heads = [(name, data[:HEAD_BYTES].decode("utf-8", "replace")) for name, data in items]
-        _row(f"detect {folder}", heads, modules, detect, args.repeat)
+        items = files(folder)
+        row(f"sniff+parse {folder}", items, modules, sniff_parse, args.repeat)
+        row(f"parse (warm) {folder}", items, modules, parse, args.repeat)
+        row(f"detect {folder}", heads(items), modules, detect, args.repeat)
     for folder in args.other:
-        heads = [(p.name, p.read_bytes()[:HEAD_BYTES].decode("utf-8", "replace"))
-                 for p in sorted(folder.iterdir())[:2000] if p.is_file()]
-        _row(f"detect {folder} (not bonnie++)", heads, modules, detect, args.repeat)
+        row(f"detect {folder} (not bonnie++)", other_heads(folder), modules, detect, args.repeat)
 
 
 if __name__ == "__main__":

@@ -17,59 +17,28 @@ classifier's patterns stay compiled).
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import re
-import sys
-import time
-from pathlib import Path
+
+from _reader_timing import arguments, files, heads, load, other_heads, row
 
 from ebsstats.io import sysbench
-from ebsstats.io._common import HEAD_BYTES
 
 
-def _load(path: str):
-    spec = importlib.util.spec_from_file_location("sysbench_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def _cpu(fn, items, module=None) -> float:
-    if module is not None and hasattr(module, "_PLANS"):  # --cold: a first read
+def _forget(module) -> None:
+    """--cold: a first read (the plans, and re's cache of compiled patterns, forgotten)."""
+    if hasattr(module, "_PLANS"):
         module._PLANS.clear()
         module._plan_chars = 0
         re.purge()  # (plans compiled in an earlier round would be found in re's own cache)
-    t0 = time.process_time()
-    for name, x in items:
-        fn(x, name)
-    return time.process_time() - t0
-
-
-def _row(label: str, items, modules: dict, call, repeat: int, cold: bool = False) -> None:
-    best = dict.fromkeys(modules, float("inf"))
-    for _ in range(repeat):  # interleaved: each module timed in every round
-        for key, module in modules.items():
-            best[key] = min(best[key], _cpu(call(module), items, module if cold else None))
-    n = len(items)
-    cells = "  ".join(f"{key} {best[key] / n * 1e6:7.1f} us" for key in modules)
-    ratio = (f"  x{best['baseline'] / best['current']:.2f} faster" if "baseline" in best
-             else "")
-    print(f"{label:42s} {n:5d} files  {cells}{ratio}", flush=True)
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folders", nargs="+", type=Path)
-    ap.add_argument("--other", nargs="*", type=Path, default=[])
-    ap.add_argument("--baseline")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap = arguments(__doc__, folders="+")
     ap.add_argument("--cold", action="store_true", help="forget the plans before each round")
     args = ap.parse_args(argv)
     modules = {"current": sysbench}
     if args.baseline:
-        modules["baseline"] = _load(args.baseline)
+        modules["baseline"] = load(args.baseline, "sysbench_baseline")
 
     def parse(module):
         return lambda data, name: module.READER.parse(data, name, {})
@@ -78,15 +47,13 @@ def main(argv=None) -> None:
         return lambda head, name: module.READER.detect(head, name)
 
     for folder in args.folders:
-        items = [(p.name, p.read_bytes()) for p in sorted(folder.iterdir()) if p.is_file()]
-        _row(f"parse  {folder}{' (cold)' if args.cold else ''}", items, modules, parse,
-             args.repeat, args.cold)
-        heads = [(name, data[:HEAD_BYTES].decode("utf-8", "replace")) for name, data in items]
-        _row(f"detect {folder}", heads, modules, detect, args.repeat)
+        items = files(folder)
+        row(f"parse  {folder}{' (cold)' if args.cold else ''}", items, modules, parse,
+            args.repeat, _forget if args.cold else None, width=42)
+        row(f"detect {folder}", heads(items), modules, detect, args.repeat, width=42)
     for folder in args.other:
-        heads = [(p.name, p.read_bytes()[:HEAD_BYTES].decode("utf-8", "replace"))
-                 for p in sorted(folder.iterdir())[:2000] if p.is_file()]
-        _row(f"detect {folder} (not sysbench)", heads, modules, detect, args.repeat)
+        row(f"detect {folder} (not sysbench)", other_heads(folder), modules, detect, args.repeat,
+            width=42)
 
 
 if __name__ == "__main__":
