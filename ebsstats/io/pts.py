@@ -1678,21 +1678,11 @@ _RESULT_VALUES: dict[tuple, _ResultValues] = {}  # a result's content -> its val
 _RESULT_VALUES_MAX = 4096  # (a hostile folder cannot grow it without end)
 
 
-class _ResultShared(NamedTuple):
-    """What every entry of one result shares."""
-
-    res: _Result
-    others: dict | None  # system -> entry of the IOPS sibling, for an MB/s result
-    series: dict  # n -> the Consts of the series columns
-    base: dict  # the values of every row of the result
-    metric: str
-    fio: bool
-    fixed: tuple | None  # (factor, basis) of a result whose factor is not decided per entry
-    flag_default: str | None
-    what: str  # the metric and scale, for errors
-    signed: bool
-    key_prefix: str  # of the run key
-    basis_key: str  # the column of the entries' basis
+# What every entry of one result shares: the result, the IOPS sibling's entry per system (for
+# an MB/s result), the series Consts per run count, then :class:`_ResultValues`' fields
+_ResultShared = NamedTuple("_ResultShared", [
+    ("res", _Result), ("others", dict | None), ("series", dict),
+    *_ResultValues.__annotations__.items()])
 
 
 def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
