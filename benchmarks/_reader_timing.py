@@ -50,6 +50,16 @@ def row(label: str, items, modules: dict, call, repeat: int, before=None, width:
     print(f"{label:{width}s} {n:5d} files  {cells}{ratio}", flush=True)
 
 
+def parse(module):
+    """The timed call of a reader module's parse (bytes, name)."""
+    return lambda data, name: module.READER.parse(data, name, {})
+
+
+def detect(module):
+    """The timed call of a reader module's detect (decoded head, name)."""
+    return lambda head, name: module.READER.detect(head, name)
+
+
 def arguments(doc: str, folders: str = "*") -> argparse.ArgumentParser:
     """The scripts' common options: FOLDER ..., --other FOLDER ..., --baseline, --repeat."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])

@@ -15,7 +15,7 @@ holds on a shared machine.
 
 from __future__ import annotations
 
-from _reader_timing import arguments, files, heads, load, other_heads, row
+from _reader_timing import arguments, detect, files, heads, load, other_heads, parse, row
 
 from ebsstats.io import bonnie
 from ebsstats.io._common import HEAD_BYTES
@@ -32,12 +32,6 @@ def main(argv=None) -> None:
             module.READER.detect(data[:HEAD_BYTES].decode("utf-8", "replace"), name)
             module.READER.parse(data, name, {})
         return run
-
-    def parse(module):
-        return lambda data, name: module.READER.parse(data, name, {})
-
-    def detect(module):
-        return lambda head, name: module.READER.detect(head, name)
 
     for folder in args.folders:
         items = files(folder)

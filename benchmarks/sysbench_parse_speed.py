@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from _reader_timing import arguments, files, heads, load, other_heads, row
+from _reader_timing import arguments, detect, files, heads, load, other_heads, parse, row
 
 from ebsstats.io import sysbench
 
@@ -39,12 +39,6 @@ def main(argv=None) -> None:
     modules = {"current": sysbench}
     if args.baseline:
         modules["baseline"] = load(args.baseline, "sysbench_baseline")
-
-    def parse(module):
-        return lambda data, name: module.READER.parse(data, name, {})
-
-    def detect(module):
-        return lambda head, name: module.READER.detect(head, name)
 
     for folder in args.folders:
         items = files(folder)

@@ -40,6 +40,24 @@ def _error(fn, *args) -> str | None:
     return None
 
 
+def _types_alike(column: str, pieces: list, plain: list) -> None:
+    """``pieces`` type as the plain list of the same rows does: the same Series, or the same
+    exception type."""
+    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
+    extra = column == "extra"
+
+    def typed(ps):
+        try:
+            return pd.Series(_columns._typed_column(ps, dtype, extra))
+        except (ValueError, TypeError, OverflowError) as exc:
+            return type(exc)
+    got, want = typed(pieces), typed(plain)
+    if isinstance(want, pd.Series):
+        pd.testing.assert_series_equal(got, want, check_exact=True)
+    else:
+        assert got is want
+
+
 def _good() -> pd.DataFrame:
     return _columns.frame([_rec(), _rec(metric="bandwidth", value=4096.0, source="y.json",
                                         job="j"),
@@ -275,20 +293,7 @@ def test_timestamps_repeated_as_one_object_type_as_the_general_factorize(runs):
        st.sampled_from(["test", "op", "metric", "block_size", "timestamp", "value", "size_gib",
                         "higher_is_better", "extra"]))
 def test_one_value_in_every_run_types_as_its_repetitions(value, lengths, column):
-    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
-    extra = column == "extra"
-
-    def typed(pieces):
-        try:
-            return pd.Series(_columns._typed_column(pieces, dtype, extra))
-        except (ValueError, TypeError, OverflowError) as exc:
-            return type(exc)
-    runs = typed([Const(value, n) for n in lengths])
-    rows = typed([[value] * sum(lengths)])
-    if isinstance(rows, pd.Series):
-        pd.testing.assert_series_equal(runs, rows, check_exact=True)
-    else:
-        assert runs is rows
+    _types_alike(column, [Const(value, n) for n in lengths], [[value] * sum(lengths)])
 
 
 @settings(max_examples=100, deadline=None)
@@ -341,19 +346,7 @@ def test_constants_and_lists_mixed_type_as_their_rows_in_one_list(spec, column):
             made.append(list(value))
             pieces.append(made[-1])
     rows = [v for p in pieces for v in ([p.value] * p.n if type(p) is Const else p)]
-    dtype = _columns._RESULT_COLUMNS.get(column, schema.STRING)
-    extra = column == "extra"
-
-    def typed(ps):
-        try:
-            return pd.Series(_columns._typed_column(ps, dtype, extra))
-        except (ValueError, TypeError, OverflowError) as exc:
-            return type(exc)
-    got, want = typed(pieces), typed([rows])
-    if isinstance(want, pd.Series):
-        pd.testing.assert_series_equal(got, want, check_exact=True)
-    else:
-        assert got is want
+    _types_alike(column, pieces, [rows])
 
 
 @settings(max_examples=150, deadline=None)
