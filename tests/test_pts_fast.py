@@ -626,7 +626,7 @@ def test_caches_are_forgotten_when_full(monkeypatch):
     assert pts._layout_token([0, 0, 12], [0, 6]) == tokens[-1]  # (still kept)
     cache: dict = {}
     for k in range(10):
-        pts._keep(cache, k, k, 4)
+        pts.remember(cache, k, k, 4)
         assert len(cache) <= 4 and cache[k] == k
 
 

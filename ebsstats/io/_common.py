@@ -179,6 +179,22 @@ def unconvertible(exc: Exception, text: str, source: str) -> ParseError:
                       found=f"{type(exc).__name__}: {exc}")
 
 
+def remember(cache: dict, key, value, most: int) -> None:
+    """``cache[key] = value``, the cache forgotten first when it holds ``most`` entries: what a
+    reader keeps between files is made again when asked for, and a hostile folder cannot grow
+    it without end.
+
+    >>> kept = {}
+    >>> for k in range(3):
+    ...     remember(kept, k, k * k, most=2)
+    >>> kept
+    {2: 4}
+    """
+    if len(cache) >= most:
+        cache.clear()
+    cache[key] = value
+
+
 def number(value, source: str, position, what: str | tuple = "number", *, negative: bool = False,
            scale: float = 1.0, found: str | None = None, context: str | None = None) -> float:
     """A figure a tool printed as a float (times ``scale``): finite, and not negative unless

@@ -125,7 +125,7 @@ import pandas as pd
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, is_constant, records_of
-from ebsstats.io._common import Columns, Parsed, number, public_series, read_one
+from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, remember
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.schema import run_id
 
@@ -540,7 +540,7 @@ def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_Sy
     elements = _field_elements(text, fields, root)
     if elements is not None:
         roles = _read_elements(root)
-        _keep(_TEMPLATES, fields[0], _Template(systems, results, info, [
+        remember(_TEMPLATES, fields[0], _Template(systems, results, info, [
             roles.get(id(el)) for el in elements]), _TEMPLATES_MAX)
 
 
@@ -1585,7 +1585,7 @@ def _layout_column(key: tuple, make, of: list) -> list:
     if out is None:
         out = make(of, *key[-2:])
         if len(out) <= _LAYOUT_ROWS:
-            _keep(_LAYOUT, key, out, _LAYOUT_MAX)
+            remember(_LAYOUT, key, out, _LAYOUT_MAX)
     return out
 
 
@@ -1622,7 +1622,7 @@ def _numbered(head: str, tail: str, n: int, first: int) -> list[str]:
     if out is None:
         out = [f"{head}{k}{tail}" for k in range(first, first + n)]
         if n <= _NUMBERED_RUNS:
-            _keep(_NUMBERED, key, out, _NUMBERED_MAX)
+            remember(_NUMBERED, key, out, _NUMBERED_MAX)
     return out
 
 
@@ -1691,7 +1691,7 @@ def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultSha
     made = _RESULT_VALUES.get(key)
     if made is None:  # (what files of one campaign repeat: made once for them)
         made = _result_values(res, fmt)
-        _keep(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
+        remember(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
     others = None
     if made.fixed is None:  # (bandwidth) the factor is decided per entry
         sibling = _iops_sibling(res, results)
@@ -1871,7 +1871,7 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
     if key is not None:
         plan = _plan_of(rows, columns, n)
         if plan is not None:
-            _keep(_PLANS, key, plan, _PLANS_MAX)
+            remember(_PLANS, key, plan, _PLANS_MAX)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
                   columns=(columns, n), series=rows.series, notes=rows.notes)
 
@@ -2005,7 +2005,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
             key = tuple(column)
             shared_column = _ROW_SHARED.get(key)
             if shared_column is None:
-                _keep(_ROW_SHARED, key, column, _SPREAD_MAX)
+                remember(_ROW_SHARED, key, column, _SPREAD_MAX)
             else:
                 column = shared_column
         cols[name] = column
@@ -2051,7 +2051,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
             get = getters[kind] = _picker(list(pick(list(chain.from_iterable(tables[kind]())))))
         cols[name] = column = list(get(values))
         if key is not None:
-            _keep(_SPREAD, key, column, _SPREAD_MAX)
+            remember(_SPREAD, key, column, _SPREAD_MAX)
     return cols, n
 
 
@@ -2075,16 +2075,10 @@ def _layout_token(which: list[int], res: list[int]) -> int:
     token = _LAYOUTS.get(key)
     if token is None:
         token = next(_TOKENS)
-        _keep(_LAYOUTS, key, token, _SPREAD_MAX)
+        remember(_LAYOUTS, key, token, _SPREAD_MAX)
     return token
 
 
-def _keep(cache: dict, key, value, most: int) -> None:
-    """``cache[key] = value``, the cache forgotten first when it holds ``most`` (what it holds
-    is made again when asked for: a hostile folder cannot grow it without end)."""
-    if len(cache) >= most:
-        cache.clear()
-    cache[key] = value
 
 
 # --------------------------------------------------------------------------------------------

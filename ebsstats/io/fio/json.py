@@ -21,7 +21,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, is_constant
-from ebsstats.io._common import Parsed, line_of
+from ebsstats.io._common import Parsed, line_of, remember
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
     _DIRS,
@@ -394,9 +394,7 @@ def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
     for v, m in zip(per_job, counts, strict=True):
         vals += [v] * m
     if key is not None:
-        if len(_REPEATED) >= 1024:
-            _REPEATED.clear()
-        _REPEATED[key] = vals
+        remember(_REPEATED, key, vals, 1024)
     return vals
 
 
@@ -583,11 +581,9 @@ def _percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, met: 
     k0 = len(val)
     _percentiles_checked(pct, fam, fpath, scale, pos, met, val)
     if plan is None:  # every key is valid: remember the layout
-        if len(_PCT_PLANS) >= 4096:  # thousands of jobs: start again
-            _PCT_PLANS.clear()
         kept = [i for i, k in enumerate(keys) if float(k) > 0]
-        _PCT_PLANS[fam, fpath, keys] = (tuple(pos[k0:]), tuple(met[k0:]),
-                                        None if len(kept) == len(keys) else tuple(kept))
+        remember(_PCT_PLANS, (fam, fpath, keys), (tuple(pos[k0:]), tuple(met[k0:]), None if len(
+            kept) == len(keys) else tuple(kept)), 4096)  # (thousands of jobs: start again)
 
 
 _NUMBER_TYPES = frozenset({int, float})
@@ -849,9 +845,7 @@ def _shared_rows(ops: list, pos: list, metrics: list) -> dict[str, list]:
         return got
     rows = {"op": ops, "position": pos, "metric": metrics}
     if got is None:
-        if len(_SHARED_ROWS) >= 1024:
-            _SHARED_ROWS.clear()
-        _SHARED_ROWS[key] = rows
+        remember(_SHARED_ROWS, key, rows, 1024)
     return rows
 
 
