@@ -335,7 +335,7 @@ _MEMORY_ECHO = [
 def _pick(cell, m: re.Match, base: int) -> str:
     """A table cell: a fixed name; a dict: the name its key, the line's first group, gives; a
     number: the latency percentile metric (``lat_p95``) of that group (``base``: the number of
-    the groups in the match before the line's own, see :func:`_alternation`)."""
+    the groups in the match before the line's own: 0)."""
     if type(cell) is str:
         return cell
     if type(cell) is dict:
@@ -484,10 +484,10 @@ _PROGRESS_LINES = frozenset((
     "Time limit exceeded, exiting...", "Event limit exceeded, exiting..."))
 
 
-# ---------------------------------------------------------------- one match per line
-# Every (stripped) line of a run is classified by one match of one alternation of every kind of
-# line, in the order the kinds are tried: the first branch that matches decides, as the former
-# chain of checks did. (kind, row of the kind's table or None, pattern):
+# ---------------------------------------------------------------- line classification
+# Every (stripped) line of a run is classified by the branches below, tried in turn (only those
+# that can start with its first character, see _classifier): the first branch that matches
+# decides, as the former chain of checks did. (kind, row of the kind's table or None, pattern):
 def _exactly(lines) -> re.Pattern:
     """A pattern matching exactly one of ``lines`` (the whole stripped line)."""
     return re.compile("(?:" + "|".join(map(re.escape, sorted(lines))) + r")\Z")
@@ -507,25 +507,6 @@ _BRANCHES = (
     ("kind", None, _exactly(_KIND_LINES)),
     *(("result", k, row[0]) for k, row in enumerate(_RESULT_LINES)),
 )
-
-
-@functools.cache
-def _alternation(branches: tuple[int, ...]):
-    """``(match, kinds)`` of the branches numbered ``branches`` (of :data:`_BRANCHES`), in order.
-
-    Each branch is followed by an empty marker group, so that the match's ``lastindex`` (the
-    marker, the last group to close) gives ``kinds[lastindex] = (kind, row, base)``; the branch's
-    own groups are ``base + 1``, ``base + 2``, …. A marker at the end, not a group around the
-    branch, keeps the branch's first character first, so that the engine skips the branches
-    that start with another character without entering them.
-    """
-    parts, kinds, base = [], {}, 0
-    for b in branches:
-        kind, row, p = _BRANCHES[b]
-        parts.append(f"(?{'i' if p.flags & re.I else ''}:{p.pattern})()")
-        kinds[base + p.groups + 1] = (kind, row, base)
-        base += p.groups + 1
-    return re.compile("|".join(parts)).match, kinds
 
 
 _DIGIT = "digit"  # in a set of first characters: any decimal digit (what \d matches)
@@ -597,28 +578,59 @@ def _first_chars(pattern: re.Pattern) -> frozenset[str] | None:
 
 @functools.cache
 def _firsts() -> tuple[frozenset[str] | None, ...]:
-    """:func:`_first_chars` of each of :data:`_BRANCHES`."""
+    """:func:`_first_chars` of each of :data:`_BRANCHES` (the rule :data:`_STARTS` keeps)."""
     return tuple(_first_chars(p) for _, _, p in _BRANCHES)
 
 
-_CLASSIFIERS: dict[str, tuple] = {}  # first character -> (match, kinds), filled on first use
+def _may_start(chars: str = "", *, digit: bool = False, non_ascii: bool = False) -> frozenset:
+    """A set of first characters (see :func:`_first_chars`)."""
+    return frozenset((*chars, *(_DIGIT,) * digit, *(_NON_ASCII,) * non_ascii))
+
+
+# :func:`_firsts`, written out: the analysis parses every pattern (~4 ms, and a first read
+# should not pay it); tests/test_sysbench_fast.py checks that the two agree
+_STARTS: tuple[frozenset[str] | None, ...] = (
+    *(_may_start("[") for _ in range(len(_INTERVAL_LINES) + 1)),  # intervals
+    _may_start("(D"), _may_start("W"), _may_start("L"), _may_start("DEIT"),  # skip ... progress
+    _may_start("CFGLOSTpqr"),  # headings
+    # option echoes
+    _may_start("N"), _may_start("E"), _may_start(digit=True), _may_start(digit=True), None,
+    _may_start("Bb", non_ascii=True), _may_start("R"), _may_start("P"), _may_start("C"),
+    _may_start("C"), _may_start("U"), _may_start("D"), _may_start("D"), _may_start("MP"),
+    _may_start("R"), _may_start("M"), _may_start("t"), _may_start("Mb"), _may_start("Mo"),
+    _may_start("Ms"), _may_start("T"),
+    _may_start("CR"),  # kind
+    # results
+    _may_start(digit=True), _may_start("am"), _may_start("a"), _may_start(digit=True),
+    _may_start("p"), _may_start("frw"), _may_start("rw"), _may_start("frw"),
+    _may_start("Oo", non_ascii=True), _may_start("R"), _may_start("+-", digit=True),
+    _may_start("t"), _may_start("t"), _may_start("e"), _may_start("T"), _may_start("O"),
+    _may_start("+-", digit=True), _may_start("t"), _may_start("qr"),
+)
+
+# first character -> the branches a line starting with it can match, (((kind, row), match), ...)
+# in the order of _BRANCHES; filled on first use
+_CLASSIFIERS: dict[str, tuple] = {}
 # stripped line -> (kind, row, base, match) of the lines without figures already classified:
 # the option echoes, headings, progress and other lines that most outputs share (at most
 # _SEEN_MAX, emptied by the parse that finds it full)
 _SEEN: dict[str, tuple] = {}
-_NO_KIND = (None, None, 0)  # (kind, row, base) of a line that matches no branch
 # kinds not remembered: lines with figures (they differ from file to file), and option echoes
 # (remembered with their outcome, as kind "echo", by _Reader._option_line)
 _NOT_REMEMBERED = frozenset(("result", "interval", "option"))
 _SEEN_MAX = 4096
 
 
-def _classifier(first: str):
-    """``(match, kinds)`` of the branches a line starting with ``first`` can match (kept for
-    ASCII characters)."""
+def _classifier(first: str) -> tuple:
+    """``(((kind, row), match), ...)``: the branches of :data:`_BRANCHES` a line starting with
+    ``first`` can match, in order (kept for ASCII characters). Each is tried on its own: the
+    first that matches decides, as in :data:`_BRANCHES`; no pattern is compiled for it (a
+    compile of the alternation of a character's branches cost 0.2-6 ms)."""
     digit, other = first.isdecimal(), not first.isascii()
-    got = _alternation(tuple(b for b, f in enumerate(_firsts()) if f is None or first in f
-                             or (digit and _DIGIT in f) or (other and _NON_ASCII in f)))
+    got = tuple(((kind, row), p.match) for (kind, row, p), f in zip(_BRANCHES, _STARTS,
+                                                                     strict=True)
+                if f is None or first in f or (digit and _DIGIT in f)
+                or (other and _NON_ASCII in f))
     if first.isascii():
         _CLASSIFIERS[first] = got
     return got
@@ -845,9 +857,14 @@ class _Reader:
             if known is not None:  # a line read before (an option echo, a heading, ...)
                 kind, row, base, m = known
             else:
-                match, kinds = classifiers.get(s[0]) or _classifier(s[0])
-                m = match(s)
-                kind, row, base = kinds[m.lastindex] if m is not None else _NO_KIND
+                for branch, match in classifiers.get(s[0]) or _classifier(s[0]):
+                    m = match(s)
+                    if m is not None:
+                        kind, row = branch
+                        break
+                else:
+                    kind = row = m = None
+                base = 0
                 if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
                     seen[s] = (kind, row, base, m)
             if kind == "result":
