@@ -60,7 +60,7 @@ before a banner belong to that run); each run's ``run_key`` is its banner's line
 when the output does not say them. sysbench prints no timestamp, so ``timestamp`` stays empty.
 
 A folder's files mostly share one layout (the same lines, other figures): a layout read line by
-line twice gets a plan, one split of the whole text into digit runs and what lies between, that
+line gets a plan, one split of the whole text into digit runs and what lies between, that
 takes each figure anew and gives what the line-by-line read gives (``_Plan``; any other text is
 read line by line).
 """
@@ -1145,7 +1145,7 @@ class _Reader:
 # the segments must be the first file's, and so must every run but those of a figure a row
 # took (a figure then is its runs and the segments between, "12" "." "345": the same form,
 # other digits) and those of a line of no kind (a histogram, "sum:", threads fairness). No
-# compile: a plan is cheap enough to be made on a layout's second read. A plan used
+# compile: a plan is cheap enough to be made on a layout's first read. A plan used
 # _PLAN_COMPILE times is compiled into one pattern that tests the same (the first file's text,
 # each varying run "[0-9]++", each figure a group) and matches ~3x faster than a split.
 # What the line-by-line read did with the first file it does with the second, value for value:
@@ -1161,7 +1161,7 @@ _PLAN_VALUE = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")  # unsigned
 _PLAN_DIGITS = b"0123456789"
 _PLAN_CHARS = 32768  # longer texts are read line by line (many intervals: rarely alike)
 _PLANS: dict[int, _Layout] = {}  # hash of a text without its digits -> what it was read by
-_PLAN_AFTER = 2  # a plan (cheap: no compile) on a layout's second read
+_PLAN_AFTER = 1  # a plan (cheap: no compile) on a layout's first read
 _PLAN_COMPILE = 128  # a plan's test compiled into one pattern once it was used this often
 _PLANS_PER_LAYOUT = 4
 _PLANS_MAX = 4096  # layouts remembered; and the characters of all plans' texts:
@@ -1313,11 +1313,11 @@ def _figures(rec: _Recording, plain: list[str]) -> dict[tuple, int]:
     return groups
 
 
-def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int]) -> None:
+def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int]) -> list:
     """Set what ``plan`` compares and takes of a text split into parts (see :class:`_Plan`):
     the digit runs of ``text`` that a plan takes anew are those of its figures (``groups``)
     and of lines of no kind (not naming sysbench, no PARAMS or WARNING line, no figure);
-    every other run is kept as printed."""
+    every other run is kept as printed. Returns the parts."""
     parts = _PLAN_SPLIT(text)
     starts = list(accumulate(map(len, parts), initial=0))[1:-1:2]  # where run j (parts[2j+1]) is
     lines = text.splitlines(keepends=True)
@@ -1340,6 +1340,7 @@ def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int
     pinned = [2 * j + 1 for j in range(len(starts)) if j not in varying]
     plan.segs, plan.figs = parts[0::2], tuple(figs)
     plan.pin_idx, plan.pin_vals = tuple(pinned), [parts[x] for x in pinned]
+    return parts
 
 
 def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Plan | None:
@@ -1368,7 +1369,7 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
         t_idx, t_fac = sources([t for t, _ in kept], col.cols["t"])
         v_idx, v_fac = sources([v for _, v in kept], col.cols["value"])
         plan.series.append((key, dict(col.cols), col.n, t_idx, t_fac, v_idx, v_fac))
-    _plan_parts(plan, text, rec, groups)
+    parts = _plan_parts(plan, text, rec, groups)
     plan.fullmatch, plan.hits = None, 0
     plan.consts = tuple(consts)
     plan.cols, plan.n, plan.format, plan.version = dict(cols), n, parsed.format, parsed.version
@@ -1376,7 +1377,7 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
     plan.name_meta = _name_meta(source) if rec.uses_name else _UNUSED
     plan.hint = _hint_test(source) if rec.uses_hint else _UNUSED
     plan.chars = len(text)
-    again = plan.apply(text, source)  # the plan must give back the read it was made from
+    again = plan.apply(text, source, parts)  # it must give back the read it was made from
     if again is None or _summary(again) != _summary(parsed):
         return None
     return plan
@@ -1422,7 +1423,7 @@ def _parse(text: str, source: str, **options) -> Parsed:
     folder read types them with every other file's; no DataFrame per file).
 
     A text of a layout read before is read by its plan (:class:`_Plan`), made from the
-    layout's second line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
+    layout's first line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
     key = _plan_key(text, options)
     layout = _PLANS.get(key) if key is not None else None
     if layout is not None and layout.plans:
