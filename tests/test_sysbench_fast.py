@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from ebsstats.errors import ParseError
 from ebsstats.io import sysbench as sb
 from tests.conftest import FIXTURES
 
@@ -137,6 +138,26 @@ def test_possessive_numbers_match_as_greedy_ones(name):
     for s in LINES + bodies:
         a, b = fast.match(s), greedy.match(s)
         assert (a and a.groups()) == (b and b.groups()), s
+
+
+def test_a_first_read_compiles_no_pattern(monkeypatch):
+    # what a fresh process pays on its first read: the line classification uses the patterns
+    # compiled at import, a plan is a split (a compile only once a plan was used often)
+    monkeypatch.setattr(sb, "_CLASSIFIERS", {})
+    monkeypatch.setattr(sb, "_SEEN", {})
+    monkeypatch.setattr(sb, "_PLANS", {})
+    compiled = []
+    real = re.compile
+    monkeypatch.setattr(re, "compile", lambda *a, **k: compiled.append(a) or real(*a, **k))
+    read = 0
+    for p in sorted((FIXTURES / "sysbench").iterdir()):
+        if p.is_file():
+            try:
+                sb._parse(p.read_text(errors="replace"), p.name)
+                read += 1
+            except ParseError:
+                pass
+    assert read > 20 and compiled == []
 
 
 def test_lines_remembered_give_the_same_result_as_a_fresh_classification(monkeypatch):
