@@ -332,27 +332,26 @@ _MEMORY_ECHO = [
 ]
 
 
-def _pick(cell, m: re.Match, base: int) -> str:
+def _pick(cell, m: re.Match) -> str:
     """A table cell: a fixed name; a dict: the name its key, the line's first group, gives; a
-    number: the latency percentile metric (``lat_p95``) of that group (``base``: the number of
-    the groups in the match before the line's own: 0)."""
+    number: the latency percentile metric (``lat_p95``) of that group."""
     if type(cell) is str:
         return cell
     if type(cell) is dict:
-        return cell[m.group(base + 1)]
-    return _percentile("lat", m.group(base + cell))
+        return cell[m.group(1)]
+    return _percentile("lat", m.group(cell))
 
 
-def _ms_or_unit(text: str, m: re.Match, base: int) -> float:
+def _ms_or_unit(text: str, m: re.Match) -> float:
     """A latency in the unit after it (0.4's ``us``/``s``), else sysbench's ms."""
-    return units.duration(text + (m.group(base + 3) or ""), "ms")
+    return units.duration(text + (m.group(3) or ""), "ms")
 
 
-def _ms(text: str, m: re.Match, base: int) -> float:
+def _ms(text: str, m: re.Match) -> float:
     return units.duration(text, "ms")
 
 
-def _bytes(text: str, m: re.Match, base: int) -> float:
+def _bytes(text: str, m: re.Match) -> float:
     return units.binary_size(text)
 
 
@@ -364,7 +363,7 @@ _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
 # result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
 # tag). metric/op: a name, a dict keyed by the line's first group, or the number of the group of
 # a latency percentile (see _pick); scale: a factor to the canonical unit, or a function
-# (text, match, base) -> value. The first row that matches wins (as the former if-chain did).
+# (text, match) -> value. The first row that matches wins (as the former if-chain did).
 _RESULT_LINES = (
     (_R_PREPARE, None, (("bandwidth", "write", 3, units.MiB), ("io_bytes", "write", 1, 1.0),
                         ("runtime", "write", 2, 1.0)), "prepare"),
@@ -411,29 +410,29 @@ _INTERVAL_OUTPUTS = tuple(
     tuple((*out, _SERIES_UNIT.get(out[0], "s") if isinstance(out[0], str) else "s")
           for out in outputs) for _, outputs in _INTERVAL_LINES)
 
-# --- option echoes: (pattern, handler(match, base) -> (tag, settings)), in the order they are
+# --- option echoes: (pattern, handler(match) -> (tag, settings)), in the order they are
 # tried; every handler of a matching line returns a tag, so the first pattern that matches
 # decides. settings: ((in hdr (else extra), key, value, only if absent), ...), applied in order
 # by _Reader._echo; a handler depends on the line alone, so a line's outcome is remembered. A
 # count or size beyond 64 bits raises ValueError (refused as a bad option line).
-def _threads_line(m: re.Match, base: int) -> tuple:
-    return "threads_n", ((True, "threads", _count(m.group(base + 1)), False),)
+def _threads_line(m: re.Match) -> tuple:
+    return "threads_n", ((True, "threads", _count(m.group(1)), False),)
 
 
-def _flags_line(m: re.Match, base: int) -> tuple:
-    return "fileio", ((False, "extra_flags", _flags(m.group(base + 1)), False),
+def _flags_line(m: re.Match) -> tuple:
+    return "fileio", ((False, "extra_flags", _flags(m.group(1)), False),
                       (False, "fsync_freq", 0, True), (False, "fsync_end", "off", True),
                       (False, "fsync_all", "off", True))
 
 
-def _prepare_files_line(m: re.Match, base: int) -> tuple:
-    files, each_kib = int(m.group(base + 1)), int(m.group(base + 2))
+def _prepare_files_line(m: re.Match) -> tuple:
+    files, each_kib = int(m.group(1)), int(m.group(2))
     return "prepare", ((False, "file_num", _count(files), False),
                        (False, "file_total_size", _count(files * each_kib * units.KiB), False))
 
 
-def _doing_line(m: re.Match, base: int) -> tuple:
-    what = m.group(base + 1)
+def _doing_line(m: re.Match) -> tuple:
+    what = m.group(1)
     if what in _MODE_BY_TEXT:
         return "mode", ((True, "mode", _MODE_BY_TEXT[what], False),)
     low = what.lower()
@@ -447,15 +446,15 @@ def _doing_line(m: re.Match, base: int) -> tuple:
 def _echo_line(pattern: re.Pattern, where: str, key: str, conv, tag: str):
     """The handler of an option echo that sets one header value (see :data:`_FILEIO_ECHO`):
     its first group, or the whole line when the pattern has none."""
-    def handle(m: re.Match, base: int) -> tuple:
-        return tag, ((where == "hdr", key, conv(m.group(base + 1) if pattern.groups
+    def handle(m: re.Match) -> tuple:
+        return tag, ((where == "hdr", key, conv(m.group(1) if pattern.groups
                                                 else m.string), False),)
     return handle
 
 
 def _tag_line(tag: str):
     """The handler of a line that only names the test."""
-    return lambda m, base: (tag, ())
+    return lambda m: (tag, ())
 
 
 def _prefix(text: str) -> re.Pattern:
@@ -611,7 +610,7 @@ _STARTS: tuple[frozenset[str] | None, ...] = (
 # first character -> the branches a line starting with it can match, (((kind, row), match), ...)
 # in the order of _BRANCHES; filled on first use
 _CLASSIFIERS: dict[str, tuple] = {}
-# stripped line -> (kind, row, base, match) of the lines without figures already classified:
+# stripped line -> (kind, row, match) of the lines without figures already classified:
 # the option echoes, headings, progress and other lines that most outputs share (at most
 # _SEEN_MAX, emptied by the parse that finds it full)
 _SEEN: dict[str, tuple] = {}
@@ -641,15 +640,15 @@ def _lead_line(line: str) -> bool:
     return not line.strip() or line.startswith("WARNING:") or bool(_PARAMS_RE.match(line.strip()))
 
 
-def _later_row(s: str, row: int, section: str | None) -> tuple[int, re.Match | None, int]:
-    """``(row, match, 0)`` of the first row of :data:`_RESULT_LINES` after ``row`` that counts
+def _later_row(s: str, row: int, section: str | None) -> tuple[int, re.Match | None]:
+    """``(row, match)`` of the first row of :data:`_RESULT_LINES` after ``row`` that counts
     in ``section`` and matches ``s`` (the rows before ``row`` do not match), each tried on its
-    own; ``(row, None, 0)`` if none (rare: a latency line outside its section)."""
+    own; ``(row, None)`` if none (rare: a latency line outside its section)."""
     for later in range(row + 1, len(_RESULT_LINES)):
         pattern, where, _, _ = _RESULT_LINES[later]
         if (where is None or section == where) and (m := pattern.match(s)) is not None:
-            return later, m, 0
-    return row, None, 0
+            return later, m
+    return row, None
 
 
 @functools.cache
@@ -855,7 +854,7 @@ class _Reader:
                 continue
             known = seen.get(s)
             if known is not None:  # a line read before (an option echo, a heading, ...)
-                kind, row, base, m = known
+                kind, row, m = known
             else:
                 for branch, match in classifiers.get(s[0]) or _classifier(s[0]):
                     m = match(s)
@@ -864,17 +863,16 @@ class _Reader:
                         break
                 else:
                     kind = row = m = None
-                base = 0
                 if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
-                    seen[s] = (kind, row, base, m)
+                    seen[s] = (kind, row, m)
             if kind == "result":
-                self._result(st, s, i, m, row, base)
+                self._result(st, s, i, m, row)
             elif kind == "interval":
-                self._interval(st, i, m, row, base)
+                self._interval(st, i, m, row)
             elif kind == "echo":  # an option echo read before: m is its outcome
                 self._echo(st, s, m)
             elif kind == "option":
-                self._option_line(st, s, i, m, row, base)
+                self._option_line(st, s, i, m, row)
             elif kind == "histogram":
                 in_hist = True
             elif kind is not None:
@@ -903,50 +901,47 @@ class _Reader:
         elif kind == "progress":
             st.started = st.started or s == "Threads started!"
 
-    def _interval(self, st: _RunState, i: int, m: re.Match, row: int | None,
-                  base: int) -> None:
+    def _interval(self, st: _RunState, i: int, m: re.Match, row: int | None) -> None:
         """A report-interval line: its rows by row ``row`` of :data:`_INTERVAL_LINES` (``m``:
-        the second, then the row's groups, after ``base``); a line of no row is noted."""
+        the second, then the row's groups); a line of no row is noted."""
         group = m.group
         try:
-            t = number(group(base + 1), self.source, i + 1, "time",
+            t = number(group(1), self.source, i + 1, "time",
                        context="a report-interval line", found=self.lines[i])
             if row is None:
-                body = group(base + 2)
+                body = group(2)
                 if not (body.startswith("queue length:") or body.startswith("Checkpoint report")):
                     self.notes.append(f"line {i + 1}: report line not understood: {body[:80]}")
                 return
             src = st.series_src
-            t_src = (i, m.span(base + 1), 1.0) if src is not None else None
-            base += 1  # the second's group
+            t_src = (i, m.span(1), 1.0) if src is not None else None
             append = st.series_rows.append
             for metric, op, g, scale, test, unit in _INTERVAL_OUTPUTS[row]:
-                text = group(base + g)
+                text = group(1 + g)  # (after the second's group)
                 if text is None:  # 0.5 prints "response time", 1.0 "latency"
                     continue
                 if type(metric) is int:
-                    metric = _percentile("lat", group(base + metric))
+                    metric = _percentile("lat", group(1 + metric))
                 append((t, metric, op, number(text, self.source, i + 1, metric, scale=scale,
                                               context="a report-interval line",
                                               found=self.lines[i]), unit, test))
                 if src is not None:
-                    src.append((t_src, (i, m.span(base + g), scale)))
+                    src.append((t_src, (i, m.span(1 + g), scale)))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
             raise self.err(i, f"a report-interval line ({exc})", found=self.lines[i]) from exc
 
-    def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int,
-                     base: int) -> None:
+    def _option_line(self, st: _RunState, s: str, i: int, m: re.Match, row: int) -> None:
         """An option echo (threads, block size, test mode, …): row ``row`` of
-        :data:`_HEADER_CHECKS`, whose groups in ``m`` follow ``base``. Its outcome is
+        :data:`_HEADER_CHECKS`, matched as ``m``. Its outcome is
         remembered (kind ``"echo"``) for the next time the same line is read."""
         try:
-            outcome = _HEADER_CHECKS[row][1](m, base)
+            outcome = _HEADER_CHECKS[row][1](m)
         except (ValueError, OverflowError) as exc:
             raise self.err(i, "a sysbench option line", found=self.lines[i]) from exc
         if len(_SEEN) < _SEEN_MAX:
-            _SEEN[s] = ("echo", None, 0, outcome)
+            _SEEN[s] = ("echo", None, outcome)
         self._echo(st, s, outcome)
 
     def _echo(self, st: _RunState, s: str, outcome: tuple) -> None:
@@ -973,13 +968,13 @@ class _Reader:
         elif s == "Removing test files...":
             st.kind = st.kind or "cleanup"
 
-    def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int, base: int) -> None:
+    def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int) -> None:
         """A result line: row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``,
-        its groups in ``m`` after ``base``) if the line is in the row's section, else the first
+        its match ``m``) if the line is in the row's section, else the first
         row after it that counts there and matches."""
         where = _RESULT_LINES[row][1]
         if where is not None and st.section != where:
-            row, m, base = _later_row(s, row, st.section)
+            row, m = _later_row(s, row, st.section)
             if m is None:
                 return
         _, _, outputs, tag = _RESULT_LINES[row]
@@ -989,18 +984,18 @@ class _Reader:
         res = st.res
         try:
             for metric, op, group, scale in outputs:
-                text = m.group(base + group)
+                text = m.group(group)
                 if text is None:  # 1.1's optional "MiB/s" after IOPS=
                     continue
                 if type(metric) is not str:
-                    metric = _pick(metric, m, base)
-                value = scale(text, m, base) if callable(scale) else float(text) * scale
-                res.append((metric, op if type(op) is str else _pick(op, m, base),
+                    metric = _pick(metric, m)
+                value = scale(text, m) if callable(scale) else float(text) * scale
+                res.append((metric, op if type(op) is str else _pick(op, m),
                             number(value, self.source, i + 1, metric,
                                    context="a sysbench result line", found=self.lines[i]), i))
                 if st.src is not None:  # a callable scale is a factor too (checked by _Plan)
-                    st.src.append((i, m.span(base + group),
-                                   scale("1", m, base) if callable(scale) else scale))
+                    st.src.append((i, m.span(group),
+                                   scale("1", m) if callable(scale) else scale))
         except ParseError:
             raise
         except (ValueError, OverflowError) as exc:
