@@ -9,10 +9,10 @@ FOLDER holds sysbench text outputs (every file is parsed); ``--other`` folders h
 tools' outputs, whose heads the sysbench sniff must turn down (a folder read asks every reader
 about every file). ``--baseline`` loads another copy of the module (e.g. from a checkout of an
 older commit) and times it interleaved with the current one, so that the ratio holds on a
-shared machine. A layout read a few times is then read by its plan (``sysbench._Plan``), kept
+shared machine. A layout read before is then read by its plan (``sysbench._Plan``), kept
 for the process: the figures are those of a warm process, or with ``--cold`` those of a first
-read (the plans and re's cache of compiled patterns forgotten before each round; the line
-classifier's patterns stay compiled).
+read (the plans, the lines and line classifiers seen, and re's cache of compiled patterns
+forgotten before each round).
 """
 
 from __future__ import annotations
@@ -25,11 +25,17 @@ from ebsstats.io import sysbench
 
 
 def _forget(module) -> None:
-    """--cold: a first read (the plans, and re's cache of compiled patterns, forgotten)."""
+    """--cold: a first read (the plans, the lines and classifiers seen, and re's cache of
+    compiled patterns, forgotten)."""
     if hasattr(module, "_PLANS"):
         module._PLANS.clear()
         module._plan_chars = 0
         re.purge()  # (plans compiled in an earlier round would be found in re's own cache)
+    for table in ("_CLASSIFIERS", "_SEEN"):
+        getattr(module, table, {}).clear()
+    for cached in ("_alternation", "_firsts"):  # (what older versions compiled on first use)
+        if hasattr(getattr(module, cached, None), "cache_clear"):
+            getattr(module, cached).cache_clear()
 
 
 def main(argv=None) -> None:
