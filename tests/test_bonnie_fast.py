@@ -223,3 +223,31 @@ def test_a_row_of_a_shape_seen_gets_the_verdict_of_every_rule(monkeypatch):
         for variant in (row, *(_vary_digits(row, rng) for _ in range(3))):
             assert bonnie._classify(variant) == bonnie._classify_anew(variant), variant
     assert len(bonnie._ROW_SHAPES) > 100  # (the shortcut was taken)
+
+
+# --- a latency cell's seconds without the general way --------------------------------------------
+_LATENCIES = ["251us", "60ms", "4s", "0us", "1.25ms", "0.5s", "977us", "9" * 400 + "us",
+              "9" * 400 + "s", "1" + "0" * 308 + "ms", "1e5us", " 1us", "1us ", "1 us", "1_0us",
+              "-1us", "+1us", "1.us", ".5ms", "5", "5sec", "5ns", "5usec", "1.5.5ms", "\u0663us",
+              "\u0663.5ms", "nanus", "infs", "", "us", "ms", "s", "12m", "0x1s", "1\u00b5s"]
+
+
+def test_a_latency_is_worked_out_as_the_general_way_does(monkeypatch):
+    # _csv_latency gives the seconds of a latency cell when it is new (the layout path keeps
+    # then the row: no general way for it): the value of _value, or None (the general way
+    # then says what it says), never a value for a text the general way refuses
+    monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
+    for cached in (False, True):
+        for text in _LATENCIES + [f"{d}{u}" for d in ("7", "12.5", "1048576") for u in
+                                  ("us", "ms", "s")]:
+            got = bonnie._csv_latency(text)
+            try:
+                _, want, flag = bonnie._value("seeks", "lat", text, "x.csv", 1)
+            except (ParseError, ValueError):
+                assert got is None, text
+                continue
+            assert flag is None
+            assert got is None or (type(got) is float and got == want), text
+            if bonnie._CSV_LAT.match(text):  # a cell of a row the rules accept: never None
+                assert got == want, text
+        assert cached or len(bonnie._LATENCY_SECONDS) > 10

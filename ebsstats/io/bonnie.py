@@ -1307,8 +1307,8 @@ _FLOATS: dict[str, float] = {}
 def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
     """:func:`_csv_values` working out each value (as :func:`_run_rows` does), kept for the
     next rows; ``None``: the general way must do it."""
-    latencies = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
-    if any(v is None for v in latencies):
+    latencies = list(map(_csv_latency, layout.latencies(texts)))
+    if None in latencies:
         return None
     picked = []
     for cache, pick, scale in ((_KIB, layout.kib, units.KiB), (_FLOATS, layout.plain, 1.0)):
@@ -1320,6 +1320,27 @@ def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
             cache.update((t, v) for t, v in zip(digits, values, strict=True) if len(t) < 32)
         picked += values
     return [*picked, *latencies, math.nan]
+
+
+def _csv_latency(text: str) -> float | None:
+    """A CSV latency cell's seconds (what :func:`_value` makes of it: ``units.duration``'s
+    figure times its unit, kept in :data:`_LATENCY_SECONDS`), ``None`` when it is not finite
+    (the general way says so) or not of the CSV form (never, in a row the rules accepted)."""
+    value = _LATENCY_SECONDS.get(text)
+    if value is None:
+        m = _CSV_LAT_PARTS.fullmatch(text)
+        if m is None:
+            return None
+        value = float(m[1]) * _SECONDS_OF[m[2]]
+        if value - value != 0:  # beyond a float
+            return None
+        if len(_LATENCY_SECONDS) < 4096:
+            _LATENCY_SECONDS[text] = value
+    return value
+
+
+_CSV_LAT_PARTS = re.compile(r"(\d+(?:\.\d+)?)(us|ms|s)")  # (a non-empty _CSV_LAT cell)
+_SECONDS_OF = {"us": units.US, "ms": units.MS, "s": 1.0}  # (units.duration's factors)
 
 
 _CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
