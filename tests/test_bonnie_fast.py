@@ -120,11 +120,10 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
         if cold:
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
             monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
-            monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
-            monkeypatch.setattr(bonnie, "_FLOATS", {})
-            monkeypatch.setattr(bonnie, "_KIB", {})
+            for name in ("_LATENCY_SECONDS", "_FLOATS", "_KIB"):  # (each value new)
+                monkeypatch.setattr(bonnie, name, getattr(bonnie, name).anew())
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 
@@ -225,29 +224,53 @@ def test_a_row_of_a_shape_seen_gets_the_verdict_of_every_rule(monkeypatch):
     assert len(bonnie._ROW_SHAPES) > 100  # (the shortcut was taken)
 
 
-# --- a latency cell's seconds without the general way --------------------------------------------
+# --- a new cell value without the general way ---------------------------------------------------
 _LATENCIES = ["251us", "60ms", "4s", "0us", "1.25ms", "0.5s", "977us", "9" * 400 + "us",
               "9" * 400 + "s", "1" + "0" * 308 + "ms", "1e5us", " 1us", "1us ", "1 us", "1_0us",
               "-1us", "+1us", "1.us", ".5ms", "5", "5sec", "5ns", "5usec", "1.5.5ms", "\u0663us",
               "\u0663.5ms", "nanus", "infs", "", "us", "ms", "s", "12m", "0x1s", "1\u00b5s"]
 
 
-def test_a_latency_is_worked_out_as_the_general_way_does(monkeypatch):
-    # _csv_latency gives the seconds of a latency cell when it is new (the layout path keeps
-    # then the row: no general way for it): the value of _value, or None (the general way
-    # then says what it says), never a value for a text the general way refuses
-    monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
-    for cached in (False, True):
-        for text in _LATENCIES + [f"{d}{u}" for d in ("7", "12.5", "1048576") for u in
-                                  ("us", "ms", "s")]:
-            got = bonnie._csv_latency(text)
-            try:
-                _, want, flag = bonnie._value("seeks", "lat", text, "x.csv", 1)
-            except (ParseError, ValueError):
-                assert got is None, text
-                continue
-            assert flag is None
-            assert got is None or (type(got) is float and got == want), text
-            if bonnie._CSV_LAT.match(text):  # a cell of a row the rules accept: never None
-                assert got == want, text
-        assert cached or len(bonnie._LATENCY_SECONDS) > 10
+def _looked_up(cache, text):
+    """What the layout path gets for a text from a cache of values: a value, or None (the
+    general way then)."""
+    try:
+        return cache[text]
+    except (KeyError, ValueError):
+        return None
+
+
+_DIGITS = ["0", "7", "12", "12.5", "466701", "3467.1", "1" + "0" * 300, "1" + "0" * 308,
+           "9" * 400, "1e5", " 1", "1 ", "1_0", "-1", "+1", "1.", ".5", "\u0663", "\u0663.5",
+           "nan", "inf", "", "1.5.5", "0x1", "++", "+++++", "12k"]
+
+
+def test_a_new_value_is_worked_out_as_the_general_way_does(monkeypatch):
+    # a text not in the cache of its kind is worked out there (the layout path keeps then the
+    # row: no general way for it): the value of _value, or None (the general way then says
+    # what it says), never a value for a text the general way refuses
+    texts = _LATENCIES + _DIGITS + [f"{d}{u}" for d in ("7", "12.5", "1048576")
+                                    for u in ("us", "ms", "s")]
+    # each cache: (test, kind, the CSV pattern of its cells or None: any text) of its cells
+    caches = {"_LATENCY_SECONDS": [("seeks", "lat", bonnie._CSV_LAT)],
+              "_KIB": [("put_block", "rate", bonnie._CSV_RATE), ("put_block", "rate", None)],
+              "_FLOATS": [("seeks", "rate", bonnie._CSV_RATE), ("put_block", "cpu", bonnie._CSV_CPU),
+                          ("seq_create", "rate", None), ("seeks", "rate", None)]}
+    for name, cells in caches.items():
+        monkeypatch.setattr(bonnie, name, getattr(bonnie, name).anew())
+        for cached in (False, True):
+            for text in texts:
+                got = _looked_up(getattr(bonnie, name), text)
+                for test, kind, pattern in cells:
+                    if not text or text[0] == "+" or pattern and not pattern.match(text):
+                        continue  # (a digits or latency cell a row the rules accept holds)
+                    try:
+                        _, want, flag = bonnie._value(test, kind, text, "x.csv", 1)
+                    except (ParseError, ValueError):
+                        assert got is None, (name, text)
+                        continue
+                    if got is None:  # the general way: only for a text no row holds
+                        assert pattern is None, (name, text)
+                    else:
+                        assert flag is None and type(got) is float and got == want, (name, text)
+            assert cached or len(getattr(bonnie, name)) > 5

@@ -965,9 +965,6 @@ _CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind
               for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
 
 
-# a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
-# same text is the same value; bounded, so that a hostile file cannot grow it without end)
-_LATENCY_SECONDS: dict[str, float] = {}
 
 
 def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
@@ -1180,8 +1177,8 @@ def _repetitions(runs: list[_Run]) -> list[int]:
 # --- CSV rows as columns through their layout -------------------------------------------------
 # A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) follow from
 # which of its cells are empty or too fast ('+++'), its chunk and its line: rows of one layout
-# share them, and only their values are computed (the digits by one float() map and one scale
-# vector, the latencies by the cache of seconds). Anything else (a latency not seen yet, a figure
+# share them, and only their values are computed (each cell's text looked up in the cache of
+# its kind, a text not in it worked out then kept: :class:`_Values`). Anything else (a figure
 # beyond a float, a size beyond 64 bits, a row without cells) goes the general way of
 # :func:`_run_rows`, which gives the same rows or the same error.
 
@@ -1198,12 +1195,8 @@ class _CsvLayout:
     block_size: list
     metric: list
     flag: list | None  # None: no cell too fast
-    kib: object  # texts -> the texts of the digit cells in K/sec (a tuple)
-    plain: object  # texts -> the texts of the other digit cells (a tuple)
-    latencies: object  # texts -> the latency cells' texts (a tuple)
-    order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
     cells: object  # texts -> the texts of the cells in row order (a tuple)
-    caches: object  # _VALUE_CACHES -> the cache of each of those cells' values (a tuple)
+    caches: object  # the caches _csv_values passes -> the cache of each of those cells' values
 
 
 def _picker(indices: list[int]):
@@ -1238,8 +1231,8 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
     cols: list[list] = [[], [], [], [], [], [], []]
-    picked: dict[str, list[int]] = {"kib": [], "plain": [], "lat": [], "nan": []}
-    sources = []
+    cells = []
+    caches = []  # each cell's cache: its place in the caches _csv_values passes
     for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
                                                 strict=True)):
         if not text:
@@ -1247,40 +1240,31 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
         workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
         flag = None
         if kind == "lat":
-            what = "lat"
+            cache = 2
         elif text[0] == "+":
-            what, flag = "nan", TOO_FAST
+            cache, flag = 3, TOO_FAST
         else:
-            what = "kib" if scale == units.KiB else "plain"
             assert scale in (units.KiB, 1.0)
-        sources.append((what, len(picked[what])))
-        picked[what].append(i)
+            cache = 0 if scale == units.KiB else 1
+        cells.append(i)
+        caches.append(cache)
         for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
                                  flag), strict=True):
             col.append(v)
-    kib, plain, lat = picked["kib"], picked["plain"], picked["lat"]
-    start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
-             "nan": len(kib) + len(plain) + len(lat)}
-    order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
-    cells = sorted(kib + plain + lat + picked["nan"])  # (row order: the order of the texts)
-    return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(kib), _picker(plain), _picker(lat), _picker(order),
-                      _picker(cells), _picker([_CACHE_OF[what] for what, _ in sources]))
+    return _CsvLayout(len(cells), *cols[:6], cols[6] if any(cols[6]) else None,
+                      _picker(cells), _picker(caches))
 
 
 def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
-    """A row's values, ``None`` when one needs the general way (a latency not in the cache of
-    seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
-    slow: ~0.4 us a text); the caches hold finite values only."""
+    """A row's values, ``None`` when one needs the general way (a figure beyond a float). Each
+    cell's text is looked up in the cache of its kind (float() is slow: ~0.4 us a text), a text
+    not in it worked out and kept (:class:`_Values`)."""
     try:  # each cell's text looked up in its own cache, in row order
         return list(map(operator.getitem, layout.caches((_KIB, _FLOATS, _LATENCY_SECONDS,
                                                          _TOO_FAST_VALUES)),
                         layout.cells(texts)))
-    except KeyError:  # a text not seen yet
-        values = _csv_values_anew(layout, texts)
-        if values is None:
-            return None
-    return list(layout.order(values))
+    except (KeyError, ValueError):  # (never a ValueError in a row the rules accepted)
+        return None
 
 
 class _NanForAll(dict):
@@ -1294,53 +1278,70 @@ class _NanForAll(dict):
 
 
 _TOO_FAST_VALUES = _NanForAll()
-# a cell's kind in a layout -> its place in the caches _csv_values passes to a layout's caches
-_CACHE_OF = {"kib": 0, "plain": 1, "lat": 2, "nan": 3}
 
 
-# a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
-# short texts and finite values only, so that a hostile file cannot grow them without end)
-_KIB: dict[str, float] = {}
-_FLOATS: dict[str, float] = {}
+class _Values(dict):
+    """A cell's text -> its value, as :func:`_run_rows` works it out (pure: the same text is the
+    same value); a text not in it is worked out by ``rule`` and kept, bounded (at most ``size``
+    texts shorter than ``longest``: a hostile folder cannot grow it without end). ``rule``
+    raises KeyError for a value the general way must give (or refuse): beyond a float. Its
+    hits cost what a dict's do (``__missing__`` is called on a miss only)."""
+
+    __slots__ = ("rule", "size", "longest")
+
+    def __init__(self, rule, size: int, longest: int):
+        super().__init__()
+        self.rule, self.size, self.longest = rule, size, longest
+
+    def __missing__(self, text: str) -> float:
+        value = self.rule(text)
+        if len(self) < self.size and len(text) < self.longest:
+            self[text] = value
+        return value
+
+    def anew(self) -> _Values:
+        """An empty cache of the same rule and bounds."""
+        return _Values(self.rule, self.size, self.longest)
 
 
-def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
-    """:func:`_csv_values` working out each value (as :func:`_run_rows` does), kept for the
-    next rows; ``None``: the general way must do it."""
-    latencies = list(map(_csv_latency, layout.latencies(texts)))
-    if None in latencies:
-        return None
-    picked = []
-    for cache, pick, scale in ((_KIB, layout.kib, units.KiB), (_FLOATS, layout.plain, 1.0)):
-        digits = pick(texts)
-        values = [float(text) * scale for text in digits]
-        if any(v - v != 0 for v in values):  # beyond a float
-            return None
-        if len(cache) < 8192:
-            cache.update((t, v) for t, v in zip(digits, values, strict=True) if len(t) < 32)
-        picked += values
-    return [*picked, *latencies, math.nan]
+def _kib_value(text: str) -> float:
+    """A K/sec digits cell's B/s (KeyError beyond a float: the general way says so)."""
+    value = float(text) * units.KiB
+    if not (value >= 0 and value - value == 0):  # (number()'s range check)
+        raise KeyError(text)
+    return value
 
 
-def _csv_latency(text: str) -> float | None:
+def _plain_value(text: str) -> float:
+    """Another digits cell's value (KeyError beyond a float: the general way says so)."""
+    value = float(text) * 1.0
+    if not (value >= 0 and value - value == 0):  # (number()'s range check)
+        raise KeyError(text)
+    return value
+
+
+def _csv_latency(text: str) -> float:
     """A CSV latency cell's seconds (what :func:`_value` makes of it: ``units.duration``'s
-    figure times its unit, kept in :data:`_LATENCY_SECONDS`), ``None`` when it is not finite
-    (the general way says so) or not of the CSV form (never, in a row the rules accepted)."""
-    value = _LATENCY_SECONDS.get(text)
-    if value is None:
-        m = _CSV_LAT_PARTS.fullmatch(text)
-        if m is None:
-            return None
-        value = float(m[1]) * _SECONDS_OF[m[2]]
-        if value - value != 0:  # beyond a float
-            return None
-        if len(_LATENCY_SECONDS) < 4096:
-            _LATENCY_SECONDS[text] = value
+    figure times its unit's factor); KeyError when it is not finite (the general way says so)
+    or not of the CSV form (never, in a row the rules accepted)."""
+    m = _CSV_LAT_PARTS.fullmatch(text)
+    if m is None:
+        raise KeyError(text)
+    value = float(m[1]) * _SECONDS_OF[m[2]]
+    if not (value >= 0 and value - value == 0):  # (number()'s range check)
+        raise KeyError(text)
     return value
 
 
 _CSV_LAT_PARTS = re.compile(r"(\d+(?:\.\d+)?)(us|ms|s)")  # (a non-empty _CSV_LAT cell)
 _SECONDS_OF = {"us": units.US, "ms": units.MS, "s": 1.0}  # (units.duration's factors)
+
+# a digits cell's text -> its value, float(text) times 1024 (K/sec) or not; short texts only
+_KIB = _Values(_kib_value, 8192, 32)
+_FLOATS = _Values(_plain_value, 8192, 32)
+# a latency cell's text ("251us") -> its seconds, once it passed the range check (the general
+# way keeps what it works out there too)
+_LATENCY_SECONDS = _Values(_csv_latency, 4096, 1024)
 
 
 _CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
