@@ -122,8 +122,7 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
             monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
-            for name in ("_LATENCY_SECONDS", "_FLOATS", "_KIB"):  # (each value new)
-                monkeypatch.setattr(bonnie, name, getattr(bonnie, name).anew())
+            monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 
@@ -224,53 +223,77 @@ def test_a_row_of_a_shape_seen_gets_the_verdict_of_every_rule(monkeypatch):
     assert len(bonnie._ROW_SHAPES) > 100  # (the shortcut was taken)
 
 
-# --- a new cell value without the general way ---------------------------------------------------
-_LATENCIES = ["251us", "60ms", "4s", "0us", "1.25ms", "0.5s", "977us", "9" * 400 + "us",
-              "9" * 400 + "s", "1" + "0" * 308 + "ms", "1e5us", " 1us", "1us ", "1 us", "1_0us",
-              "-1us", "+1us", "1.us", ".5ms", "5", "5sec", "5ns", "5usec", "1.5.5ms", "\u0663us",
-              "\u0663.5ms", "nanus", "infs", "", "us", "ms", "s", "12m", "0x1s", "1\u00b5s"]
+# --- a row's figures as one JSON array --------------------------------------------------------
+_FIGURE_TOKENS = [
+    "0", "7", "12", "12.5", "466701", "3467.1", "0.0", "00", "0123", "01.5", "1" + "0" * 300,
+    "1" + "0" * 305, "1" + "0" * 308, "9" * 400, "1" + "0" * 22, "9" * 17, "9007199254740993",
+    "0." + "0" * 330 + "1", "1e5", "1E5", " 1", "1 ", "1_0", "-1", "-0", "+1", "1.", ".5",
+    "\u0663", "\u0663.5", "nan", "inf", "1.5.5", "0x1", "[1]", "1]", "[", "", "+++", "+++++",
+    "12ms", "5s", "1us", "3m", "1,2", "2.", "."]
+_UNITS = ["us", "ms", "s", "", "sec", "ns", "u", "m", "sm", "mus"]
 
 
-def _looked_up(cache, text):
-    """What the layout path gets for a text from a cache of values: a value, or None (the
-    general way then)."""
-    try:
-        return cache[text]
-    except (KeyError, ValueError):
-        return None
+def test_the_figures_decoded_at_once_give_the_values_of_each_cell(monkeypatch):
+    # a row's figures (its digit and latency cells) are decoded as one JSON array and scaled by
+    # the factors of its shape: every cell of genuine rows set to each token (a latency's with
+    # each unit) must give what the general way gives (values, or the same error), whether
+    # the rules accept the row or not, with the row's shape new and then seen
+    rows = [line for text in _csv_texts() for line in text.splitlines()
+            if line.count(",") >= 26 and not line.startswith(bonnie._CSV_HEADERS)]
+    layouts = {27: bonnie._LAYOUT_103, 48: bonnie._LAYOUT_196, 50: bonnie._LAYOUT_198}
+    rng = random.Random(29)
+    cases = []
+    for row in rows:
+        fields = row.split(",")
+        for i, name in enumerate(layouts.get(len(fields), [])):
+            if name not in bonnie._RESULT_FIELDS and name not in bonnie._LAT_FIELDS:
+                continue
+            for token in _FIGURE_TOKENS:
+                unit = rng.choice(_UNITS) if name in bonnie._LAT_FIELDS and token else ""
+                cases.append(",".join(fields[:i] + [token + unit] + fields[i + 1:]))
+    assert len(cases) > 5000
+    monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
+    for text in cases:
+        for _ in range(2):  # (the shape new, then seen)
+            assert _outcome(text) == _general(text, monkeypatch), text
+    assert len(bonnie._LAYOUT_OF_SHAPE) > 100
 
 
-_DIGITS = ["0", "7", "12", "12.5", "466701", "3467.1", "1" + "0" * 300, "1" + "0" * 308,
-           "9" * 400, "1e5", " 1", "1 ", "1_0", "-1", "+1", "1.", ".5", "\u0663", "\u0663.5",
-           "nan", "inf", "", "1.5.5", "0x1", "++", "+++++", "12k"]
-
-
-def test_a_new_value_is_worked_out_as_the_general_way_does(monkeypatch):
-    # a text not in the cache of its kind is worked out there (the layout path keeps then the
-    # row: no general way for it): the value of _value, or None (the general way then says
-    # what it says), never a value for a text the general way refuses
-    texts = _LATENCIES + _DIGITS + [f"{d}{u}" for d in ("7", "12.5", "1048576")
-                                    for u in ("us", "ms", "s")]
-    # each cache: (test, kind, the CSV pattern of its cells or None: any text) of its cells
-    caches = {"_LATENCY_SECONDS": [("seeks", "lat", bonnie._CSV_LAT)],
-              "_KIB": [("put_block", "rate", bonnie._CSV_RATE), ("put_block", "rate", None)],
-              "_FLOATS": [("seeks", "rate", bonnie._CSV_RATE), ("put_block", "cpu", bonnie._CSV_CPU),
-                          ("seq_create", "rate", None), ("seeks", "rate", None)]}
-    for name, cells in caches.items():
-        monkeypatch.setattr(bonnie, name, getattr(bonnie, name).anew())
-        for cached in (False, True):
-            for text in texts:
-                got = _looked_up(getattr(bonnie, name), text)
-                for test, kind, pattern in cells:
-                    if not text or text[0] == "+" or pattern and not pattern.match(text):
-                        continue  # (a digits or latency cell a row the rules accept holds)
-                    try:
-                        _, want, flag = bonnie._value(test, kind, text, "x.csv", 1)
-                    except (ParseError, ValueError):
-                        assert got is None, (name, text)
-                        continue
-                    if got is None:  # the general way: only for a text no row holds
-                        assert pattern is None, (name, text)
-                    else:
-                        assert flag is None and type(got) is float and got == want, (name, text)
-            assert cached or len(getattr(bonnie, name)) > 5
+def test_the_figures_of_any_texts_are_the_general_values_or_none():
+    # _csv_values on its own, whatever the texts of a layout's figure cells (the rules would
+    # refuse most of them): the values _run_rows gives, or None, and None whenever _run_rows
+    # refuses the row
+    rows = [line for text in _csv_texts() for line in text.splitlines()
+            if line.count(",") >= 26 and not line.startswith(bonnie._CSV_HEADERS)]
+    rng = random.Random(31)
+    compared = 0
+    for row in rows:
+        got = bonnie._classify_anew(row)
+        if got is None or len(got) != 2:
+            continue
+        run = bonnie._run_from_csv(got[0], got[1], 1)
+        layout = bonnie._csv_layout(run.texts, 8192, 1)
+        places = [i for i, t in enumerate(run.texts) if t and t[0] != "+"]
+        for i in places:
+            for token in _FIGURE_TOKENS:
+                if not token or token[0] == "+":
+                    continue
+                texts = list(run.texts)
+                unit = rng.choice(_UNITS) if run.texts[i][-1] == "s" else ""
+                texts[i] = token + unit
+                run.texts = tuple(texts)
+                factors = bonnie._csv_factors(layout, run.texts)
+                fast = None if factors is None else bonnie._csv_values(layout, factors,
+                                                                        run.texts)
+                run.cells = bonnie._csv_cells(run)
+                rows_out: list = []
+                try:
+                    bonnie._run_rows(run, "x.csv", 8192, rows_out)
+                except (ParseError, ValueError):
+                    assert fast is None, texts[i]
+                    continue
+                want = [r[6] for r in rows_out]
+                if fast is not None:
+                    compared += 1
+                    assert list(map(_canon, fast)) == list(map(_canon, want)), texts[i]
+    assert compared > 200
