@@ -1282,7 +1282,6 @@ def _csv_factors(layout: _CsvLayout, texts: tuple) -> tuple | None:
 
 
 _SECONDS_OF = {"us": units.US, "ms": units.MS, "s": 1.0}  # (units.duration's factors)
-_NO_UNITS = str.maketrans("", "", "ums")  # a latency's unit away: its figure left
 _FIGURES = msgspec.json.Decoder(list[float]).decode
 
 
@@ -1290,8 +1289,8 @@ def _csv_values(layout: _CsvLayout, factors: tuple, texts: tuple) -> list | None
     """A row's values (``factors``: :func:`_csv_factors` of a row of its shape), ``None`` when
     one needs the general way: a figure beyond a float (msgspec refuses it, or its product is
     not finite) or not in JSON's spelling (a leading 0: ``0123``, ``1.``, ``.5``)."""
-    figures = ",".join(layout.figures(texts)).translate(_NO_UNITS)
-    try:  # the figures' floats, as float() of each makes them
+    figures = ",".join(layout.figures(texts)).replace("us", "").replace("ms", "").replace("s", "")
+    try:  # the figures' floats (their units away), as float() of each makes them
         values = list(map(operator.mul, _FIGURES(f"[{figures}]"), factors))
     except msgspec.DecodeError:  # (and its ValidationError: beyond a float)
         return None
