@@ -1216,13 +1216,12 @@ def _picker(indices: list[int]):
 # layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
 # lists are shared by files of that layout, never modified (typing types them once)
 _CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
-_SHAPE = str.maketrans("", "", "0123456789.ums")  # a cell's digits and units: left its '+'s
-
-
 def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
     """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
-    patterns allow only digits, '.', '+' and a latency's unit in a cell), chunk and line."""
-    return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
+    patterns allow only digits, '.', '+' and a latency's unit in a cell: the cells' UTF-8
+    without the ASCII ones), chunk and line."""
+    return (tuple(map(bool, texts)), ",".join(texts).encode("utf-8", "surrogatepass")
+            .translate(None, b"0123456789.ums"), chunk, line)
 
 
 # (a row's cell texts joined by commas, their ASCII digits made 0 (as :data:`_ROW_SHAPES`), chunk,
@@ -1233,34 +1232,31 @@ _LAYOUT_OF_SHAPE: dict[tuple, tuple[_CsvLayout, tuple]] = {}
 
 
 def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
-    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
+    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values):
+    its cells' columns picked from each cell's (:data:`_CSV_CELL_INFO`), in C."""
+    cells = list(itertools.compress(range(len(texts)), texts))  # (the cells not empty)
+    pick = _picker(cells)
+    plus = [i for i in cells if _CSV_CELL_KINDS[i] != "lat" and texts[i][0] == "+"]
+    figures = [i for i in cells if i not in plus] if plus else cells
+    at = {i: k for k, i in enumerate(figures)}
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
-    cols: list[list] = [[], [], [], [], [], [], []]
-    figures = []
-    scales = []
-    order = []  # each cell's value: the place of its figure's, or the NaN after them
-    for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
-                                                strict=True)):
-        if not text:
-            continue
-        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
-        flag = None
-        if kind != "lat" and text[0] == "+":
-            flag = TOO_FAST
-            order.append(None)
-        else:
-            assert scale in (units.KiB, 1.0)
-            order.append(len(figures))
-            figures.append(i)
-            scales.append(None if kind == "lat" else float(scale))
-        for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
-                                 flag), strict=True):
-            col.append(v)
-    nan = len(figures)
-    return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(figures), tuple(scales),
-                      _picker([nan if k is None else k for k in order]) if nan < len(order)
-                      else None)
+    workload, op, bkind, metric, scale = (list(pick(info)) for info in _CSV_CELL_INFO)
+    return _CsvLayout(len(cells), [f"line {line}"] * len(cells), list(pick(_CSV_CELL_TESTS)),
+                      workload, op, list(map(sizes.__getitem__, bkind)), metric,
+                      [TOO_FAST if i in plus else None for i in cells] if plus else None,
+                      _picker(figures), tuple(map(_CSV_CELL_SCALE.__getitem__, figures)),
+                      _picker([at.get(i, len(figures)) for i in cells]) if plus else None)
+
+
+# each cell of a row's texts (:data:`_CSV_CELLS` order): its workload, op, block-size kind,
+# metric and scale (of :data:`_CELL_INFO`), each a list by cell; the factor of a cell's figure
+# (a K/sec rate 1024.0, a latency None: its unit's, others 1.0)
+_CSV_CELL_INFO = [list(x) for x in zip(*(_CELL_INFO[test, kind] for test, kind in
+                                         zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, strict=True)),
+                                       strict=True)]
+_CSV_CELL_SCALE = [None if kind == "lat" else float(scale)
+                   for kind, scale in zip(_CSV_CELL_KINDS, _CSV_CELL_INFO[4], strict=True)]
+assert set(_CSV_CELL_SCALE) == {None, 1.0, float(units.KiB)}
 
 
 def _csv_factors(layout: _CsvLayout, texts: tuple) -> tuple | None:
