@@ -123,6 +123,7 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
             monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
+            monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 
@@ -253,8 +254,9 @@ def test_the_figures_decoded_at_once_give_the_values_of_each_cell(monkeypatch):
                 cases.append(",".join(fields[:i] + [token + unit] + fields[i + 1:]))
     assert len(cases) > 5000
     monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
+    monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
     for text in cases:
-        for _ in range(2):  # (the shape new, then seen)
+        for _ in range(2):  # (the shape new, then seen: its values kept)
             assert _outcome(text) == _general(text, monkeypatch), text
     assert len(bonnie._LAYOUT_OF_SHAPE) > 100
 
@@ -297,3 +299,25 @@ def test_the_figures_of_any_texts_are_the_general_values_or_none():
                     compared += 1
                     assert list(map(_canon, fast)) == list(map(_canon, want)), texts[i]
     assert compared > 200
+
+
+def test_the_values_kept_are_those_of_the_row_and_its_layout(monkeypatch):
+    # a row's values are kept by its layout and its figures joined (units and all): the same
+    # figures in cells of another scale (a K/sec rate, a %CP, a latency) are other values
+    monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
+    kinds = bonnie._CSV_CELL_KINDS
+    rate = bonnie._CSV_CELL_TESTS.index("put_block")  # (its rate: K/sec)
+    cpu = rate + 1
+    ops = bonnie._CSV_CELL_TESTS.index("seq_create")
+    lat = kinds.index("lat")
+    assert kinds[rate] == "rate" and kinds[cpu] == "cpu" and kinds[ops] == "rate"
+    got = []
+    for cell, text in ((rate, "100"), (cpu, "100"), (ops, "100"), (lat, "100s"), (lat, "100ms"),
+                       (rate, "100"), (lat, "100s")):
+        texts = [""] * len(kinds)
+        texts[cell] = text
+        layout = bonnie._csv_layout(tuple(texts), 8192, 1)
+        factors = bonnie._csv_factors(layout, tuple(texts))
+        got.append(bonnie._csv_values(layout, factors, tuple(texts)))
+    assert got == [[102400.0], [100.0], [100.0], [100.0], [0.1], [102400.0], [100.0]]
+    assert len(bonnie._ROW_VALUES) == 7  # (each layout new: the same figures kept for each)

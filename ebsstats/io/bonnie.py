@@ -63,7 +63,7 @@ import msgspec
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
-from ebsstats.io._common import Parsed, number, read_one
+from ebsstats.io._common import Parsed, number, read_one, remember
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
 
@@ -1284,19 +1284,30 @@ _FIGURES = msgspec.json.Decoder(list[float]).decode
 def _csv_values(layout: _CsvLayout, factors: tuple, texts: tuple) -> list | None:
     """A row's values (``factors``: :func:`_csv_factors` of a row of its shape), ``None`` when
     one needs the general way: a figure beyond a float (msgspec refuses it, or its product is
-    not finite) or not in JSON's spelling (a leading 0: ``0123``, ``1.``, ``.5``)."""
-    figures = ",".join(layout.figures(texts)).replace("us", "").replace("ms", "").replace("s", "")
+    not finite) or not in JSON's spelling (a leading 0: ``0123``, ``1.``, ``.5``). The values of
+    a row's figures are kept by its layout and figures (a folder read again: one lookup)."""
+    figures = ",".join(layout.figures(texts))
+    kept = _ROW_VALUES.get((layout, figures))
+    if kept is not None:
+        return list(kept)
     try:  # the figures' floats (their units away), as float() of each makes them
-        values = list(map(operator.mul, _FIGURES(f"[{figures}]"), factors))
+        values = list(map(operator.mul, _FIGURES(
+            f"[{figures.replace('us', '').replace('ms', '').replace('s', '')}]"), factors))
     except msgspec.DecodeError:  # (and its ValidationError: beyond a float)
         return None
     total = sum(values)
     if total - total != 0 or len(values) != len(factors):  # (inf - inf is nan)
         return None
-    if layout.order is None:
-        return values
-    values.append(math.nan)  # too fast to measure
-    return list(layout.order(values))
+    if layout.order is not None:
+        values.append(math.nan)  # too fast to measure
+        values = list(layout.order(values))
+    remember(_ROW_VALUES, (layout, figures), tuple(values), 4096)
+    return values
+
+
+# (layout, a row's figures joined, units and all: what decides its factors too) -> its values
+# (bounded: :func:`remember`); a tuple, copied for each row
+_ROW_VALUES: dict[tuple, tuple] = {}
 
 
 # a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
