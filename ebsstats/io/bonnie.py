@@ -967,8 +967,6 @@ _CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind
               for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
 
 
-
-
 def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
     """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
     how many."""
@@ -1216,6 +1214,8 @@ def _picker(indices: list[int]):
 # layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
 # lists are shared by files of that layout, never modified (typing types them once)
 _CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
+
+
 def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
     """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
     patterns allow only digits, '.', '+' and a latency's unit in a cell: the cells' UTF-8
@@ -1261,9 +1261,10 @@ assert set(_CSV_CELL_SCALE) == {None, 1.0, float(units.KiB)}
 
 def _csv_factors(layout: _CsvLayout, texts: tuple) -> tuple | None:
     """The factor of each figure of a row of ``layout``: its scale, a latency's the one of its
-    unit (as ``units.duration``); ``None`` unless each figure is ASCII digits and dots, and a
-    latency's then one of its units (so in a row the rules accepted but for a digit not ASCII:
-    their ``\\d`` is any digit, which JSON's is not). Rows of one shape have the same."""
+    unit (as ``units.duration``); ``None`` unless each figure is ASCII digits and dots, a
+    latency's followed by one of its units: so in every row the rules accepted but one with a
+    digit that is not ASCII (their ``\\d`` is any digit, JSON's is not). Rows of one shape
+    have the same factors."""
     factors = []
     for scale, text in zip(layout.scales, layout.figures(texts), strict=True):
         rest = text.lstrip("0123456789.")
@@ -1284,7 +1285,7 @@ _FIGURES = msgspec.json.Decoder(list[float]).decode
 def _csv_values(layout: _CsvLayout, factors: tuple, texts: tuple) -> list | None:
     """A row's values (``factors``: :func:`_csv_factors` of a row of its shape), ``None`` when
     one needs the general way: a figure beyond a float (msgspec refuses it, or its product is
-    not finite) or not in JSON's spelling (a leading 0: ``0123``, ``1.``, ``.5``). The values of
+    not finite) or not in JSON's spelling (``0123``, ``1.``, ``.5``). The values of
     a row's figures are kept by its layout and figures (a folder read again: one lookup)."""
     figures = ",".join(layout.figures(texts))
     kept = _ROW_VALUES.get((layout, figures))
