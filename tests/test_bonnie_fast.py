@@ -120,11 +120,10 @@ def test_the_layout_path_gives_the_general_columns_and_errors(monkeypatch):
         if cold:
             monkeypatch.setattr(bonnie, "_CSV_LAYOUTS", {})
             monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
-            monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
             monkeypatch.setattr(bonnie, "_CSV_SETTINGS", {})
             monkeypatch.setattr(bonnie, "_CSV_FILE_COLUMNS", {})
-            monkeypatch.setattr(bonnie, "_FLOATS", {})
-            monkeypatch.setattr(bonnie, "_KIB", {})
+            monkeypatch.setattr(bonnie, "_LATENCY_SECONDS", {})
+            monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
         for text in cases:
             assert _outcome(text) == _general(text, monkeypatch), text
 
@@ -223,3 +222,102 @@ def test_a_row_of_a_shape_seen_gets_the_verdict_of_every_rule(monkeypatch):
         for variant in (row, *(_vary_digits(row, rng) for _ in range(3))):
             assert bonnie._classify(variant) == bonnie._classify_anew(variant), variant
     assert len(bonnie._ROW_SHAPES) > 100  # (the shortcut was taken)
+
+
+# --- a row's figures as one JSON array --------------------------------------------------------
+_FIGURE_TOKENS = [
+    "0", "7", "12", "12.5", "466701", "3467.1", "0.0", "00", "0123", "01.5", "1" + "0" * 300,
+    "1" + "0" * 305, "1" + "0" * 308, "9" * 400, "1" + "0" * 22, "9" * 17, "9007199254740993",
+    "0." + "0" * 330 + "1", "1e5", "1E5", " 1", "1 ", "1_0", "-1", "-0", "+1", "1.", ".5",
+    "\u0663", "\u0663.5", "nan", "inf", "1.5.5", "0x1", "[1]", "1]", "[", "", "+++", "+++++",
+    "12ms", "5s", "1us", "3m", "1,2", "2.", "."]
+_UNITS = ["us", "ms", "s", "", "sec", "ns", "u", "m", "sm", "mus"]
+
+
+def test_the_figures_decoded_at_once_give_the_values_of_each_cell(monkeypatch):
+    # a row's figures (its digit and latency cells) are decoded as one JSON array and scaled by
+    # the factors of its shape: every cell of genuine rows set to each token (a latency's with
+    # each unit) must give what the general way gives (values, or the same error), whether
+    # the rules accept the row or not, with the row's shape new and then seen
+    rows = [line for text in _csv_texts() for line in text.splitlines()
+            if line.count(",") >= 26 and not line.startswith(bonnie._CSV_HEADERS)]
+    layouts = {27: bonnie._LAYOUT_103, 48: bonnie._LAYOUT_196, 50: bonnie._LAYOUT_198}
+    rng = random.Random(29)
+    cases = []
+    for row in rows:
+        fields = row.split(",")
+        for i, name in enumerate(layouts.get(len(fields), [])):
+            if name not in bonnie._RESULT_FIELDS and name not in bonnie._LAT_FIELDS:
+                continue
+            for token in _FIGURE_TOKENS:
+                unit = rng.choice(_UNITS) if name in bonnie._LAT_FIELDS and token else ""
+                cases.append(",".join(fields[:i] + [token + unit] + fields[i + 1:]))
+    assert len(cases) > 5000
+    monkeypatch.setattr(bonnie, "_LAYOUT_OF_SHAPE", {})
+    monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
+    for text in cases:
+        for _ in range(2):  # (the shape new, then seen: its values kept)
+            assert _outcome(text) == _general(text, monkeypatch), text
+    assert len(bonnie._LAYOUT_OF_SHAPE) > 100
+
+
+def test_the_figures_of_any_texts_are_the_general_values_or_none():
+    # _csv_values on its own, whatever the texts of a layout's figure cells (the rules would
+    # refuse most of them): the values _run_rows gives, or None, and None whenever _run_rows
+    # refuses the row
+    rows = [line for text in _csv_texts() for line in text.splitlines()
+            if line.count(",") >= 26 and not line.startswith(bonnie._CSV_HEADERS)]
+    rng = random.Random(31)
+    compared = 0
+    for row in rows:
+        got = bonnie._classify_anew(row)
+        if got is None or len(got) != 2:
+            continue
+        run = bonnie._run_from_csv(got[0], got[1], 1)
+        layout = bonnie._csv_layout(run.texts, 8192, 1)
+        places = [i for i, t in enumerate(run.texts) if t and t[0] != "+"]
+        for i in places:
+            for token in _FIGURE_TOKENS:
+                if not token or token[0] == "+":
+                    continue
+                texts = list(run.texts)
+                unit = rng.choice(_UNITS) if run.texts[i][-1] == "s" else ""
+                texts[i] = token + unit
+                run.texts = tuple(texts)
+                factors = bonnie._csv_factors(layout, run.texts)
+                fast = None if factors is None else bonnie._csv_values(layout, factors,
+                                                                        run.texts)
+                run.cells = bonnie._csv_cells(run)
+                rows_out: list = []
+                try:
+                    bonnie._run_rows(run, "x.csv", 8192, rows_out)
+                except (ParseError, ValueError):
+                    assert fast is None, texts[i]
+                    continue
+                want = [r[6] for r in rows_out]
+                if fast is not None:
+                    compared += 1
+                    assert list(map(_canon, fast)) == list(map(_canon, want)), texts[i]
+    assert compared > 200
+
+
+def test_the_values_kept_are_those_of_the_row_and_its_layout(monkeypatch):
+    # a row's values are kept by its layout and its figures joined (units and all): the same
+    # figures in cells of another scale (a K/sec rate, a %CP, a latency) are other values
+    monkeypatch.setattr(bonnie, "_ROW_VALUES", {})
+    kinds = bonnie._CSV_CELL_KINDS
+    rate = bonnie._CSV_CELL_TESTS.index("put_block")  # (its rate: K/sec)
+    cpu = rate + 1
+    ops = bonnie._CSV_CELL_TESTS.index("seq_create")
+    lat = kinds.index("lat")
+    assert kinds[rate] == "rate" and kinds[cpu] == "cpu" and kinds[ops] == "rate"
+    got = []
+    for cell, text in ((rate, "100"), (cpu, "100"), (ops, "100"), (lat, "100s"), (lat, "100ms"),
+                       (rate, "100"), (lat, "100s")):
+        texts = [""] * len(kinds)
+        texts[cell] = text
+        layout = bonnie._csv_layout(tuple(texts), 8192, 1)
+        factors = bonnie._csv_factors(layout, tuple(texts))
+        got.append(bonnie._csv_values(layout, factors, tuple(texts)))
+    assert got == [[102400.0], [100.0], [100.0], [100.0], [0.1], [102400.0], [100.0]]
+    assert len(bonnie._ROW_VALUES) == 7  # (each layout new: the same figures kept for each)

@@ -58,10 +58,12 @@ import os
 import re
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
-from ebsstats.io._common import Parsed, number, read_one
+from ebsstats.io._common import Parsed, number, read_one, remember
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
 
@@ -965,11 +967,6 @@ _CELL_INFO = {(t, kind): (w, o, k, "lat_max" if kind == "lat" else "cpu" if kind
               for t, (w, o, k) in _TESTS.items() for kind in ("rate", "cpu", "lat")}
 
 
-# a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
-# same text is the same value; bounded, so that a hostile file cannot grow it without end)
-_LATENCY_SECONDS: dict[str, float] = {}
-
-
 def _run_rows(run: _Run, source: str, chunk_default: int, rows: list[tuple]) -> int:
     """Append the rows of one run's cells to ``rows`` (tuples in :data:`_CELL_COLUMNS` order);
     how many."""
@@ -1180,9 +1177,10 @@ def _repetitions(runs: list[_Run]) -> list[int]:
 # --- CSV rows as columns through their layout -------------------------------------------------
 # A CSV row's layout columns (position, test, workload, op, block_size, metric, flag) follow from
 # which of its cells are empty or too fast ('+++'), its chunk and its line: rows of one layout
-# share them, and only their values are computed (the digits by one float() map and one scale
-# vector, the latencies by the cache of seconds). Anything else (a latency not seen yet, a figure
-# beyond a float, a size beyond 64 bits, a row without cells) goes the general way of
+# share them, and only their values are computed: its figures joined are one JSON array for
+# msgspec (C, ~40 ns a figure, float() ~400 ns; the same double: both round correctly), each
+# times its factor (K/sec 1024, a latency its unit's). Anything else (a figure beyond a float or
+# not JSON's, a size beyond 64 bits, a row without cells) goes the general way of
 # :func:`_run_rows`, which gives the same rows or the same error.
 
 @dataclass(frozen=True, eq=False)
@@ -1198,12 +1196,9 @@ class _CsvLayout:
     block_size: list
     metric: list
     flag: list | None  # None: no cell too fast
-    kib: object  # texts -> the texts of the digit cells in K/sec (a tuple)
-    plain: object  # texts -> the texts of the other digit cells (a tuple)
-    latencies: object  # texts -> the latency cells' texts (a tuple)
-    order: object  # [*kib, *plain, *latencies, nan] -> the values in row order (a tuple)
-    cells: object  # texts -> the texts of the cells in row order (a tuple)
-    caches: object  # _VALUE_CACHES -> the cache of each of those cells' values (a tuple)
+    figures: object  # texts -> the texts of the cells that are figures (not '+'), row order
+    scales: tuple  # each figure's factor: K/sec 1024.0, others 1.0, a latency None (its unit's)
+    order: object | None  # [*the figures' values, nan] -> the values; None: no cell too fast
 
 
 def _picker(indices: list[int]):
@@ -1219,107 +1214,106 @@ def _picker(indices: list[int]):
 # layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
 # lists are shared by files of that layout, never modified (typing types them once)
 _CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
-_SHAPE = str.maketrans("", "", "0123456789.ums")  # a cell's digits and units: left its '+'s
 
 
 def _csv_layout_key(texts: tuple, chunk: int, line: int) -> tuple:
     """What decides a CSV row's layout: which cells are empty, which are '+' (the row's
-    patterns allow only digits, '.', '+' and a latency's unit in a cell), chunk and line."""
-    return tuple(map(bool, texts)), ",".join(texts).translate(_SHAPE), chunk, line
+    patterns allow only digits, '.', '+' and a latency's unit in a cell: the cells' UTF-8
+    without the ASCII ones), chunk and line."""
+    return (tuple(map(bool, texts)), ",".join(texts).encode("utf-8", "surrogatepass")
+            .translate(None, b"0123456789.ums"), chunk, line)
 
 
 # (a row's cell texts joined by commas, their ASCII digits made 0 (as :data:`_ROW_SHAPES`), chunk,
-# line) -> the layout: cells of one shape are empty, digits or '+' alike, so of one layout key
-# (bounded: one layout for many shapes, kept in _CSV_LAYOUTS)
-_LAYOUT_OF_SHAPE: dict[tuple, _CsvLayout] = {}
+# line) -> (layout, factors of its figures): cells of one shape are empty, digits or '+' alike,
+# so of one layout key, and their latencies of the same units (bounded: one layout for many
+# shapes, kept in _CSV_LAYOUTS)
+_LAYOUT_OF_SHAPE: dict[tuple, tuple[_CsvLayout, tuple]] = {}
 
 
 def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
-    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values)."""
+    """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values):
+    its cells' columns picked from each cell's (:data:`_CSV_CELL_INFO`), in C."""
+    cells = list(itertools.compress(range(len(texts)), texts))  # (the cells not empty)
+    pick = _picker(cells)
+    plus = [i for i in cells if _CSV_CELL_KINDS[i] != "lat" and texts[i][0] == "+"]
+    figures = [i for i in cells if i not in plus] if plus else cells
+    at = {i: k for k, i in enumerate(figures)}
     sizes = {"char": 1, "block": chunk, "seek": chunk, "file": None}
-    cols: list[list] = [[], [], [], [], [], [], []]
-    picked: dict[str, list[int]] = {"kib": [], "plain": [], "lat": [], "nan": []}
-    sources = []
-    for i, (test, kind, text) in enumerate(zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, texts,
-                                                strict=True)):
-        if not text:
-            continue
-        workload, op, bkind, metric, scale = _CELL_INFO[test, kind]
-        flag = None
-        if kind == "lat":
-            what = "lat"
-        elif text[0] == "+":
-            what, flag = "nan", TOO_FAST
-        else:
-            what = "kib" if scale == units.KiB else "plain"
-            assert scale in (units.KiB, 1.0)
-        sources.append((what, len(picked[what])))
-        picked[what].append(i)
-        for col, v in zip(cols, (f"line {line}", test, workload, op, sizes[bkind], metric,
-                                 flag), strict=True):
-            col.append(v)
-    kib, plain, lat = picked["kib"], picked["plain"], picked["lat"]
-    start = {"kib": 0, "plain": len(kib), "lat": len(kib) + len(plain),
-             "nan": len(kib) + len(plain) + len(lat)}
-    order = [start[what] + (k if what != "nan" else 0) for what, k in sources]
-    cells = sorted(kib + plain + lat + picked["nan"])  # (row order: the order of the texts)
-    return _CsvLayout(len(order), *cols[:6], cols[6] if any(cols[6]) else None,
-                      _picker(kib), _picker(plain), _picker(lat), _picker(order),
-                      _picker(cells), _picker([_CACHE_OF[what] for what, _ in sources]))
+    workload, op, bkind, metric, scale = (list(pick(info)) for info in _CSV_CELL_INFO)
+    return _CsvLayout(len(cells), [f"line {line}"] * len(cells), list(pick(_CSV_CELL_TESTS)),
+                      workload, op, list(map(sizes.__getitem__, bkind)), metric,
+                      [TOO_FAST if i in plus else None for i in cells] if plus else None,
+                      _picker(figures), tuple(map(_CSV_CELL_SCALE.__getitem__, figures)),
+                      _picker([at.get(i, len(figures)) for i in cells]) if plus else None)
 
 
-def _csv_values(layout: _CsvLayout, texts: tuple) -> list | None:
-    """A row's values, ``None`` when one needs the general way (a latency not in the cache of
-    seconds, or a figure beyond a float). Each digits text's value is looked up (float() is
-    slow: ~0.4 us a text); the caches hold finite values only."""
-    try:  # each cell's text looked up in its own cache, in row order
-        return list(map(operator.getitem, layout.caches((_KIB, _FLOATS, _LATENCY_SECONDS,
-                                                         _TOO_FAST_VALUES)),
-                        layout.cells(texts)))
-    except KeyError:  # a text not seen yet
-        values = _csv_values_anew(layout, texts)
-        if values is None:
+# each cell of a row's texts (:data:`_CSV_CELLS` order): its workload, op, block-size kind,
+# metric and scale (of :data:`_CELL_INFO`), each a list by cell; the factor of a cell's figure
+# (a K/sec rate 1024.0, a latency None: its unit's, others 1.0)
+_CSV_CELL_INFO = [list(x) for x in zip(*(_CELL_INFO[test, kind] for test, kind in
+                                         zip(_CSV_CELL_TESTS, _CSV_CELL_KINDS, strict=True)),
+                                       strict=True)]
+_CSV_CELL_SCALE = [None if kind == "lat" else float(scale)
+                   for kind, scale in zip(_CSV_CELL_KINDS, _CSV_CELL_INFO[4], strict=True)]
+assert set(_CSV_CELL_SCALE) == {None, 1.0, float(units.KiB)}
+
+
+def _csv_factors(layout: _CsvLayout, texts: tuple) -> tuple | None:
+    """The factor of each figure of a row of ``layout``: its scale, a latency's the one of its
+    unit (as ``units.duration``); ``None`` unless each figure is ASCII digits and dots, a
+    latency's followed by one of its units: so in every row the rules accepted but one with a
+    digit that is not ASCII (their ``\\d`` is any digit, JSON's is not). Rows of one shape
+    have the same factors."""
+    factors = []
+    for scale, text in zip(layout.scales, layout.figures(texts), strict=True):
+        rest = text.lstrip("0123456789.")
+        if scale is None:
+            scale = _SECONDS_OF.get(rest)
+            if scale is None:
+                return None
+        elif rest:
             return None
-    return list(layout.order(values))
+        factors.append(scale)
+    return tuple(factors)
 
 
-class _NanForAll(dict):
-    """A '+++' cell's value (NaN, too fast to measure) whatever its text: the cache of the
-    too-fast cells of :func:`_csv_values` (never holds anything)."""
-
-    __slots__ = ()
-
-    def __missing__(self, key: str) -> float:
-        return math.nan
+_SECONDS_OF = {"us": units.US, "ms": units.MS, "s": 1.0}  # (units.duration's factors)
+_FIGURES = msgspec.json.Decoder(list[float]).decode
 
 
-_TOO_FAST_VALUES = _NanForAll()
-# a cell's kind in a layout -> its place in the caches _csv_values passes to a layout's caches
-_CACHE_OF = {"kib": 0, "plain": 1, "lat": 2, "nan": 3}
-
-
-# a digits cell's text -> its value, float(text) times 1024 (K/sec) or not (pure; bounded,
-# short texts and finite values only, so that a hostile file cannot grow them without end)
-_KIB: dict[str, float] = {}
-_FLOATS: dict[str, float] = {}
-
-
-def _csv_values_anew(layout: _CsvLayout, texts: tuple) -> list | None:
-    """:func:`_csv_values` working out each value (as :func:`_run_rows` does), kept for the
-    next rows; ``None``: the general way must do it."""
-    latencies = list(map(_LATENCY_SECONDS.get, layout.latencies(texts)))
-    if any(v is None for v in latencies):
+def _csv_values(layout: _CsvLayout, factors: tuple, texts: tuple) -> list | None:
+    """A row's values (``factors``: :func:`_csv_factors` of a row of its shape), ``None`` when
+    one needs the general way: a figure beyond a float (msgspec refuses it, or its product is
+    not finite) or not in JSON's spelling (``0123``, ``1.``, ``.5``). The values of
+    a row's figures are kept by its layout and figures (a folder read again: one lookup)."""
+    figures = ",".join(layout.figures(texts))
+    kept = _ROW_VALUES.get((layout, figures))
+    if kept is not None:
+        return list(kept)
+    try:  # the figures' floats (their units away), as float() of each makes them
+        values = list(map(operator.mul, _FIGURES(
+            f"[{figures.replace('us', '').replace('ms', '').replace('s', '')}]"), factors))
+    except msgspec.DecodeError:  # (and its ValidationError: beyond a float)
         return None
-    picked = []
-    for cache, pick, scale in ((_KIB, layout.kib, units.KiB), (_FLOATS, layout.plain, 1.0)):
-        digits = pick(texts)
-        values = [float(text) * scale for text in digits]
-        if any(v - v != 0 for v in values):  # beyond a float
-            return None
-        if len(cache) < 8192:
-            cache.update((t, v) for t, v in zip(digits, values, strict=True) if len(t) < 32)
-        picked += values
-    return [*picked, *latencies, math.nan]
+    total = sum(values)
+    if total - total != 0 or len(values) != len(factors):  # (inf - inf is nan)
+        return None
+    if layout.order is not None:
+        values.append(math.nan)  # too fast to measure
+        values = list(layout.order(values))
+    remember(_ROW_VALUES, (layout, figures), tuple(values), 4096)
+    return values
+
+
+# (layout, a row's figures joined, units and all: what decides its factors too) -> its values
+# (bounded: :func:`remember`); a tuple, copied for each row
+_ROW_VALUES: dict[tuple, tuple] = {}
+
+
+# a latency cell's text ("251us") -> its seconds, once it passed the range check (pure: the
+# same text is the same value; bounded, so that a hostile file cannot grow it without end)
+_LATENCY_SECONDS: dict[str, float] = {}
 
 
 _CONST = functools.partial(tuple.__new__, Const)  # Const(value, n) of a (value, n) pair, in C
@@ -1335,8 +1329,8 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
         # the layout of a shape of cells seen (the same emptiness and '+'s), else by its key
         shape = (",".join(run.texts).encode("utf-8", "surrogatepass").translate(_DIGITS_0),
                  chunk, run.line)
-        layout = _LAYOUT_OF_SHAPE.get(shape)
-        if layout is None:
+        got = _LAYOUT_OF_SHAPE.get(shape)
+        if got is None:
             key = _csv_layout_key(run.texts, chunk, run.line)
             layout = _CSV_LAYOUTS.get(key)
             if layout is None:
@@ -1345,11 +1339,15 @@ def _csv_columns(runs: list[_Run], source: str, default_chunk: int) -> tuple[dic
                     _CSV_LAYOUTS[key] = layout
                 else:
                     key = None  # (a layout not kept: no columns kept by it either)
+            factors = _csv_factors(layout, run.texts)
+            if factors is None:
+                return None
             if key is not None and len(_LAYOUT_OF_SHAPE) < 4096 and len(shape[0]) < 1024:
-                _LAYOUT_OF_SHAPE[shape] = layout
+                _LAYOUT_OF_SHAPE[shape] = layout, factors
         else:
+            layout, factors = got
             key = shape  # (a kept layout)
-        values = _csv_values(layout, run.texts)
+        values = _csv_values(layout, factors, run.texts)
         if values is None or not layout.n:
             return None
         pieces.append((layout, values))
