@@ -157,12 +157,14 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
     islink = os.path.islink
+    top = os.fspath(root)  # what os.walk gives as the top's dirpath
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         folder = Path(dirpath)
         base = _text_of_child(folder)
-        rel_dir = folder.relative_to(root).as_posix() if rels is not None else "."
+        rel_dir = ("." if rels is None or dirpath == top  # (the top: no relative_to)
+                   else folder.relative_to(root).as_posix())
         within = "" if rel_dir == "." else f"{rel_dir}/"
         for name in sorted(filenames):
             if name.startswith("."):
@@ -235,12 +237,12 @@ def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...
     """The folder ``meta.yaml`` files from ``root`` (absolute) down to ``root/rel_dir`` (deeper
     wins), merged: computed once per folder of a read, not once per file. A bad sidecar raises
     (its ParseError is cached by :mod:`ebsstats.io.meta`)."""
-    meta: dict = {}
-    cur = Path(root)
-    meta.update(metamod.folder_sidecar(cur, root))
-    for part in (rel_dir.split("/") if rel_dir else []):
-        cur = cur / part
-        meta.update(metamod.folder_sidecar(cur, root))
+    meta = metamod.folder_sidecar(root, root)  # (root is absolute, normalised: its Path's text)
+    if rel_dir:
+        cur = Path(root)
+        for part in rel_dir.split("/"):
+            cur = cur / part
+            meta.update(metamod.folder_sidecar(cur, root))
     return tuple(meta.items())
 
 
@@ -249,10 +251,13 @@ def _folder_of(parent: str, root: str) -> tuple[str, str, tuple] | None:
     """``(absolute root, parent relative to root, the folder sidecars' metadata items)``, or
     ``None`` when ``parent`` is not under ``root``: once per folder of a read, not once per
     file (pathlib is slow). A bad sidecar raises (nothing cached: each file fails alike)."""
-    try:
-        rel_dir = Path(parent).relative_to(root).as_posix()
-    except ValueError:
-        return None
+    if parent == root:  # (files at the top: what relative_to gives, without two Paths)
+        rel_dir = "."
+    else:
+        try:
+            rel_dir = Path(parent).relative_to(root).as_posix()
+        except ValueError:
+            return None
     top = os.path.abspath(root)
     return top, rel_dir, _folder_chain_meta(top, "" if rel_dir == "." else rel_dir)
 
