@@ -347,7 +347,8 @@ def _load_listed(path: str, max_bytes: int) -> bytes:
         fd = os.open(path, _OPEN_FLAGS)
         try:
             st = os.fstat(fd)
-            _check_regular(st, path, max_bytes)  # type: ignore[arg-type]
+            if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:  # (refused: it says why)
+                _check_regular(st, path, max_bytes)  # type: ignore[arg-type]
             data = _read_fd(fd, st.st_size, max_bytes)
         finally:
             os.close(fd)
@@ -793,7 +794,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     shared = frozenset(size for size, k in counts.items() if k > 1)
     versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
-    jobs = _jobs(jobs, sum(map(_work, sizes)))
+    jobs = _jobs(jobs, 0.0 if jobs is not None else sum(map(_work, sizes)))  # (asked: no sum)
     bar = _progress(len(files), progress)
     batch = sorted(range(len(files)), key=rels.__getitem__)
     final = root is None  # one file: nothing else to wait for
