@@ -143,11 +143,19 @@ def readers() -> list[Reader]:
 
 def sniff(head: str, name: str = "") -> Match | None:
     """The most confident reader's verdict on a file's head, or ``None`` if no reader knows it."""
-    best: Match | None = None
+    found = _best(head, name)
+    return None if found is None else Match(found[0], found[1], found[0].confidence)
+
+
+def _best(head: str, name: str) -> tuple[Reader, str] | None:
+    """:func:`sniff`'s reader and format, without a :class:`Match` made (what the folder read
+    asks once per file)."""
+    best: tuple[Reader, str] | None = None
+    confidence = 0.0
     for reader in _REGISTRY:
         fmt = reader.detect(head, name)  # (what Reader.sniff does, without a call per reader)
-        if fmt and (best is None or reader.confidence > best.confidence):
-            best = Match(reader, fmt, reader.confidence)
-            if reader.confidence >= 1.0:
+        if fmt and (best is None or reader.confidence > confidence):
+            best, confidence = (reader, fmt), reader.confidence
+            if confidence >= 1.0:
                 break
     return best

@@ -40,10 +40,13 @@ from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
 from ebsstats.io._columns import concat
 from ebsstats.io._common import (
+    _OPEN_FLAGS,
     MAX_BYTES,
     UTF16_BOMS,
     Chunk,
     Parsed,
+    _check_regular,
+    _read_fd,
     decode,
     load_bytes,
     results_of,
@@ -77,14 +80,14 @@ class ReadResult(NamedTuple):
     failures: pd.DataFrame
 
 
-@dataclass
+@dataclass(slots=True)
 class _Outcome:
     rel: str
     sniffed: Sniffed | None = None
     parsed: Parsed | None = None  # records and series moved to the chunks below
     failure: IngestFailure | None = None
     meta: dict = field(default_factory=dict)
-    digest: str | None = None
+    digest: bytes | None = None  # SHA-1 of its bytes (files of a size another file has)
     error: ParseError | None = None
     records: Chunk | None = None  # the file's records as compact columns, metadata applied
     series: list[Chunk] = field(default_factory=list)
@@ -137,51 +140,70 @@ def _walk(root: Path, errors: list[OSError] | None = None,
     (``None``: it failed), in the order of the files, which the read then uses instead of
     asking again; ``rels`` (if given) each file's name relative to ``root`` (``/``-separated,
     as :func:`_relative_names` makes it from the path: its folder part once per folder)."""
-    files: list[Path] = []
+    return list(map(Path, _walk_text(root, errors, stats, rels)))
+
+
+def _walk_text(root: Path, errors: list[OSError] | None = None,
+               stats: list[os.stat_result | None] | None = None,
+               rels: list[str] | None = None, sizes: list[int] | None = None) -> list[str]:
+    """:func:`_walk`, each file as the text of its path (what ``str`` of its
+    :class:`~pathlib.Path` is: :func:`_text_of_child`), not a Path (a Path per file, and its
+    text made again when the file is opened, cost 1.5 us a file); ``sizes`` (if given) each
+    file's size from its ``stat`` (where that failed, asked again: 0 if it fails again)."""
+    files: list[str] = []
     kept: list[os.stat_result | None] = []
     names: list[str] = []
+    sized: list[int] = []
     seen: dict[object, int] = {}
     onerror = errors.append if errors is not None else None
+    islink = os.path.islink
+    top = os.fspath(root)  # what os.walk gives as the top's dirpath
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         folder = Path(dirpath)
-        child = _child_of(folder)
-        rel_dir = folder.relative_to(root).as_posix() if rels is not None else "."
+        base = _text_of_child(folder)
+        rel_dir = ("." if rels is None or dirpath == top  # (the top: no relative_to)
+                   else folder.relative_to(root).as_posix())
         within = "" if rel_dir == "." else f"{rel_dir}/"
-        prefix = os.path.join(dirpath, "")
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
+            full = base + name
             try:
-                st = os.stat(prefix + name)
+                st = os.stat(full)
                 key: object = (st.st_dev, st.st_ino)
             except OSError:
-                st, key = None, prefix + name
+                st, key = None, full
             if key in seen:  # the same file twice: keep its real name over a link
                 k = seen[key]
-                if os.path.islink(files[k]) and not os.path.islink(prefix + name):
-                    files[k] = child(name)  # the same inode: the same stat
+                if islink(files[k]) and not islink(full):
+                    files[k] = full  # the same inode: the same stat
                     names[k] = within + name
                 continue
             seen[key] = len(files)
-            files.append(child(name))
+            files.append(full)
             kept.append(st)
             names.append(within + name)
+            sized.append(_size_of(full) if st is None else st.st_size)
     if stats is not None:
         stats[:] = kept
     if rels is not None:
         rels[:] = names
+    if sizes is not None:
+        sizes[:] = sized
     return files
 
 
-def _child_of(folder: Path):
-    """``name -> folder / name``, without parsing the folder's path again for every file
-    (pathlib's own child maker where this Python has it: a fifth of the cost of ``/``)."""
-    make = getattr(folder, "_make_child_relpath", None)
-    if make is not None and make("x") == folder / "x":
-        return make
-    return folder.joinpath
+def _text_of_child(folder: Path) -> str:
+    """What the text of ``folder / name`` starts with, for any file name: ``str(folder / name)``
+    is that and the name (pathlib joins a child's name to its folder's text with one ``/``,
+    none after ``.``, the folder's own text normalised once).
+
+    >>> _text_of_child(Path("data//gp3/")), _text_of_child(Path(".")), _text_of_child(Path("/"))
+    ('data/gp3/', '', '/')
+    """
+    return str(folder / "x")[:-1]
 
 
 def _relative_names(files: list[Path], root: Path) -> list[str]:
@@ -215,12 +237,12 @@ def _folder_chain_meta(root: str, rel_dir: str) -> tuple[tuple[str, object], ...
     """The folder ``meta.yaml`` files from ``root`` (absolute) down to ``root/rel_dir`` (deeper
     wins), merged: computed once per folder of a read, not once per file. A bad sidecar raises
     (its ParseError is cached by :mod:`ebsstats.io.meta`)."""
-    meta: dict = {}
-    cur = Path(root)
-    meta.update(metamod.folder_sidecar(cur, root))
-    for part in (rel_dir.split("/") if rel_dir else []):
-        cur = cur / part
-        meta.update(metamod.folder_sidecar(cur, root))
+    meta = metamod.folder_sidecar(root, root)  # (root is absolute, normalised: its Path's text)
+    if rel_dir:
+        cur = Path(root)
+        for part in rel_dir.split("/"):
+            cur = cur / part
+            meta.update(metamod.folder_sidecar(cur, root))
     return tuple(meta.items())
 
 
@@ -229,25 +251,39 @@ def _folder_of(parent: str, root: str) -> tuple[str, str, tuple] | None:
     """``(absolute root, parent relative to root, the folder sidecars' metadata items)``, or
     ``None`` when ``parent`` is not under ``root``: once per folder of a read, not once per
     file (pathlib is slow). A bad sidecar raises (nothing cached: each file fails alike)."""
-    try:
-        rel_dir = Path(parent).relative_to(root).as_posix()
-    except ValueError:
-        return None
+    if parent == root:  # (files at the top: what relative_to gives, without two Paths)
+        rel_dir = "."
+    else:
+        try:
+            rel_dir = Path(parent).relative_to(root).as_posix()
+        except ValueError:
+            return None
     top = os.path.abspath(root)
     return top, rel_dir, _folder_chain_meta(top, "" if rel_dir == "." else rel_dir)
 
 
-def _sidecars(path: Path, root: Path, own: bool | None) -> dict:
-    """Sidecar metadata of ``path`` under ``root``: its folders' then its own (``own``: whether
-    ``<file>.meta.yaml`` exists, if the listing knows; else it is looked up)."""
+def _sidecars(path: str, root: Path, own: bool | None) -> dict:
+    """Sidecar metadata of ``path`` (the text of its Path) under ``root``: its folders' then
+    its own (``own``: whether ``<file>.meta.yaml`` exists, if the listing knows; else it is
+    looked up)."""
     where = _folder_of(os.path.dirname(path), os.fspath(root))
     if where is None:
-        return metamod.sidecar_meta(path, root)
+        return metamod.sidecar_meta(Path(path), root)
     top, rel_dir, folder_meta = where
     meta = dict(folder_meta)
     if own is None or own:
-        meta.update(metamod.file_sidecar(Path(top, rel_dir, path.name), top))
+        meta.update(metamod.file_sidecar(Path(top, rel_dir, _name_of(path)), top))
     return meta
+
+
+def _name_of(path: str) -> str:
+    """The file name of a path's text (what its :class:`~pathlib.Path`'s ``name`` is: the text
+    of a Path ends with its name, after its last ``/``).
+
+    >>> _name_of("data/gp3/run-1.json"), _name_of("run-1.json")
+    ('run-1.json', 'run-1.json')
+    """
+    return path.rpartition("/")[2]
 
 
 @dataclass(frozen=True)
@@ -284,22 +320,51 @@ def _source_of(job: _Job):
     return source_of
 
 
-def _context(reader, path: Path, job: _Job) -> dict:
-    """The context a reader declared it needs (see :mod:`ebsstats.io._registry`)."""
+def _context(reader, path: str, job: _Job) -> dict:
+    """The context a reader declared it needs (see :mod:`ebsstats.io._registry`); ``path``:
+    the text of the file's Path (the reader gets the Path)."""
     ctx: dict = {}
+    if not reader.needs:
+        return ctx
     if "path" in reader.needs:
-        ctx["path"] = path
+        ctx["path"] = Path(path)
     if "source_of" in reader.needs:
         ctx["source_of"] = _source_of(job)
     if "folder_version" in reader.needs:
-        ctx["folder_version"] = job.versions.get((str(path.parent), reader.tool))
+        ctx["folder_version"] = job.versions.get((str(Path(path).parent), reader.tool))
     return ctx
 
 
 _HEAD_FIRST = 1024**2  # files above this are sniffed from their head before being read
 
 
-def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
+def _load_listed(path: str, max_bytes: int) -> bytes:
+    """:func:`~ebsstats.io._common.load_bytes` with ``listed=True`` (the listing's ``stat``
+    found a regular file: opened at once, without blocking, checked again by ``fstat``) of the
+    text of the file's Path, not a Path (``load_bytes`` makes one of text: 1.3 us a file). The
+    same refusals, in the same words (a Path's text is the path it names)."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:  # (refused: it says why)
+                _check_regular(st, path, max_bytes)  # type: ignore[arg-type]
+            data = _read_fd(fd, st.st_size, max_bytes)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise ParseError(path, None, "a readable file",
+                         found=f"{type(exc).__name__}: {exc.strerror}") from exc
+    except MemoryError as exc:
+        raise ParseError(path, None, "a file that fits in memory", found="MemoryError") from exc
+    if len(data) > max_bytes:  # grew while being read: refuse, never parse a truncated copy
+        raise ParseError(path, None, f"a file of at most {max_bytes:,} bytes (the size limit; "
+                         "max_bytes= raises it)", found="a file that grew past the limit "
+                         "while it was read")
+    return data
+
+
+def _defer_by_head(path: str, rel: str, out: _Outcome) -> bool:
     """Whether a large file's reader waits for the final pass, judged from its first 64 KiB
     (so that a long fio log is read once, not once per pass). Files whose head needs more
     care (UTF-16, binary) are left to the full read."""
@@ -310,17 +375,18 @@ def _defer_by_head(path: Path, rel: str, out: _Outcome) -> bool:
         return False  # the full read reports it
     if head[:2] in UTF16_BOMS or b"\x00" in head[:4096]:
         return False
-    sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"), _name_of(path))
     if sniffed is None or "folder_version" not in sniffed.reader.needs:
         return False
     out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
     return True
 
 
-def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = None
+def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = None
                ) -> _Outcome:
-    """Read, sniff and parse one file; every refusal is an outcome, never an exception.
-    ``listed``: the file's ``stat`` from the folder listing (not asked again)."""
+    """Read, sniff and parse one file (``path``: the text of its Path, as the listing made
+    it); every refusal is an outcome, never an exception. ``listed``: the file's ``stat`` from
+    the folder listing (not asked again)."""
     out = _Outcome(rel)
     st = _regular_file(path, rel, out, listed)
     if st is None:
@@ -330,7 +396,8 @@ def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = 
             deferred = _defer_by_head(path, rel, out)
             if deferred:
                 return out
-        data = load_bytes(path, job.max_bytes, listed=listed is not None)
+        data = (_load_listed(path, job.max_bytes) if listed is not None
+                else load_bytes(path, job.max_bytes))
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
         sniffed = _sniff_data(data, path, rel, out)
@@ -341,7 +408,7 @@ def _read_path(path: Path, rel: str, job: _Job, listed: os.stat_result | None = 
         if "folder_version" in reader.needs and not job.final:
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
-            out.digest = hashlib.sha1(data, usedforsecurity=False).hexdigest()
+            out.digest = hashlib.sha1(data, usedforsecurity=False).digest()
         parsed = _guarded_parse(reader, data, rel, _context(reader, path, job), job.budget)
         del data
         out.meta = _file_meta(path, rel, job)
@@ -360,7 +427,7 @@ def _by_name(module: str, tool: str, fmt: str) -> Sniffed:
     return Sniffed(module, tool, fmt)
 
 
-def _regular_file(path: Path, rel: str, out: _Outcome, st: os.stat_result | None = None
+def _regular_file(path: str, rel: str, out: _Outcome, st: os.stat_result | None = None
                   ) -> os.stat_result | None:
     """The file's ``stat`` (``st``, the listing's, else asked now) when it is a regular file and
     not a companion; else ``None``, with the reason set on ``out``."""
@@ -377,26 +444,25 @@ def _regular_file(path: Path, rel: str, out: _Outcome, st: os.stat_result | None
                 else "special file")
         out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
         return None
-    if is_companion_name(path.name):
+    if is_companion_name(_name_of(path)):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
         return None
     return st
 
 
-def _sniff_data(data: bytes, path: Path, rel: str, out: _Outcome):
+def _sniff_data(data: bytes, path: str, rel: str, out: _Outcome):
     """The reader that recognises the bytes, or ``None`` (empty, binary or unknown: the reason
     set on ``out``)."""
     if not data or data.isspace():  # not data.strip(): that copies the file
         out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
         return None
-    head = data[:65536]
-    if b"\x00" in head[:4096]:
+    if data.find(b"\x00", 0, 4096) >= 0:  # (no copy of the head made to look)
         out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
                                     kind="skipped")
         return None
     try:
-        sniffed = sniff_text(head.decode("utf-8", errors="replace"), path.name)
+        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), _name_of(path))
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
         # a reader's sniff that fails on one hostile file fails that file, not the read
         out.failure = IngestFailure(rel, None, f"{rel}: no reader could judge its first bytes "
@@ -424,7 +490,7 @@ def _keep_rows(out: _Outcome, parsed: Parsed, sniffed, job: _Job) -> None:
     out.parsed = parsed
 
 
-def _file_meta(path: Path, rel: str, job: _Job) -> dict:
+def _file_meta(path: str, rel: str, job: _Job) -> dict:
     """Pattern and sidecar metadata of one file (folder sidecars merged once per folder); a bad
     sidecar fails this file, naming both."""
     meta = metamod.pattern_meta(rel, job.pattern) if job.pattern else {}
@@ -509,7 +575,7 @@ def _count_into(counter) -> None:  # a worker's initializer
     _COUNTER = counter
 
 
-def _read_many(job: _Job, items: list[tuple[Path, str, os.stat_result | None]]
+def _read_many(job: _Job, items: list[tuple[str, str, os.stat_result | None]]
                ) -> list[_Outcome]:
     """Read a run of files (in a worker: typed into one block before they are sent back)."""
     out = []
@@ -614,8 +680,10 @@ def _run_batch(batch: list[int], files, rels, sizes, stats, job: _Job, jobs: int
     if jobs > 1 and len(batch) > 20:
         _run_pool(batch, files, rels, sizes, stats, job, jobs, done, bar)
         return
-    for i in batch:
-        done([i], [_read_path(files[i], rels[i], job, stats[i])])
+    for i in batch:  # (done() without a list per file)
+        o = outcomes[i] = _read_path(files[i], rels[i], job, stats[i])
+        if bar is not None:
+            bar.update(int(not _deferred(o)))
 
 
 def _run_pool(batch: list[int], files, rels, sizes, stats, job: _Job, jobs: int, done,
@@ -717,8 +785,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     if not files and not walk_errors:
         return [], root
     if given is None and root is not None:
-        sidecar_names: frozenset | None = frozenset(
-            str(f) for f in files if f.name.lower().endswith((".meta.yaml", ".meta.yml")))
+        sidecar_names: frozenset | None = _sidecar_names(files)
     else:
         sidecar_names = None
     _folder_chain_meta.cache_clear()  # sidecars may have changed since the last read
@@ -727,7 +794,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     shared = frozenset(size for size, k in counts.items() if k > 1)
     versions: dict[tuple[str, str], str] = {}
     outcomes: list[_Outcome] = [None] * len(files)  # type: ignore[list-item]
-    jobs = _jobs(jobs, sum(map(_work, sizes)))
+    jobs = _jobs(jobs, 0.0 if jobs is not None else sum(map(_work, sizes)))  # (asked: no sum)
     bar = _progress(len(files), progress)
     batch = sorted(range(len(files)), key=rels.__getitem__)
     final = root is None  # one file: nothing else to wait for
@@ -755,50 +822,67 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     return outcomes, root
 
 
-def _collect_versions(versions: dict, batch: list[int], files: list[Path],
+def _collect_versions(versions: dict, batch: list[int], files: list[str],
                       outcomes: list[_Outcome]) -> None:
     """``versions[(folder, tool)]``: the first version a report of that tool in that folder
     printed."""
     for i in batch:
         o = outcomes[i]
         if o.parsed is not None and o.parsed.version and o.sniffed is not None:
-            versions.setdefault((str(files[i].parent), o.sniffed.tool), o.parsed.version)
+            versions.setdefault((str(Path(files[i]).parent), o.sniffed.tool), o.parsed.version)
+
+
+def _sidecar_names(files: list[str]) -> frozenset:
+    """The paths (texts) among ``files`` whose names are ``<file>.meta.yaml`` (or ``.yml``):
+    none without ``.meta.y`` anywhere in their joined lowercase text (one search, not a look
+    at every name: lowercasing goes character by character, so any such name's suffix is in
+    it).
+
+    >>> sorted(_sidecar_names(["a/x.json", "a/x.json.META.yaml", "b.meta.yml/y.csv"]))
+    ['a/x.json.META.yaml']
+    """
+    if ".meta.y" not in "\n".join(files).lower():
+        return frozenset()
+    return frozenset(f for f in files
+                     if _name_of(f).lower().endswith((".meta.yaml", ".meta.yml")))
 
 
 def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
     """``(root, files, names relative to root, sizes, stats)`` of a read: every file below a
-    folder (or the ``files`` given under it), or the one file ``path``; ``stats``: each file's
-    ``stat`` from the folder's listing (``None``: asked when the file is read)."""
+    folder (or the ``files`` given under it), or the one file ``path``, each file as the text
+    of its path (``str`` of its :class:`~pathlib.Path`); ``stats``: each file's ``stat`` from
+    the folder's listing (``None``: asked when the file is read)."""
     stats: list[os.stat_result | None] = []
     if p.is_dir():
         root = p
         if files is None:
             rels: list[str] = []
-            files = _walk(p, walk_errors, stats, rels)
+            sizes: list[int] = []
+            files = _walk_text(p, walk_errors, stats, rels, sizes)
             if not _all_printable(rels):
                 rels = list(map(display_name, rels))
-        else:
-            files = [Path(f) for f in files]
-            stats = [None] * len(files)
-            rels = _relative_names(files, p)
+            return root, files, rels, sizes, stats
+        given = [Path(f) for f in files]
+        rels = _relative_names(given, p)
+        files = list(map(str, given))
+        stats = [None] * len(files)
     else:
         root = None
-        files, rels, stats = [p], [display_name(str(path))], [None]
-    sizes = []
-    for f, st in zip(files, stats, strict=True):
-        if st is None:
-            try:
-                st = f.stat()
-            except OSError:
-                sizes.append(0)
-                continue
-        sizes.append(st.st_size)
-    return root, files, rels, sizes, stats
+        files, rels, stats = [str(p)], [display_name(str(path))], [None]
+    return root, files, rels, list(map(_size_of, files)), stats
+
+
+def _size_of(path: str) -> int:
+    """A file's size (0 where it cannot be known now: the read reports why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _drop_duplicates(outcomes: list[_Outcome]) -> None:
     """Files with the same bytes as an earlier one (by SHA-1) become ``duplicate`` failures."""
-    seen: dict[str, str] = {}
+    seen: dict[bytes, str] = {}
     for o in outcomes:
         if o.digest is None or o.parsed is None:
             continue

@@ -348,6 +348,10 @@ def _sidecar(p: Path, root: Path, real_root: Path) -> dict:
 
 def _folder_meta(folder: str, root: str) -> tuple[tuple[str, object], ...] | ParseError:
     for name in SIDECAR_NAMES:
+        try:  # the usual answer (none there) without a Path made: the same file looked up
+            os.lstat(os.path.join(folder, name))
+        except (OSError, ValueError):
+            continue
         p = Path(folder, name)
         if _exists(p):
             try:  # the cache is keyed on the file's state: an edited sidecar is read again

@@ -50,17 +50,17 @@ def is_companion_name(name: str) -> bool:
 def sniff_text(head: str, name: str) -> Sniffed | None:
     """Ask every registered reader about the first bytes of a file (already decoded)."""
     _builtin.load()
-    match = _registry.sniff(head, name)
-    if match is None:
+    found = _registry._best(head, name)  # (_registry.sniff's verdict, without its Match)
+    if found is None:
         return None
-    key = (id(match.reader), match.format)
+    reader, fmt = found
+    key = (id(reader), fmt)
     hit = _VERDICTS.get(key)
-    if hit is not None and hit.reader is match.reader:
+    if hit is not None and hit.reader is reader:
         return hit
     if len(_VERDICTS) >= 1024:  # (formats are few; a reader's odd ones: bounded)
         _VERDICTS.clear()
-    out = _VERDICTS[key] = Sniffed(match.reader.name, match.reader.tool, match.format,
-                                   match.reader)
+    out = _VERDICTS[key] = Sniffed(reader.name, reader.tool, fmt, reader)
     return out
 
 
