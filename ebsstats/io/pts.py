@@ -333,9 +333,12 @@ def _system_pairs(text: str | None) -> tuple[tuple[str, str], ...]:
     return tuple(split_system_string(text).items())
 
 
+_NOT_KEY_RE = re.compile(r"[^a-z0-9]+")
+
+
 @functools.lru_cache(maxsize=4096)  # the same few keys in every file
 def _column_key(prefix: str, key: str) -> str:
-    return prefix + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
+    return prefix + _NOT_KEY_RE.sub("_", key.lower()).strip("_")
 
 
 # --------------------------------------------------------------------------------------------
@@ -951,10 +954,15 @@ def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | N
     return out if all(map(math.isfinite, out)) and (signed or lo >= 0) else None
 
 
+# the patterns of the readings below, compiled with the module (not in a user's first read)
+_FIO_NAME_RE = re.compile(r"^fio(?:-[a-z][\w]*)*-\d+(?:\.\d+)*$")
+_DESCRIPTION_CUT_RE = re.compile(r" - (?=[A-Z][\w /\-]*: )")
+
+
 def _is_fio(res: _Result) -> bool:
     if res.identifier:
         name = res.identifier.rsplit("/", 1)[-1]
-        return re.match(r"^fio(?:-[a-z][\w]*)*-\d+(?:\.\d+)*$", name) is not None or name == "fio"
+        return _FIO_NAME_RE.match(name) is not None or name == "fio"
     return res.title.startswith("Flexible IO Tester")
 
 
@@ -962,7 +970,7 @@ def _description_pairs(desc: str | None) -> dict[str, str]:
     if not desc:
         return {}
     out = {}
-    for part in re.split(r" - (?=[A-Z][\w /\-]*: )", desc):
+    for part in _DESCRIPTION_CUT_RE.split(desc):
         k, sep, v = part.partition(": ")
         if sep:
             out[k.strip().lower()] = v.strip()
