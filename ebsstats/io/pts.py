@@ -511,12 +511,39 @@ class _Template(NamedTuple):
     ``(1 + k, result, entry)`` an Entry's Value (k = 0), RawString (1) or JSON (2), ``(4,)``
     and ``(5,)`` the LastModified and Title of Generated; None when it is not read. Files with
     the same text but their fields give the same but what their fields stand for
-    (:func:`_from_template`)."""
+    (:func:`_from_template`). ``slots``: the same, by what is read (:func:`_slots`)."""
 
     systems: list[_System]
     results: list[_Result]
     info: dict
     roles: list[tuple | None]
+    slots: tuple
+
+
+def _slots(roles: list[tuple | None], systems: list[_System], results: list[_Result]) -> tuple:
+    """Where (the field's place, or None when no field stands for it) each thing ``roles``
+    names is read: (LastModified, Title, per system its TimeStamp, per result per entry its
+    Value, RawString and JSON), as :func:`_from_template` reads them.
+
+    >>> _slots([(5,), None, (0, 1), (1, 0, 0), (3, 0, 0)], [None, None],
+    ...        [_Result(None, "t", None, None, None, None, None, None, "", [None])])
+    (None, 0, [None, 2], [([3], [None], [4])])
+    """
+    last = title = None
+    stamps = [None] * len(systems)
+    cols = [tuple([None] * len(res.entries) for _ in range(3)) for res in results]
+    for i, role in enumerate(roles):
+        if role is None:
+            continue
+        if role[0] == 4:
+            last = i
+        elif role[0] == 5:
+            title = i
+        elif role[0] == 0:
+            stamps[role[1]] = i
+        else:
+            cols[role[1]][role[0] - 1][role[2]] = i
+    return last, title, stamps, cols
 
 
 _TEMPLATES: dict[tuple, _Template] = {}
@@ -542,9 +569,11 @@ def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_Sy
     every field of its text is an element of the tree (:func:`_field_elements`)."""
     elements = _field_elements(text, fields, root)
     if elements is not None:
-        roles = _read_elements(root)
-        remember(_TEMPLATES, fields[0], _Template(systems, results, info, [
-            roles.get(id(el)) for el in elements]), _TEMPLATES_MAX)
+        read = _read_elements(root)
+        roles = [read.get(id(el)) for el in elements]
+        remember(_TEMPLATES, fields[0], _Template(systems, results, info, roles,
+                                                  _slots(roles, systems, results)),
+                 _TEMPLATES_MAX)
 
 
 def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Element] | None:
@@ -599,42 +628,46 @@ def _from_template(key: tuple, fields: list[str]) -> tuple | None:
     tpl = _TEMPLATES.get(key)
     if tpl is None:
         return None
-    stamps = [s.timestamp for s in tpl.systems]
-    cols = [([e.value for e in res.entries], [e.raw for e in res.entries],
-             [e.run_times for e in res.entries]) for res in tpl.results]
-    memo: dict = {}  # a JSON text -> its test-run-times
+    texts = [t.strip() or None for t in fields]
+    last, title, stamp_at, cols = tpl.slots
     info = dict(tpl.info)
-    for role, text in zip(tpl.roles, fields, strict=True):
-        if role is None:
-            continue
-        text = text.strip() or None
-        if role[0] == 4:
-            info["last_modified"] = text
-        elif role[0] == 5:
-            info["title"] = text
-        elif role[0] == 0:
-            stamps[role[1]] = text
-        elif role[0] == 1:
-            cols[role[1]][0][role[2]] = text
-        elif role[0] == 2:
-            cols[role[1]][1][role[2]] = text.split(":") if text else None
-        else:
-            rt = memo.get(text) if text else None
-            if rt is None and text:  # (a JSON field is a valid object: never raises)
-                rt = memo[text] = _run_times_json(text, "", "")
-            cols[role[1]][2][role[2]] = rt
-    systems = [_System(s.identifier, s.hardware, s.software, t, s.client_version)
-               for s, t in zip(tpl.systems, stamps, strict=True)]
+    if last is not None:
+        info["last_modified"] = texts[last]
+    if title is not None:
+        info["title"] = texts[title]
+    systems = [s if i is None else _System(s.identifier, s.hardware, s.software, texts[i],
+                                           s.client_version)
+               for s, i in zip(tpl.systems, stamp_at, strict=True)]
+    memo: dict = {}  # a JSON text -> its test-run-times
     results = []
-    for res, (values, raws, times) in zip(tpl.results, cols, strict=True):
+    for res, at in zip(tpl.results, cols, strict=True):
         new = _Result(res.identifier, res.title, res.app_version, res.arguments,
                       res.description, res.scale, res.proportion, res.display_format,
                       res.position, hash=res.hash)
-        new.entries = list(map(_new_entry, zip([e.system for e in res.entries], values, raws,
-                                               times, [e.position for e in res.entries],
-                                               strict=True)))
+        new.entries = _entries_from(res.entries, at, texts, memo)
         results.append(new)
     return systems, results, info
+
+
+def _entries_from(entries: list[_Entry], at: tuple, texts: list[str | None],
+                  memo: dict) -> list[_Entry]:
+    """The template's ``entries`` with the file's (stripped) field ``texts`` where ``at`` says
+    (their Values, RawStrings, JSONs: :func:`_slots`); ``memo``: JSON text -> test-run-times."""
+    values = [e.value if i is None else texts[i] for e, i in zip(entries, at[0], strict=True)]
+    raws = [e.raw if i is None else texts[i].split(":") if texts[i] else None
+            for e, i in zip(entries, at[1], strict=True)]
+    times = []
+    for e, i in zip(entries, at[2], strict=True):
+        if i is None:
+            times.append(e.run_times)
+            continue
+        text = texts[i]
+        rt = memo.get(text) if text else None
+        if rt is None and text:  # (a JSON field is a valid object: never raises)
+            rt = memo[text] = _run_times_json(text, "", "")
+        times.append(rt)
+    return list(map(_new_entry, zip([e.system for e in entries], values, raws, times,
+                                    [e.position for e in entries], strict=True)))
 
 
 # the first "1.2.3"-like version (after a "v"): possessive, and never starting inside a run of
@@ -1198,16 +1231,32 @@ def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int
     """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check of
     the entry's mean (its Value, else the mean of its runs) against the same system's entry of
     the IOPS sibling (``other``) x the block size ``bs``."""
+    decided = _result_mb_basis(res, mode)
+    if decided is not None:
+        return decided
+    return _entry_mb_basis(mean, _mean_value(other) if other else None, bs, fio)
+
+
+def _result_mb_basis(res: _Result, mode: str) -> tuple[float, str] | None:
+    """The part of :func:`_mb_basis_of` the result alone decides (its scale, the fio_mb
+    option), or None when each entry's values decide."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    checked = _mb_checked(mean, _mean_value(other) if other else None, bs)
+    return None
+
+
+def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
+                    fio: bool) -> tuple[float, str]:
+    """The rest of :func:`_mb_basis_of`: the entry's ``mean`` checked against ``other``, the
+    mean of the same system's IOPS entry (None when there is none, or it is not a number)."""
+    checked = _mb_checked(mean, other, bs)
     if checked is not None:
         return checked
     if fio:
-        return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
-    return _MB_FACTORS["MiB"], "MiB/s assumed (no IOPS result to check)"
+        return _MIB, "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    return _MIB, "MiB/s assumed (no IOPS result to check)"
 
 
 _SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
@@ -1568,7 +1617,14 @@ def _accepted(values: list[float], signed: bool) -> bool:
 
 
 def _split(values: list, lengths: list[int]) -> list[list]:
-    """``values`` cut into consecutive lists of these lengths."""
+    """``values`` cut into consecutive lists of these lengths.
+
+    >>> _split([1, 2, 3, 4, 5, 6], [2, 2, 2]), _split([1, 2, 3, 4], [1, 3, 0])
+    ([[1, 2], [3, 4], [5, 6]], [[1], [2, 3, 4], []])
+    """
+    n = lengths[0] if lengths else 0
+    if n and lengths.count(n) == len(lengths):  # (the usual case: sliced, no iterator)
+        return [values[k:k + n] for k in range(0, n * len(lengths), n)]
     it = iter(values)
     return [list(islice(it, k)) for k in lengths]
 
@@ -1732,17 +1788,32 @@ def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
         if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
             return None
         return values, _split(flat, lengths), [basis] * m, lengths
-    bases, runs, scaled = [], [], []
-    mode, bs = fio_mb if sh.fio else "auto", sh.base["block_size"]
-    for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
-        factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs, mode,
-                                     sh.fio)
-        bases.append(basis)
-        runs.append([v * factor for v in raw])
-        scaled.append(value * factor)
-    if not _accepted(scaled, sh.signed) or not all(_accepted(r, sh.signed) for r in runs):
+    decided = _result_mb_basis(sh.res, fio_mb if sh.fio else "auto")
+    if decided is not None:  # (one factor for every entry)
+        decisions = [decided] * m
+    else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
+        decisions = list(map(_entry_mb_basis, values, _other_means(sh, entries),
+                             repeat(sh.base["block_size"], m), repeat(sh.fio, m)))
+    factors = [d[0] for d in decisions]
+    scaled = list(map(float.__mul__, values, factors))
+    it = iter(flat)  # (each entry's runs, scaled by its factor)
+    flat = [v * f for f, k in zip(factors, lengths, strict=True) for v in islice(it, k)]
+    if not _accepted(scaled, sh.signed) or not _accepted(flat, sh.signed):
         return None
-    return scaled, runs, bases, lengths
+    return scaled, _split(flat, lengths), [d[1] for d in decisions], lengths
+
+
+def _other_means(sh: _ResultShared, entries: list[_Entry]) -> list[float | None]:
+    """Per entry, :func:`_mean_value` of the same system's entry of the IOPS sibling (None when
+    there is none): plain ASCII Values converted at once (:func:`_bulk_nums`)."""
+    others = list(map(sh.others.get, [e.system for e in entries]))
+    if None not in others:
+        texts = [o.value for o in others]
+        if None not in texts:
+            nums = _bulk_nums(texts)
+            if nums is not None:
+                return nums
+    return [_mean_value(o) if o else None for o in others]
 
 
 def _value_column(values: list[float], runs: list[list[float]], times: list, n: int,
