@@ -149,6 +149,7 @@ KNOWN_KEYS = (
 )
 _KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
 _GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
+_CUT_CHARS_RE = re.compile(r"[(\[)\]]|, ")  # what split_system_string looks at
 
 # possessive quantifiers: a number is read without backtracking (a run of 20,000 digits and a
 # letter took 5.7 s with plain ones: the digits were split every way before the match failed)
@@ -299,16 +300,17 @@ def split_system_string(text: str | None) -> dict[str, str]:
     text = text.strip()
     cuts = [0]
     depth = 0
-    for i, ch in enumerate(text):
+    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
+    for m in _CUT_CHARS_RE.finditer(text):
+        ch, i = m.group(), m.start()
         if ch in "([":
             depth += 1
         elif ch in ")]":
             depth = max(0, depth - 1)
-        elif ch == "," and text.startswith(", ", i):
+        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
+                                                   _GENERIC_KEY_RE.match(text, i + 2)):
             # (matched in place: no copy of the rest of the text at every comma)
-            if _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
-                                                     _GENERIC_KEY_RE.match(text, i + 2)):
-                cuts.append(i)
+            cuts.append(i)
     cuts.append(len(text))
     out: dict[str, str] = {}
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
