@@ -121,3 +121,144 @@ def test_module_patterns_are_the_inline_ones():
     assert pts._NOT_KEY_RE.pattern == r"[^a-z0-9]+"
     assert all(p.flags == re.compile("").flags for p in (
         pts._FIO_NAME_RE, pts._DESCRIPTION_CUT_RE, pts._NOT_KEY_RE, pts._CUT_CHARS_RE))
+
+
+# ------------------------------------------------------------------ files read from their fields
+
+from tests.test_pts_fast import _random_doc  # noqa: E402
+from tests.test_pts_plan import (  # noqa: E402  # noqa: E402
+    _NUMBERS_RE,
+    _STAMP_RE,
+    CAMPAIGN,
+    XML,
+    _field_mutant,
+    _full_path,
+    _mutant,
+    _outcome,
+    _Spy,
+)
+
+
+def _respelled(doc: str, rng) -> str:
+    """``doc`` with every number spelled otherwise (the same value: the same MB/s bases) and
+    its systems' times moved: a file the plan of ``doc`` is replayed for."""
+    def spell(text: str, json: bool) -> str:
+        try:
+            v = float(text)
+        except ValueError:
+            return text
+        if json:  # (digits, points and colons only: else the JSON is no field)
+            return f"{text}0" if "." in text else f"0{text}"
+        k = int(rng.integers(4))
+        return [f"{text}0" if "." in text and "e" not in text.lower() else text, f"+{text}",
+                f"{v!r}", f"{v:e}" if float(f"{v:e}") == v else text][k]
+
+    def numbers(m: re.Match) -> str:
+        json = m.group(1).startswith("test-run-times")
+        return m.group(1) + ":".join(spell(t, json) for t in m.group(2).split(":"))
+
+    def stamp(m: re.Match) -> str:
+        return m.group(1) + f"2025-0{int(rng.integers(1, 10))}-1{int(rng.integers(0, 10))}" \
+                            f" 0{int(rng.integers(0, 10))}:1{int(rng.integers(0, 10))}:00"
+
+    return _STAMP_RE.sub(stamp, _NUMBERS_RE.sub(numbers, doc))
+
+
+def _fast_compared(doc: str, source: str, rng, monkeypatch, mutants: int, mutate,
+                   **options) -> _Spy:
+    """Parse ``doc`` (its template, plan and _Fast kept), then its mutants: each as the full
+    path gives it (no template, plan or _Fast)."""
+    monkeypatch.setattr(pts, "_PLANS", {})
+    monkeypatch.setattr(pts, "_TEMPLATES", {})
+    monkeypatch.setattr(pts, "_FASTS", {})
+    spy = _Spy(monkeypatch)
+    assert _outcome(doc, source, **options) == _full_path(doc, source, monkeypatch, **options)
+    for k in range(mutants):
+        mutant = mutate(doc, rng)
+        assert _outcome(mutant, source, **options) == _full_path(mutant, source, monkeypatch,
+                                                                 **options)
+        other = f"{k}{source}"  # (the kept file again, of another name)
+        assert _outcome(doc, other, **options) == _full_path(doc, other, monkeypatch, **options)
+    return spy
+
+
+@pytest.mark.parametrize("options", [{}, {"fio_mb": "MB"}, {"fio_mb": "MiB"},
+                                     {"tz": "Europe/Berlin"}, {"tz": "America/New_York"}])
+@pytest.mark.parametrize("mutate", [_respelled, _mutant, _field_mutant],
+                         ids=["respelled", "numbers", "fields"])
+def test_fast_is_the_full_path_on_mutants_of_the_campaign(options, mutate, monkeypatch):
+    rng = np.random.default_rng(len(options) + (mutate is _mutant))
+    spy = _fast_compared(CAMPAIGN.read_text(encoding="utf-8"), "c.xml", rng, monkeypatch, 25,
+                         mutate, test_logs=False, **options)
+    assert pts._FASTS and any(c is not None for c in spy.fast)  # (taken where compared)
+    if mutate is _respelled:  # (every mutant taken)
+        assert None not in spy.fast and len(spy.fast) == 50
+    else:
+        assert None in spy.fast  # (and declined: the full path's notes, other layouts)
+
+
+@pytest.mark.parametrize("path", XML, ids=lambda p: p.parent.name + "/" + p.name)
+def test_fast_is_the_full_path_on_mutants_of_real_files(path, monkeypatch):
+    text = path.read_text(encoding="utf-8")
+    rng = np.random.default_rng(len(text) + 2)
+    for mutate in (_mutant, _field_mutant):
+        _fast_compared(text, "composite.xml", rng, monkeypatch, 8, mutate, test_logs=False)
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_fast_is_the_full_path_on_mutants_of_random_files(seed, monkeypatch):
+    rng = np.random.default_rng(seed + 1000)
+    options = {"fio_mb": ["auto", "MB", "MiB"][seed % 3], "test_logs": False,
+               "tz": [None, "Europe/Berlin"][seed % 2]}
+    _fast_compared(_random_doc(rng), "x.xml", rng, monkeypatch, 4,
+                   [_mutant, _field_mutant][seed % 2], **options)
+
+
+def _first_field(doc: str, tag: str, text: str) -> str:
+    return re.sub(rf"<{tag}>[^<]*</{tag}>", f"<{tag}>{text}</{tag}>", doc, count=1)
+
+
+@pytest.mark.parametrize("change", [
+    ("Value", ""), ("Value", " "), ("Value", "PASS"), ("Value", "1e400"), ("Value", "\n7\n"),
+    ("RawString", ""), ("RawString", "1"), ("RawString", "1:2:3:4"), ("RawString", "1::2"),
+    ("RawString", "-1:-2:-3"), ("TimeStamp", ""), ("TimeStamp", "2024-13-45 00:00:00"),
+    ("TimeStamp", " 2024-01-02 03:04:05 "), ("JSON", '{"test-run-times":""}'),
+    ("JSON", '{"test-run-times":"1:2"}'), ("JSON", '{"test-run-times":"1:2:-3"}'),
+    ("JSON", '{"test-run-times":"1:2:3:4"}'), ("JSON", '{"test-run-times":"1.:.5:0"}')])
+def test_fast_declines_where_the_key_or_a_rule_would_differ(change, monkeypatch):
+    """One field changed to what gives another plan key (no Value, other runs, no time) or
+    what a rule refuses or notes: what the full path gives."""
+    text = CAMPAIGN.read_text(encoding="utf-8")
+    monkeypatch.setattr(pts, "_PLANS", {})
+    monkeypatch.setattr(pts, "_TEMPLATES", {})
+    monkeypatch.setattr(pts, "_FASTS", {})
+    pts._parse(text, "a.xml", test_logs=False)
+    assert pts._FASTS
+    doc = _first_field(text, *change)
+    assert doc != text
+    assert _outcome(doc, "b.xml", test_logs=False) == _full_path(doc, "b.xml", monkeypatch,
+                                                                test_logs=False)
+    assert _outcome(text, "c.xml", test_logs=False) == _full_path(text, "c.xml", monkeypatch,
+                                                                 test_logs=False)
+
+
+def test_fast_is_kept_per_options_and_bounded(monkeypatch):
+    monkeypatch.setattr(pts, "_FASTS", {})
+    monkeypatch.setattr(pts, "_FASTS_MAX", 3)
+    text = CAMPAIGN.read_text(encoding="utf-8")
+    pts._parse(text, "a.xml", test_logs=False)
+    pts._parse(text, "a.xml", test_logs=False, fio_mb="MB")
+    assert {key[1:] for key in pts._FASTS} == {(None, "auto"), (None, "MB")}
+    for k in range(8):
+        pts._parse(text.replace("Disk: 100GB", f"Disk: {k}GB"), "x.xml", test_logs=False)
+        assert 1 <= len(pts._FASTS) <= 3
+
+
+def test_no_fast_with_test_logs(tmp_path, monkeypatch):
+    """Test-log times are read entry by entry: a folder with test-logs keeps and takes none."""
+    monkeypatch.setattr(pts, "_FASTS", {})
+    (tmp_path / "test-logs").mkdir()
+    text = CAMPAIGN.read_text(encoding="utf-8")
+    for name in ("a.xml", "b.xml"):
+        pts._parse(text, str(tmp_path / name))
+    assert not pts._FASTS

@@ -1751,13 +1751,19 @@ _ResultShared = NamedTuple("_ResultShared", [
     *_ResultValues.__annotations__.items()])
 
 
-def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
-    """What every entry of ``res`` (one of the file's ``results``) shares."""
+def _made_values(res: _Result, fmt: str) -> _ResultValues:
+    """:func:`_result_values`, made once for the results of one content."""
     key = _result_key(res, fmt)
     made = _RESULT_VALUES.get(key)
     if made is None:  # (what files of one campaign repeat: made once for them)
         made = _result_values(res, fmt)
         remember(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
+    return made
+
+
+def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
+    """What every entry of ``res`` (one of the file's ``results``) shares."""
+    made = _made_values(res, fmt)
     others = None
     if made.fixed is None:  # (bandwidth) the factor is decided per entry
         sibling = _iops_sibling(res, results)
@@ -1782,7 +1788,16 @@ def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
     if nums is None:
         return None
     m = len(entries)
-    values, flat = nums[:m], nums[m:]
+    return _scale_bulk(sh, nums[:m], nums[m:], lengths, fio_mb,
+                       lambda: _other_means(sh, entries))
+
+
+def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengths: list[int],
+                fio_mb: str, means) -> tuple | None:
+    """The rest of :func:`_bulk_values`, once the entries' Values and runs (``flat``, so many
+    per entry) are read: scaled, checked, their bases decided (``means()``: the IOPS entries'
+    means, :func:`_other_means`, asked only when each entry's values decide)."""
+    m = len(values)
     if sh.fixed is not None:
         factor, basis = sh.fixed
         if factor != 1.0:  # (v * 1.0 is v)
@@ -1794,7 +1809,7 @@ def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
     if decided is not None:  # (one factor for every entry)
         decisions = [decided] * m
     else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
-        decisions = list(map(_entry_mb_basis, values, _other_means(sh, entries),
+        decisions = list(map(_entry_mb_basis, values, means(),
                              repeat(sh.base["block_size"], m), repeat(sh.fio, m)))
     factors = [d[0] for d in decisions]
     scaled = list(map(float.__mul__, values, factors))
@@ -1926,12 +1941,19 @@ def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: d
         series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys, runs,
             times, repeat(_NO_LOG, m), strict=True)))
+    return _plan_parsed(plan, source, fmt, info.get("tool_version"), stamp_col, value_col,
+                        series)
+
+
+def _plan_parsed(plan: _Plan, source: str, fmt: str, version: str | None, stamp_col: list,
+                 value_col: list, series: list) -> Parsed:
+    """The Parsed of a file of the plan's layout, of its own times, values and series."""
     made = {"source": Const(source, plan.n), "timestamp": stamp_col, "value": value_col}
     columns = {name: made[name] if name in made else col if (
         name in plan.shared or type(col) is not list) else list(col)
         for name, col in plan.columns.items()}
-    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
-                  columns=(columns, plan.n), series=series, notes=[])
+    return Parsed(tool="pts", format=fmt, version=version, columns=(columns, plan.n),
+                  series=series, notes=[])
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
@@ -1955,6 +1977,181 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
             remember(_PLANS, key, plan, _PLANS_MAX)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
                   columns=(columns, n), series=rows.series, notes=rows.notes)
+
+
+# composite.xml of a kept template and a kept plan: read straight from the fields
+
+
+class _Fast(NamedTuple):
+    """What :func:`_replay` reads of a file of a kept template (:class:`_Template`) whose
+    layout has a kept plan, by the place of each field in the file's text: a file with that
+    template is read from its fields alone (:func:`_fast_replay`), without the systems and
+    results :func:`_from_template` makes, when every field is plain enough to give that plan's
+    key (:func:`_plan_key`: the same times and Values present, the same runs per entry)."""
+
+    plan: _Plan
+    version: str | None  # the file's tool version
+    shared: list[tuple]  # per result: (its result, its values (_ResultValues))
+    value_at: list[int]  # per entry (of all results in order): the field of its Value,
+    raw_at: list[int]  # ... of its RawString,
+    json_at: list[list[int] | None]  # per result: its entries' JSON fields (None: no JSON)
+    lengths: list[int]  # per entry: its runs
+    counts: list[int]  # per result: its entries
+    others: list[list | None]  # per result of MB/s: per entry, its IOPS entry's place or None
+    stamp_at: list[int | None]  # per system: the field of its TimeStamp, or None
+    stamps: list[str | None]  # ... and its TimeStamp when it is no field
+    stamp_of: dict  # system Identifier -> its place in the systems (the last of that name)
+
+
+_FASTS: dict[tuple, _Fast] = {}  # (template key, tz, fio_mb) -> its _Fast
+_FASTS_MAX = 32  # (a hostile folder cannot grow it without end)
+
+
+def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[_Result],
+             info: dict) -> _Fast | None:
+    """The :class:`_Fast` of a file read by the full path (``systems``, ``results``, ``info``)
+    whose template ``tpl`` was kept and whose rows gave ``plan``; None when one of its entries
+    has no Value or RawString field, or some but not all of a result's entries a JSON field
+    (or one without a field has test-run-times): such files take the plan's usual path."""
+    _, _, stamp_at, cols = tpl.slots
+    value_at: list[int] = []
+    raw_at: list[int] = []
+    json_at, lengths, counts, starts = [], [], [], {}
+    for res, (vat, rat, jat) in zip(results, cols, strict=True):
+        if None in vat or None in rat:
+            return None
+        if None in jat:  # (no JSON field: test-run-times of none)
+            if jat.count(None) != len(jat) or any(e.run_times is not None
+                                                  for e in res.entries):
+                return None
+            json_at.append(None)
+        elif all(e.run_times is not None and e.raw is not None
+                 and len(e.run_times) == len(e.raw) for e in res.entries):
+            json_at.append(jat)  # (and as many as the runs: the plan's key)
+        else:
+            return None
+        starts[id(res)] = len(value_at)
+        value_at += vat
+        raw_at += rat
+        lengths += [len(e.raw) if e.raw else 0 for e in res.entries]
+        counts.append(len(res.entries))
+    shared, others = [], []
+    for res in results:
+        made = _made_values(res, "composite.xml")
+        shared.append((res, made))
+        sibling = _iops_sibling(res, results) if made.fixed is None else None
+        first: dict = {}  # system -> the place of its first entry of the IOPS sibling
+        for j, e in enumerate(sibling.entries if sibling is not None else ()):
+            first.setdefault(e.system, starts[id(sibling)] + j)
+        others.append(None if made.fixed is not None else [first.get(e.system)
+                                                          for e in res.entries])
+    return _Fast(plan, info.get("tool_version"), shared, value_at, raw_at, json_at, lengths,
+                 counts, others, stamp_at, [s.timestamp for s in systems],
+                 {s.identifier: k for k, s in enumerate(systems)})
+
+
+def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
+               results: list[_Result], info: dict) -> None:
+    """Keep the :class:`_Fast` of a file of a kept template (``key``; none kept yet for these
+    options) read without test logs (``systems``, ``results``, ``info``), when its layout has
+    a kept plan."""
+    tpl = _TEMPLATES.get(key)
+    if tpl is None or (key, tz, fio_mb) in _FASTS:
+        return
+    plan = _PLANS.get(_plan_key(systems, results, info, "composite.xml", tz, fio_mb))
+    if plan is not None:
+        fast = _fast_of(tpl, plan, systems, results, info)
+        if fast is not None:
+            remember(_FASTS, (key, tz, fio_mb), fast, _FASTS_MAX)
+
+
+def _fast_times(fast: _Fast, r: int, texts: list[str], lengths: list[int],
+                memo: dict) -> list | None:
+    """The test-run-times of the entries of result ``r`` as :func:`_bulk_times` reads them
+    (``memo``: by the JSON fields), or None when they are not plain (one a JSON of no
+    test-run-times, other counts than the runs, one not a plain number or negative)."""
+    at = fast.json_at[r]
+    if at is None:
+        return [None] * len(lengths)
+    key = tuple(map(texts.__getitem__, at))
+    done = memo.get(key)
+    if done is None:
+        times = []
+        for text in key:
+            m = _RUN_TIMES_JSON_RE.fullmatch(text.strip())
+            if m is None:
+                return None
+            times.append(m.group(1).split(":"))
+        if list(map(len, times)) != lengths:
+            return None
+        nums = _bulk_nums(list(chain.from_iterable(times)))
+        if nums is None or (nums and min(nums) < 0):
+            return None
+        done = memo[key] = _split(nums, lengths)
+    return done
+
+
+def _fast_stamps(fast: _Fast, texts: list[str], names: set, tz: str | None,
+                 source: str) -> dict | None:
+    """The times of the systems ``names`` as :func:`_replay` reads them, or None when a system's
+    TimeStamp is present where it was not (or not where it was), or one would be noted."""
+    stamps = [s if k is None else texts[k].strip() or None
+              for s, k in zip(fast.stamps, fast.stamp_at, strict=True)]
+    if any((s is None) != (t is None) for s, t in zip(stamps, fast.stamps, strict=True)):
+        return None
+    notes: list[str] = []
+    out = {}
+    for name in names:
+        k = fast.stamp_of.get(name)
+        out[name] = _tstamp(stamps[k] if k is not None else None, tz, notes, source)
+    return None if notes else out
+
+
+def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
+                 fio_mb: str) -> Parsed | None:
+    """What :func:`_parse` gives for a composite.xml of the fields ``texts`` whose template and
+    plan ``fast`` stands for, read as :func:`_replay` reads the systems and results
+    :func:`_from_template` makes of them; None (then that path is taken) when one of its
+    checks would fail, or the file would not have the plan's key."""
+    values = [t.strip() for t in map(texts.__getitem__, fast.value_at)]
+    raws = [t.strip().split(":") for t in map(texts.__getitem__, fast.raw_at)]
+    if "" in values or list(map(len, raws)) != fast.lengths:  # (a RawString "": [""], 1 run)
+        return None
+    nums = _bulk_nums(values + list(chain.from_iterable(raws)))
+    if nums is None:
+        return None
+    plan = fast.plan
+    stamps = _fast_stamps(fast, texts, {name for step in plan.steps for name in step.systems},
+                          tz, source)
+    if stamps is None:
+        return None
+    memo: dict = {}
+    consts: dict = {}
+    stamp_col, value_col, series = [], [], []
+    e, f = 0, len(values)  # where the result's Values and runs start in nums
+    for r, ((res, made), step, m) in enumerate(zip(fast.shared, plan.steps, fast.counts,
+                                                   strict=True)):
+        lengths = fast.lengths[e:e + m]
+        runs = sum(lengths)
+        sh = _ResultShared(res, None, {}, *made)
+        at = fast.others[r]  # (the IOPS entries' means: their Values, plain numbers all)
+        got = _scale_bulk(sh, nums[e:e + m], nums[f:f + runs], lengths, fio_mb,
+                          lambda at=at: [None if k is None else nums[k] for k in at])
+        e, f = e + m, f + runs
+        if got is None or tuple(got[2]) != step.bases:
+            return None
+        times = _fast_times(fast, r, texts, lengths, memo)
+        if times is None:
+            return None
+        n = step.n
+        stamp_col += chain.from_iterable(map(repeat, map(stamps.__getitem__, step.systems),
+                                             repeat(2 * n + 1 if step.rt else n + 1, m)))
+        value_col += _value_column(got[0], got[1], times, n, step.rt)
+        series.extend(map(_LazySeries, repeat(n, m), zip(
+            repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
+            got[1], times, repeat(_NO_LOG, m), strict=True)))
+    return _plan_parsed(plan, source, "composite.xml", fast.version, stamp_col, value_col,
+                        series)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
@@ -2166,6 +2363,40 @@ def _layout_token(which: list[int], res: list[int]) -> int:
 # public
 
 
+def _parse_xml(text: str, source: str, tz: str | None, fio_mb: str,
+               log_dir: Path | None) -> Parsed:
+    """:func:`_parse` of a composite.xml (of either schema): a file of a kept template and plan
+    read from its fields (:func:`_fast_replay`), else of a kept template from its fields and
+    the template's systems and results (:func:`_from_template`), else parsed; the template and
+    the :class:`_Fast` of a file kept for the next ones."""
+    fmt = "composite.xml"
+    fields = _template_fields(text)
+    fast = _FASTS.get((fields[0], tz, fio_mb)) if fields and log_dir is None else None
+    if fast is not None:
+        parsed = _fast_replay(fast, fields[1], source, tz, fio_mb)
+        if parsed is not None:
+            return parsed
+    got = _from_template(*fields) if fields is not None else None
+    if got is not None:
+        systems, results, info = got
+    else:
+        root = _load_xml(text, source)
+        if root.tag != "PhoronixTestSuite":
+            raise ParseError(source, f"/{root.tag}", "a <PhoronixTestSuite> root element",
+                             found=f"<{root.tag}>")
+        if root.find("Benchmark") is not None and root.find("Result") is None:
+            systems, results, info = _parse_pre3(root, source)
+            return _records(systems, results, info, source, "composite.xml pre-3.0", tz,
+                            fio_mb, log_dir)
+        systems, results, info = _parse_composite(root, source)
+        if fields is not None:
+            _keep_template(text, fields, root, systems, results, info)
+    parsed = _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
+    if fields is not None and log_dir is None and fast is None:
+        _keep_fast(fields[0], tz, fio_mb, systems, results, info)
+    return parsed
+
+
 def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
           test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
     """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
@@ -2195,24 +2426,8 @@ def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto
     elif test_logs:
         log_dir = Path(test_logs)
     if fmt.startswith("composite"):
-        fmt = "composite.xml"
-        fields = _template_fields(text)
-        got = _from_template(*fields) if fields is not None else None
-        if got is not None:
-            systems, results, info = got
-        else:
-            root = _load_xml(text, source)
-            if root.tag != "PhoronixTestSuite":
-                raise ParseError(source, f"/{root.tag}", "a <PhoronixTestSuite> root element",
-                                 found=f"<{root.tag}>")
-            if root.find("Benchmark") is not None and root.find("Result") is None:
-                fmt = "composite.xml pre-3.0"
-                systems, results, info = _parse_pre3(root, source)
-            else:
-                systems, results, info = _parse_composite(root, source)
-                if fields is not None:
-                    _keep_template(text, fields, root, systems, results, info)
-    elif fmt == "json export":
+        return _parse_xml(text, source, tz, fio_mb, log_dir)
+    if fmt == "json export":
         systems, results, info = _parse_json_export(text, source)
     elif fmt == "csv export":
         systems, results, info = _parse_csv_export(text, source)
