@@ -1957,10 +1957,14 @@ def _plan_parsed(plan: _Plan, source: str, fmt: str, version: str | None, stamp_
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
-             tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
-    key = None
-    if log_dir is None:  # (test-log times are read entry by entry)
-        key = _plan_key(systems, results, info, fmt, tz, fio_mb)
+             tz: str | None, fio_mb: str, log_dir: Path | None, key: tuple | None = None
+             ) -> Parsed:
+    """The Parsed of a file's systems and results: by its layout's plan when one is kept and
+    replays (``key``: its :func:`_plan_key`, when known), else row by row (keeping the plan)."""
+    if log_dir is not None:  # (test-log times are read entry by entry)
+        key = None
+    else:
+        key = key or _plan_key(systems, results, info, fmt, tz, fio_mb)
         plan = _PLANS.get(key)
         if plan is not None:
             parsed = _replay(plan, systems, results, info, source, fmt, tz, fio_mb)
@@ -2051,14 +2055,14 @@ def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[
 
 
 def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
-               results: list[_Result], info: dict) -> None:
+               results: list[_Result], info: dict, plan_key: tuple) -> None:
     """Keep the :class:`_Fast` of a file of a kept template (``key``; none kept yet for these
-    options) read without test logs (``systems``, ``results``, ``info``), when its layout has
-    a kept plan."""
+    options) read without test logs (``systems``, ``results``, ``info``), when its layout
+    (``plan_key``) has a kept plan."""
     tpl = _TEMPLATES.get(key)
     if tpl is None or (key, tz, fio_mb) in _FASTS:
         return
-    plan = _PLANS.get(_plan_key(systems, results, info, "composite.xml", tz, fio_mb))
+    plan = _PLANS.get(plan_key)
     if plan is not None:
         fast = _fast_of(tpl, plan, systems, results, info)
         if fast is not None:
@@ -2391,9 +2395,11 @@ def _parse_xml(text: str, source: str, tz: str | None, fio_mb: str,
         systems, results, info = _parse_composite(root, source)
         if fields is not None:
             _keep_template(text, fields, root, systems, results, info)
-    parsed = _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
-    if fields is not None and log_dir is None and fast is None:
-        _keep_fast(fields[0], tz, fio_mb, systems, results, info)
+    if fields is None or log_dir is not None or fast is not None:
+        return _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
+    key = _plan_key(systems, results, info, fmt, tz, fio_mb)
+    parsed = _records(systems, results, info, source, fmt, tz, fio_mb, None, key)
+    _keep_fast(fields[0], tz, fio_mb, systems, results, info, key)
     return parsed
 
 
