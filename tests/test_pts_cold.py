@@ -262,3 +262,23 @@ def test_no_fast_with_test_logs(tmp_path, monkeypatch):
     for name in ("a.xml", "b.xml"):
         pts._parse(text, str(tmp_path / name))
     assert not pts._FASTS
+
+
+@pytest.mark.parametrize("tz", [None, "Europe/Berlin", "America/New_York"])
+def test_kept_times_are_the_times_read(tz, monkeypatch):
+    """A TimeStamp read again gives the time read the first time (the kept one), and one that
+    gave a note gives it again each time (never kept)."""
+    monkeypatch.setattr(pts, "_STAMPS", {})
+    texts = ["2024-03-07 16:37:00", " 2024-03-07 16:37:00 ", "2024-03-31 02:30:00",
+             "2024-10-27 02:30:00", "2024-11-03 01:30:00", "2024-13-45 00:00:00", "yesterday",
+             "2024-01-02", "2024-01-02 03:04", ""]
+    for text in texts:
+        notes_first: list[str] = []
+        first = pts._tstamp(text, tz, notes_first, "x")
+        want_notes: list[str] = []
+        want = pts._time_of(text, tz, want_notes, "x") if text else None
+        again_notes: list[str] = []
+        again = pts._tstamp(text, tz, again_notes, "x")
+        assert repr(first) == repr(want) == repr(again)
+        assert notes_first == want_notes == again_notes
+        assert ((text, tz) in pts._STAMPS) == (want is not None)

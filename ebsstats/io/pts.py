@@ -1027,9 +1027,27 @@ def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
     return workload, op, bs
 
 
+_STAMPS: dict[tuple, pd.Timestamp] = {}  # (TimeStamp text, tz) -> its time (re-reads repeat)
+_STAMPS_MAX = 4096  # (a hostile folder cannot grow it without end)
+
+
 def _tstamp(text: str | None, tz: str | None, notes: list[str], where: str):
+    """The time of a TimeStamp ``text`` (local time of ``tz``, else UTC) in UTC; None, noted in
+    ``notes`` (of the file ``where``), when it is not one. A time read once is kept (never one
+    that gave a note)."""
     if not text:
         return None
+    got = _STAMPS.get((text, tz))
+    if got is None:
+        before = len(notes)
+        got = _time_of(text, tz, notes, where)
+        if got is not None and len(notes) == before:
+            remember(_STAMPS, (text, tz), got, _STAMPS_MAX)
+    return got
+
+
+def _time_of(text: str, tz: str | None, notes: list[str], where: str):
+    """:func:`_tstamp`, read."""
     t = text.strip()
     if not _TS_RE.match(t):
         notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
