@@ -93,6 +93,8 @@ def _no_plans(monkeypatch):
     monkeypatch.setattr(pts, "_plan_of", lambda rows, columns, n: None)
     monkeypatch.setattr(pts, "_TEMPLATES", {})
     monkeypatch.setattr(pts, "_keep_template", lambda *args: None)
+    monkeypatch.setattr(pts, "_FASTS", {})
+    monkeypatch.setattr(pts, "_keep_fast", lambda *args: None)
 
 
 TRICKY = ["1", "1.5", "-2", "+.5e3", "1e400", "-1e400", "nan", "inf", "Infinity", "1_0",

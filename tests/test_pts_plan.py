@@ -61,30 +61,48 @@ def _outcome(doc: str, source: str, **options):
             [repr(s.cols) for s in p.series], [s.n for s in p.series])
 
 
+@pytest.fixture(autouse=True)
+def _own_fasts(monkeypatch):
+    """Each test keeps its own files' _Fast (none kept by an earlier test is replayed)."""
+    monkeypatch.setattr(pts, "_FASTS", {})
+
+
 def _full_path(doc: str, source: str, monkeypatch, **options):
     with monkeypatch.context() as mp:
         mp.setattr(pts, "_PLANS", {})
         mp.setattr(pts, "_plan_of", lambda rows, columns, n: None)
         mp.setattr(pts, "_TEMPLATES", {})
         mp.setattr(pts, "_keep_template", lambda *args: None)
+        mp.setattr(pts, "_FASTS", {})
+        mp.setattr(pts, "_keep_fast", lambda *args: None)
         return _outcome(doc, source, **options)
 
 
 class _Spy:
+    """What each replay of a plan gave (_replay, or _fast_replay straight from the fields)."""
+
     def __init__(self, monkeypatch):
         self.calls: list = []
-        replay = pts._replay
+        self.fast: list = []
+        replay, fast = pts._replay, pts._fast_replay
 
         def spy(*args):
             self.calls.append(replay(*args))
             return self.calls[-1]
 
+        def fast_spy(*args):
+            self.fast.append(fast(*args))
+            self.calls.append(self.fast[-1])
+            return self.fast[-1]
+
         monkeypatch.setattr(pts, "_replay", spy)
+        monkeypatch.setattr(pts, "_fast_replay", fast_spy)
 
 
 def _compare(doc: str, source: str, rng, monkeypatch, mutants: int, **options) -> _Spy:
     monkeypatch.setattr(pts, "_PLANS", {})
     monkeypatch.setattr(pts, "_TEMPLATES", {})
+    monkeypatch.setattr(pts, "_FASTS", {})
     spy = _Spy(monkeypatch)
     assert _outcome(doc, source, **options) == _full_path(doc, source, monkeypatch, **options)
     for _ in range(mutants):
@@ -227,6 +245,7 @@ def _templates_compared(doc: str, source: str, rng, monkeypatch, mutants: int) -
     _from_template call replayed a template (the full path's calls never do)."""
     replays: list = []
     from_template = pts._from_template
+    monkeypatch.setattr(pts, "_keep_fast", lambda *args: None)  # (templates, not _Fast)
 
     def spy(key, fields):
         got = from_template(key, fields)

@@ -149,6 +149,7 @@ KNOWN_KEYS = (
 )
 _KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
 _GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
+_CUT_CHARS_RE = re.compile(r"[(\[)\]]|, ")  # what split_system_string looks at
 
 # possessive quantifiers: a number is read without backtracking (a run of 20,000 digits and a
 # letter took 5.7 s with plain ones: the digits were split every way before the match failed)
@@ -299,16 +300,17 @@ def split_system_string(text: str | None) -> dict[str, str]:
     text = text.strip()
     cuts = [0]
     depth = 0
-    for i, ch in enumerate(text):
+    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
+    for m in _CUT_CHARS_RE.finditer(text):
+        ch, i = m.group(), m.start()
         if ch in "([":
             depth += 1
         elif ch in ")]":
             depth = max(0, depth - 1)
-        elif ch == "," and text.startswith(", ", i):
+        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
+                                                   _GENERIC_KEY_RE.match(text, i + 2)):
             # (matched in place: no copy of the rest of the text at every comma)
-            if _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
-                                                     _GENERIC_KEY_RE.match(text, i + 2)):
-                cuts.append(i)
+            cuts.append(i)
     cuts.append(len(text))
     out: dict[str, str] = {}
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
@@ -333,9 +335,12 @@ def _system_pairs(text: str | None) -> tuple[tuple[str, str], ...]:
     return tuple(split_system_string(text).items())
 
 
+_NOT_KEY_RE = re.compile(r"[^a-z0-9]+")
+
+
 @functools.lru_cache(maxsize=4096)  # the same few keys in every file
 def _column_key(prefix: str, key: str) -> str:
-    return prefix + re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
+    return prefix + _NOT_KEY_RE.sub("_", key.lower()).strip("_")
 
 
 # --------------------------------------------------------------------------------------------
@@ -508,12 +513,39 @@ class _Template(NamedTuple):
     ``(1 + k, result, entry)`` an Entry's Value (k = 0), RawString (1) or JSON (2), ``(4,)``
     and ``(5,)`` the LastModified and Title of Generated; None when it is not read. Files with
     the same text but their fields give the same but what their fields stand for
-    (:func:`_from_template`)."""
+    (:func:`_from_template`). ``slots``: the same, by what is read (:func:`_slots`)."""
 
     systems: list[_System]
     results: list[_Result]
     info: dict
     roles: list[tuple | None]
+    slots: tuple
+
+
+def _slots(roles: list[tuple | None], systems: list[_System], results: list[_Result]) -> tuple:
+    """Where (the field's place, or None when no field stands for it) each thing ``roles``
+    names is read: (LastModified, Title, per system its TimeStamp, per result per entry its
+    Value, RawString and JSON), as :func:`_from_template` reads them.
+
+    >>> _slots([(5,), None, (0, 1), (1, 0, 0), (3, 0, 0)], [None, None],
+    ...        [_Result(None, "t", None, None, None, None, None, None, "", [None])])
+    (None, 0, [None, 2], [([3], [None], [4])])
+    """
+    last = title = None
+    stamps = [None] * len(systems)
+    cols = [tuple([None] * len(res.entries) for _ in range(3)) for res in results]
+    for i, role in enumerate(roles):
+        if role is None:
+            continue
+        if role[0] == 4:
+            last = i
+        elif role[0] == 5:
+            title = i
+        elif role[0] == 0:
+            stamps[role[1]] = i
+        else:
+            cols[role[1]][role[0] - 1][role[2]] = i
+    return last, title, stamps, cols
 
 
 _TEMPLATES: dict[tuple, _Template] = {}
@@ -539,9 +571,11 @@ def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_Sy
     every field of its text is an element of the tree (:func:`_field_elements`)."""
     elements = _field_elements(text, fields, root)
     if elements is not None:
-        roles = _read_elements(root)
-        remember(_TEMPLATES, fields[0], _Template(systems, results, info, [
-            roles.get(id(el)) for el in elements]), _TEMPLATES_MAX)
+        read = _read_elements(root)
+        roles = [read.get(id(el)) for el in elements]
+        remember(_TEMPLATES, fields[0], _Template(systems, results, info, roles,
+                                                  _slots(roles, systems, results)),
+                 _TEMPLATES_MAX)
 
 
 def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Element] | None:
@@ -596,42 +630,46 @@ def _from_template(key: tuple, fields: list[str]) -> tuple | None:
     tpl = _TEMPLATES.get(key)
     if tpl is None:
         return None
-    stamps = [s.timestamp for s in tpl.systems]
-    cols = [([e.value for e in res.entries], [e.raw for e in res.entries],
-             [e.run_times for e in res.entries]) for res in tpl.results]
-    memo: dict = {}  # a JSON text -> its test-run-times
+    texts = [t.strip() or None for t in fields]
+    last, title, stamp_at, cols = tpl.slots
     info = dict(tpl.info)
-    for role, text in zip(tpl.roles, fields, strict=True):
-        if role is None:
-            continue
-        text = text.strip() or None
-        if role[0] == 4:
-            info["last_modified"] = text
-        elif role[0] == 5:
-            info["title"] = text
-        elif role[0] == 0:
-            stamps[role[1]] = text
-        elif role[0] == 1:
-            cols[role[1]][0][role[2]] = text
-        elif role[0] == 2:
-            cols[role[1]][1][role[2]] = text.split(":") if text else None
-        else:
-            rt = memo.get(text) if text else None
-            if rt is None and text:  # (a JSON field is a valid object: never raises)
-                rt = memo[text] = _run_times_json(text, "", "")
-            cols[role[1]][2][role[2]] = rt
-    systems = [_System(s.identifier, s.hardware, s.software, t, s.client_version)
-               for s, t in zip(tpl.systems, stamps, strict=True)]
+    if last is not None:
+        info["last_modified"] = texts[last]
+    if title is not None:
+        info["title"] = texts[title]
+    systems = [s if i is None else _System(s.identifier, s.hardware, s.software, texts[i],
+                                           s.client_version)
+               for s, i in zip(tpl.systems, stamp_at, strict=True)]
+    memo: dict = {}  # a JSON text -> its test-run-times
     results = []
-    for res, (values, raws, times) in zip(tpl.results, cols, strict=True):
+    for res, at in zip(tpl.results, cols, strict=True):
         new = _Result(res.identifier, res.title, res.app_version, res.arguments,
                       res.description, res.scale, res.proportion, res.display_format,
                       res.position, hash=res.hash)
-        new.entries = list(map(_new_entry, zip([e.system for e in res.entries], values, raws,
-                                               times, [e.position for e in res.entries],
-                                               strict=True)))
+        new.entries = _entries_from(res.entries, at, texts, memo)
         results.append(new)
     return systems, results, info
+
+
+def _entries_from(entries: list[_Entry], at: tuple, texts: list[str | None],
+                  memo: dict) -> list[_Entry]:
+    """The template's ``entries`` with the file's (stripped) field ``texts`` where ``at`` says
+    (their Values, RawStrings, JSONs: :func:`_slots`); ``memo``: JSON text -> test-run-times."""
+    values = [e.value if i is None else texts[i] for e, i in zip(entries, at[0], strict=True)]
+    raws = [e.raw if i is None else texts[i].split(":") if texts[i] else None
+            for e, i in zip(entries, at[1], strict=True)]
+    times = []
+    for e, i in zip(entries, at[2], strict=True):
+        if i is None:
+            times.append(e.run_times)
+            continue
+        text = texts[i]
+        rt = memo.get(text) if text else None
+        if rt is None and text:  # (a JSON field is a valid object: never raises)
+            rt = memo[text] = _run_times_json(text, "", "")
+        times.append(rt)
+    return list(map(_new_entry, zip([e.system for e in entries], values, raws, times,
+                                    [e.position for e in entries], strict=True)))
 
 
 # the first "1.2.3"-like version (after a "v"): possessive, and never starting inside a run of
@@ -951,10 +989,15 @@ def _scaled(values: list[float], factor: float, signed: bool) -> list[float] | N
     return out if all(map(math.isfinite, out)) and (signed or lo >= 0) else None
 
 
+# the patterns of the readings below, compiled with the module (not in a user's first read)
+_FIO_NAME_RE = re.compile(r"^fio(?:-[a-z][\w]*)*-\d+(?:\.\d+)*$")
+_DESCRIPTION_CUT_RE = re.compile(r" - (?=[A-Z][\w /\-]*: )")
+
+
 def _is_fio(res: _Result) -> bool:
     if res.identifier:
         name = res.identifier.rsplit("/", 1)[-1]
-        return re.match(r"^fio(?:-[a-z][\w]*)*-\d+(?:\.\d+)*$", name) is not None or name == "fio"
+        return _FIO_NAME_RE.match(name) is not None or name == "fio"
     return res.title.startswith("Flexible IO Tester")
 
 
@@ -962,7 +1005,7 @@ def _description_pairs(desc: str | None) -> dict[str, str]:
     if not desc:
         return {}
     out = {}
-    for part in re.split(r" - (?=[A-Z][\w /\-]*: )", desc):
+    for part in _DESCRIPTION_CUT_RE.split(desc):
         k, sep, v = part.partition(": ")
         if sep:
             out[k.strip().lower()] = v.strip()
@@ -984,9 +1027,27 @@ def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
     return workload, op, bs
 
 
+_STAMPS: dict[tuple, pd.Timestamp] = {}  # (TimeStamp text, tz) -> its time (re-reads repeat)
+_STAMPS_MAX = 4096  # (a hostile folder cannot grow it without end)
+
+
 def _tstamp(text: str | None, tz: str | None, notes: list[str], where: str):
+    """The time of a TimeStamp ``text`` (local time of ``tz``, else UTC) in UTC; None, noted in
+    ``notes`` (of the file ``where``), when it is not one. A time read once is kept (never one
+    that gave a note)."""
     if not text:
         return None
+    got = _STAMPS.get((text, tz))
+    if got is None:
+        before = len(notes)
+        got = _time_of(text, tz, notes, where)
+        if got is not None and len(notes) == before:
+            remember(_STAMPS, (text, tz), got, _STAMPS_MAX)
+    return got
+
+
+def _time_of(text: str, tz: str | None, notes: list[str], where: str):
+    """:func:`_tstamp`, read."""
     t = text.strip()
     if not _TS_RE.match(t):
         notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
@@ -1190,16 +1251,32 @@ def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int
     """Which "MB" an MB/s entry means: the profile's scale, the fio_mb option, or the check of
     the entry's mean (its Value, else the mean of its runs) against the same system's entry of
     the IOPS sibling (``other``) x the block size ``bs``."""
+    decided = _result_mb_basis(res, mode)
+    if decided is not None:
+        return decided
+    return _entry_mb_basis(mean, _mean_value(other) if other else None, bs, fio)
+
+
+def _result_mb_basis(res: _Result, mode: str) -> tuple[float, str] | None:
+    """The part of :func:`_mb_basis_of` the result alone decides (its scale, the fio_mb
+    option), or None when each entry's values decide."""
     if (res.scale or "").strip().upper() == "MIB/S":
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    checked = _mb_checked(mean, _mean_value(other) if other else None, bs)
+    return None
+
+
+def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
+                    fio: bool) -> tuple[float, str]:
+    """The rest of :func:`_mb_basis_of`: the entry's ``mean`` checked against ``other``, the
+    mean of the same system's IOPS entry (None when there is none, or it is not a number)."""
+    checked = _mb_checked(mean, other, bs)
     if checked is not None:
         return checked
     if fio:
-        return _MB_FACTORS["MiB"], "MiB/s assumed (pts/fio profile; no IOPS result to check)"
-    return _MB_FACTORS["MiB"], "MiB/s assumed (no IOPS result to check)"
+        return _MIB, "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+    return _MIB, "MiB/s assumed (no IOPS result to check)"
 
 
 _SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
@@ -1560,7 +1637,14 @@ def _accepted(values: list[float], signed: bool) -> bool:
 
 
 def _split(values: list, lengths: list[int]) -> list[list]:
-    """``values`` cut into consecutive lists of these lengths."""
+    """``values`` cut into consecutive lists of these lengths.
+
+    >>> _split([1, 2, 3, 4, 5, 6], [2, 2, 2]), _split([1, 2, 3, 4], [1, 3, 0])
+    ([[1, 2], [3, 4], [5, 6]], [[1], [2, 3, 4], []])
+    """
+    n = lengths[0] if lengths else 0
+    if n and lengths.count(n) == len(lengths):  # (the usual case: sliced, no iterator)
+        return [values[k:k + n] for k in range(0, n * len(lengths), n)]
     it = iter(values)
     return [list(islice(it, k)) for k in lengths]
 
@@ -1685,13 +1769,19 @@ _ResultShared = NamedTuple("_ResultShared", [
     *_ResultValues.__annotations__.items()])
 
 
-def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
-    """What every entry of ``res`` (one of the file's ``results``) shares."""
+def _made_values(res: _Result, fmt: str) -> _ResultValues:
+    """:func:`_result_values`, made once for the results of one content."""
     key = _result_key(res, fmt)
     made = _RESULT_VALUES.get(key)
     if made is None:  # (what files of one campaign repeat: made once for them)
         made = _result_values(res, fmt)
         remember(_RESULT_VALUES, key, made, _RESULT_VALUES_MAX)
+    return made
+
+
+def _result_shared(res: _Result, fmt: str, results: list[_Result]) -> _ResultShared:
+    """What every entry of ``res`` (one of the file's ``results``) shares."""
+    made = _made_values(res, fmt)
     others = None
     if made.fixed is None:  # (bandwidth) the factor is decided per entry
         sibling = _iops_sibling(res, results)
@@ -1716,7 +1806,16 @@ def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
     if nums is None:
         return None
     m = len(entries)
-    values, flat = nums[:m], nums[m:]
+    return _scale_bulk(sh, nums[:m], nums[m:], lengths, fio_mb,
+                       lambda: _other_means(sh, entries))
+
+
+def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengths: list[int],
+                fio_mb: str, means) -> tuple | None:
+    """The rest of :func:`_bulk_values`, once the entries' Values and runs (``flat``, so many
+    per entry) are read: scaled, checked, their bases decided (``means()``: the IOPS entries'
+    means, :func:`_other_means`, asked only when each entry's values decide)."""
+    m = len(values)
     if sh.fixed is not None:
         factor, basis = sh.fixed
         if factor != 1.0:  # (v * 1.0 is v)
@@ -1724,17 +1823,32 @@ def _bulk_values(sh: _ResultShared, fio_mb: str) -> tuple | None:
         if not _accepted(values, sh.signed) or not _accepted(flat, sh.signed):
             return None
         return values, _split(flat, lengths), [basis] * m, lengths
-    bases, runs, scaled = [], [], []
-    mode, bs = fio_mb if sh.fio else "auto", sh.base["block_size"]
-    for entry, value, raw in zip(entries, values, _split(flat, lengths), strict=True):
-        factor, basis = _mb_basis_of(sh.res, value, sh.others.get(entry.system), bs, mode,
-                                     sh.fio)
-        bases.append(basis)
-        runs.append([v * factor for v in raw])
-        scaled.append(value * factor)
-    if not _accepted(scaled, sh.signed) or not all(_accepted(r, sh.signed) for r in runs):
+    decided = _result_mb_basis(sh.res, fio_mb if sh.fio else "auto")
+    if decided is not None:  # (one factor for every entry)
+        decisions = [decided] * m
+    else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
+        decisions = list(map(_entry_mb_basis, values, means(),
+                             repeat(sh.base["block_size"], m), repeat(sh.fio, m)))
+    factors = [d[0] for d in decisions]
+    scaled = list(map(float.__mul__, values, factors))
+    it = iter(flat)  # (each entry's runs, scaled by its factor)
+    flat = [v * f for f, k in zip(factors, lengths, strict=True) for v in islice(it, k)]
+    if not _accepted(scaled, sh.signed) or not _accepted(flat, sh.signed):
         return None
-    return scaled, runs, bases, lengths
+    return scaled, _split(flat, lengths), [d[1] for d in decisions], lengths
+
+
+def _other_means(sh: _ResultShared, entries: list[_Entry]) -> list[float | None]:
+    """Per entry, :func:`_mean_value` of the same system's entry of the IOPS sibling (None when
+    there is none): plain ASCII Values converted at once (:func:`_bulk_nums`)."""
+    others = list(map(sh.others.get, [e.system for e in entries]))
+    if None not in others:
+        texts = [o.value for o in others]
+        if None not in texts:
+            nums = _bulk_nums(texts)
+            if nums is not None:
+                return nums
+    return [_mean_value(o) if o else None for o in others]
 
 
 def _value_column(values: list[float], runs: list[list[float]], times: list, n: int,
@@ -1845,19 +1959,30 @@ def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: d
         series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys, runs,
             times, repeat(_NO_LOG, m), strict=True)))
+    return _plan_parsed(plan, source, fmt, info.get("tool_version"), stamp_col, value_col,
+                        series)
+
+
+def _plan_parsed(plan: _Plan, source: str, fmt: str, version: str | None, stamp_col: list,
+                 value_col: list, series: list) -> Parsed:
+    """The Parsed of a file of the plan's layout, of its own times, values and series."""
     made = {"source": Const(source, plan.n), "timestamp": stamp_col, "value": value_col}
     columns = {name: made[name] if name in made else col if (
         name in plan.shared or type(col) is not list) else list(col)
         for name, col in plan.columns.items()}
-    return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
-                  columns=(columns, plan.n), series=series, notes=[])
+    return Parsed(tool="pts", format=fmt, version=version, columns=(columns, plan.n),
+                  series=series, notes=[])
 
 
 def _records(systems: list[_System], results: list[_Result], info: dict, source: str, fmt: str,
-             tz: str | None, fio_mb: str, log_dir: Path | None) -> Parsed:
-    key = None
-    if log_dir is None:  # (test-log times are read entry by entry)
-        key = _plan_key(systems, results, info, fmt, tz, fio_mb)
+             tz: str | None, fio_mb: str, log_dir: Path | None, key: tuple | None = None
+             ) -> Parsed:
+    """The Parsed of a file's systems and results: by its layout's plan when one is kept and
+    replays (``key``: its :func:`_plan_key`, when known), else row by row (keeping the plan)."""
+    if log_dir is not None:  # (test-log times are read entry by entry)
+        key = None
+    else:
+        key = key or _plan_key(systems, results, info, fmt, tz, fio_mb)
         plan = _PLANS.get(key)
         if plan is not None:
             parsed = _replay(plan, systems, results, info, source, fmt, tz, fio_mb)
@@ -1874,6 +1999,181 @@ def _records(systems: list[_System], results: list[_Result], info: dict, source:
             remember(_PLANS, key, plan, _PLANS_MAX)
     return Parsed(tool="pts", format=fmt, version=info.get("tool_version"),
                   columns=(columns, n), series=rows.series, notes=rows.notes)
+
+
+# composite.xml of a kept template and a kept plan: read straight from the fields
+
+
+class _Fast(NamedTuple):
+    """What :func:`_replay` reads of a file of a kept template (:class:`_Template`) whose
+    layout has a kept plan, by the place of each field in the file's text: a file with that
+    template is read from its fields alone (:func:`_fast_replay`), without the systems and
+    results :func:`_from_template` makes, when every field is plain enough to give that plan's
+    key (:func:`_plan_key`: the same times and Values present, the same runs per entry)."""
+
+    plan: _Plan
+    version: str | None  # the file's tool version
+    shared: list[tuple]  # per result: (its result, its values (_ResultValues))
+    value_at: list[int]  # per entry (of all results in order): the field of its Value,
+    raw_at: list[int]  # ... of its RawString,
+    json_at: list[list[int] | None]  # per result: its entries' JSON fields (None: no JSON)
+    lengths: list[int]  # per entry: its runs
+    counts: list[int]  # per result: its entries
+    others: list[list | None]  # per result of MB/s: per entry, its IOPS entry's place or None
+    stamp_at: list[int | None]  # per system: the field of its TimeStamp, or None
+    stamps: list[str | None]  # ... and its TimeStamp when it is no field
+    stamp_of: dict  # system Identifier -> its place in the systems (the last of that name)
+
+
+_FASTS: dict[tuple, _Fast] = {}  # (template key, tz, fio_mb) -> its _Fast
+_FASTS_MAX = 32  # (a hostile folder cannot grow it without end)
+
+
+def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[_Result],
+             info: dict) -> _Fast | None:
+    """The :class:`_Fast` of a file read by the full path (``systems``, ``results``, ``info``)
+    whose template ``tpl`` was kept and whose rows gave ``plan``; None when one of its entries
+    has no Value or RawString field, or some but not all of a result's entries a JSON field
+    (or one without a field has test-run-times): such files take the plan's usual path."""
+    _, _, stamp_at, cols = tpl.slots
+    value_at: list[int] = []
+    raw_at: list[int] = []
+    json_at, lengths, counts, starts = [], [], [], {}
+    for res, (vat, rat, jat) in zip(results, cols, strict=True):
+        if None in vat or None in rat:
+            return None
+        if None in jat:  # (no JSON field: test-run-times of none)
+            if jat.count(None) != len(jat) or any(e.run_times is not None
+                                                  for e in res.entries):
+                return None
+            json_at.append(None)
+        elif all(e.run_times is not None and e.raw is not None
+                 and len(e.run_times) == len(e.raw) for e in res.entries):
+            json_at.append(jat)  # (and as many as the runs: the plan's key)
+        else:
+            return None
+        starts[id(res)] = len(value_at)
+        value_at += vat
+        raw_at += rat
+        lengths += [len(e.raw) if e.raw else 0 for e in res.entries]
+        counts.append(len(res.entries))
+    shared, others = [], []
+    for res in results:
+        made = _made_values(res, "composite.xml")
+        shared.append((res, made))
+        sibling = _iops_sibling(res, results) if made.fixed is None else None
+        first: dict = {}  # system -> the place of its first entry of the IOPS sibling
+        for j, e in enumerate(sibling.entries if sibling is not None else ()):
+            first.setdefault(e.system, starts[id(sibling)] + j)
+        others.append(None if made.fixed is not None else [first.get(e.system)
+                                                          for e in res.entries])
+    return _Fast(plan, info.get("tool_version"), shared, value_at, raw_at, json_at, lengths,
+                 counts, others, stamp_at, [s.timestamp for s in systems],
+                 {s.identifier: k for k, s in enumerate(systems)})
+
+
+def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
+               results: list[_Result], info: dict, plan_key: tuple) -> None:
+    """Keep the :class:`_Fast` of a file of a kept template (``key``; none kept yet for these
+    options) read without test logs (``systems``, ``results``, ``info``), when its layout
+    (``plan_key``) has a kept plan."""
+    tpl = _TEMPLATES.get(key)
+    if tpl is None or (key, tz, fio_mb) in _FASTS:
+        return
+    plan = _PLANS.get(plan_key)
+    if plan is not None:
+        fast = _fast_of(tpl, plan, systems, results, info)
+        if fast is not None:
+            remember(_FASTS, (key, tz, fio_mb), fast, _FASTS_MAX)
+
+
+def _fast_times(fast: _Fast, r: int, texts: list[str], lengths: list[int],
+                memo: dict) -> list | None:
+    """The test-run-times of the entries of result ``r`` as :func:`_bulk_times` reads them
+    (``memo``: by the JSON fields), or None when they are not plain (one a JSON of no
+    test-run-times, other counts than the runs, one not a plain number or negative)."""
+    at = fast.json_at[r]
+    if at is None:
+        return [None] * len(lengths)
+    key = tuple(map(texts.__getitem__, at))
+    done = memo.get(key)
+    if done is None:
+        times = []
+        for text in key:
+            m = _RUN_TIMES_JSON_RE.fullmatch(text.strip())
+            if m is None:
+                return None
+            times.append(m.group(1).split(":"))
+        if list(map(len, times)) != lengths:
+            return None
+        nums = _bulk_nums(list(chain.from_iterable(times)))
+        if nums is None or (nums and min(nums) < 0):
+            return None
+        done = memo[key] = _split(nums, lengths)
+    return done
+
+
+def _fast_stamps(fast: _Fast, texts: list[str], names: set, tz: str | None,
+                 source: str) -> dict | None:
+    """The times of the systems ``names`` as :func:`_replay` reads them, or None when a system's
+    TimeStamp is present where it was not (or not where it was), or one would be noted."""
+    stamps = [s if k is None else texts[k].strip() or None
+              for s, k in zip(fast.stamps, fast.stamp_at, strict=True)]
+    if any((s is None) != (t is None) for s, t in zip(stamps, fast.stamps, strict=True)):
+        return None
+    notes: list[str] = []
+    out = {}
+    for name in names:
+        k = fast.stamp_of.get(name)
+        out[name] = _tstamp(stamps[k] if k is not None else None, tz, notes, source)
+    return None if notes else out
+
+
+def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
+                 fio_mb: str) -> Parsed | None:
+    """What :func:`_parse` gives for a composite.xml of the fields ``texts`` whose template and
+    plan ``fast`` stands for, read as :func:`_replay` reads the systems and results
+    :func:`_from_template` makes of them; None (then that path is taken) when one of its
+    checks would fail, or the file would not have the plan's key."""
+    values = [t.strip() for t in map(texts.__getitem__, fast.value_at)]
+    raws = [t.strip().split(":") for t in map(texts.__getitem__, fast.raw_at)]
+    if "" in values or list(map(len, raws)) != fast.lengths:  # (a RawString "": [""], 1 run)
+        return None
+    nums = _bulk_nums(values + list(chain.from_iterable(raws)))
+    if nums is None:
+        return None
+    plan = fast.plan
+    stamps = _fast_stamps(fast, texts, {name for step in plan.steps for name in step.systems},
+                          tz, source)
+    if stamps is None:
+        return None
+    memo: dict = {}
+    consts: dict = {}
+    stamp_col, value_col, series = [], [], []
+    e, f = 0, len(values)  # where the result's Values and runs start in nums
+    for r, ((res, made), step, m) in enumerate(zip(fast.shared, plan.steps, fast.counts,
+                                                   strict=True)):
+        lengths = fast.lengths[e:e + m]
+        runs = sum(lengths)
+        sh = _ResultShared(res, None, {}, *made)
+        at = fast.others[r]  # (the IOPS entries' means: their Values, plain numbers all)
+        got = _scale_bulk(sh, nums[e:e + m], nums[f:f + runs], lengths, fio_mb,
+                          lambda at=at: [None if k is None else nums[k] for k in at])
+        e, f = e + m, f + runs
+        if got is None or tuple(got[2]) != step.bases:
+            return None
+        times = _fast_times(fast, r, texts, lengths, memo)
+        if times is None:
+            return None
+        n = step.n
+        stamp_col += chain.from_iterable(map(repeat, map(stamps.__getitem__, step.systems),
+                                             repeat(2 * n + 1 if step.rt else n + 1, m)))
+        value_col += _value_column(got[0], got[1], times, n, step.rt)
+        series.extend(map(_LazySeries, repeat(n, m), zip(
+            repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
+            got[1], times, repeat(_NO_LOG, m), strict=True)))
+    return _plan_parsed(plan, source, "composite.xml", fast.version, stamp_col, value_col,
+                        series)
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
@@ -2085,6 +2385,42 @@ def _layout_token(which: list[int], res: list[int]) -> int:
 # public
 
 
+def _parse_xml(text: str, source: str, tz: str | None, fio_mb: str,
+               log_dir: Path | None) -> Parsed:
+    """:func:`_parse` of a composite.xml (of either schema): a file of a kept template and plan
+    read from its fields (:func:`_fast_replay`), else of a kept template from its fields and
+    the template's systems and results (:func:`_from_template`), else parsed; the template and
+    the :class:`_Fast` of a file kept for the next ones."""
+    fmt = "composite.xml"
+    fields = _template_fields(text)
+    fast = _FASTS.get((fields[0], tz, fio_mb)) if fields and log_dir is None else None
+    if fast is not None:
+        parsed = _fast_replay(fast, fields[1], source, tz, fio_mb)
+        if parsed is not None:
+            return parsed
+    got = _from_template(*fields) if fields is not None else None
+    if got is not None:
+        systems, results, info = got
+    else:
+        root = _load_xml(text, source)
+        if root.tag != "PhoronixTestSuite":
+            raise ParseError(source, f"/{root.tag}", "a <PhoronixTestSuite> root element",
+                             found=f"<{root.tag}>")
+        if root.find("Benchmark") is not None and root.find("Result") is None:
+            systems, results, info = _parse_pre3(root, source)
+            return _records(systems, results, info, source, "composite.xml pre-3.0", tz,
+                            fio_mb, log_dir)
+        systems, results, info = _parse_composite(root, source)
+        if fields is not None:
+            _keep_template(text, fields, root, systems, results, info)
+    if fields is None or log_dir is not None or fast is not None:
+        return _records(systems, results, info, source, fmt, tz, fio_mb, log_dir)
+    key = _plan_key(systems, results, info, fmt, tz, fio_mb)
+    parsed = _records(systems, results, info, source, fmt, tz, fio_mb, None, key)
+    _keep_fast(fields[0], tz, fio_mb, systems, results, info, key)
+    return parsed
+
+
 def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
           test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
     """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
@@ -2114,24 +2450,8 @@ def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto
     elif test_logs:
         log_dir = Path(test_logs)
     if fmt.startswith("composite"):
-        fmt = "composite.xml"
-        fields = _template_fields(text)
-        got = _from_template(*fields) if fields is not None else None
-        if got is not None:
-            systems, results, info = got
-        else:
-            root = _load_xml(text, source)
-            if root.tag != "PhoronixTestSuite":
-                raise ParseError(source, f"/{root.tag}", "a <PhoronixTestSuite> root element",
-                                 found=f"<{root.tag}>")
-            if root.find("Benchmark") is not None and root.find("Result") is None:
-                fmt = "composite.xml pre-3.0"
-                systems, results, info = _parse_pre3(root, source)
-            else:
-                systems, results, info = _parse_composite(root, source)
-                if fields is not None:
-                    _keep_template(text, fields, root, systems, results, info)
-    elif fmt == "json export":
+        return _parse_xml(text, source, tz, fio_mb, log_dir)
+    if fmt == "json export":
         systems, results, info = _parse_json_export(text, source)
     elif fmt == "csv export":
         systems, results, info = _parse_csv_export(text, source)
