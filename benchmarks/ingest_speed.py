@@ -327,14 +327,17 @@ def limit_ratio(label: str, d: Path, repeat: int, figure: str) -> None:
 
 _FRESH = {
     # one-time costs of a process first, then the folder, timed: ebsstats reads another tool's
-    # files (modules, dtypes), the limit makes a small frame and parses a small XML
+    # files (modules, dtypes), the limit makes a small frame and parses a small XML; then both
+    # collect the garbage their imports left, so that neither side's timed read pays for a
+    # collection of its imports' objects (whether one falls inside depends on the collector's
+    # counters after the imports: on cached bytecode or not, 1-10 ms either way)
     "es": "import warnings; warnings.simplefilter('ignore'); import ebsstats as es; "
-          "es.read({warm!r}, jobs=1, progress=False)\n"
+          "es.read({warm!r}, jobs=1, progress=False); gc.collect()\n"
           "t = time.perf_counter(); es.read({d!r}, jobs=1, progress=False)",
     "limit": "import pandas as pd, xml.etree.ElementTree as ET; import ingest_speed as b\n"
              "pd.DataFrame([('a', 1, 1.0)], columns=['s', 'k', 'v']); ET.fromstring('<a>1</a>')"
              "\n"  # (each side compiles its own patterns in the timed read, as a user's first)
-             "LIMITS = b.LIMITS; files = sorted(pathlib.Path({d!r}).iterdir())\n"
+             "LIMITS = b.LIMITS; files = sorted(pathlib.Path({d!r}).iterdir()); gc.collect()\n"
              "t = time.perf_counter(); LIMITS[{label!r}](files)",
 }
 
@@ -342,7 +345,7 @@ _FRESH = {
 def _fresh_read(side: str, label: str, d: Path) -> float:
     """Seconds of one read of ``d`` (es.read or the limit) in a new Python process."""
     warm = ROOT / "tests" / "fixtures" / "ioping"
-    code = ("import sys, time, pathlib\n" + _FRESH[side].format(warm=str(warm), d=str(d),
+    code = ("import gc, sys, time, pathlib\n" + _FRESH[side].format(warm=str(warm), d=str(d),
                                                                label=label)
             + "\nprint(time.perf_counter() - t)")
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'benchmarks'}"}
