@@ -438,3 +438,30 @@ def test_pieces_of_chunks_of_one_layout_of_names_are_the_general_rules(chunks):
         assert pieces[name] == want[name]
         assert all(a is b for a, b in zip(pieces[name], want[name], strict=True)
                    if type(a) is not Const or a.value is not None)
+
+
+def _piece_codes_by_rows(firsts, lengths, consts):
+    """Each piece's codes made one by one: its first repeated (a constant), or counting up from
+    it (a list)."""
+    return np.array([c for f, n, k in zip(firsts, lengths, consts, strict=True)
+                     for c in ([f] * n if k else range(f, f + n))], dtype=np.intp)
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 5), st.booleans()), max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_piece_codes_are_each_pieces_codes_in_turn(pieces):
+    firsts = np.array([p[0] for p in pieces], dtype=np.intp)
+    lengths = np.array([p[1] for p in pieces], dtype=np.intp)
+    consts = np.array([p[2] for p in pieces], dtype=bool)
+    got = _columns._piece_codes(firsts, lengths, consts)
+    want = _piece_codes_by_rows(firsts.tolist(), lengths.tolist(), consts.tolist())
+    assert got.dtype == np.intp
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("k", [0, 1, 126, 127, 128, 32766, 32767, 40000])
+def test_unit_codes_have_the_type_a_categorical_keeps(k):
+    from pandas.core.dtypes.cast import coerce_indexer_dtype
+
+    want = coerce_indexer_dtype(np.zeros(1, dtype=np.int64), pd.RangeIndex(k)).dtype
+    assert np.dtype(_columns._code_dtype(k)) == want
