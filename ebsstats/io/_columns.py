@@ -467,14 +467,19 @@ def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
     call (the constants first, then the lists). ``None`` unless every constant and list element
     is a string, or every one an int, with ``None`` beside either: values of other types may
     compare equal across types (``0``, ``False``, ``0.0``), and then the first one seen names
-    a category, so the order would matter; strings (ints) are typed value by value."""
+    a category, so the order would matter; strings (ints) are typed value by value. A string
+    column (typed value by value whatever the values) asks that only of its constants (equal
+    constants are typed once)."""
     cpieces = list(itertools.compress(pieces, consts))
     lpieces = list(itertools.compress(pieces, map(operator.not_, consts)))
     cvals = list(map(_CONST_VALUE, cpieces))
     ids = list(map(id, lpieces))
     lists = dict(zip(ids, lpieces, strict=True))  # each list object once, first-seen order
-    types = set(map(type, cvals)).union(
-        map(type, itertools.chain.from_iterable(lists.values())))
+    types = set(map(type, cvals))
+    if not (extra or dtype is STRING):  # (a string column types value by value, whatever
+        # the order: only the constants, merged by ==, need one family; the lists' elements
+        # are not looked at, tens of thousands in a fio folder)
+        types.update(map(type, itertools.chain.from_iterable(lists.values())))
     if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
     distinct = dict.fromkeys(cvals)
