@@ -12,6 +12,7 @@ contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import operator
@@ -448,13 +449,13 @@ def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
     distinct = dict(zip(ids, pieces, strict=True))  # first-seen order (a later same object
     # changes nothing)
     if len(distinct) == len(pieces):  # none shared (a file's per-row values): nothing to spread
-        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
+        return _from_list(_joined(pieces), dtype, extra)
     ends = itertools.accumulate(map(len, distinct.values()))
     offsets = dict(zip(distinct, itertools.chain((0,), ends), strict=False))  # (the last end
     # starts no list)
     firsts = np.fromiter(map(offsets.__getitem__, ids), dtype=np.intp, count=len(ids))
     lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=len(pieces))
-    values = list(itertools.chain.from_iterable(distinct.values()))
+    values = _joined(distinct.values())
     return _spread(_from_list(values, dtype, extra),
                    _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
                    int(lengths.sum()))
@@ -494,9 +495,21 @@ def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
     lengths = np.empty(len(pieces), dtype=np.intp)
     lengths[mask] = np.fromiter(map(_CONST_N, cpieces), dtype=np.intp, count=len(cpieces))
     lengths[~mask] = np.fromiter(map(len, lpieces), dtype=np.intp, count=len(lpieces))
-    values = [*distinct, *itertools.chain.from_iterable(lists.values())]
+    values = _joined(lists.values(), list(distinct))
     return _spread(_from_list(values, dtype, extra), _piece_codes(firsts, lengths, mask),
                    int(lengths.sum()))
+
+
+def _joined(lists: Iterable[list], out: list | None = None) -> list:
+    """The lists' elements in one list (after ``out``'s own): one ``list.extend`` per list,
+    mapped in C (``list(chain(...))`` grows one element at a time: 2.5 times as long).
+
+    >>> _joined([[1, 2], [], [3]], [0])
+    [0, 1, 2, 3]
+    """
+    out = [] if out is None else out
+    collections.deque(map(out.extend, lists), maxlen=0)
+    return out
 
 
 def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
