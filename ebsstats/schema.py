@@ -376,12 +376,13 @@ def _check(dtypes: dict, array) -> None:
             raise SchemaError(f"column {name!r} is missing in row {row}")
     # metric and unit are categorical (checked above): work on their codes, not on strings
     metric_cat, unit_cat = array("metric"), array("unit")
-    m_codes = metric_cat.codes.astype(np.int64)
-    u_codes = unit_cat.codes.astype(np.int64)
     m_names, u_names = category_names(metric_cat.dtype), category_names(unit_cat.dtype)
-    for pair in _present(m_codes * (len(u_names) + 1) + u_codes,
-                         len(m_names) * (len(u_names) + 1)).tolist():
-        m, u = divmod(pair, len(u_names) + 1)
+    width = len(u_names) + 1
+    pairs = metric_cat.codes.astype(np.int32 if len(m_names) * width < 2**31 else np.int64)
+    pairs *= width  # (in place: one array of the rows, not three)
+    pairs += unit_cat.codes
+    for pair in _present(pairs, len(m_names) * width).tolist():
+        m, u = divmod(pair, width)
         metric, unit = m_names[m], u_names[u]
         want, _ = metric_info(str(metric))
         if want is not None and str(unit) != want:

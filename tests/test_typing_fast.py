@@ -390,3 +390,78 @@ def test_a_frames_columns_index_is_its_own():
     a, b = _good(), _good()
     a.columns.name = "renamed"  # (sets the Index object's name in place)
     assert b.columns.name is None and _good().columns.name is None
+
+
+@pytest.mark.parametrize("cats", [["a"], ["B/s", "IO/s", "s"], [f"m{i:03d}" for i in range(70)],
+                                  ["", "é", "z"]])
+def test_categorical_dtypes_made_without_checks_are_the_checked_ones(cats):
+    want = pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
+    for got in (_columns._categorical_dtype(cats), _columns._categories(cats)):
+        assert got == want and got.ordered is want.ordered
+        pd.testing.assert_index_equal(got.categories, want.categories, exact=True)
+        assert got.categories.is_unique and not got.categories.hasnans
+
+
+@pytest.mark.parametrize("names", [("a",), ("run_id", "source", "é", "")])
+def test_a_columns_index_from_arrow_is_the_inferred_one(names):
+    pd.testing.assert_index_equal(_columns._column_index.__wrapped__(names), pd.Index(list(names)),
+                                  exact=True)
+
+
+def test_the_missing_time_typed_directly_is_to_datetime_of_none():
+    fast = _columns._none_typed(_columns._UTC_NS, False)
+    general = _columns._from_list([None], _columns._UTC_NS, False)
+    pd.testing.assert_extension_array_equal(fast, general)
+    assert fast.dtype == schema.COLUMNS["timestamp"]
+
+
+@st.composite
+def _named_chunks(draw):
+    """Chunks of names drawn from a few, in any order: one layout of names, or several."""
+    pool = ["a", "b", "c", "d", 1]
+    layouts = draw(st.lists(st.permutations(pool).flatmap(
+        lambda p: st.integers(0, len(p)).map(lambda k: p[:k])), min_size=1, max_size=3))
+    picks = draw(st.lists(st.integers(0, len(layouts) - 1), min_size=1, max_size=8))
+    return [({k: Const(f"{k}{j}", j + 1) if j % 2 else [j] * (j + 1) for k in layouts[i]}, j + 1)
+            for j, i in enumerate(picks)]
+
+
+@given(_named_chunks())
+@settings(max_examples=300, deadline=None)
+def test_pieces_of_chunks_of_one_layout_of_names_are_the_general_rules(chunks):
+    pieces, lengths = _common.pieces_of(chunks)
+    want = _common._pieces_by_name([c for c, _ in chunks], [n for _, n in chunks])
+    assert lengths == [n for _, n in chunks]
+    assert list(pieces) == list(want)
+    for name in want:
+        assert [type(p) for p in pieces[name]] == [type(p) for p in want[name]]
+        assert pieces[name] == want[name]
+        assert all(a is b for a, b in zip(pieces[name], want[name], strict=True)
+                   if type(a) is not Const or a.value is not None)
+
+
+def _piece_codes_by_rows(firsts, lengths, consts):
+    """Each piece's codes made one by one: its first repeated (a constant), or counting up from
+    it (a list)."""
+    return np.array([c for f, n, k in zip(firsts, lengths, consts, strict=True)
+                     for c in ([f] * n if k else range(f, f + n))], dtype=np.intp)
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 5), st.booleans()), max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_piece_codes_are_each_pieces_codes_in_turn(pieces):
+    firsts = np.array([p[0] for p in pieces], dtype=np.intp)
+    lengths = np.array([p[1] for p in pieces], dtype=np.intp)
+    consts = np.array([p[2] for p in pieces], dtype=bool)
+    got = _columns._piece_codes(firsts, lengths, consts)
+    want = _piece_codes_by_rows(firsts.tolist(), lengths.tolist(), consts.tolist())
+    assert got.dtype == np.intp
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("k", [0, 1, 126, 127, 128, 32766, 32767, 40000])
+def test_unit_codes_have_the_type_a_categorical_keeps(k):
+    from pandas.core.dtypes.cast import coerce_indexer_dtype
+
+    want = coerce_indexer_dtype(np.zeros(1, dtype=np.int64), pd.RangeIndex(k)).dtype
+    assert np.dtype(_columns._code_dtype(k)) == want

@@ -12,6 +12,7 @@ contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import operator
@@ -211,10 +212,16 @@ def _aware_timestamps(uniques: pd.Index, dtype):
         ns = np.array([t.value for t in stamps], dtype=np.int64)
     except OverflowError:  # (a Timestamp of another unit beyond the ns range)
         return None
-    return pd.DatetimeIndex(ns.view("datetime64[ns]"), tz="UTC").array
+    return _utc_ns(ns)
 
 
 _UTC_NS = pd.DatetimeTZDtype("ns", "UTC")
+_NAT = np.iinfo(np.int64).min  # NaT's nanoseconds
+
+
+def _utc_ns(ns: np.ndarray):
+    """Nanoseconds since the epoch (``int64``, NaT's where missing) as a UTC datetime array."""
+    return pd.DatetimeIndex(ns.view("datetime64[ns]"), tz="UTC").array
 
 
 def _aware_rows(values: list, dtype):
@@ -236,8 +243,7 @@ def _aware_rows(values: list, dtype):
     except OverflowError:  # (a Timestamp of another unit beyond the ns range)
         return None
     where = dict(zip(objects, range(len(objects)), strict=True))
-    rows = ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
-    return pd.DatetimeIndex(rows.view("datetime64[ns]"), tz="UTC").array
+    return _utc_ns(ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))])
 
 
 _TIMESTAMP_ONLY = frozenset({pd.Timestamp})
@@ -302,16 +308,47 @@ def _categorical(values: list) -> pd.Categorical:
 
 
 def _categories(cats: list[str]) -> pd.CategoricalDtype:
-    """The categorical dtype of sorted string categories; a few categories (tools, metrics,
-    units: the same in every read) made once (an Index is immutable: shared safely)."""
+    """The categorical dtype of sorted, distinct strings (what every caller has: a sorted
+    set); a few categories (tools, metrics, units: the same in every read) made once (an Index
+    is immutable: shared safely)."""
     if len(cats) <= 64:
         return _few_categories(tuple(cats))
-    return pd.CategoricalDtype(pd.Index(cats, dtype="str"))
+    return _categorical_dtype(cats)
 
 
 @functools.lru_cache(maxsize=1024)
 def _few_categories(cats: tuple[str, ...]) -> pd.CategoricalDtype:
-    return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
+    return _categorical_dtype(cats)
+
+
+def _categorical_dtype(cats: Sequence[str]) -> pd.CategoricalDtype:
+    """``pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))`` of distinct strings, made
+    without the checks (no missing, no repeat: the callers' sorted sets) and the Index's
+    inference: its categories built from an Arrow array. The checks built a hash table of the
+    categories, and their first run in a process cost more than the rest of a column's typing
+    (a dtype 400 us the first time, 100 after; this way 30 and 20)."""
+    if _from_fastpath is None:
+        return pd.CategoricalDtype(pd.Index(list(cats), dtype="str"))
+    return _from_fastpath(_str_index(cats), False)
+
+
+# (a private constructor of pandas: the checked one where it is absent)
+_from_fastpath = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+# the dtype of an Index of strings (``dtype="str"``, what pandas infers for strings): when it
+# is Arrow's, such an Index is built from an Arrow array directly
+_STR_NAN = pd.Index([""], dtype="str").dtype
+
+
+_infers_str = getattr(pd._config, "using_string_dtype", None)
+
+
+def _str_index(names: Sequence[str]) -> pd.Index:
+    """``pd.Index(list(names), dtype="str")`` of strings, from an Arrow array (the Index's
+    inference and checks cost five times as much in a fresh process)."""
+    if getattr(_STR_NAN, "storage", None) != "pyarrow":
+        return pd.Index(list(names), dtype="str")
+    return pd.Index(pd.arrays.ArrowStringArray(pa.array(names, type=pa.large_string()),
+                                               dtype=_STR_NAN), copy=False)
 
 
 def _from_list(values: list, dtype, extra: bool):
@@ -412,13 +449,13 @@ def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
     distinct = dict(zip(ids, pieces, strict=True))  # first-seen order (a later same object
     # changes nothing)
     if len(distinct) == len(pieces):  # none shared (a file's per-row values): nothing to spread
-        return _from_list(list(itertools.chain.from_iterable(pieces)), dtype, extra)
+        return _from_list(_joined(pieces), dtype, extra)
     ends = itertools.accumulate(map(len, distinct.values()))
     offsets = dict(zip(distinct, itertools.chain((0,), ends), strict=False))  # (the last end
     # starts no list)
     firsts = np.fromiter(map(offsets.__getitem__, ids), dtype=np.intp, count=len(ids))
     lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=len(pieces))
-    values = list(itertools.chain.from_iterable(distinct.values()))
+    values = _joined(distinct.values())
     return _spread(_from_list(values, dtype, extra),
                    _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
                    int(lengths.sum()))
@@ -431,14 +468,19 @@ def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
     call (the constants first, then the lists). ``None`` unless every constant and list element
     is a string, or every one an int, with ``None`` beside either: values of other types may
     compare equal across types (``0``, ``False``, ``0.0``), and then the first one seen names
-    a category, so the order would matter; strings (ints) are typed value by value."""
+    a category, so the order would matter; strings (ints) are typed value by value. A string
+    column (typed value by value whatever the values) asks that only of its constants (equal
+    constants are typed once)."""
     cpieces = list(itertools.compress(pieces, consts))
     lpieces = list(itertools.compress(pieces, map(operator.not_, consts)))
     cvals = list(map(_CONST_VALUE, cpieces))
     ids = list(map(id, lpieces))
     lists = dict(zip(ids, lpieces, strict=True))  # each list object once, first-seen order
-    types = set(map(type, cvals)).union(
-        map(type, itertools.chain.from_iterable(lists.values())))
+    types = set(map(type, cvals))
+    if not (extra or dtype is STRING):  # (a string column types value by value, whatever
+        # the order: only the constants, merged by ==, need one family; the lists' elements
+        # are not looked at, tens of thousands in a fio folder)
+        types.update(map(type, itertools.chain.from_iterable(lists.values())))
     if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
         return None
     distinct = dict.fromkeys(cvals)
@@ -453,9 +495,21 @@ def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
     lengths = np.empty(len(pieces), dtype=np.intp)
     lengths[mask] = np.fromiter(map(_CONST_N, cpieces), dtype=np.intp, count=len(cpieces))
     lengths[~mask] = np.fromiter(map(len, lpieces), dtype=np.intp, count=len(lpieces))
-    values = [*distinct, *itertools.chain.from_iterable(lists.values())]
+    values = _joined(lists.values(), list(distinct))
     return _spread(_from_list(values, dtype, extra), _piece_codes(firsts, lengths, mask),
                    int(lengths.sum()))
+
+
+def _joined(lists: Iterable[list], out: list | None = None) -> list:
+    """The lists' elements in one list (after ``out``'s own): one ``list.extend`` per list,
+    mapped in C (``list(chain(...))`` grows one element at a time: 2.5 times as long).
+
+    >>> _joined([[1, 2], [], [3]], [0])
+    [0, 1, 2, 3]
+    """
+    out = [] if out is None else out
+    collections.deque(map(out.extend, lists), maxlen=0)
+    return out
 
 
 def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) -> np.ndarray:
@@ -464,12 +518,25 @@ def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) ->
 
     >>> _piece_codes(np.array([0, 1, 0]), np.array([2, 3, 1]), np.array([True, False, True]))
     array([0, 0, 1, 2, 3, 0])
+
+    Made as the running sum of each row's step from the row before (0 in a constant, 1 in a
+    list, a piece's first code less the last code before it where a piece starts), in one
+    array the size of the rows: each temporary of that size is fresh memory the system maps
+    (a page fault per 4 KiB: five of them cost 3 ms a column of 136,721 fio rows, 0.1 ms so).
     """
-    row_first = np.repeat(firsts, lengths)
-    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    step = np.arange(len(row_first), dtype=np.intp) - starts
-    step[np.repeat(consts, lengths)] = 0
-    return row_first + step
+    keep = lengths > 0
+    if not keep.all():  # (an empty piece has no row to start)
+        firsts, lengths, consts = firsts[keep], lengths[keep], consts[keep]
+    if not len(lengths):
+        return np.zeros(0, dtype=np.intp)
+    steps = (~consts).astype(np.intp)
+    codes = np.repeat(steps, lengths)
+    lasts = firsts + (lengths - 1) * steps  # each piece's last code
+    jumps = np.empty(len(firsts), dtype=np.intp)
+    jumps[0] = firsts[0]
+    np.subtract(firsts[1:], lasts[:-1], out=jumps[1:])
+    codes[np.cumsum(lengths) - lengths] = jumps
+    return np.cumsum(codes, out=codes)
 
 
 _STR_OR_NONE = frozenset({str, type(None)})
@@ -513,8 +580,11 @@ def _spread(typed, codes: np.ndarray, n: int):
         return typed
     if len(typed) == 1:  # one value on every row (a column no file has: all missing)
         return _repeat_one(typed, n)
-    if isinstance(typed, pd.Categorical):
-        return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype)
+    if isinstance(typed, pd.Categorical):  # (codes made here: in range)
+        return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype, validate=False)
+    if type(typed) is pd.arrays.ArrowStringArray:  # Arrow's take, without pandas' checks of
+        # the codes (made here: in range, none negative)
+        return pd.arrays.ArrowStringArray(typed.__arrow_array__().take(codes), dtype=typed.dtype)
     return typed.take(codes)
 
 
@@ -553,7 +623,11 @@ def _none_typed(dtype, extra: bool):
     hit = _NONE_TYPED.get(key)
     if hit is not None and hit[0] is dtype:
         return hit[1]
-    one = _from_list([None], dtype, extra)
+    if not extra and isinstance(dtype, pd.DatetimeTZDtype) and dtype == _UTC_NS:  # NaT built
+        # directly: typing one None took pandas' date parsing (1 ms the first time, 60 us so)
+        one = _utc_ns(np.array([_NAT], dtype=np.int64))
+    else:
+        one = _from_list([None], dtype, extra)
     if len(_NONE_TYPED) >= 256:  # (the schema's dtypes, and a caller's: bounded)
         _NONE_TYPED.clear()
     _NONE_TYPED[key] = (dtype, one)
@@ -702,7 +776,10 @@ def _block_ready(col) -> bool:
 @functools.lru_cache(maxsize=256)
 def _column_index(names: tuple[str, ...]) -> pd.Index:
     """The columns index of a frame, as the DataFrame constructor makes it from string keys
-    (a frame gets a copy of it: its values are shared, immutable, its name is the frame's)."""
+    (a frame gets a copy of it: its values are shared, immutable, its name is the frame's);
+    an Index of strings, as the constructor infers it (``str``), built from an Arrow array."""
+    if _infers_str is not None and _infers_str():  # (the option pandas' inference reads)
+        return _str_index(names)
     return pd.Index(list(names))
 
 
@@ -977,11 +1054,13 @@ def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arra
     would give: observed units as sorted categories, ``<NA>`` where the metric is missing)."""
     per_metric, unit_dtype, hib, known = _vocabulary_of(tuple(map(str, category_names(
         metric.dtype))))
-    codes = metric.codes.astype(np.intp)
+    codes = metric.codes  # (as they are: a wider copy per row is fresh memory; code -1, a
+    # missing metric, takes the last entry)
     unit = (pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype, validate=False)
             if unit_dtype is not None else _categorical([None] * len(codes)))  # no unit at all:
     # as typing gives
-    return unit, pd.arrays.BooleanArray(hib[codes], ~known[codes])
+    mask = known[codes]
+    return unit, pd.arrays.BooleanArray(hib[codes], np.logical_not(mask, out=mask))
 
 
 @functools.lru_cache(maxsize=256)
@@ -993,12 +1072,26 @@ def _vocabulary_of(metrics: tuple[str, ...]):
     infos = [metric_info(m) for m in metrics]
     units = sorted({u for u, _ in infos if u is not None})
     unit_code = {u: i for i, u in enumerate(units)}
-    per_metric = np.array([unit_code.get(u, -1) for u, _ in infos] + [-1], dtype=np.int64)
+    per_metric = np.array([unit_code.get(u, -1) for u, _ in infos] + [-1],
+                          dtype=_code_dtype(len(units)))
     hib = np.array([bool(h) for _, h in infos] + [False], dtype=bool)
     known = np.array([h is not None for _, h in infos] + [False], dtype=bool)
     for a in (per_metric, hib, known):
         a.setflags(write=False)
     return per_metric, (_categories(units) if units else None), hib, known
+
+
+def _code_dtype(k: int) -> type:
+    """The integer type of the codes of ``k`` categories, as a categorical stores them (then
+    codes of that type go in without a copy).
+
+    >>> [_code_dtype(k).__name__ for k in (0, 126, 127, 40000)]
+    ['int8', 'int8', 'int16', 'int32']
+    """
+    for kind in (np.int8, np.int16, np.int32):
+        if k < np.iinfo(kind).max:
+            return kind
+    return np.int64
 
 
 def conform(df: pd.DataFrame) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import os
 import stat
 from collections.abc import Callable, Mapping, Sequence
@@ -324,12 +325,35 @@ def pieces_of(chunks: Sequence[Chunk]) -> tuple[dict[str, list], list[int]]:
     """Column pieces of many chunks (a chunk without a column gets ``Const(None, n)`` there)."""
     all_cols = [cols for cols, _ in chunks]
     lengths = [n for _, n in chunks]
+    same = _same_names(all_cols)
+    if same is not None:
+        return same, lengths
+    return _pieces_by_name(all_cols, lengths), lengths
+
+
+def _same_names(all_cols: list[dict]) -> dict[str, list] | None:
+    """The pieces of chunks that all have the same column names (a folder of one tool's
+    files: one layout of names), the first chunk's order, each chunk's values taken by one
+    ``itemgetter`` and transposed in C: half the cost of a ``dict.get`` per column and chunk.
+    ``None`` otherwise (a name missing in a chunk of as many names raises ``KeyError``)."""
+    names = list(all_cols[0]) if all_cols else []
+    if len(names) < 2 or set(map(len, all_cols)) != {len(names)}:
+        return None
+    try:
+        rows = list(map(operator.itemgetter(*names), all_cols))
+    except KeyError:
+        return None
+    return dict(zip(names, map(list, zip(*rows, strict=True)), strict=True))
+
+
+def _pieces_by_name(all_cols: list[dict], lengths: list[int]) -> dict[str, list]:
+    """:func:`pieces_of`'s general rule: every name any chunk has, in first-seen order, a
+    piece per chunk."""
     names = dict.fromkeys(itertools.chain.from_iterable(all_cols))
     nulls = {n: _columns.Const(None, n) for n in set(lengths)}  # shared, not per chunk
     missing = [nulls[n] for n in lengths]
     # dict.get(cols, name, the chunk's missing piece) for every chunk, mapped in C
-    pieces = {k: list(map(dict.get, all_cols, itertools.repeat(k), missing)) for k in names}
-    return pieces, lengths
+    return {k: list(map(dict.get, all_cols, itertools.repeat(k), missing)) for k in names}
 
 
 def results_of(chunks: Sequence[Chunk], validated: bool = False) -> pd.DataFrame:
