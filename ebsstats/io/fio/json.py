@@ -845,19 +845,19 @@ def _fast_records(doc, source: str):
                                                                    doc.client_stats)
     if type(gopts) is not dict or end is False or not jobs:
         return None
-    bases: list[tuple[dict, int]] = []
+    infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
     for i, job in enumerate(jobs):
         got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
-                        (source, version), lists)
+                        lists)
         if got is None:
             return None
-        base, rows, has_bins = got
-        bases.append((base, rows))
-        plus = plus or has_bins
+        plus = plus or got[-1]
+        infos.append(got)
     ops, pos, metrics, values, bss = lists
-    cols, n = _job_columns(bases)
+    n = len(values)
+    cols = _fast_columns(source, version, infos, n)
     rows = _shared_rows(ops, pos, metrics)
     cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
                 metric=rows["metric"], value=values)  # in _json_records' order
@@ -895,10 +895,11 @@ def _job_path(key: str, i: int) -> str:
 
 
 def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: float | None,
-              file: tuple[str, str | None], lists: tuple) -> tuple[dict, int, bool] | None:
-    """A usual job's constants (``job`` is a decoded ``_Job``, ``file`` the source and fio
-    version), its number of rows (appended to ``lists``) and whether it has histogram bins;
-    ``None`` for anything else (a failed job among them)."""
+              lists: tuple) -> tuple | None:
+    """A usual job (a decoded ``_Job``): its path, name, group, option metadata, flag and host
+    (a dict, usually empty), start time, number of rows (appended to ``lists``) and whether it
+    has histogram bins (what :func:`_fast_columns` takes); ``None`` for anything else (a failed
+    job among them)."""
     jopts = job.job_options or {}  # (UNSET is false)
     name = job.jobname
     error = job.error
@@ -919,7 +920,7 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     runtimes = [0.0]
     plus = False
     for (dkey, op), d in zip(_DIRS, _JOB_DIRS(job), strict=True):
-        if d is _UNSET:
+        if d is _UNSET or (d.total_ios <= 0 and d.runtime <= 0):  # absent or empty (as below)
             continue
         k0 = len(val)
         got = _fast_direction(d, path, dkey, pos, met, val)
@@ -942,14 +943,41 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     start = _fast_start(job, end, runtimes)
     if start is False:
         return None
-    base = {"source": file[0], "run_key": path, "tool": TOOL, "tool_version": file[1],
-            "test": name, "job": name, "groupid": gid if type(gid) is str else str(gid), **meta}
+    tail = _NO_TAIL
     if clients and name == "All clients":  # the keys in _job_base's order
-        base["flag"] = "aggregate"
+        tail = {"flag": "aggregate"}
     if type(job.hostname) is str:
-        base["host"] = job.hostname
-    base["timestamp"] = _timestamp_of(start)
-    return base, len(val) - n0, plus
+        tail = {**tail, "host": job.hostname}
+    return (path, name, gid if type(gid) is str else str(gid), meta, tail, _timestamp_of(start),
+            len(val) - n0, plus)
+
+
+_NO_TAIL: dict = {}  # (never changed)
+
+
+def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) -> dict:
+    """:func:`_job_columns` of the jobs :func:`_fast_job` read (``n`` rows in all); a report
+    of one job (most) without a dict of its constants first."""
+    if len(infos) != 1:
+        return _job_columns([(_base_of(source, version, info), info[6]) for info in infos])[0]
+    path, name, gid, meta, tail, ts, _m, _plus = infos[0]
+    job = _const(name, n)  # (one immutable Const for two columns of the same values)
+    cols = {"source": _const(source, n), "run_key": _const(path, n), "tool": _const(TOOL, n),
+            "tool_version": _const(version, n), "test": job, "job": job,
+            "groupid": _const(gid, n)}
+    for k, v in meta.items():
+        cols[k] = _NEW_TUPLE(Const, (v, n))
+    for k, v in tail.items():
+        cols[k] = _const(v, n)
+    cols["timestamp"] = _const(ts, n)
+    return cols
+
+
+def _base_of(source: str, version: str | None, info: tuple) -> dict:
+    """A job's constants as :func:`_job_base` gives them, from what :func:`_fast_job` read."""
+    path, name, gid, meta, tail, ts, _m, _plus = info
+    return {"source": source, "run_key": path, "tool": TOOL, "tool_version": version,
+            "test": name, "job": name, "groupid": gid, **meta, **tail, "timestamp": ts}
 
 
 _GROUP_TYPES = frozenset({int, str, type(None), bool})  # str() alike from either decoder
@@ -982,7 +1010,7 @@ def _fast_direction(d, path: str, dkey: str, pos: list, met: list, val: list):
         return False  # empty (no other key is read: as in _direction)
     vals = _astuple(d)
     nums = vals[:_N_NUMBERS]
-    layout = (_ALL_NUMBERS if min(nums) >= 0 else tuple(map(operator.ge, nums, _ZEROS)),
+    layout = (True if min(nums) >= 0 else tuple(map(operator.ge, nums, _ZEROS)),
               (vals[18] is not None, vals[19] is not None, vals[20] is not None,
                vals[21] is not None, vals[22] is not None, vals[23] is not None))
     plan = _DIR_PLANS.get((path, dkey, layout))
@@ -999,7 +1027,9 @@ def _fast_direction(d, path: str, dkey: str, pos: list, met: list, val: list):
         return False
     case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
             i_iops is not None and vals[i_iops] > 0)
-    rows = cases[case] if case in cases else _case_rows(cases, case, where)
+    rows = cases.get(case, cases)  # (a plan's cases never hold the dict itself)
+    if rows is cases:
+        rows = _case_rows(cases, case, where)
     if rows is None:
         return None  # a key these rows need is missing
     pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
@@ -1070,8 +1100,9 @@ _DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
 
 
 def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
-    """How to read a direction object with these keys (``layout``: whether it has each of
-    :data:`_DIR_NUMBERS`, and each of :data:`_DIR_STATS`) at ``dpath``: :func:`_dir_core`, the rows of each case made with their
+    """How to read a direction object with these keys (``layout``: ``True`` when it has every
+    one of :data:`_DIR_NUMBERS`, else whether it has each; and whether it has each of
+    :data:`_DIR_STATS`) at ``dpath``: :func:`_dir_core`, the rows of each case made with their
     positions when first needed (:func:`_case_rows`), so that the plan of a new job index
     costs a few strings."""
     i_rt, i_ios, i_bw, i_iops, _cores, fam_cores = _dir_core(is_sync, layout)
@@ -1094,11 +1125,12 @@ def _case_rows(cases: dict, case: tuple, where: tuple):
 
 @functools.lru_cache(maxsize=1024)
 def _dir_core(is_sync: bool, layout: tuple) -> tuple:
-    """What reading a direction object with these keys (whether it has each of
-    :data:`_DIR_NUMBERS`, and each of :data:`_DIR_STATS`) needs, wherever it is: the indices (in :data:`_DIR_FIELDS`) of the
+    """What reading a direction object with these keys (``layout`` as in :func:`_dir_plan`)
+    needs, wherever it is: the indices (in :data:`_DIR_FIELDS`) of the
     numbers the rows depend on, the rows for each case (runtime > 0, bandwidth sampled, IOPS
     sampled) by keys, and the latency families present."""
-    have = {k for k, there in zip(_DIR_FIELDS, layout[0] + layout[1], strict=True) if there}
+    has_numbers = _ALL_NUMBERS if layout[0] is True else layout[0]
+    have = {k for k, there in zip(_DIR_FIELDS, has_numbers + layout[1], strict=True) if there}
     tops = [k for k in ("runtime", "total_ios") if k in have]
     if not is_sync:
         tops += [k for k in ("io_bytes", "bw_bytes" if "bw_bytes" in have else "bw", "iops",
