@@ -346,10 +346,13 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     if all(m and tuple(base) == keys for base, m in bases):  # the usual case: one pass
         cols = {}
         by_key = zip(*[base.values() for base, _ in bases], strict=True)
+        jobs = len(bases)
+        counts = tuple(m for _, m in bases)
         for k, per_job in zip(keys, by_key, strict=True):
-            first = per_job[0]  # only a str equals a str: no type to tell apart
-            cols[k] = (_const(first, n) if per_job.count(first) == len(per_job) and (
-                type(first) is str or is_constant(list(per_job))) else _repeated(per_job, bases))
+            first = per_job[0]  # only a str equals a str, None None: no type to tell apart
+            cols[k] = (_NEW_TUPLE(Const, (first, n)) if per_job.count(first) == jobs and (
+                type(first) in _STR_OR_NONE or is_constant(list(per_job)))
+                else _repeated_of(per_job, counts))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
@@ -382,10 +385,14 @@ def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
     values (of the same types) on the same numbers of rows gave, so that the typing types a
     shared list once (reports of one job file share their jobs' names, rw and workload; a
     list is never changed once a reader returns it)."""
-    counts = tuple(m for _, m in bases)
+    return _repeated_of(per_job, tuple(m for _, m in bases))
+
+
+def _repeated_of(per_job, counts: tuple) -> list:
+    """:func:`_repeated` of each job's number of rows."""
     types = tuple(map(type, per_job))  # 1 and True differ
     key = got = None
-    if set(types) <= _KEYABLE:  # not floats (0.0 == -0.0) nor times (equal across units)
+    if _KEYABLE.issuperset(types):  # not floats (0.0 == -0.0) nor times (equal across units)
         key = (tuple(per_job), types, counts)
         got = _REPEATED.get(key)
         if got is not None:
@@ -401,6 +408,7 @@ def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
 # (per-job values, their types, rows per job) -> the list _repeated gave
 _REPEATED: dict[tuple, list] = {}
 _KEYABLE = frozenset({str, int, type(None)})
+_STR_OR_NONE = frozenset({str, type(None)})
 
 
 def _const(value, n: int) -> Const:
