@@ -355,3 +355,13 @@ def test_a_duplicate_key_keeps_the_last_value_on_either_path(value):
         _check(text[:at] + f"{key}: {value},\n" + text[at:])
         end = text.index("\n", at)
         _check(text[:end] + f"\n{key}: {value}," + text[end:])
+
+
+def test_the_fast_path_reads_the_decoders_fields_in_their_order():
+    # _fast_latency unpacks a _Stat and _fast_direction indexes a _Direction by position
+    # (msgspec.structs.astuple): the fields must stay in the order those read them
+    assert fio_json._Stat.__struct_fields__ == ("min", "max", "mean", "stddev", "N",
+                                                "percentile", "bins")
+    assert fio_json._Direction.__struct_fields__ == fio_json._DIR_FIELDS
+    assert fio_json._DIR_FIELDS[fio_json._N_NUMBERS:] == fio_json._DIR_STATS
+    assert len(fio_json._DIR_STATS) == 6  # vals[18] ... vals[23] in _fast_direction

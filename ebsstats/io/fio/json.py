@@ -1059,20 +1059,17 @@ def _fast_latency(vals: tuple, fams: tuple, pos: list, met: list, val: list):
     its :data:`_DIR_FIELDS`); returns whether it has histogram bins, ``None`` when the general
     path has to judge it."""
     has_bins = False
-    for i, fam, scale, scales, fpath, positions, metrics in fams:
-        st = vals[i]
-        if not has_bins and st.bins is not _UNSET:  # an object (left undecoded)?
-            has_bins = memoryview(st.bins)[:1] == b"{"
-        n = st.N
+    for i, fam, scale, _scales, fpath, positions, metrics in fams:
+        lo, hi, mean, sd, n, pct, bins = _astuple(vals[i])  # a _Stat's fields, in order
+        if not has_bins and bins is not _UNSET:  # an object (left undecoded)?
+            has_bins = memoryview(bins)[:1] == b"{"
         if n == 0:
             continue
-        sv = _STAT_GET(st)  # one missing is UNSET: the product below raises TypeError
-        if (n is None or n is _UNSET) and sv[0] == 0 and sv[1] == 0 and sv[2] == 0:
+        if (n is None or n is _UNSET) and lo == 0 and hi == 0 and mean == 0:
             continue
         pos += positions
         met += metrics
-        val += map(operator.mul, sv, scales)
-        pct = st.percentile
+        val += (lo * scale, hi * scale, mean * scale, sd * scale)  # UNSET: TypeError
         if type(pct) is not dict or not pct:
             continue
         plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
@@ -1101,7 +1098,6 @@ def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, 
     val += [v * scale for v in vals]
 
 
-_STAT_GET = operator.attrgetter(*_STAT_KEYS)
 _FAMS = ("slat", "clat", "lat")
 # (job path, direction key, which of _DIR_FIELDS it has) -> how to read it (_dir_plan)
 _DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
