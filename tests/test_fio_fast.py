@@ -365,3 +365,18 @@ def test_the_fast_path_reads_the_decoders_fields_in_their_order():
     assert fio_json._Direction.__struct_fields__ == fio_json._DIR_FIELDS
     assert fio_json._DIR_FIELDS[fio_json._N_NUMBERS:] == fio_json._DIR_STATS
     assert len(fio_json._DIR_STATS) == 6  # vals[18] ... vals[23] in _fast_direction
+
+
+def test_a_start_time_infinite_in_milliseconds_is_refused_at_its_path():
+    # fuzzing found it (seed 7): an end time of 1e306 s is finite, not once in ms; the
+    # general path raised OverflowError from round() instead of the ParseError it gives
+    # for any other start time beyond 2262
+    for literal in ("1e306", "1.7e308"):
+        text = _with(("timestamp",), literal)
+        doc = json.loads(text)
+        doc.pop("timestamp_ms", None)
+        text = json.dumps(doc, indent=1)
+        assert fio_json._fast_json(text, "x.json") is None
+        with pytest.raises(es.ParseError) as info:
+            fio.parse(text, "x.json")
+        assert info.value.position == "$.timestamp_ms" and "1677-2262" in info.value.expected

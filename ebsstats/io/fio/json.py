@@ -49,10 +49,10 @@ def _timestamp(seconds: float | None):
     1970 to 2262, where nanoseconds end; a ``pd.Timestamp`` before 1970."""
     if seconds is None or not math.isfinite(seconds):
         return None
-    ms = round(seconds * 1000)
-    if 0 <= ms < _NS_END_MS:
-        return _EPOCH + _MS * ms  # exact: a timedelta times an int is integer arithmetic
     try:
+        ms = round(seconds * 1000)  # OverflowError beyond 1.8e305 s: infinite in ms
+        if 0 <= ms < _NS_END_MS:
+            return _EPOCH + _MS * ms  # exact: a timedelta times an int is integer arithmetic
         return pd.Timestamp(ms, unit="ms", tz=_UTC)
     except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
         raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
