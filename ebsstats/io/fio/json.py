@@ -940,14 +940,7 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         runtimes.append(got[1])
         ops += [op] * (len(val) - k0)
         bss += [bsizes.get(op)] * (len(val) - k0)
-    for v, cpos, metric in zip((job.usr_cpu, job.sys_cpu), _positions(path, _CPU_KEYS),
-                               _CPU_METRICS, strict=True):
-        if v is not _UNSET:
-            ops.append("total")
-            pos.append(cpos)
-            met.append(metric)
-            val.append(float(v))
-            bss.append(bsizes.get("total"))
+    _cpu_rows(job.usr_cpu, job.sys_cpu, path, bsizes.get("total"), lists)
     start = _fast_start(job, end, runtimes)
     if start is False:
         return None
@@ -991,6 +984,28 @@ def _base_of(source: str, version: str | None, info: tuple) -> dict:
 _GROUP_TYPES = frozenset({int, str, type(None), bool})  # str() alike from either decoder
 _CPU_KEYS = ("usr_cpu", "sys_cpu")
 _CPU_METRICS = ("cpu_usr", "cpu_sys")
+_CPU_OPS = ("total", "total")
+
+
+def _cpu_rows(usr, sys_, path: str, bsize, lists: tuple) -> None:
+    """Append a job's ``cpu_usr`` and ``cpu_sys`` rows (what the decoder gave: UNSET where
+    the job has none) to ``lists`` (op, position, metric, value, block size)."""
+    ops, pos, met, val, bss = lists
+    if usr is not _UNSET and sys_ is not _UNSET:  # the usual job: both, in one go
+        ops += _CPU_OPS
+        pos += _positions(path, _CPU_KEYS)
+        met += _CPU_METRICS
+        val += (float(usr), float(sys_))
+        bss += (bsize, bsize)
+        return
+    for v, cpos, metric in zip((usr, sys_), _positions(path, _CPU_KEYS), _CPU_METRICS,
+                               strict=True):
+        if v is not _UNSET:
+            ops.append("total")
+            pos.append(cpos)
+            met.append(metric)
+            val.append(float(v))
+            bss.append(bsize)
 
 
 def _fast_start(job, end: float | None, runtimes: list[float]):
