@@ -287,3 +287,96 @@ def test_a_start_time_as_a_datetime_types_as_the_timestamp_it_replaces():
         assert type(got) is pd.Timestamp and got == pd.Timestamp(round(s * 1000), unit="ms",
                                                                  tz="UTC")
     assert fio_json._timestamp(None) is None and fio_json._timestamp(math.nan) is None
+
+
+def _objects(obj, path: tuple = ()):
+    """Key paths of every object of a decoded JSON document (the document's own: ``()``)."""
+    if isinstance(obj, dict):
+        yield path
+        for k, v in obj.items():
+            yield from _objects(v, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _objects(v, (*path, i))
+
+
+def _at(doc, path: tuple):
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+@pytest.mark.parametrize("name", ["small_json.json", "small_jsonplus.json",
+                                  "f2110_small_json.json", "ioengine_sync_fsync.json",
+                                  "unified_mixed.json", "cli_randrw_4k.json"])
+def test_any_key_missing_fast_and_general_agree(name):
+    # the decoder's Structs tell a missing key by a marker (UNSET, None for a latency family,
+    # -1.0 for a direction's number: the decoder gives no negative number): every key of the
+    # report taken out in turn, the fast path gives the general path's rows or gives up
+    doc = json.loads(fixture("fio", name).read_text())
+    answered = 0
+    for path in _objects(doc):
+        for key in list(_at(doc, path)):
+            copy = json.loads(json.dumps(doc))
+            del _at(copy, path)[key]
+            answered += _check(json.dumps(copy, indent=1), name)
+    assert answered >= 10
+
+
+@pytest.mark.parametrize("name", ["small_json.json", "small_jsonplus.json",
+                                  "f2110_small_json.json", "unified_mixed.json"])
+def test_keys_in_any_order_fast_and_general_agree(name):
+    # a Struct keeps no order: the rows depend on which keys an object has, never on their
+    # order (a percentile object's order stays the dict's), on either path
+    doc = json.loads(fixture("fio", name).read_text())
+
+    def reordered(obj, turn):
+        if isinstance(obj, dict):
+            items = [(k, reordered(v, turn)) for k, v in obj.items()]
+            return dict(items[turn % len(items):] + items[:turn % len(items)] if items else [])
+        if isinstance(obj, list):
+            return [reordered(v, turn) for v in obj]
+        return obj
+
+    for turn in (1, 2, 5, -1):
+        assert _check(json.dumps(reordered(doc, turn), indent=1), name)
+    flipped = json.loads(json.dumps(doc), object_pairs_hook=lambda kv: dict(kv[::-1]))
+    _check(json.dumps(flipped, indent=1), name)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "-1.0", "1.5", "null", '"x"', "{}", "true"])
+def test_a_duplicate_key_keeps_the_last_value_on_either_path(value):
+    # fio 2.x repeats keys; JSON keeps the last value: a duplicate before or after each
+    # number of a direction and of its latency statistics
+    text = json.dumps(SMALL, indent=1)
+    for key in ('"total_ios"', '"runtime"', '"io_kbytes"', '"bw_bytes"', '"min"', '"N"',
+                '"iops_samples"', '"clat_ns"', '"usr_cpu"', '"jobname"'):
+        at = text.index(key)
+        _check(text[:at] + f"{key}: {value},\n" + text[at:])
+        end = text.index("\n", at)
+        _check(text[:end] + f"\n{key}: {value}," + text[end:])
+
+
+def test_the_fast_path_reads_the_decoders_fields_in_their_order():
+    # _fast_latency unpacks a _Stat and _fast_direction indexes a _Direction by position
+    # (msgspec.structs.astuple): the fields must stay in the order those read them
+    assert fio_json._Stat.__struct_fields__ == ("min", "max", "mean", "stddev", "N",
+                                                "percentile", "bins")
+    assert fio_json._Direction.__struct_fields__ == fio_json._DIR_FIELDS
+    assert fio_json._DIR_FIELDS[fio_json._N_NUMBERS:] == fio_json._DIR_STATS
+    assert len(fio_json._DIR_STATS) == 6  # vals[18] ... vals[23] in _fast_direction
+
+
+def test_a_start_time_infinite_in_milliseconds_is_refused_at_its_path():
+    # fuzzing found it (seed 7): an end time of 1e306 s is finite, not once in ms; the
+    # general path raised OverflowError from round() instead of the ParseError it gives
+    # for any other start time beyond 2262
+    for literal in ("1e306", "1.7e308"):
+        text = _with(("timestamp",), literal)
+        doc = json.loads(text)
+        doc.pop("timestamp_ms", None)
+        text = json.dumps(doc, indent=1)
+        assert fio_json._fast_json(text, "x.json") is None
+        with pytest.raises(es.ParseError) as info:
+            fio.parse(text, "x.json")
+        assert info.value.position == "$.timestamp_ms" and "1677-2262" in info.value.expected

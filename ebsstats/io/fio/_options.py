@@ -93,7 +93,15 @@ def workload_of(rw: str | None) -> str | None:
 
 
 def _block_sizes(bs: str | None) -> dict[str, int | None]:
-    """``bs=4k`` → every op 4096; ``bs=4k,64k`` → read 4096, write 65536; ranges → unknown."""
+    """``bs=4k`` → every op 4096; ``bs=4k,64k`` → read 4096, write 65536; ranges → unknown.
+    The dict of a string is kept (:func:`_block_sizes_of`): read it, never change it."""
+    if type(bs) is str:
+        return _block_sizes_of(bs)
+    return _block_sizes_of.__wrapped__(bs)
+
+
+@functools.lru_cache(maxsize=256)  # a campaign's jobs use a handful of block sizes
+def _block_sizes_of(bs: str | None) -> dict[str, int | None]:
     out: dict[str, int | None] = {}
     if bs is None:
         return out
@@ -136,9 +144,10 @@ def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]
 
 def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]] | None:
     """:func:`job_meta` when every option it reads is a string (what fio prints), else None."""
-    key = (defaults, *map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
-    if not set(map(type, key[1:])) <= _STR_OR_ABSENT:  # fio prints strings; 1 == True
+    vals = tuple(map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
+    if not _STR_OR_ABSENT.issuperset(map(type, vals)):  # fio prints strings; 1 == True
         return None
+    key = (defaults, vals)
     hit = _JOB_META.get(key)
     if hit is None:
         hit = _job_meta(opts, defaults)

@@ -13,7 +13,7 @@ import math
 import operator
 import re
 import sys
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 import msgspec
 import pandas as pd
@@ -49,10 +49,10 @@ def _timestamp(seconds: float | None):
     1970 to 2262, where nanoseconds end; a ``pd.Timestamp`` before 1970."""
     if seconds is None or not math.isfinite(seconds):
         return None
-    ms = round(seconds * 1000)
-    if 0 <= ms < _NS_END_MS:
-        return _EPOCH + _MS * ms  # exact: a timedelta times an int is integer arithmetic
     try:
+        ms = round(seconds * 1000)  # OverflowError beyond 1.8e305 s: infinite in ms
+        if 0 <= ms < _NS_END_MS:
+            return _EPOCH + _MS * ms  # exact: a timedelta times an int is integer arithmetic
         return pd.Timestamp(ms, unit="ms", tz=_UTC)
     except (OverflowError, ValueError):  # OutOfBoundsDatetime is a ValueError
         raise _Bad("$.timestamp_ms", "a run start time within 1677-2262 (timestamp_ms - "
@@ -346,10 +346,13 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     if all(m and tuple(base) == keys for base, m in bases):  # the usual case: one pass
         cols = {}
         by_key = zip(*[base.values() for base, _ in bases], strict=True)
+        jobs = len(bases)
+        counts = tuple(m for _, m in bases)
         for k, per_job in zip(keys, by_key, strict=True):
-            first = per_job[0]  # only a str equals a str: no type to tell apart
-            cols[k] = (_const(first, n) if per_job.count(first) == len(per_job) and (
-                type(first) is str or is_constant(list(per_job))) else _repeated(per_job, bases))
+            first = per_job[0]  # only a str equals a str, None None: no type to tell apart
+            cols[k] = (_NEW_TUPLE(Const, (first, n)) if per_job.count(first) == jobs and (
+                type(first) in _STR_OR_NONE or is_constant(list(per_job)))
+                else _repeated_of(per_job, counts))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
@@ -382,10 +385,14 @@ def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
     values (of the same types) on the same numbers of rows gave, so that the typing types a
     shared list once (reports of one job file share their jobs' names, rw and workload; a
     list is never changed once a reader returns it)."""
-    counts = tuple(m for _, m in bases)
+    return _repeated_of(per_job, tuple(m for _, m in bases))
+
+
+def _repeated_of(per_job, counts: tuple) -> list:
+    """:func:`_repeated` of each job's number of rows."""
     types = tuple(map(type, per_job))  # 1 and True differ
     key = got = None
-    if set(types) <= _KEYABLE:  # not floats (0.0 == -0.0) nor times (equal across units)
+    if _KEYABLE.issuperset(types):  # not floats (0.0 == -0.0) nor times (equal across units)
         key = (tuple(per_job), types, counts)
         got = _REPEATED.get(key)
         if got is not None:
@@ -401,6 +408,7 @@ def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
 # (per-job values, their types, rows per job) -> the list _repeated gave
 _REPEATED: dict[tuple, list] = {}
 _KEYABLE = frozenset({str, int, type(None)})
+_STR_OR_NONE = frozenset({str, type(None)})
 
 
 def _const(value, n: int) -> Const:
@@ -693,9 +701,12 @@ def _status_series(docs: list[tuple[dict, int]], source: str) -> pd.DataFrame:
 # the same rows (tests/test_fio_fast.py): the fast path only emits what the general path would,
 # for inputs it fully checked.
 #
-# The report is decoded by msgspec into dicts of only the keys below (a TypedDict per object):
-# the keys the rows need, in the report's order, duplicates keeping the last value, integers of
-# any size as ints (as the standard library gives them). fio's other objects
+# The report is decoded by msgspec into Structs of only the keys below (a Struct per object,
+# UNSET where the report lacks a key; the rows depend on which keys an object has, never on
+# their order, except a percentile object's, which stays a dict): the keys the rows need,
+# duplicates keeping the last value, integers of any size as ints (as the standard library
+# gives them). Structs are cheaper to build than dicts and, holding nothing that could make a
+# cycle, are left out of the garbage collector's work (gc=False). fio's other objects
 # (latency_ns, iodepth_level, json+ bins ...) are scanned as JSON but never built as Python
 # objects: about half of the decoding time. The decoder also checks every statistic the rows use
 # (_PLAIN: an int or float, 0 <= v < 2**53, what _all_plain checks on the general path), in C;
@@ -713,33 +724,57 @@ _PLAIN = (Annotated[int, msgspec.Meta(ge=0, lt=2**53)]
           | Annotated[float, msgspec.Meta(ge=0, lt=2**53)])
 
 
-class _STAT(TypedDict, total=False):
+_UNSET = msgspec.UNSET  # a key the report does not have
+_MAYBE_PLAIN = _PLAIN | msgspec.UnsetType
+
+
+class _Stat(msgspec.Struct, gc=False):
     """A latency statistics object (``clat_ns`` …): its bins are skipped, not decoded."""
 
-    min: _PLAIN
-    max: _PLAIN
-    mean: _PLAIN
-    stddev: _PLAIN
-    N: Any
-    percentile: dict[str, _PLAIN]
-    bins: msgspec.Raw
+    min: _MAYBE_PLAIN = _UNSET
+    max: _MAYBE_PLAIN = _UNSET
+    mean: _MAYBE_PLAIN = _UNSET
+    stddev: _MAYBE_PLAIN = _UNSET
+    N: Any = _UNSET
+    percentile: dict[str, _PLAIN] | msgspec.UnsetType = _UNSET
+    bins: msgspec.Raw | msgspec.UnsetType = _UNSET
 
 
-_DIRECTION = TypedDict("_DIRECTION", {
-    **dict.fromkeys(("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
-                     "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
-                     "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples"), _PLAIN),
-    **dict.fromkeys(("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat"), _STAT)},
-    total=False)
-_JOB = TypedDict("_JOB", {
-    **dict.fromkeys(("jobname", "groupid", "error", "job options", "hostname"), Any),
-    **dict.fromkeys(("elapsed", "job_runtime", "usr_cpu", "sys_cpu"), _PLAIN),
-    **dict.fromkeys(("read", "write", "trim", "sync", "mixed"), _DIRECTION)}, total=False)
-_REPORT = TypedDict("_REPORT", {
-    **dict.fromkeys(("fio version", "global options"), Any),
-    **dict.fromkeys(("timestamp", "timestamp_ms"), _PLAIN),
-    "jobs": list[_JOB], "client_stats": list[_JOB]}, total=False)
-_REPORT_DECODER = msgspec.json.Decoder(_REPORT)
+# a direction object's numbers, then its latency families, in the order of its Struct's fields
+# (what _astuple gives); a number the object lacks is _NO_NUMBER (the decoder gives no negative
+# number: one min() tells that it has them all), a family it lacks None
+_DIR_NUMBERS = ("io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios",
+                "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev", "bw_samples",
+                "iops_min", "iops_max", "iops_mean", "iops_stddev", "iops_samples")
+_DIR_STATS = ("slat_ns", "clat_ns", "lat_ns", "slat", "clat", "lat")
+_N_NUMBERS = len(_DIR_NUMBERS)  # 18: vals[18:24] are the families (as _fast_direction reads)
+_DIR_FIELDS = _DIR_NUMBERS + _DIR_STATS
+_DIR_INDEX = {k: i for i, k in enumerate(_DIR_FIELDS)}
+_NO_NUMBER = -1.0
+_ALL_NUMBERS = (True,) * len(_DIR_NUMBERS)
+# Structs (not dicts): a third less decoding, and untracked by the garbage collector (gc=False:
+# they hold only values decoded from JSON, which make no cycles)
+_Direction = msgspec.defstruct(
+    "_Direction", [(k, _PLAIN, _NO_NUMBER) for k in _DIR_NUMBERS]
+    + [(k, _Stat | None, None) for k in _DIR_STATS], gc=False,
+    module=__name__)
+_Job = msgspec.defstruct(
+    "_Job", [(k, Any, _UNSET) for k in ("jobname", "groupid", "error", "job_options",
+                                        "hostname")]
+    + [(k, _MAYBE_PLAIN, _UNSET) for k in ("elapsed", "job_runtime", "usr_cpu", "sys_cpu")]
+    + [(k, _Direction | msgspec.UnsetType, _UNSET) for k, _ in _DIRS],
+    rename={"job_options": "job options"}, gc=False, module=__name__)
+_Report = msgspec.defstruct(
+    "_Report", [("fio_version", Any, _UNSET), ("global_options", Any, _UNSET),
+                ("timestamp", _MAYBE_PLAIN, _UNSET), ("timestamp_ms", _MAYBE_PLAIN, _UNSET),
+                ("jobs", list[_Job] | msgspec.UnsetType, _UNSET),
+                ("client_stats", list[_Job] | msgspec.UnsetType, _UNSET)],
+    rename={"fio_version": "fio version", "global_options": "global options"}, gc=False,
+    module=__name__)
+_REPORT_DECODER = msgspec.json.Decoder(_Report)
+_astuple = msgspec.structs.astuple
+_JOB_DIRS = operator.attrgetter(*(k for k, _ in _DIRS))
+_ZEROS = (0,) * len(_DIR_NUMBERS)
 
 
 def _fast_json(text: str, source: str) -> Parsed | None:
@@ -757,7 +792,7 @@ def _fast_json(text: str, source: str) -> Parsed | None:
         doc = _REPORT_DECODER.decode(text[start:] if start else text)
     except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
         return None
-    if not ("jobs" in doc or "client_stats" in doc):
+    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
         return None
     try:
         got = _fast_records(doc, source)
@@ -792,10 +827,9 @@ def _has_long_integer(text: str) -> bool:
 _DIGIT_RUN = re.compile(r"[0-9]*")
 
 
-def _fast_end(doc: dict):
+def _fast_end(doc):
     """:func:`_end_time` of a report whose times are plain numbers; ``False`` otherwise."""
-    for key, per_second in (("timestamp_ms", 1000.0), ("timestamp", 1.0)):
-        v = doc.get(key)
+    for v, per_second in ((doc.timestamp_ms, 1000.0), (doc.timestamp, 1.0)):
         if type(v) in _NUMS and 0 <= v < _PLAIN_MAX:
             return v / per_second
         if isinstance(v, _NUMS):  # out of range, NaN or a bool: the general path judges
@@ -803,32 +837,35 @@ def _fast_end(doc: dict):
     return None
 
 
-def _fast_records(doc: dict, source: str):
-    """``(columns, has bins, version)`` of a usual report, or ``None``."""
-    version = doc.get("fio version")
-    if version is not None and type(version) is not str:
+def _fast_records(doc, source: str):
+    """``(columns, has bins, version)`` of a usual report (a decoded ``_Report``), or
+    ``None``."""
+    version = doc.fio_version
+    if version is _UNSET:
+        version = None
+    elif type(version) is not str:
         return None
     vt = _version_tuple(version)
     defaults = vt is not None and vt[0] >= 3
-    gopts = doc.get("global options") or {}
+    gopts = doc.global_options or {}  # (UNSET is false)
     end = _fast_end(doc)
-    key = "jobs" if "jobs" in doc else "client_stats"
-    jobs = doc[key]
-    if type(gopts) is not dict or end is False or type(jobs) is not list or not jobs:
+    key, jobs = ("jobs", doc.jobs) if doc.jobs is not _UNSET else ("client_stats",
+                                                                   doc.client_stats)
+    if type(gopts) is not dict or end is False or not jobs:
         return None
-    bases: list[tuple[dict, int]] = []
+    infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
     for i, job in enumerate(jobs):
         got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
-                        (source, version), lists)
+                        lists)
         if got is None:
             return None
-        base, rows, has_bins = got
-        bases.append((base, rows))
-        plus = plus or has_bins
+        plus = plus or got[-1]
+        infos.append(got)
     ops, pos, metrics, values, bss = lists
-    cols, n = _job_columns(bases)
+    n = len(values)
+    cols = _fast_columns(source, version, infos, n)
     rows = _shared_rows(ops, pos, metrics)
     cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
                 metric=rows["metric"], value=values)  # in _json_records' order
@@ -866,16 +903,19 @@ def _job_path(key: str, i: int) -> str:
 
 
 def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: float | None,
-              file: tuple[str, str | None], lists: tuple) -> tuple[dict, int, bool] | None:
-    """A usual job's constants (``file`` is the source and fio version), its number of rows
-    (appended to ``lists``) and whether it has histogram bins; ``None`` for anything else
-    (a failed job among them)."""
-    if type(job) is not dict:
-        return None
-    jopts = job.get("job options") or {}
-    name = job.get("jobname")
-    error = job.get("error", 0)
-    gid = job.get("groupid", "")
+              lists: tuple) -> tuple | None:
+    """A usual job (a decoded ``_Job``): its path, name, group, option metadata, flag and host
+    (a dict, usually empty), start time, number of rows (appended to ``lists``) and whether it
+    has histogram bins (what :func:`_fast_columns` takes); ``None`` for anything else (a failed
+    job among them)."""
+    jopts = job.job_options or {}  # (UNSET is false)
+    name = job.jobname
+    error = job.error
+    if error is _UNSET:
+        error = 0
+    gid = job.groupid
+    if gid is _UNSET:
+        gid = ""
     if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
             or type(gid) not in _GROUP_TYPES):
         return None
@@ -887,9 +927,8 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     n0 = len(val)
     runtimes = [0.0]
     plus = False
-    for dkey, op in _DIRS:
-        d = job.get(dkey)
-        if type(d) is not dict:
+    for (dkey, op), d in zip(_DIRS, _JOB_DIRS(job), strict=True):
+        if d is _UNSET or (d.total_ios <= 0 and d.runtime <= 0):  # absent or empty (as below)
             continue
         k0 = len(val)
         got = _fast_direction(d, path, dkey, pos, met, val)
@@ -901,43 +940,84 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         runtimes.append(got[1])
         ops += [op] * (len(val) - k0)
         bss += [bsizes.get(op)] * (len(val) - k0)
-    for ckey, cpos, metric in zip(_CPU_KEYS, _positions(path, _CPU_KEYS), _CPU_METRICS,
-                                  strict=True):
-        if ckey in job:
-            v = job[ckey]
-            ops.append("total")
-            pos.append(cpos)
-            met.append(metric)
-            val.append(float(v))
-            bss.append(bsizes.get("total"))
+    _cpu_rows(job.usr_cpu, job.sys_cpu, path, bsizes.get("total"), lists)
     start = _fast_start(job, end, runtimes)
     if start is False:
         return None
-    base = {"source": file[0], "run_key": path, "tool": TOOL, "tool_version": file[1],
-            "test": name, "job": name, "groupid": gid if type(gid) is str else str(gid), **meta}
+    tail = _NO_TAIL
     if clients and name == "All clients":  # the keys in _job_base's order
-        base["flag"] = "aggregate"
-    if type(job.get("hostname")) is str:
-        base["host"] = job["hostname"]
-    base["timestamp"] = _timestamp_of(start)
-    return base, len(val) - n0, plus
+        tail = {"flag": "aggregate"}
+    if type(job.hostname) is str:
+        tail = {**tail, "host": job.hostname}
+    return (path, name, gid if type(gid) is str else str(gid), meta, tail, _timestamp_of(start),
+            len(val) - n0, plus)
+
+
+_NO_TAIL: dict = {}  # (never changed)
+
+
+def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) -> dict:
+    """:func:`_job_columns` of the jobs :func:`_fast_job` read (``n`` rows in all); a report
+    of one job (most) without a dict of its constants first."""
+    if len(infos) != 1:
+        return _job_columns([(_base_of(source, version, info), info[6]) for info in infos])[0]
+    path, name, gid, meta, tail, ts, _m, _plus = infos[0]
+    job = _const(name, n)  # (one immutable Const for two columns of the same values)
+    cols = {"source": _const(source, n), "run_key": _const(path, n), "tool": _const(TOOL, n),
+            "tool_version": _const(version, n), "test": job, "job": job,
+            "groupid": _const(gid, n)}
+    for k, v in meta.items():
+        cols[k] = _NEW_TUPLE(Const, (v, n))
+    for k, v in tail.items():
+        cols[k] = _const(v, n)
+    cols["timestamp"] = _const(ts, n)
+    return cols
+
+
+def _base_of(source: str, version: str | None, info: tuple) -> dict:
+    """A job's constants as :func:`_job_base` gives them, from what :func:`_fast_job` read."""
+    path, name, gid, meta, tail, ts, _m, _plus = info
+    return {"source": source, "run_key": path, "tool": TOOL, "tool_version": version,
+            "test": name, "job": name, "groupid": gid, **meta, **tail, "timestamp": ts}
 
 
 _GROUP_TYPES = frozenset({int, str, type(None), bool})  # str() alike from either decoder
 _CPU_KEYS = ("usr_cpu", "sys_cpu")
 _CPU_METRICS = ("cpu_usr", "cpu_sys")
+_CPU_OPS = ("total", "total")
 
 
-def _fast_start(job: dict, end: float | None, runtimes: list[float]):
+def _cpu_rows(usr, sys_, path: str, bsize, lists: tuple) -> None:
+    """Append a job's ``cpu_usr`` and ``cpu_sys`` rows (what the decoder gave: UNSET where
+    the job has none) to ``lists`` (op, position, metric, value, block size)."""
+    ops, pos, met, val, bss = lists
+    if usr is not _UNSET and sys_ is not _UNSET:  # the usual job: both, in one go
+        ops += _CPU_OPS
+        pos += _positions(path, _CPU_KEYS)
+        met += _CPU_METRICS
+        val += (float(usr), float(sys_))
+        bss += (bsize, bsize)
+        return
+    for v, cpos, metric in zip((usr, sys_), _positions(path, _CPU_KEYS), _CPU_METRICS,
+                               strict=True):
+        if v is not _UNSET:
+            ops.append("total")
+            pos.append(cpos)
+            met.append(metric)
+            val.append(float(v))
+            bss.append(bsize)
+
+
+def _fast_start(job, end: float | None, runtimes: list[float]):
     """:func:`_start_time` of a job whose times are plain numbers; ``False`` otherwise."""
-    jr = job.get("job_runtime")
+    jr = job.job_runtime
     if isinstance(jr, _NUMS):
         if type(jr) is bool or not 0 <= jr < _PLAIN_MAX:
             return False
         runtimes.append(float(jr))
     if end is None:
         return None
-    elapsed = job.get("elapsed")
+    elapsed = job.elapsed
     if isinstance(elapsed, _NUMS) and elapsed > 0:
         if type(elapsed) is bool or not elapsed < _PLAIN_MAX:
             return False
@@ -945,22 +1025,24 @@ def _fast_start(job: dict, end: float | None, runtimes: list[float]):
     return end - max(runtimes) / 1000.0
 
 
-def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: list):
-    """Append the rows of one usual direction object (its numbers are plain: the decoder
-    checked them); returns ``(has bins, runtime)``, ``False`` when it is empty, ``None`` when
-    the general path has to judge it."""
-    ios, runtime = d.get("total_ios", 0), d.get("runtime", 0)
-    if not ios and not runtime and type(ios) in _NUMS and type(runtime) in _NUMS:
+def _fast_direction(d, path: str, dkey: str, pos: list, met: list, val: list):
+    """Append the rows of one usual direction object (a decoded ``_Direction``: its numbers
+    are plain, the decoder checked them); returns ``(has bins, runtime)``, ``False`` when it
+    is empty, ``None`` when the general path has to judge it."""
+    if d.total_ios <= 0 and d.runtime <= 0:  # 0, -0.0 or absent (_NO_NUMBER)
         return False  # empty (no other key is read: as in _direction)
-    layout = tuple(d)
+    vals = _astuple(d)
+    nums = vals[:_N_NUMBERS]
+    layout = (True if min(nums) >= 0 else tuple(map(operator.ge, nums, _ZEROS)),
+              (vals[18] is not None, vals[19] is not None, vals[20] is not None,
+               vals[21] is not None, vals[22] is not None, vals[23] is not None))
     plan = _DIR_PLANS.get((path, dkey, layout))
     if plan is None:
         plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
         if len(_DIR_PLANS) >= 4096:  # reports of thousands of jobs: start again, never
             _DIR_PLANS.clear()  # plan every direction anew (a plan costs a few directions)
         _DIR_PLANS[path, dkey, layout] = plan
-    getter, i_rt, i_ios, i_bw, i_iops, cases, fams, where = plan
-    vals = getter(d)
+    i_rt, i_ios, i_bw, i_iops, cases, fams, where = plan
     runtime = vals[i_rt] if i_rt is not None else 0
     if type(runtime) is float and not runtime:
         return None  # fio prints an integer; -0.0 would keep its sign in the runtime row
@@ -968,14 +1050,16 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
         return False
     case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
             i_iops is not None and vals[i_iops] > 0)
-    rows = cases[case] if case in cases else _case_rows(cases, case, where)
+    rows = cases.get(case, cases)  # (a plan's cases never hold the dict itself)
+    if rows is cases:
+        rows = _case_rows(cases, case, where)
     if rows is None:
         return None  # a key these rows need is missing
     pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
     pos += pre_pos
     met += pre_met
     val += map(operator.mul, pre(vals), pre_scales)
-    has_bins = _fast_latency(d, fams, pos, met, val)
+    has_bins = _fast_latency(vals, fams, pos, met, val)
     if has_bins is None:
         return None
     if post_pos:
@@ -985,26 +1069,22 @@ def _fast_direction(d: dict, path: str, dkey: str, pos: list, met: list, val: li
     return has_bins, float(runtime or 0)
 
 
-def _fast_latency(d: dict, fams: tuple, pos: list, met: list, val: list):
-    """Append the latency rows of a usual direction (see :func:`_latency_rows`); returns
-    whether it has histogram bins, ``None`` when the general path has to judge it."""
+def _fast_latency(vals: tuple, fams: tuple, pos: list, met: list, val: list):
+    """Append the latency rows of a usual direction (see :func:`_latency_rows`; ``vals`` are
+    its :data:`_DIR_FIELDS`); returns whether it has histogram bins, ``None`` when the general
+    path has to judge it."""
     has_bins = False
-    for key, fam, scale, scales, fpath, positions, metrics in fams:
-        st = d[key]
-        if type(st) is not dict:
-            return None
-        if not has_bins and "bins" in st:  # an object (left undecoded)?
-            has_bins = memoryview(st["bins"])[:1] == b"{"
-        n = st.get("N")
+    for i, fam, scale, _scales, fpath, positions, metrics in fams:
+        lo, hi, mean, sd, n, pct, bins = _astuple(vals[i])  # a _Stat's fields, in order
+        if not has_bins and bins is not _UNSET:  # an object (left undecoded)?
+            has_bins = memoryview(bins)[:1] == b"{"
         if n == 0:
             continue
-        sv = _STAT_GET(st)
-        if n is None and sv[0] == 0 and sv[1] == 0 and sv[2] == 0:
+        if (n is None or n is _UNSET) and lo == 0 and hi == 0 and mean == 0:
             continue
         pos += positions
         met += metrics
-        val += map(operator.mul, sv, scales)
-        pct = st.get("percentile")
+        val += (lo * scale, hi * scale, mean * scale, sd * scale)  # UNSET: TypeError
         if type(pct) is not dict or not pct:
             continue
         plan = _PCT_PLANS.get((fam, fpath, tuple(pct)))
@@ -1033,27 +1113,28 @@ def _fast_percentiles(pct: dict, fam: str, fpath: str, scale: float, pos: list, 
     val += [v * scale for v in vals]
 
 
-_STAT_GET = operator.itemgetter(*_STAT_KEYS)
 _FAMS = ("slat", "clat", "lat")
-# (job path, direction key, the direction's keys in order) -> how to read it (_dir_plan)
+# (job path, direction key, which of _DIR_FIELDS it has) -> how to read it (_dir_plan)
 _DIR_PLANS: dict[tuple[str, str, tuple], tuple] = {}
 
 
 def _dir_plan(dpath: str, is_sync: bool, layout: tuple) -> tuple:
-    """How to read a direction object with these keys at ``dpath``: :func:`_dir_core`, the
-    rows of each case made with their positions when first needed (:func:`_case_rows`), so
-    that the plan of a new job index costs a few strings."""
-    getter, i_rt, i_ios, i_bw, i_iops, _cores, fam_cores = _dir_core(is_sync, layout)
-    fams = tuple((key, fam, scale, scales, f"{dpath}.{key}",
+    """How to read a direction object with these keys (``layout``: ``True`` when it has every
+    one of :data:`_DIR_NUMBERS`, else whether it has each; and whether it has each of
+    :data:`_DIR_STATS`) at ``dpath``: :func:`_dir_core`, the rows of each case made with their
+    positions when first needed (:func:`_case_rows`), so that the plan of a new job index
+    costs a few strings."""
+    i_rt, i_ios, i_bw, i_iops, _cores, fam_cores = _dir_core(is_sync, layout)
+    fams = tuple((_DIR_INDEX[key], fam, scale, scales, f"{dpath}.{key}",
                   _positions(f"{dpath}.{key}", _STAT_KEYS), metrics)
                  for key, fam, scale, scales, metrics in fam_cores)
-    return getter, i_rt, i_ios, i_bw, i_iops, {}, fams, (dpath, is_sync, layout)
+    return i_rt, i_ios, i_bw, i_iops, {}, fams, (dpath, is_sync, layout)
 
 
 def _case_rows(cases: dict, case: tuple, where: tuple):
     """The rows of one case of a direction plan (:func:`_dir_rows` with positions), kept."""
     dpath, is_sync, layout = where
-    core = _dir_core(is_sync, layout)[5][case]
+    core = _dir_core(is_sync, layout)[4][case]
     rows = None if core is None else (
         core[0], tuple(f"{dpath}.{k}" for k in core[1]), *core[2:5],
         tuple(f"{dpath}.{k}" for k in core[5]), *core[6:])
@@ -1063,16 +1144,18 @@ def _case_rows(cases: dict, case: tuple, where: tuple):
 
 @functools.lru_cache(maxsize=1024)
 def _dir_core(is_sync: bool, layout: tuple) -> tuple:
-    """What reading a direction object with these keys needs, wherever it is: a getter of its
-    top-level numbers, the indices of those the rows depend on, the rows for each case
-    (runtime > 0, bandwidth sampled, IOPS sampled) by keys, and the latency families present."""
-    have = set(layout)
+    """What reading a direction object with these keys (``layout`` as in :func:`_dir_plan`)
+    needs, wherever it is: the indices (in :data:`_DIR_FIELDS`) of the
+    numbers the rows depend on, the rows for each case (runtime > 0, bandwidth sampled, IOPS
+    sampled) by keys, and the latency families present."""
+    has_numbers = _ALL_NUMBERS if layout[0] is True else layout[0]
+    have = {k for k, there in zip(_DIR_FIELDS, has_numbers + layout[1], strict=True) if there}
     tops = [k for k in ("runtime", "total_ios") if k in have]
     if not is_sync:
         tops += [k for k in ("io_bytes", "bw_bytes" if "bw_bytes" in have else "bw", "iops",
                              *_BW_KEYS, "bw_agg", "bw_samples", *_IOPS_KEYS, "iops_samples")
                  if k in have]
-    ix = {k: i for i, k in enumerate(tops)}
+    ix = {k: _DIR_INDEX[k] for k in tops}
     cases = {(rt, bw_on, iops_on): _dir_rows(is_sync, have, ix, rt, bw_on, iops_on)
              for rt in (False, True) for bw_on in (False, True) for iops_on in (False, True)}
     fams = []
@@ -1088,8 +1171,7 @@ def _dir_core(is_sync: bool, layout: tuple) -> tuple:
     i_bw = ix.get("bw_samples", ix["bw_max"]) if "bw_max" in ix and not is_sync else None
     i_iops = (ix.get("iops_samples", ix["iops_max"]) if "iops_max" in ix and not is_sync
               else None)
-    return (_getter(tops), ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases,
-            tuple(fams))
+    return ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases, tuple(fams)
 
 
 def _getter(keys: list):
