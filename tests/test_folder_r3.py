@@ -100,7 +100,9 @@ def _outcome(fn, *args, **kwargs):
         return ("ParseError", str(exc), exc.source, exc.position, exc.expected, exc.found)
 
 
-def test_a_listed_file_is_read_and_refused_as_load_bytes_does(tmp_path):
+def test_a_listed_path_text_is_read_and_refused_as_its_path(tmp_path):
+    """The folder read hands load_bytes its listing's texts (no Path per file): the same bytes
+    and the same refusals, in the same words, as for the Path."""
     (tmp_path / "f.json").write_bytes(b'{"a": 1}\n' * 100)
     (tmp_path / "empty").write_bytes(b"")
     (tmp_path / "dir").mkdir()
@@ -111,12 +113,12 @@ def test_a_listed_file_is_read_and_refused_as_load_bytes_does(tmp_path):
     cases += [(Path("/proc/self/status"), m) for m in (10, 10**6)]  # size 0, then grows
     for path, max_bytes in cases:
         want = _outcome(load_bytes, path, max_bytes, listed=True)
-        got = _outcome(folder._load_listed, str(path), max_bytes)
+        got = _outcome(load_bytes, str(path), max_bytes, listed=True)
         if path.name == "status" and isinstance(want, bytes):
             assert isinstance(got, bytes)  # (its text changes between reads)
             continue
         assert got == want, path
-    assert folder._load_listed(str(tmp_path / "f.json"), 10**6) == b'{"a": 1}\n' * 100
+    assert load_bytes(str(tmp_path / "f.json"), 10**6, listed=True) == b'{"a": 1}\n' * 100
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
@@ -125,7 +127,7 @@ def test_an_unreadable_listed_file_is_refused_as_load_bytes_does(tmp_path):
     p.write_text("{}")
     p.chmod(0)
     try:
-        assert (_outcome(folder._load_listed, str(p), 100)
+        assert (_outcome(load_bytes, str(p), 100, listed=True)
                 == _outcome(load_bytes, p, 100, listed=True))
     finally:
         p.chmod(stat.S_IRUSR | stat.S_IWUSR)

@@ -75,7 +75,9 @@ def load_bytes(path: str | os.PathLike, max_bytes: int = MAX_BYTES, *,
     (plus one byte, to see it growing) instead of a buffered read: two system calls fewer per
     file.
     """
-    p = path if isinstance(path, Path) else Path(path)  # not a new Path per file read
+    # the text of a path as it is (a folder read passes its listing's texts: no Path made per
+    # file; a ParseError names either by the same text)
+    p = path if type(path) is str or isinstance(path, Path) else Path(path)
     try:
         if not listed:
             _check_regular(os.stat(p), p, max_bytes)

@@ -40,13 +40,10 @@ from ebsstats.errors import IngestError, IngestFailure, ParseError, SchemaError
 from ebsstats.io import meta as metamod
 from ebsstats.io._columns import concat
 from ebsstats.io._common import (
-    _OPEN_FLAGS,
     MAX_BYTES,
     UTF16_BOMS,
     Chunk,
     Parsed,
-    _check_regular,
-    _read_fd,
     decode,
     load_bytes,
     results_of,
@@ -338,32 +335,6 @@ def _context(reader, path: str, job: _Job) -> dict:
 _HEAD_FIRST = 1024**2  # files above this are sniffed from their head before being read
 
 
-def _load_listed(path: str, max_bytes: int) -> bytes:
-    """:func:`~ebsstats.io._common.load_bytes` with ``listed=True`` (the listing's ``stat``
-    found a regular file: opened at once, without blocking, checked again by ``fstat``) of the
-    text of the file's Path, not a Path (``load_bytes`` makes one of text: 1.3 us a file). The
-    same refusals, in the same words (a Path's text is the path it names)."""
-    try:
-        fd = os.open(path, _OPEN_FLAGS)
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:  # (refused: it says why)
-                _check_regular(st, path, max_bytes)  # type: ignore[arg-type]
-            data = _read_fd(fd, st.st_size, max_bytes)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise ParseError(path, None, "a readable file",
-                         found=f"{type(exc).__name__}: {exc.strerror}") from exc
-    except MemoryError as exc:
-        raise ParseError(path, None, "a file that fits in memory", found="MemoryError") from exc
-    if len(data) > max_bytes:  # grew while being read: refuse, never parse a truncated copy
-        raise ParseError(path, None, f"a file of at most {max_bytes:,} bytes (the size limit; "
-                         "max_bytes= raises it)", found="a file that grew past the limit "
-                         "while it was read")
-    return data
-
-
 def _defer_by_head(path: str, rel: str, out: _Outcome) -> bool:
     """Whether a large file's reader waits for the final pass, judged from its first 64 KiB
     (so that a long fio log is read once, not once per pass). Files whose head needs more
@@ -396,8 +367,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
             deferred = _defer_by_head(path, rel, out)
             if deferred:
                 return out
-        data = (_load_listed(path, job.max_bytes) if listed is not None
-                else load_bytes(path, job.max_bytes))
+        data = load_bytes(path, job.max_bytes, listed=listed is not None)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
         sniffed = _sniff_data(data, path, rel, out)
