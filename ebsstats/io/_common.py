@@ -198,6 +198,21 @@ def remember(cache: dict, key, value, most: int) -> None:
     cache[key] = value
 
 
+def picker(keys: Sequence):
+    """``operator.itemgetter(*keys)`` that always gives a tuple (one key: a 1-tuple; none: an
+    empty one), as a plan that reads a run of fields by index or key needs.
+
+    >>> picker([2, 0])("abc"), picker([1])("abc"), picker([])("abc")
+    (('c', 'a'), ('b',), ())
+    """
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)
+    if keys:
+        key = keys[0]
+        return lambda seq: (seq[key],)
+    return lambda seq: ()
+
+
 def number(value, source: str, position, what: str | tuple = "number", *, negative: bool = False,
            scale: float = 1.0, found: str | None = None, context: str | None = None) -> float:
     """A figure a tool printed as a float (times ``scale``): finite, and not negative unless

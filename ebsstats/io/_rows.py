@@ -8,11 +8,11 @@ it gives once per run. :func:`run_columns` turns both into ``({name: list | Cons
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from itertools import chain, repeat
 
 from ebsstats.io._columns import Const, is_constant
+from ebsstats.io._common import picker
 
 __all__ = ["run_columns", "spread_shared"]
 
@@ -98,7 +98,7 @@ def spread_shared(cols: dict, which: list[int], distinct: list[Mapping], n: int)
     if len(distinct) == 1:
         cols.update((k, Const(v, n)) for k, v in distinct[0].items())
         return
-    spread = operator.itemgetter(*which) if len(which) > 1 else lambda t: (t[which[0]],)
+    spread = picker(which)
     shared = list(dict.fromkeys(chain.from_iterable(distinct)))
     # per name, the value of each distinct dict (missing: None), transposed in C
     table = zip(*(tuple(map(values.get, shared)) for values in distinct), strict=True)

@@ -63,7 +63,7 @@ import msgspec
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
-from ebsstats.io._common import Parsed, number, read_one, remember
+from ebsstats.io._common import Parsed, number, picker, read_one, remember
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
 
@@ -1201,16 +1201,6 @@ class _CsvLayout:
     order: object | None  # [*the figures' values, nan] -> the values; None: no cell too fast
 
 
-def _picker(indices: list[int]):
-    """``operator.itemgetter(*indices)`` that always gives a tuple."""
-    if len(indices) > 1:
-        return operator.itemgetter(*indices)
-    if indices:
-        i = indices[0]
-        return lambda seq: (seq[i],)
-    return lambda seq: ()
-
-
 # layout key -> layout (bounded: a hostile folder cannot grow it without end); a layout's
 # lists are shared by files of that layout, never modified (typing types them once)
 _CSV_LAYOUTS: dict[tuple, _CsvLayout] = {}
@@ -1235,7 +1225,7 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     """The layout of a CSV row's cells (what :func:`_run_rows` makes of them, but the values):
     its cells' columns picked from each cell's (:data:`_CSV_CELL_INFO`), in C."""
     cells = list(itertools.compress(range(len(texts)), texts))  # (the cells not empty)
-    pick = _picker(cells)
+    pick = picker(cells)
     plus = [i for i in cells if _CSV_CELL_KINDS[i] != "lat" and texts[i][0] == "+"]
     figures = [i for i in cells if i not in plus] if plus else cells
     at = {i: k for k, i in enumerate(figures)}
@@ -1244,8 +1234,8 @@ def _csv_layout(texts: tuple, chunk: int, line: int) -> _CsvLayout:
     return _CsvLayout(len(cells), [f"line {line}"] * len(cells), list(pick(_CSV_CELL_TESTS)),
                       workload, op, list(map(sizes.__getitem__, bkind)), metric,
                       [TOO_FAST if i in plus else None for i in cells] if plus else None,
-                      _picker(figures), tuple(map(_CSV_CELL_SCALE.__getitem__, figures)),
-                      _picker([at.get(i, len(figures)) for i in cells]) if plus else None)
+                      picker(figures), tuple(map(_CSV_CELL_SCALE.__getitem__, figures)),
+                      picker([at.get(i, len(figures)) for i in cells]) if plus else None)
 
 
 # each cell of a row's texts (:data:`_CSV_CELLS` order): its workload, op, block-size kind,

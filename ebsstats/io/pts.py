@@ -125,7 +125,15 @@ import pandas as pd
 from ebsstats import units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, is_constant, records_of
-from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, remember
+from ebsstats.io._common import (
+    Columns,
+    Parsed,
+    number,
+    picker,
+    public_series,
+    read_one,
+    remember,
+)
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.schema import run_id
 
@@ -2185,13 +2193,6 @@ _PLAIN = frozenset({str, int, type(None)})
 _ROW_SHARED: dict[tuple, list] = {}
 
 
-def _picker(index: list[int]):
-    """A function giving ``tuple(seq[i] for i in index)`` (picked in C)."""
-    if len(index) > 1:
-        return itemgetter(*index)
-    return lambda seq: tuple(seq[i] for i in index)
-
-
 class _Shared:
     """The values the rows of a file share, factored as they are made: per result, its dict
     (test, metric, …); per entry, its system's dict (``hw_*``, ``sw_*``), ``config``,
@@ -2312,7 +2313,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
     if not n:
         return cols, n
     sh = shared
-    pick = _picker(which)
+    pick = picker(which)
     m, r = len(sh.res), len(sh.bases)
     # per value of which (2e, 2e + 1): its result (or r: runtime's own), its entry (or m)
     tables = {"res": lambda: zip(sh.res, sh.res, strict=True),
@@ -2348,7 +2349,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
                 continue
         get = getters.get(kind)
         if get is None:
-            get = getters[kind] = _picker(list(pick(list(chain.from_iterable(tables[kind]())))))
+            get = getters[kind] = picker(list(pick(list(chain.from_iterable(tables[kind]())))))
         cols[name] = column = list(get(values))
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)

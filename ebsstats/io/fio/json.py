@@ -21,7 +21,7 @@ import pandas as pd
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, is_constant
-from ebsstats.io._common import Parsed, line_of, remember
+from ebsstats.io._common import Parsed, line_of, picker, remember
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
     _DIRS,
@@ -1174,16 +1174,6 @@ def _dir_core(is_sync: bool, layout: tuple) -> tuple:
     return ix.get("runtime"), ix.get("total_ios"), i_bw, i_iops, cases, tuple(fams)
 
 
-def _getter(keys: list):
-    """``operator.itemgetter(*keys)`` that always gives a tuple."""
-    if len(keys) > 1:
-        return operator.itemgetter(*keys)
-    if keys:
-        key = keys[0]
-        return lambda d: (d[key],)
-    return lambda d: ()
-
-
 _KIB = float(units.KiB)  # rows _num made floats of
 
 
@@ -1216,5 +1206,5 @@ def _dir_rows(is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
 
 
 def _rows_of(rows: list, ix: dict) -> tuple:
-    return (_getter([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
+    return (picker([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
             tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
