@@ -125,17 +125,17 @@ def test_module_patterns_are_the_inline_ones():
 
 # ------------------------------------------------------------------ files read from their fields
 
-from tests.test_pts_fast import _random_doc  # noqa: E402
-from tests.test_pts_plan import (  # noqa: E402  # noqa: E402
+from tests.test_pts_fast import _random_doc, forget_kept  # noqa: E402
+from tests.test_pts_plan import (  # noqa: E402
     _NUMBERS_RE,
     _STAMP_RE,
     CAMPAIGN,
     XML,
+    _compare,
     _field_mutant,
     _full_path,
     _mutant,
     _outcome,
-    _Spy,
 )
 
 
@@ -164,32 +164,14 @@ def _respelled(doc: str, rng) -> str:
     return _STAMP_RE.sub(stamp, _NUMBERS_RE.sub(numbers, doc))
 
 
-def _fast_compared(doc: str, source: str, rng, monkeypatch, mutants: int, mutate,
-                   **options) -> _Spy:
-    """Parse ``doc`` (its template, plan and _Fast kept), then its mutants: each as the full
-    path gives it (no template, plan or _Fast)."""
-    monkeypatch.setattr(pts, "_PLANS", {})
-    monkeypatch.setattr(pts, "_TEMPLATES", {})
-    monkeypatch.setattr(pts, "_FASTS", {})
-    spy = _Spy(monkeypatch)
-    assert _outcome(doc, source, **options) == _full_path(doc, source, monkeypatch, **options)
-    for k in range(mutants):
-        mutant = mutate(doc, rng)
-        assert _outcome(mutant, source, **options) == _full_path(mutant, source, monkeypatch,
-                                                                 **options)
-        other = f"{k}{source}"  # (the kept file again, of another name)
-        assert _outcome(doc, other, **options) == _full_path(doc, other, monkeypatch, **options)
-    return spy
-
-
 @pytest.mark.parametrize("options", [{}, {"fio_mb": "MB"}, {"fio_mb": "MiB"},
                                      {"tz": "Europe/Berlin"}, {"tz": "America/New_York"}])
 @pytest.mark.parametrize("mutate", [_respelled, _mutant, _field_mutant],
                          ids=["respelled", "numbers", "fields"])
 def test_fast_is_the_full_path_on_mutants_of_the_campaign(options, mutate, monkeypatch):
     rng = np.random.default_rng(len(options) + (mutate is _mutant))
-    spy = _fast_compared(CAMPAIGN.read_text(encoding="utf-8"), "c.xml", rng, monkeypatch, 25,
-                         mutate, test_logs=False, **options)
+    spy = _compare(CAMPAIGN.read_text(encoding="utf-8"), "c.xml", rng, monkeypatch, 25,
+                   mutate, rename=True, test_logs=False, **options)
     assert pts._FASTS and any(c is not None for c in spy.fast)  # (taken where compared)
     if mutate is _respelled:  # (every mutant taken)
         assert None not in spy.fast and len(spy.fast) == 50
@@ -202,7 +184,8 @@ def test_fast_is_the_full_path_on_mutants_of_real_files(path, monkeypatch):
     text = path.read_text(encoding="utf-8")
     rng = np.random.default_rng(len(text) + 2)
     for mutate in (_mutant, _field_mutant):
-        _fast_compared(text, "composite.xml", rng, monkeypatch, 8, mutate, test_logs=False)
+        _compare(text, "composite.xml", rng, monkeypatch, 8, mutate, rename=True,
+                 test_logs=False)
 
 
 @pytest.mark.parametrize("seed", range(120))
@@ -210,8 +193,8 @@ def test_fast_is_the_full_path_on_mutants_of_random_files(seed, monkeypatch):
     rng = np.random.default_rng(seed + 1000)
     options = {"fio_mb": ["auto", "MB", "MiB"][seed % 3], "test_logs": False,
                "tz": [None, "Europe/Berlin"][seed % 2]}
-    _fast_compared(_random_doc(rng), "x.xml", rng, monkeypatch, 4,
-                   [_mutant, _field_mutant][seed % 2], **options)
+    _compare(_random_doc(rng), "x.xml", rng, monkeypatch, 4,
+             [_mutant, _field_mutant][seed % 2], rename=True, **options)
 
 
 def _first_field(doc: str, tag: str, text: str) -> str:
@@ -229,9 +212,7 @@ def test_fast_declines_where_the_key_or_a_rule_would_differ(change, monkeypatch)
     """One field changed to what gives another plan key (no Value, other runs, no time) or
     what a rule refuses or notes: what the full path gives."""
     text = CAMPAIGN.read_text(encoding="utf-8")
-    monkeypatch.setattr(pts, "_PLANS", {})
-    monkeypatch.setattr(pts, "_TEMPLATES", {})
-    monkeypatch.setattr(pts, "_FASTS", {})
+    forget_kept(monkeypatch)
     pts._parse(text, "a.xml", test_logs=False)
     assert pts._FASTS
     doc = _first_field(text, *change)

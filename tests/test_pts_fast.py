@@ -85,16 +85,25 @@ def test_names_encoding(data, named):
 # ------------------------------------------------------------------ numbers
 
 
+def forget_kept(mp) -> None:
+    """Nothing the PTS reader kept from earlier files (plans, templates, _Fast) is replayed."""
+    for name in ("_PLANS", "_TEMPLATES", "_FASTS"):
+        mp.setattr(pts, name, {})
+
+
+def full_path_only(mp) -> None:
+    """The PTS reader's full path alone: nothing kept replayed, nothing kept from this file."""
+    forget_kept(mp)
+    mp.setattr(pts, "_plan_of", lambda rows, columns, n: None)
+    mp.setattr(pts, "_keep_template", lambda *args: None)
+    mp.setattr(pts, "_keep_fast", lambda *args: None)
+
+
 @pytest.fixture(autouse=True)
 def _no_plans(monkeypatch):
     """The rules of this file are compared with the full path (no file's plan or template
     replayed, none kept: tests/test_pts_plan.py compares them with it)."""
-    monkeypatch.setattr(pts, "_PLANS", {})
-    monkeypatch.setattr(pts, "_plan_of", lambda rows, columns, n: None)
-    monkeypatch.setattr(pts, "_TEMPLATES", {})
-    monkeypatch.setattr(pts, "_keep_template", lambda *args: None)
-    monkeypatch.setattr(pts, "_FASTS", {})
-    monkeypatch.setattr(pts, "_keep_fast", lambda *args: None)
+    full_path_only(monkeypatch)
 
 
 TRICKY = ["1", "1.5", "-2", "+.5e3", "1e400", "-1e400", "nan", "inf", "Infinity", "1_0",

@@ -12,7 +12,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io import pts
-from tests.test_pts_fast import REAL, TRICKY, _random_doc
+from tests.test_pts_fast import REAL, TRICKY, _random_doc, forget_kept, full_path_only
 
 # the numbers of a composite.xml: Values, RawStrings, test-run-times, system TimeStamps
 _NUMBERS_RE = re.compile(r"(<Value>|<RawString>|test-run-times&quot;:&quot;|test-run-times\":\")"
@@ -69,12 +69,7 @@ def _own_fasts(monkeypatch):
 
 def _full_path(doc: str, source: str, monkeypatch, **options):
     with monkeypatch.context() as mp:
-        mp.setattr(pts, "_PLANS", {})
-        mp.setattr(pts, "_plan_of", lambda rows, columns, n: None)
-        mp.setattr(pts, "_TEMPLATES", {})
-        mp.setattr(pts, "_keep_template", lambda *args: None)
-        mp.setattr(pts, "_FASTS", {})
-        mp.setattr(pts, "_keep_fast", lambda *args: None)
+        full_path_only(mp)
         return _outcome(doc, source, **options)
 
 
@@ -99,18 +94,20 @@ class _Spy:
         monkeypatch.setattr(pts, "_fast_replay", fast_spy)
 
 
-def _compare(doc: str, source: str, rng, monkeypatch, mutants: int, **options) -> _Spy:
-    monkeypatch.setattr(pts, "_PLANS", {})
-    monkeypatch.setattr(pts, "_TEMPLATES", {})
-    monkeypatch.setattr(pts, "_FASTS", {})
+def _compare(doc: str, source: str, rng, monkeypatch, mutants: int, mutate=None,
+             rename: bool = False, **options) -> _Spy:
+    """Parse ``doc`` (what it leaves kept), then each mutant (``mutate(doc, rng)``, default
+    :func:`_mutant`) and ``doc`` again (under another name with ``rename``), each as the full
+    path gives it."""
+    forget_kept(monkeypatch)
     spy = _Spy(monkeypatch)
     assert _outcome(doc, source, **options) == _full_path(doc, source, monkeypatch, **options)
-    for _ in range(mutants):
-        mutant = _mutant(doc, rng)
+    for k in range(mutants):
+        mutant = (mutate or _mutant)(doc, rng)
         want = _full_path(mutant, source, monkeypatch, **options)
         assert _outcome(mutant, source, **options) == want
-        assert _outcome(doc, source, **options) == _full_path(doc, source, monkeypatch,
-                                                              **options)
+        again = f"{k}{source}" if rename else source  # (the kept file again, maybe renamed)
+        assert _outcome(doc, again, **options) == _full_path(doc, again, monkeypatch, **options)
     return spy
 
 
