@@ -11,18 +11,28 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _locked() -> dict[str, str]:
-    text = (ROOT / "requirements-lock.txt").read_text(encoding="utf-8")
+def _pins(name: str) -> dict[str, str]:
+    """``{package: version}`` of the ``NAME==VERSION`` lines of a requirements file."""
+    text = (ROOT / name).read_text(encoding="utf-8")
     return {m["name"].lower().replace("_", "-"): m["version"]
             for m in re.finditer(r"^(?P<name>[A-Za-z0-9_.\-]+)==(?P<version>\S+)", text, re.M)}
 
 
-def test_the_pip_lock_pins_every_dependency_with_hashes():
-    text = (ROOT / "requirements-lock.txt").read_text(encoding="utf-8")
+def _locked() -> dict[str, str]:
+    return _pins("requirements-lock.txt")
+
+
+def _assert_pinned_with_hashes(name: str) -> None:
+    """Every requirement of the file is ``==`` a version, each with its sha256 hash."""
+    text = (ROOT / name).read_text(encoding="utf-8")
     requirements = [ln for ln in text.splitlines() if ln and not ln[0].isspace()
                     and not ln.startswith("#")]
     assert requirements and all("==" in ln for ln in requirements)
     assert text.count("--hash=sha256:") >= len(requirements)
+
+
+def test_the_pip_lock_pins_every_dependency_with_hashes():
+    _assert_pinned_with_hashes("requirements-lock.txt")
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     locked = _locked()
     for spec in declared["project"]["dependencies"]:
@@ -39,12 +49,6 @@ def test_the_conda_environment_installs_nothing_beside_the_lock():
     assert "requirements-lock.txt" in (ROOT / "environment.yml").read_text(encoding="utf-8")
 
 
-def _pins(name: str) -> dict[str, str]:
-    text = (ROOT / name).read_text(encoding="utf-8")
-    return {m["name"].lower().replace("_", "-"): m["version"]
-            for m in re.finditer(r"^(?P<name>[A-Za-z0-9_.\-]+)==(?P<version>\S+)", text, re.M)}
-
-
 def test_every_make_install_is_pinned():
     # a `pip install NAME` or `uv pip install "NAME>=x"` in the Makefile installs today's newest
     # release on a fresh machine: every install names an exact version or a hashed lock file
@@ -59,11 +63,7 @@ def test_every_make_install_is_pinned():
 
 
 def test_the_lowest_run_is_locked_with_hashes_and_uses_the_locked_test_tools():
-    text = (ROOT / "requirements-lowest.txt").read_text(encoding="utf-8")
-    requirements = [ln for ln in text.splitlines() if ln and not ln[0].isspace()
-                    and not ln.startswith("#")]
-    assert requirements and all("==" in ln for ln in requirements)
-    assert text.count("--hash=sha256:") >= len(requirements)
+    _assert_pinned_with_hashes("requirements-lowest.txt")
     lowest, locked, tools = _pins("requirements-lowest.txt"), _locked(), _pins(
         "requirements-lowest.in")
     assert set(tools) == {"pytest", "hypothesis", "pytest-xdist", "radon", "import-linter"}
