@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ebsstats.io import _builtin, _registry
-from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS
+from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS, remember
 
 # files that travel with benchmark outputs but are not outputs themselves
 NOT_OUTPUTS = {"meta.yaml", "meta.yml", "truth.yaml", "readme.md", "readme.txt", "manifest.tsv",
@@ -58,9 +58,8 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
     hit = _VERDICTS.get(key)
     if hit is not None and hit.reader is reader:
         return hit
-    if len(_VERDICTS) >= 1024:  # (formats are few; a reader's odd ones: bounded)
-        _VERDICTS.clear()
-    out = _VERDICTS[key] = Sniffed(reader.name, reader.tool, fmt, reader)
+    out = Sniffed(reader.name, reader.tool, fmt, reader)
+    remember(_VERDICTS, key, out, 1024)  # (formats are few; a reader's odd ones: bounded)
     return out
 
 

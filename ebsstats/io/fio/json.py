@@ -1039,9 +1039,9 @@ def _fast_direction(d, path: str, dkey: str, pos: list, met: list, val: list):
     plan = _DIR_PLANS.get((path, dkey, layout))
     if plan is None:
         plan = _dir_plan(f"{path}.{dkey}", dkey == "sync", layout)
-        if len(_DIR_PLANS) >= 4096:  # reports of thousands of jobs: start again, never
-            _DIR_PLANS.clear()  # plan every direction anew (a plan costs a few directions)
-        _DIR_PLANS[path, dkey, layout] = plan
+        # reports of thousands of jobs: start again, never plan every direction anew (a plan
+        # costs a few directions)
+        remember(_DIR_PLANS, (path, dkey, layout), plan, 4096)
     i_rt, i_ios, i_bw, i_iops, cases, fams, where = plan
     runtime = vals[i_rt] if i_rt is not None else 0
     if type(runtime) is float and not runtime:
