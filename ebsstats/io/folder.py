@@ -269,18 +269,8 @@ def _sidecars(path: str, root: Path, own: bool | None) -> dict:
     top, rel_dir, folder_meta = where
     meta = dict(folder_meta)
     if own is None or own:
-        meta.update(metamod.file_sidecar(Path(top, rel_dir, _name_of(path)), top))
+        meta.update(metamod.file_sidecar(Path(top, rel_dir, os.path.basename(path)), top))
     return meta
-
-
-def _name_of(path: str) -> str:
-    """The file name of a path's text (what its :class:`~pathlib.Path`'s ``name`` is: the text
-    of a Path ends with its name, after its last ``/``).
-
-    >>> _name_of("data/gp3/run-1.json"), _name_of("run-1.json")
-    ('run-1.json', 'run-1.json')
-    """
-    return path.rpartition("/")[2]
 
 
 @dataclass(frozen=True)
@@ -346,7 +336,7 @@ def _defer_by_head(path: str, rel: str, out: _Outcome) -> bool:
         return False  # the full read reports it
     if head[:2] in UTF16_BOMS or b"\x00" in head[:4096]:
         return False
-    sniffed = sniff_text(head.decode("utf-8", errors="replace"), _name_of(path))
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"), os.path.basename(path))
     if sniffed is None or "folder_version" not in sniffed.reader.needs:
         return False
     out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
@@ -414,7 +404,7 @@ def _regular_file(path: str, rel: str, out: _Outcome, st: os.stat_result | None 
                 else "special file")
         out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
         return None
-    if is_companion_name(_name_of(path)):
+    if is_companion_name(os.path.basename(path)):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
         return None
@@ -432,7 +422,7 @@ def _sniff_data(data: bytes, path: str, rel: str, out: _Outcome):
                                     kind="skipped")
         return None
     try:
-        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), _name_of(path))
+        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), os.path.basename(path))
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
         # a reader's sniff that fails on one hostile file fails that file, not the read
         out.failure = IngestFailure(rel, None, f"{rel}: no reader could judge its first bytes "
@@ -814,7 +804,7 @@ def _sidecar_names(files: list[str]) -> frozenset:
     if ".meta.y" not in "\n".join(files).lower():
         return frozenset()
     return frozenset(f for f in files
-                     if _name_of(f).lower().endswith((".meta.yaml", ".meta.yml")))
+                     if os.path.basename(f).lower().endswith((".meta.yaml", ".meta.yml")))
 
 
 def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
