@@ -71,10 +71,10 @@ import functools
 import operator
 import os
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
@@ -1410,14 +1410,15 @@ def _token_plan(plan: _Plan, text: str, parts: list[str]) -> None:
     figs = [token.get((at[f.start], at[f.stop])) for f in plan.figs]
     if None in figs:
         return  # a figure that is not a whole token ("-1.5", "2e3", "1.5.")
-    starts = [a for a, _ in spans]
-    pinned = set(plan.pin_idx)
-    kinds: dict[int, set[bool]] = {}  # token -> whether its runs are pinned
-    for x in range(1, len(parts), 2):  # every run (in a token: digits are token characters)
-        kinds.setdefault(bisect_left(starts, at[x] + 1) - 1, set()).add(x in pinned)
-    if any(len(v) > 1 for v in kinds.values()):
+    # the token of each run (digits are token characters: each run is in one), and whether
+    # the run is pinned
+    runs = at[1:-1:2]
+    tokens_of = map(bisect_right, repeat([a for a, _ in spans], len(runs)), runs)
+    kinds = set(zip(tokens_of, map(frozenset(plan.pin_idx).__contains__,
+                                   range(1, len(parts), 2)), strict=True))
+    if len(kinds) != len({k for k, _ in kinds}):
         return  # a token of pinned and varying runs
-    pins = sorted(k for k, v in kinds.items() if True in v)
+    pins = sorted(k - 1 for k, pinned in kinds if pinned)
     tokens = text.encode().translate(_TOKENS_MASK).split()
     plan.tok_pins, plan.tok_pin_vals = picker(pins), picker(pins)(tokens)
     plan.tok_figs = picker(figs)
