@@ -75,6 +75,7 @@ def fresh_plans(request, monkeypatch):
     ``sb._token_plan``), its split (``split``: no plan reads tokens) or are compiled at once
     (``compiled``: what a plan used :data:`sb._PLAN_COMPILE` times matches)."""
     monkeypatch.setattr(sb, "_PLANS", {})
+    monkeypatch.setattr(sb, "_SHAPES", {})
     monkeypatch.setattr(sb, "_plan_chars", 0)
     if request.param == "split":
         def no_tokens(plan, text, parts):
@@ -484,3 +485,33 @@ def test_token_mode_only_where_tokens_are_figures_or_pinned(text, pins, figs, to
         assert plan.tok_figs is None
     else:
         assert (plan.tok_pin_vals, plan.tok_figs(range(9))) == tokens
+
+
+def test_a_text_masked_as_one_a_plan_took_is_read_as_the_rule_reads_it(fresh_plans):
+    """The shapes kept by masked text (``sb._SHAPES``: key and shape of a text a plan took)
+    give the answer of the rule for every text masked alike (other figures of as many digits,
+    pinned runs changed) and for the others (a key or shape made afresh)."""
+    rng = random.Random(31)
+    hits = 0
+    for name, text in TEXTS:
+        _prime(text, name)
+        spans = _spans(text)
+        for k in range(12):
+            if k % 2:  # other digits, as many: masked alike
+                mutant = re.sub(r"[0-9]", lambda m: rng.choice("0123456789"), text)
+            else:
+                mutant = _mutant(text, rng, spans)
+            for _ in range(2):  # (the second read finds the first's shape, if a plan took it)
+                seen = sb._SHAPES.get(mutant.encode().translate(sb._SHAPE_MASK)) \
+                    if mutant.isascii() else None
+                hits += seen is not None
+                if seen is not None:
+                    assert seen == (sb._plan_key(mutant, {}), sb._shape(mutant))
+                try:
+                    got = sb._summary(sb._parse(mutant, name))
+                except ParseError as exc:
+                    got = ("error", str(exc))
+                rule = _line_by_line(mutant, name)
+                assert got == rule or (rule[0] == "value error" and got[0] == "error"), mutant
+    assert hits > 150, hits
+    assert len(sb._SHAPES) <= sb._SHAPES_MAX
