@@ -76,6 +76,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, repeat
 
+import msgspec
+
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
@@ -1299,7 +1301,7 @@ class _Plan:
             tokens = text.encode().translate(_TOKENS_MASK).split()
             if self.tok_pins(tokens) != self.tok_pin_vals:
                 return None
-            figures = self.tok_figs(tokens)  # (bytes: float reads them as their text)
+            figures = _floats(self.tok_figs(tokens))
         else:
             if parts is None:
                 parts = self.parts_of(text, _shape(text) if shape is None else shape)
@@ -1310,8 +1312,7 @@ class _Plan:
             return None
         if self.hint is not _UNUSED and _hint_test(source) != self.hint:
             return None
-        figures = map(float, figures)
-        get = [*figures, *self.consts].__getitem__
+        get = [*map(float, figures), *self.consts].__getitem__  # (floats stay what they are)
         values = list(map(operator.mul, map(get, self.rows[0]), self.rows[1]))
         total = sum(values)
         series = []
@@ -1398,6 +1399,24 @@ def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int
     plan.segs, plan.figs = parts[0::2], tuple(figs)
     plan.pin_idx, plan.pin_vals = tuple(pinned), [parts[x] for x in pinned]
     return parts
+
+
+_JSON_FLOATS = msgspec.json.Decoder(list[float]).decode
+
+
+def _floats(texts: tuple[bytes, ...]) -> list[float]:
+    """``float()`` of each text (ASCII digits, perhaps one dot between them): the texts as one
+    JSON array decoded by msgspec (C, ~40 ns a figure against ~170; correctly rounded, as
+    ``float()`` is: the same doubles), else ``float()`` of each (a spelling JSON refuses, such
+    as a leading 0, or a figure msgspec finds beyond a float).
+
+    >>> _floats((b"44.39", b"0", b"12")), _floats((b"007.5", b"1")), _floats(())
+    ([44.39, 0.0, 12.0], [7.5, 1.0], [])
+    """
+    try:
+        return _JSON_FLOATS(b"[" + b",".join(texts) + b"]")
+    except msgspec.DecodeError:  # (its ValidationError too)
+        return list(map(float, texts))
 
 
 def _token_plan(plan: _Plan, text: str, parts: list[str]) -> None:
