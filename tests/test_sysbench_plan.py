@@ -550,3 +550,37 @@ def test_the_figures_decoded_at_once_are_the_floats_of_each():
         except msgspec.DecodeError:
             pass
     assert decoded > 2000, decoded  # (many groups had no leading 0: msgspec's own doubles)
+
+
+def test_alike_is_true_only_for_equal_reprs():
+    """``sb._alike`` (the plan's self-check) says two reads are alike only when their
+    ``_summary`` texts are equal: on copies of every fixture's read and on copies with one value
+    changed (a zero's sign, an int for a float, a bool for an int, a str, a list for a tuple)."""
+    import copy
+
+    rng = random.Random(41)
+    changes = [lambda v: (-v if v == 0 else v * (1 + 2**-52)) if type(v) is float else v,
+               lambda v: int(v) if type(v) is float else v, lambda v: True if v == 1 else v,
+               lambda v: str(v), lambda v: list(v) if type(v) is tuple else (v,),
+               lambda v: v]
+    checked = differ = 0
+    for name, text in TEXTS:
+        try:
+            facts = sb._facts(sb._Reader(text, name, {}).run())
+        except (ParseError, ValueError):
+            continue
+        for _ in range(30):
+            other = copy.deepcopy(facts)
+            cols = other[3][0] if rng.random() < 0.6 or not other[4] else rng.choice(other[4])
+            key = rng.choice(list(cols))
+            if type(cols[key]) is list and cols[key]:
+                k = rng.randrange(len(cols[key]))
+                cols[key][k] = rng.choice(changes)(cols[key][k])
+            else:
+                cols[key] = rng.choice(changes)(cols[key])
+            same = repr(other) == repr(facts)
+            assert sb._alike(other, facts) == same, (name, key)
+            assert sb._alike(facts, copy.copy(facts))
+            checked += 1
+            differ += not same
+    assert checked > 500 and differ > 200, (checked, differ)

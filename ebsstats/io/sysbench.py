@@ -71,6 +71,7 @@ import functools
 import operator
 import os
 import re
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -1485,15 +1486,48 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
     plan.hint = _hint_test(source) if rec.uses_hint else _UNUSED
     plan.chars = len(text)
     again = plan.apply(text, source, shape=plan.shape)  # it must give back its own read
-    if again is None or _summary(again) != _summary(parsed):
+    if again is None or not _alike(_facts(again), _facts(parsed)):
         return None
     return plan
 
 
 def _summary(p: Parsed) -> str:
     """Everything :func:`_parse` gives, as text (values in full precision)."""
-    return repr((p.tool, p.format, p.version, p.columns, [s.cols for s in p.series],
-                 [s.n for s in p.series], p.notes, p.why_empty))
+    return repr(_facts(p))
+
+
+def _facts(p: Parsed) -> tuple:
+    """Everything :func:`_parse` gives (what :func:`_summary` writes out)."""
+    return (p.tool, p.format, p.version, p.columns, [s.cols for s in p.series],
+            [s.n for s in p.series], p.notes, p.why_empty)
+
+
+def _alike(x, y) -> bool:
+    """Whether ``repr(x) == repr(y)`` for what a :class:`Parsed` holds, without writing out
+    what the two share (the same objects: a plan's read of its own text shares most columns
+    with the read it was made from). True only if the reprs are equal (dicts of the same keys
+    in order, lists and tuples of as many items, each alike); a float is alike only to a
+    float of its repr (``-0.0`` is not ``0.0``).
+
+    >>> _alike({"a": [1.0, "x"]}, {"a": [1.0, "x"]}), _alike([0.0], [-0.0]), _alike((1,), (True,))
+    (True, False, False)
+    """
+    if x is y:
+        return True
+    if type(x) is not type(y):
+        return False
+    if type(x) is dict:
+        return list(x) == list(y) and all(_alike(x[k], y[k]) for k in x)
+    if type(x) in (list, tuple):
+        if len(x) != len(y):
+            return False
+        if set(map(type, x)) == _FLOAT == set(map(type, y)):  # floats: alike bit for bit
+            return array("d", x).tobytes() == array("d", y).tobytes()
+        return all(map(_alike, x, y))
+    return repr(x) == repr(y)
+
+
+_FLOAT = {float}
 
 
 def _plannable(text: str, options: Mapping) -> bool:
