@@ -248,8 +248,16 @@ def _first_meaningful(head: str) -> str | None:
 
     The lines of the first 256, then 4,096 characters are looked at first (the last of them,
     perhaps cut short, left out), the whole head's only if they are too few to decide: a
-    64 KiB head of another tool's output is not split into lines for one answer.
+    64 KiB head of another tool's output is not split into lines for one answer. A first line
+    ended by a line feed within them and holding no other line break (all of it printable) is
+    the first of them: the answer when it is one (a banner, as usual).
     """
+    end = head.find("\n", 0, 256)
+    first = head[:end] if end > 0 else ""
+    if first.isprintable():  # (no "\r", "\v", "\f", "\x1c"-"\x1e", "\x85", "\u2028"...)
+        s = first.strip()
+        if s and not s.startswith("WARNING:") and not _PARAMS_RE.match(s):
+            return s
     for limit in (256, 4096, None):
         cut = limit is not None and len(head) > limit
         lines = head[:limit].splitlines() if cut else head.splitlines()
