@@ -145,6 +145,7 @@ def test_rows_of_one_layout_share_its_lists_and_differ_in_values():
 # --- the sniff's prefilter ------------------------------------------------------------------------
 _CLUES = ["Machine", "Machine  Size K/sec %CP", "Name:Size etc        /sec %CP", "Size",
           "Sequential Output", "Sequential Create", "Sequential Write", "Version  2.00a   ---",
+          "-Sequential Output", "--Sequential Create", "-Sequential ", "Machine Size", "Size:",
           "format_version,bonnie_version,", "name,file_size,putc,", ",bonnie_version,",
           ",file_size,putc,", "," * 25, "," * 26, "," * 40, ",\n", "\n", "\r", "\x0c", "\u2028",
           "Version  2.00a       ------Sequential Output------ --Sequential Input- --Random-\n",

@@ -200,3 +200,45 @@ def test_sniff_of_long_heads(head, expected):
     plain = next((s for s in (x.strip() for x in head[:65536].splitlines()[:40])
                   if s and not s.startswith("WARNING:") and not sb._PARAMS_RE.match(s)), None)
     assert (plain is not None and sb._BANNER_RE.match(plain) is not None) == (expected is not None)
+
+
+
+def _first_meaningful_rule(head: str) -> str | None:
+    """The sniff's first meaningful line as it was before its first-line shortcut (the rule)."""
+    for limit in (256, 4096, None):
+        cut = limit is not None and len(head) > limit
+        lines = head[:limit].splitlines() if cut else head.splitlines()
+        if cut:
+            lines.pop()
+        for line in lines[:40]:
+            s = line.strip()
+            if s and not s.startswith("WARNING:") and not sb._PARAMS_RE.match(s):
+                return s
+        if not cut or len(lines) >= 40:
+            return None
+    return None
+
+
+def test_the_first_line_shortcut_of_the_sniff_keeps_the_rule():
+    """``_first_meaningful`` (a printable first line ended by a line feed taken at once) gives
+    what the line loop gave, on every fixture's head and on heads whose first lines hold other
+    line breaks, tabs, blanks, warnings, PARAMS or more than 256 characters."""
+    import random
+
+    rng = random.Random(43)
+    heads = [p.read_text(errors="replace")[:65536] for p in sorted(FIXTURES.rglob("*"))
+             if p.is_file()]
+    firsts = ["", " ", "\t", "WARNING: x", "PARAMS 16G rndrd 16", "x" * 300, "\r", "a\rb",
+              "a\x0cb", "a\x1cb", "a\x85b", "a\u2028b", "\u00e9t\u00e9", "sysbench 0.5:\tx",
+              BANNER.strip(), " " + BANNER.strip() + " ", "a\x0bb", "\x00", "y" * 254]
+    cases = list(heads)
+    for _ in range(4000):
+        head = rng.choice(heads)
+        for _ in range(rng.randint(1, 3)):
+            head = rng.choice(firsts) + rng.choice(["\n", "\r\n", "\r", ""]) + head
+        cases.append(head[:rng.choice([255, 256, 257, 300, 5000, 65536])])
+    shortcut = 0
+    for head in cases:
+        assert sb._first_meaningful(head) == _first_meaningful_rule(head), head[:300]
+        shortcut += 0 < head.find("\n", 0, 256) and head[:head.find("\n")].isprintable()
+    assert shortcut > 500, shortcut

@@ -20,6 +20,7 @@ import re
 from re import _constants as c
 from re import _parser
 
+import msgspec
 import pytest
 
 from ebsstats.errors import ParseError
@@ -69,12 +70,19 @@ def _prime(text: str, source: str) -> None:
             return
 
 
-@pytest.fixture(params=["split", "compiled"])
+@pytest.fixture(params=["tokens", "split", "compiled"])
 def fresh_plans(request, monkeypatch):
-    """No plans yet; the plans made test a split text (``split``) or are compiled at once
+    """No plans yet; the plans made read a text's tokens (``tokens``, where they can: see
+    ``sb._token_plan``), its split (``split``: no plan reads tokens) or are compiled at once
     (``compiled``: what a plan used :data:`sb._PLAN_COMPILE` times matches)."""
     monkeypatch.setattr(sb, "_PLANS", {})
+    monkeypatch.setattr(sb, "_SHAPES", {})
     monkeypatch.setattr(sb, "_plan_chars", 0)
+    if request.param == "split":
+        def no_tokens(plan, text, parts):
+            plan.tok_figs = plan.tok_pins = plan.tok_pin_vals = None
+
+        monkeypatch.setattr(sb, "_token_plan", no_tokens)
     if request.param == "compiled":
         build = sb._build_plan
 
@@ -378,3 +386,201 @@ def test_a_plan_used_often_is_compiled_and_answers_alike(fresh_plans, monkeypatc
     # the pattern tests what the split tests: the same segments, the same pinned runs
     assert plan.fullmatch(text.replace("Number of threads: 2", "Number of threads: 3")) is None
     assert plan.fullmatch(text.replace("avg:", "avg: 1")) is None
+
+
+def _moved(text: str, rng: random.Random) -> str:
+    """``text`` with a digit put in, a run taken out, two runs joined (the non-digit segment
+    between them taken out), whitespace changed or a digit at the start or end: texts whose
+    segments differ from ``text``'s, or are its own."""
+    runs = [m.span() for m in re.finditer(r"[0-9]+", text)]
+    k, at = rng.random(), rng.randrange(len(text) + 1)
+    if k < 0.2:
+        return text[:at] + rng.choice("0123456789") + text[at:]
+    if k < 0.35 and runs:
+        a, b = rng.choice(runs)
+        return text[:a] + text[b:]
+    if k < 0.5 and len(runs) > 1:
+        j = rng.randrange(len(runs) - 1)
+        return text[:runs[j][1]] + text[runs[j + 1][0]:]
+    if k < 0.65:
+        return text[:at] + rng.choice(" \t\n\r\x0b\x0c") + text[at:]
+    if k < 0.75:
+        return rng.choice("07") + text if rng.random() < 0.5 else text + "5"
+    if k < 0.85:
+        return text.replace(" ", "\t", 1)
+    return _mutant(text, rng, [])
+
+
+def test_shape_and_parts_are_the_split_rule():
+    """A plan's ``parts_of`` (non-digit segments compared by :func:`sb._shape`, bytes split in
+    C) gives what :data:`sb._PLAN_SPLIT` gives when the text's segments are the plan's, and
+    ``None`` exactly when they are not (the rule: ``_PLAN_SPLIT(text)[0::2] == segs``)."""
+    rng = random.Random(23)
+    taken = refused = 0
+    bases = [t for _, t in TEXTS if t.isascii()] + ["", "7", "12 ab", "ab 12", "x", "1.5\n",
+                                                    "\t3\x0c4 \r\n"]
+    for base in bases:
+        plan = sb._Plan()
+        plan.segs, plan.shape = sb._PLAN_SPLIT(base)[0::2], sb._shape(base)
+        for other in [base] + [_moved(base, rng) for _ in range(40)]:
+            if not other.isascii():
+                continue
+            split = sb._PLAN_SPLIT(other)
+            got = plan.parts_of(other, sb._shape(other))
+            if split[0::2] == plan.segs:
+                assert got == split, (base, other)
+                taken += 1
+            else:
+                assert got is None, (base, other)
+                refused += 1
+    assert taken > 200 and refused > 200, (taken, refused)
+
+
+def test_a_plan_reading_tokens_answers_as_one_reading_the_split(monkeypatch):
+    """Token mode (``sb._token_plan``: figures and pinned runs taken from the tokens of digits
+    and dots) gives what the split gives, on mutants of every fixture: figures changed, runs
+    moved, joined or taken out, digits put in."""
+    monkeypatch.setattr(sb, "_PLANS", {})
+    monkeypatch.setattr(sb, "_plan_chars", 0)
+    rng = random.Random(29)
+    tokens = answered = 0
+    for name, text in TEXTS:
+        _prime(text, name)
+        spans = _spans(text)
+        layout = sb._PLANS.get(sb._plan_key(text, {}))
+        for plan in layout.plans if layout is not None else ():
+            if plan.tok_figs is None:
+                continue
+            tokens += 1
+            split = sb._Plan()
+            for slot in sb._Plan.__slots__:
+                setattr(split, slot, getattr(plan, slot))
+            split.tok_figs = None
+            for _ in range(40):
+                mutant = (_mutant(text, rng, spans) if rng.random() < 0.6
+                          else _moved(text, rng))
+                if not mutant.isascii():
+                    continue
+                got, rule = plan.apply(mutant, name), split.apply(mutant, name)
+                assert (got is None) == (rule is None), (name, mutant)
+                if got is not None:
+                    answered += 1
+                    assert sb._summary(got) == sb._summary(rule), (name, mutant)
+    assert tokens > 20 and answered > 300, (tokens, answered)
+
+
+@pytest.mark.parametrize(("text", "pins", "figs", "tokens"), [
+    ("x 12.34 y 5", (1, 3), (), ((b"12.34",), ())),  # a pinned token
+    ("x 12.34 y 5", (5,), (slice(1, 4),), ((b"5",), (0,))),  # a figure's token
+    ("x 12.34 y 5", (1,), (), None),  # "12" pinned, "34" varying: one token
+    ("x -12.5 y", (), (slice(1, 4),), ((), (0,))),  # the sign is not a token character
+    ("x 12.5.1 y", (), (slice(1, 4),), None),  # the figure is part of a token
+    ("x 2e3 y", (), (slice(1, 4),), None),  # an exponent: two tokens
+])
+def test_token_mode_only_where_tokens_are_figures_or_pinned(text, pins, figs, tokens):
+    plan = sb._Plan()
+    parts = sb._PLAN_SPLIT(text)
+    plan.pin_idx, plan.figs = pins, figs
+    sb._token_plan(plan, text, parts)
+    if tokens is None:
+        assert plan.tok_figs is None
+    else:
+        assert (plan.tok_pin_vals, plan.tok_figs(range(9))) == tokens
+
+
+def test_a_text_masked_as_one_a_plan_took_is_read_as_the_rule_reads_it(fresh_plans):
+    """The shapes kept by masked text (``sb._SHAPES``: key and shape of a text a plan took)
+    give the answer of the rule for every text masked alike (other figures of as many digits,
+    pinned runs changed) and for the others (a key or shape made afresh)."""
+    rng = random.Random(31)
+    hits = 0
+    for name, text in TEXTS:
+        _prime(text, name)
+        spans = _spans(text)
+        for k in range(12):
+            if k % 2:  # other digits, as many: masked alike
+                mutant = re.sub(r"[0-9]", lambda m: rng.choice("0123456789"), text)
+            else:
+                mutant = _mutant(text, rng, spans)
+            for _ in range(2):  # (the second read finds the first's shape, if a plan took it)
+                seen = sb._SHAPES.get(mutant.encode().translate(sb._SHAPE_MASK)) \
+                    if mutant.isascii() else None
+                hits += seen is not None
+                if seen is not None:
+                    assert seen == (sb._plan_key(mutant, {}), sb._shape(mutant))
+                try:
+                    got = sb._summary(sb._parse(mutant, name))
+                except ParseError as exc:
+                    got = ("error", str(exc))
+                rule = _line_by_line(mutant, name)
+                assert got == rule or (rule[0] == "value error" and got[0] == "error"), mutant
+    assert hits > 150, hits
+    assert len(sb._SHAPES) <= sb._SHAPES_MAX
+
+
+def test_the_figures_decoded_at_once_are_the_floats_of_each():
+    """``sb._floats`` (msgspec's JSON array decode, else ``float()`` of each) gives the doubles
+    ``float()`` gives, bit for bit, for every text a figure's token can be: digit runs of 1 to
+    40 digits (leading zeros, 17+ significant digits, halfway cases) with or without one dot,
+    beyond a float too."""
+    rng = random.Random(37)
+
+    def run(k: int) -> str:
+        return "".join(rng.choice("0123456789") for _ in range(k))
+
+    texts = ["0", "00", "0.0", "1", "10", "9007199254740993", "9007199254740993.0",
+             "179769313486231570814527423731704356798070567525844996598917476803157260780"
+             "02853.5", "9" * 400, "9" * 400 + ".5", "0." + "0" * 330 + "1",
+             "2.2250738585072011", "2.2250738585072012", "0.1", "123456789012345678901234567890"]
+    for _ in range(20000):
+        a, b = rng.choice([(1, 3), (1, 8), (10, 25), (16, 20), (1, 40)])
+        text = run(rng.randint(a, b))
+        if rng.random() < 0.7:
+            text += "." + run(rng.randint(a, b))
+        texts.append(text)
+    k = decoded = 0
+    while k < len(texts):
+        group = texts[k:k + rng.randint(1, 30)]
+        k += len(group)
+        got = sb._floats(tuple(t.encode() for t in group))
+        want = [float(t) for t in group]
+        assert [x.hex() for x in got] == [x.hex() for x in want], group
+        try:
+            decoded += len(sb._JSON_FLOATS(("[" + ",".join(group) + "]").encode()))
+        except msgspec.DecodeError:
+            pass
+    assert decoded > 2000, decoded  # (many groups had no leading 0: msgspec's own doubles)
+
+
+def test_alike_is_true_only_for_equal_reprs():
+    """``sb._alike`` (the plan's self-check) says two reads are alike only when their
+    ``_summary`` texts are equal: on copies of every fixture's read and on copies with one value
+    changed (a zero's sign, an int for a float, a bool for an int, a str, a list for a tuple)."""
+    import copy
+
+    rng = random.Random(41)
+    changes = [lambda v: (-v if v == 0 else v * (1 + 2**-52)) if type(v) is float else v,
+               lambda v: int(v) if type(v) is float else v, lambda v: True if v == 1 else v,
+               lambda v: str(v), lambda v: list(v) if type(v) is tuple else (v,),
+               lambda v: v]
+    checked = differ = 0
+    for name, text in TEXTS:
+        try:
+            facts = sb._facts(sb._Reader(text, name, {}).run())
+        except (ParseError, ValueError):
+            continue
+        for _ in range(30):
+            other = copy.deepcopy(facts)
+            cols = other[3][0] if rng.random() < 0.6 or not other[4] else rng.choice(other[4])
+            key = rng.choice(list(cols))
+            if type(cols[key]) is list and cols[key]:
+                k = rng.randrange(len(cols[key]))
+                cols[key][k] = rng.choice(changes)(cols[key][k])
+            else:
+                cols[key] = rng.choice(changes)(cols[key])
+            same = repr(other) == repr(facts)
+            assert sb._alike(other, facts) == same, (name, key)
+            assert sb._alike(facts, copy.copy(facts))
+            checked += 1
+            differ += not same
+    assert checked > 500 and differ > 200, (checked, differ)

@@ -71,15 +71,27 @@ import functools
 import operator
 import os
 import re
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import accumulate, chain
+from itertools import accumulate, chain, repeat
+
+import msgspec
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
-from ebsstats.io._common import Columns, Parsed, number, public_series, read_one, unconvertible
+from ebsstats.io._common import (
+    Columns,
+    Parsed,
+    number,
+    picker,
+    public_series,
+    read_one,
+    remember,
+    unconvertible,
+)
 from ebsstats.io._registry import Reader, text_parser
 from ebsstats.io._rows import run_columns
 
@@ -236,8 +248,16 @@ def _first_meaningful(head: str) -> str | None:
 
     The lines of the first 256, then 4,096 characters are looked at first (the last of them,
     perhaps cut short, left out), the whole head's only if they are too few to decide: a
-    64 KiB head of another tool's output is not split into lines for one answer.
+    64 KiB head of another tool's output is not split into lines for one answer. A first line
+    ended by a line feed within them and holding no other line break (all of it printable) is
+    the first of them: the answer when it is one (a banner, as usual).
     """
+    end = head.find("\n", 0, 256)
+    first = head[:end] if end > 0 else ""
+    if first.isprintable():  # (no "\r", "\v", "\f", "\x1c"-"\x1e", "\x85", "\u2028"...)
+        s = first.strip()
+        if s and not s.startswith("WARNING:") and not _PARAMS_RE.match(s):
+            return s
     for limit in (256, 4096, None):
         cut = limit is not None and len(head) > limit
         lines = head[:limit].splitlines() if cut else head.splitlines()
@@ -1140,9 +1160,12 @@ class _Reader:
 # the segments must be the first file's, and so must every run but those of a figure a row
 # took (a figure then is its runs and the segments between, "12" "." "345": the same form,
 # other digits) and those of a line of no kind (a histogram, "sum:", threads fairness). No
-# compile: a plan is cheap enough to be made on a layout's first read. A plan used
-# _PLAN_COMPILE times is compiled into one pattern that tests the same (the first file's text,
-# each varying run "[0-9]++", each figure a group) and matches ~3x faster than a split.
+# compile: a plan is cheap enough to be made on a layout's first read. The segments are
+# compared, and the runs and figures taken, by bytes.translate and bytes.split (_shape,
+# _Plan.parts_of; the figures and pinned runs as whole tokens of digits and dots where they
+# are: _token_plan), not by a regex split. A plan used _PLAN_COMPILE times is compiled into
+# one pattern that tests the same (the first file's text, each varying run "[0-9]++", each
+# figure a group), a read ~5 us faster.
 # What the line-by-line read did with the first file it does with the second, value for value:
 # the lines are classified alike (no pattern of _BRANCHES or _RESULT_LINES tells digits apart:
 # no literal digit, no bounded repeat of a digit; tests/test_sysbench_plan.py checks this and
@@ -1154,10 +1177,21 @@ class _Reader:
 _PLAN_SPLIT = re.compile(r"([0-9][0-9]*)").split
 _PLAN_VALUE = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")  # unsigned: never negative
 _PLAN_DIGITS = b"0123456789"
+# an ASCII text's bytes with each digit a space and each whitespace byte a digit (" \t\n\r\v\f"
+# -> "012345"; every other byte as it is: one-to-one on non-digits), so that bytes.split()
+# (C, no match objects) gives its non-digit segments (:func:`_shape`); and with every byte but
+# the digits a space, its digit runs (:meth:`_Plan.parts_of`). ~7 us for what the split
+# (_PLAN_SPLIT) does in ~15 on a 1.8 KB report
+_SHAPE_MASK = bytes.maketrans(_PLAN_DIGITS + b" \t\n\r\x0b\x0c", b" " * 10 + b"012345")
+_RUNS_MASK = bytes(c if c in _PLAN_DIGITS else 32 for c in range(256))
+# with every byte but the digits and "." a space: its numbers' tokens ("44.39"; what
+# _PLAN_TOKEN finds), the figures and pinned runs of a plan in token mode (see _token_plan)
+_TOKENS_MASK = bytes(c if c in _PLAN_DIGITS + b"." else 32 for c in range(256))
+_PLAN_TOKEN = re.compile(r"[0-9.]+")
 _PLAN_CHARS = 32768  # longer texts are read line by line (many intervals: rarely alike)
 _PLANS: dict[int, _Layout] = {}  # hash of a text without its digits -> what it was read by
 _PLAN_AFTER = 1  # a plan (cheap: no compile) on a layout's first read
-_PLAN_COMPILE = 96  # a plan's test compiled into one pattern once it was used this often
+_PLAN_COMPILE = 400  # a plan's test compiled into one pattern once it was used this often
 _PLANS_PER_LAYOUT = 4
 _PLANS_MAX = 4096  # layouts remembered; and the characters of all plans' texts:
 _PLAN_BUDGET = 2**22
@@ -1223,14 +1257,15 @@ class _Plan:
     ``parts``) are the plan's (``pin_vals``). Each figure taken anew is a slice of ``parts``
     (``figs``: its runs and the segments between them, e.g. ``12`` ``.`` ``345``)."""
 
-    __slots__ = ("segs", "pin_idx", "pin_vals", "figs", "fullmatch", "hits", "consts", "rows",
-                 "series", "cols", "n", "format", "version", "notes", "why_empty", "name_meta",
-                 "hint", "chars")
+    __slots__ = ("segs", "shape", "pin_idx", "pin_vals", "figs", "tok_pins", "tok_pin_vals",
+                 "tok_figs", "fullmatch", "hits", "consts", "rows", "series", "cols", "n",
+                 "format", "version", "notes", "why_empty", "name_meta", "hint", "chars")
 
     def pattern(self) -> str:
         """The same test as one pattern, each figure a group (what :meth:`apply` matches once
-        the plan was used :data:`_PLAN_COMPILE` times: a compile of its ~2 KB costs ~1.8 ms
-        of CPU, what 83-120 reads by the match save against reads by a split, 33 -> 14 us).
+        the plan was used :data:`_PLAN_COMPILE` times: a compile of its ~2 KB costs ~1.9-2.3
+        ms of CPU, what 320-630 reads by the match save against reads by tokens, 22 -> 17 us
+        a 1.8 KB file's parse).
         """
         out = [""] * (2 * len(self.segs) - 1)
         out[0::2] = map(re.escape, self.segs)
@@ -1242,32 +1277,51 @@ class _Plan:
             out[f.stop - 1] += ")"
         return "".join(out)
 
+    def parts_of(self, text: str, shape: tuple) -> list[str] | None:
+        """What :data:`_PLAN_SPLIT` gives for ``text`` (ASCII, its :func:`_shape` ``shape``)
+        if its non-digit segments are the plan's (``segs``, then the very objects), else
+        ``None`` (they differ: the text is not of this layout)."""
+        if shape != self.shape:
+            return None
+        runs = text.encode().translate(_RUNS_MASK).decode().split()
+        parts = [""] * (2 * len(runs) + 1)
+        parts[0::2] = self.segs  # (as many: the shapes are equal)
+        parts[1::2] = runs
+        return parts
+
     def match(self, parts: list[str]) -> bool:
         """Whether a text split into ``parts`` is of this plan's layout."""
         return parts[0::2] == self.segs and (
             not self.pin_idx or list(map(parts.__getitem__, self.pin_idx)) == self.pin_vals)
 
-    def apply(self, text: str, source: str, parts: list[str] | None = None) -> Parsed | None:
-        """What :func:`_parse` gives for ``text`` (named ``source``; ``parts``: its split, if
-        made already), or ``None`` if the text is not of this layout, the name says otherwise
-        or a figure is beyond a float."""
+    def apply(self, text: str, source: str, parts: list[str] | None = None,
+              shape: tuple | None = None) -> Parsed | None:
+        """What :func:`_parse` gives for ``text`` (named ``source``, ASCII; ``parts``: its
+        split, or ``shape``: its :func:`_shape`, if made already), or ``None`` if the text is
+        not of this layout, the name says otherwise or a figure is beyond a float."""
         if self.fullmatch is not None:
             m = self.fullmatch(text)
             if m is None:
                 return None
             figures = m.groups()
+        elif parts is None and self.tok_figs is not None:  # (see _token_plan)
+            if (_shape(text) if shape is None else shape) != self.shape:
+                return None
+            tokens = text.encode().translate(_TOKENS_MASK).split()
+            if self.tok_pins(tokens) != self.tok_pin_vals:
+                return None
+            figures = _floats(self.tok_figs(tokens))
         else:
             if parts is None:
-                parts = _PLAN_SPLIT(text)
-            if not self.match(parts):
+                parts = self.parts_of(text, _shape(text) if shape is None else shape)
+            if parts is None or not self.match(parts):
                 return None
             figures = map("".join, map(parts.__getitem__, self.figs))
         if self.name_meta is not _UNUSED and _name_meta(source) != self.name_meta:
             return None
         if self.hint is not _UNUSED and _hint_test(source) != self.hint:
             return None
-        figures = map(float, figures)
-        get = [*figures, *self.consts].__getitem__
+        get = [*map(float, figures), *self.consts].__getitem__  # (floats stay what they are)
         values = list(map(operator.mul, map(get, self.rows[0]), self.rows[1]))
         total = sum(values)
         series = []
@@ -1286,6 +1340,23 @@ class _Plan:
         cols["value"] = values
         return Parsed(tool=TOOL, format=self.format, version=self.version, series=series,
                       notes=list(self.notes), columns=(cols, self.n), why_empty=self.why_empty)
+
+
+def _shape(text: str) -> tuple[list[bytes], bool, bool]:
+    """An ASCII text's non-digit segments (as :data:`_SHAPE_MASK` writes them), and whether it
+    starts and ends with a digit: equal for two texts iff their splits by :data:`_PLAN_SPLIT`
+    have the same segments (the segments between digit runs are never empty; a text without
+    digits is one segment, ``[]`` when empty).
+
+    >>> _shape("a 12.5 b"), _shape("7"), _shape("")
+    (([b'a0', b'.', b'0b'], False, False), ([], True, True), ([], False, False))
+    """
+    return _shape_of(text.encode().translate(_SHAPE_MASK))
+
+
+def _shape_of(masked: bytes) -> tuple[list[bytes], bool, bool]:
+    """:func:`_shape` of a text from its bytes masked by :data:`_SHAPE_MASK`."""
+    return masked.split(), masked[:1] == b" ", masked[-1:] == b" "
 
 
 def _figures(rec: _Recording, plain: list[str]) -> dict[tuple, int]:
@@ -1339,6 +1410,53 @@ def _plan_parts(plan: _Plan, text: str, rec: _Recording, groups: dict[tuple, int
     return parts
 
 
+_JSON_FLOATS = msgspec.json.Decoder(list[float]).decode
+
+
+def _floats(texts: tuple[bytes, ...]) -> list[float]:
+    """``float()`` of each text (ASCII digits, perhaps one dot between them): the texts as one
+    JSON array decoded by msgspec (C, ~40 ns a figure against ~170; correctly rounded, as
+    ``float()`` is: the same doubles), else ``float()`` of each (a spelling JSON refuses, such
+    as a leading 0, or a figure msgspec finds beyond a float).
+
+    >>> _floats((b"44.39", b"0", b"12")), _floats((b"007.5", b"1")), _floats(())
+    ([44.39, 0.0, 12.0], [7.5, 1.0], [])
+    """
+    try:
+        return _JSON_FLOATS(b"[" + b",".join(texts) + b"]")
+    except msgspec.DecodeError:  # (its ValidationError too)
+        return list(map(float, texts))
+
+
+def _token_plan(plan: _Plan, text: str, parts: list[str]) -> None:
+    """Let ``plan`` (made of ``text``, split into ``parts``) read a text of its shape by its
+    tokens (maximal runs of digits and dots, :data:`_TOKENS_MASK`) when it can: each figure
+    is a whole token, and each token holds pinned runs only, or none. A text of the plan's
+    shape (:func:`_shape`) is made of the same segments, with digit runs where the plan's
+    text has them: its tokens are made of the same segment pieces and runs, so a figure's
+    token is the figure and a pinned token is equal iff its runs are. Else ``tok_figs`` is
+    ``None`` (read by ``parts``, :meth:`_Plan.parts_of`)."""
+    plan.tok_figs = plan.tok_pins = plan.tok_pin_vals = None
+    at = list(accumulate(map(len, parts), initial=0))  # where each part starts
+    spans = [m.span() for m in _PLAN_TOKEN.finditer(text)]
+    token = {span: k for k, span in enumerate(spans)}
+    figs = [token.get((at[f.start], at[f.stop])) for f in plan.figs]
+    if None in figs:
+        return  # a figure that is not a whole token ("-1.5", "2e3", "1.5.")
+    # the token of each run (digits are token characters: each run is in one), and whether
+    # the run is pinned
+    runs = at[1:-1:2]
+    tokens_of = map(bisect_right, repeat([a for a, _ in spans], len(runs)), runs)
+    kinds = set(zip(tokens_of, map(frozenset(plan.pin_idx).__contains__,
+                                   range(1, len(parts), 2)), strict=True))
+    if len(kinds) != len({k for k, _ in kinds}):
+        return  # a token of pinned and varying runs
+    pins = sorted(k - 1 for k, pinned in kinds if pinned)
+    tokens = text.encode().translate(_TOKENS_MASK).split()
+    plan.tok_pins, plan.tok_pin_vals = picker(pins), picker(pins)(tokens)
+    plan.tok_figs = picker(figs)
+
+
 def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Plan | None:
     """The plan of a text read line by line (``parsed``, with what ``rec`` recorded), or
     ``None`` if it does not give back that very read."""
@@ -1366,6 +1484,8 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
         v_idx, v_fac = sources([v for _, v in kept], col.cols["value"])
         plan.series.append((key, dict(col.cols), col.n, t_idx, t_fac, v_idx, v_fac))
     parts = _plan_parts(plan, text, rec, groups)
+    plan.shape = _shape(text)
+    _token_plan(plan, text, parts)
     plan.fullmatch, plan.hits = None, 0
     plan.consts = tuple(consts)
     plan.cols, plan.n, plan.format, plan.version = dict(cols), n, parsed.format, parsed.version
@@ -1373,24 +1493,77 @@ def _build_plan(text: str, source: str, parsed: Parsed, rec: _Recording) -> _Pla
     plan.name_meta = _name_meta(source) if rec.uses_name else _UNUSED
     plan.hint = _hint_test(source) if rec.uses_hint else _UNUSED
     plan.chars = len(text)
-    again = plan.apply(text, source, parts)  # it must give back the read it was made from
-    if again is None or _summary(again) != _summary(parsed):
+    again = plan.apply(text, source, shape=plan.shape)  # it must give back its own read
+    if again is None or not _alike(_facts(again), _facts(parsed)):
         return None
     return plan
 
 
 def _summary(p: Parsed) -> str:
     """Everything :func:`_parse` gives, as text (values in full precision)."""
-    return repr((p.tool, p.format, p.version, p.columns, [s.cols for s in p.series],
-                 [s.n for s in p.series], p.notes, p.why_empty))
+    return repr(_facts(p))
+
+
+def _facts(p: Parsed) -> tuple:
+    """Everything :func:`_parse` gives (what :func:`_summary` writes out)."""
+    return (p.tool, p.format, p.version, p.columns, [s.cols for s in p.series],
+            [s.n for s in p.series], p.notes, p.why_empty)
+
+
+def _alike(x, y) -> bool:
+    """Whether ``repr(x) == repr(y)`` for what a :class:`Parsed` holds, without writing out
+    what the two share (the same objects: a plan's read of its own text shares most columns
+    with the read it was made from). True only if the reprs are equal (dicts of the same keys
+    in order, lists and tuples of as many items, each alike); a float is alike only to a
+    float of its repr (``-0.0`` is not ``0.0``).
+
+    >>> _alike({"a": [1.0, "x"]}, {"a": [1.0, "x"]}), _alike([0.0], [-0.0]), _alike((1,), (True,))
+    (True, False, False)
+    """
+    if x is y:
+        return True
+    if type(x) is not type(y):
+        return False
+    if type(x) is dict:
+        return list(x) == list(y) and all(_alike(x[k], y[k]) for k in x)
+    if type(x) in (list, tuple):
+        if len(x) != len(y):
+            return False
+        if set(map(type, x)) == _FLOAT == set(map(type, y)):  # floats: alike bit for bit
+            return array("d", x).tobytes() == array("d", y).tobytes()
+        return all(map(_alike, x, y))
+    return repr(x) == repr(y)
+
+
+_FLOAT = {float}
+
+
+def _plannable(text: str, options: Mapping) -> bool:
+    """Whether ``text`` may be read by a plan: ASCII of a bounded length, no NUL, no option."""
+    return not options and len(text) <= _PLAN_CHARS and text.isascii() and "\x00" not in text
 
 
 def _plan_key(text: str, options: Mapping) -> int | None:
     """The key of ``text``'s layout in :data:`_PLANS` (``None``: read line by line): the hash
-    of its characters other than digits (ASCII text of a bounded length, no NUL, no option)."""
-    if options or len(text) > _PLAN_CHARS or not text.isascii() or "\x00" in text:
-        return None
-    return hash(text.encode().translate(None, _PLAN_DIGITS))
+    of its characters other than digits (:func:`_plannable` texts; whitespace as
+    :data:`_SHAPE_MASK` renames it, see :func:`_key_of`)."""
+    return _key_of(text.encode().translate(_SHAPE_MASK)) if _plannable(text, options) else None
+
+
+def _key_of(masked: bytes) -> int:
+    """:func:`_plan_key` of a text from its bytes masked by :data:`_SHAPE_MASK` (its digits are
+    the spaces there)."""
+    return hash(masked.translate(None, b" "))
+
+
+# a text masked by _SHAPE_MASK (what its shape and its key are made of: its digits as spaces)
+# -> (_plan_key, _shape) of it, for texts a plan took: most files of a layout print their
+# figures with as many digits as another file did, and are looked up by one translate and one
+# hash (1.5 us) instead of a key and a split (5.4 us, a 1.8 KB report). The shape is the plan's
+# own (no memory but the masked texts: at most _SHAPES_MAX of at most _SHAPES_CHARS each)
+_SHAPES: dict[bytes, tuple[int, tuple]] = {}
+_SHAPES_MAX = 512
+_SHAPES_CHARS = 8192
 
 
 def _remember(key: int, layout: _Layout, text: str, source: str, parsed: Parsed,
@@ -1420,19 +1593,24 @@ def _parse(text: str, source: str, **options) -> Parsed:
 
     A text of a layout read before is read by its plan (:class:`_Plan`), made from the
     layout's first line-by-line read (see :meth:`_Layout.wants_a_plan`)."""
-    key = _plan_key(text, options)
+    key = shape = seen = masked = None
+    if _plannable(text, options):
+        masked = text.encode().translate(_SHAPE_MASK)
+        seen = _SHAPES.get(masked)
+        key, shape = seen if seen is not None else (_key_of(masked), None)
     layout = _PLANS.get(key) if key is not None else None
     if layout is not None and layout.plans:
-        parts = None  # split once for all plans not compiled
         for plan in layout.plans:
-            if plan.fullmatch is None and parts is None:
-                parts = _PLAN_SPLIT(text)
-            got = plan.apply(text, source, parts)
+            if plan.fullmatch is None and shape is None:  # (made once for all plans)
+                shape = _shape_of(masked)
+            got = plan.apply(text, source, shape=shape)
             if got is not None:
                 layout.hits += 1
                 plan.hits += 1
                 if plan.hits == _PLAN_COMPILE:
                     plan.fullmatch = re.compile(plan.pattern()).fullmatch
+                if seen is None and len(text) <= _SHAPES_CHARS:  # (its shape is the plan's)
+                    remember(_SHAPES, masked, (key, plan.shape), _SHAPES_MAX)
                 return got
     reader = _Reader(text, source, options)
     fresh = layout is None  # (remembered once read)
