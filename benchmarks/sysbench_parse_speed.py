@@ -31,7 +31,7 @@ def _forget(module) -> None:
         module._PLANS.clear()
         module._plan_chars = 0
         re.purge()  # (plans compiled in an earlier round would be found in re's own cache)
-    for table in ("_CLASSIFIERS", "_SEEN"):
+    for table in ("_CLASSIFIERS", "_SEEN", "_SHAPES"):  # (_SHAPES: texts masked as a plan took)
         getattr(module, table, {}).clear()
     for cached in ("_alternation", "_firsts"):  # (what older versions compiled on first use)
         if hasattr(getattr(module, cached, None), "cache_clear"):
