@@ -123,7 +123,7 @@ import defusedxml.ElementTree as DET
 import pandas as pd
 
 from ebsstats import units
-from ebsstats.errors import ParseError
+from ebsstats.errors import ParseError, SchemaError
 from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import (
     Columns,
@@ -135,6 +135,7 @@ from ebsstats.io._common import (
     remember,
 )
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.schema import metric_info as _metric_info
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -2325,13 +2326,18 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
     in_bases = set().union(*sh.bases)
     own = {"config": sh.config, "tool_version": sh.tool_version, "mb_basis": sh.mb_basis,
            "basis": sh.basis}
+    vocabulary = _VOCABULARY_NAMES if _vocabulary_agrees(sh.bases, sh.runtimes) else ()
     for name in sh.names:  # (a system's dict has none of the results' names, nor own's)
-        if name in in_bases:
+        if name in vocabulary:  # left to the metric vocabulary, as other readers leave them
+            cols[name] = Const(None, n)
+        elif name in in_bases:
             values, kind = list(map(dict.get, sh.bases, repeat(name))), "res"
         elif name in own:
             values, kind = own[name], "ent"
         else:
             values, kind = list(map(dict.get, sh.metas, repeat(name))), "ent"
+        if name in vocabulary:
+            continue
         if sh.runtimes and name in _RUNTIME:  # runtime rows have their own value
             values, kind = [*values, _RUNTIME[name]], kind + "_rt"
         if is_constant(values):  # one value (of one type) in every row: typed once
@@ -2353,6 +2359,58 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
         cols[name] = column = list(get(values))
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
+    return cols, n
+
+
+# unit and higher_is_better: what the metric vocabulary (schema.metric_info) gives a row of
+# its metric, wherever it is what the reader gives (every metric but score and lat_mean of a
+# profile's Proportion HIB, a bandwidth or iops of LIB or NIB); then both columns are left
+# missing (Const None), as the other readers leave them, and the typing derives them from the
+# metric's codes (_columns._vocabulary_columns: the same typed columns) instead of typing two
+# lists per file and filling their missing values row by row. parse() gives them back per row
+# (_vocabulary_filled)
+_VOCABULARY_NAMES = ("unit", "higher_is_better")
+_VOCABULARY_KEYS = ("metric", *_VOCABULARY_NAMES)
+
+
+def _vocabulary_agrees(bases: list[dict], runtimes: bool) -> bool:
+    """Whether the unit and higher_is_better of every row (its result's dict in ``bases``; the
+    runtime rows' own, :data:`_RUNTIME`, when ``runtimes``) are its metric's in the
+    vocabulary, value and type.
+
+    >>> _vocabulary_agrees([{"metric": "iops", "unit": "IO/s", "higher_is_better": True}], True)
+    True
+    >>> _vocabulary_agrees([{"metric": "iops", "unit": "IO/s", "higher_is_better": None}], False)
+    False
+    """
+    rows = [tuple(map(b.get, _VOCABULARY_KEYS)) for b in bases]
+    if runtimes:
+        rows.append(tuple(map(_RUNTIME.get, _VOCABULARY_KEYS)))
+    try:  # each distinct (metric, unit, direction) once, told apart by type (True == 1)
+        distinct = {(*row, *map(type, row)) for row in rows}
+        known = [(row, _metric_info(row[0])) for row in distinct]
+    except (SchemaError, TypeError):  # (not a metric of the vocabulary, or unhashable)
+        return False
+    return all(unit == info[0] and type(unit) is type(info[0]) and hib is info[1]
+               for (_, unit, hib, *_), info in known)
+
+
+def _vocabulary_filled(columns: tuple[dict, int]) -> tuple[dict, int]:
+    """``columns`` with the unit and higher_is_better :func:`_columns` left to the vocabulary
+    given per row (the metric's, as the typing derives them), as :func:`_columns` made them
+    before: a :class:`Const` when one value (of one type) is on every row. Columns whose unit
+    is given are returned as they are (a reader's unit is never missing)."""
+    cols, n = columns
+    unit = cols.get("unit")
+    if not n or type(unit) is not Const or unit.value is not None:
+        return columns
+    metric = cols["metric"]
+    metrics = [metric.value] * n if type(metric) is Const else metric
+    infos = {m: _metric_info(m) for m in set(metrics)}
+    cols = dict(cols)
+    for name, k in zip(_VOCABULARY_NAMES, (0, 1), strict=True):
+        values = [infos[m][k] for m in metrics]
+        cols[name] = Const(values[0], n) if is_constant(values) else values
     return cols, n
 
 
@@ -2507,6 +2565,7 @@ def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto"
     """
     parsed = public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
                                   **options))
+    parsed.columns = _vocabulary_filled(parsed.columns)  # (as a row's own, for its reader)
     parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
     return parsed
 

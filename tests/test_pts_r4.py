@@ -1,0 +1,146 @@
+"""PTS reader, round 4: unit and higher_is_better left to the metric vocabulary wherever a
+file's rows have their metric's (pts._vocabulary_agrees), given back per row by parse()
+(pts._vocabulary_filled). Tested against the reader without that shortcut (the rows' own
+values, typed per row) on genuine, campaign, random and respelled files: the same columns once
+given back, and the same typed frames, file by file and in one folder read with files that
+keep their own units."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from ebsstats.io import _common, pts
+from ebsstats.io._columns import Const
+from tests.test_pts_fast import REAL, _random_doc, forget_kept
+from tests.test_pts_plan import _mutant
+
+OPTIONS = [{}, {"fio_mb": "MB"}, {"tz": "Europe/Berlin"}, {"test_logs": False}]
+
+_PROPORTION_RE = re.compile(r"<Proportion>[^<]*</Proportion>")
+_SCALE_RE = re.compile(r"<Scale>[^<]*</Scale>")
+
+
+def _respelled(doc: str, rng) -> str:
+    """``doc`` with some Proportions and Scales changed (a LIB or NIB rate, a rate become a
+    score or a latency): rows whose unit or direction is not the vocabulary's."""
+    def proportion(m: re.Match) -> str:
+        return (m.group(0) if rng.random() < 0.7 else
+                f"<Proportion>{rng.choice(['LIB', 'NIB', '', 'HIB', 'hib'])}</Proportion>")
+
+    def scale(m: re.Match) -> str:
+        return (m.group(0) if rng.random() < 0.8 else
+                f"<Scale>{rng.choice(['ms', 'Seconds', 'IOPS', 'MiB/s', 'us', 'MB/s'])}</Scale>")
+
+    return _SCALE_RE.sub(scale, _PROPORTION_RE.sub(proportion, doc))
+
+
+def _parsed(text: str, source: str, mp, left: bool, **options):
+    """The reader's Parsed with (``left``) or without the vocabulary shortcut, nothing kept
+    from earlier files replayed (then the plans and _Fast of this read are its own)."""
+    with mp.context() as m:
+        forget_kept(m)
+        if not left:
+            m.setattr(pts, "_vocabulary_agrees", lambda bases, runtimes: False)
+        try:
+            first = pts._parse(text, source, **options)
+            again = pts._parse(text, source, **options)  # (by the plan or _Fast kept)
+        except es.ParseError as exc:
+            return str(exc), None
+    return first, again
+
+
+def _frame(parsed) -> pd.DataFrame:
+    return _common.results_of([parsed.chunk(None)])
+
+
+def _same(text: str, source: str, mp, **options) -> bool:
+    """Compare the reader with and without the shortcut on one file; whether it was taken."""
+    got, got_again = _parsed(text, source, mp, True, **options)
+    want, want_again = _parsed(text, source, mp, False, **options)
+    if got_again is None:
+        assert got == want
+        return False
+    for g, w in ((got, want), (got_again, want_again)):
+        assert repr(pts._vocabulary_filled(g.columns)) == repr(w.columns)
+        assert g.notes == w.notes
+        if w.nrows():
+            pd.testing.assert_frame_equal(_frame(g), _frame(w), check_exact=True)
+    cols = got.columns[0]
+    left = type(cols.get("unit")) is Const and cols["unit"].value is None
+    assert left == (type(cols.get("higher_is_better")) is Const
+                    and cols["higher_is_better"].value is None)
+    public = pts.parse(text, source, **options)  # (parse gives the rows' own back)
+    assert repr(public.columns) == repr(want.columns)
+    return left
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.parent.name + "/" + p.name)
+def test_real_files_left_to_vocabulary_are_the_rows_own(path, monkeypatch):
+    text = path.read_text(encoding="utf-8")
+    for options in OPTIONS:
+        _same(text, str(path), monkeypatch, **options)
+
+
+def test_campaign_files_are_left_to_the_vocabulary(monkeypatch):
+    """The campaign's fio files (HIB rates and run times) take the shortcut; a score does not."""
+    paths = [p for p in REAL if p.name == "composite.xml"]
+    assert paths
+    for path in paths:
+        assert _same(path.read_text(encoding="utf-8"), str(path), monkeypatch)
+    score = ('<PhoronixTestSuite><System><Identifier>a</Identifier></System><Result><Title>T'
+             '</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion><Data><Entry>'
+             '<Identifier>a</Identifier><Value>2</Value><RawString>1:3</RawString></Entry>'
+             '</Data></Result></PhoronixTestSuite>')
+    assert not _same(score, "s.xml", monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_respelled_and_random_files(seed, monkeypatch):
+    """Mutants of the genuine and campaign files (numbers, Proportions, Scales) and random
+    files: the shortcut, where taken, gives the rows' own values and the same frames."""
+    rng = np.random.default_rng(seed)
+    xml = [p for p in REAL if p.suffix == ".xml"]
+    path = xml[seed % len(xml)]
+    doc = _respelled(_mutant(path.read_text(encoding="utf-8"), rng), rng)
+    _same(doc, str(path), monkeypatch, **OPTIONS[seed % len(OPTIONS)])
+    _same(_random_doc(rng), "r.xml", monkeypatch)
+
+
+def test_both_ways_are_taken():
+    """The check accepts rows of the vocabulary's unit and direction only."""
+    iops = {"metric": "iops", "unit": "IO/s", "higher_is_better": True}
+    assert pts._vocabulary_agrees([iops], True)
+    assert pts._vocabulary_agrees([iops, {**iops, "metric": "bandwidth", "unit": "B/s"}], False)
+    for bad in ({"higher_is_better": False}, {"higher_is_better": None}, {"unit": "B/s"},
+                {"higher_is_better": 1}, {"unit": b"IO/s"}, {"metric": "score"},
+                {"metric": "no such metric"}, {"metric": None}, {"metric": ["iops"]}):
+        assert not pts._vocabulary_agrees([iops, {**iops, **bad}], False), bad
+    assert not pts._vocabulary_agrees([{"metric": "lat_mean", "unit": "s",
+                                        "higher_is_better": True}], False)
+    assert pts._vocabulary_agrees([{"metric": "lat_mean", "unit": "s",
+                                    "higher_is_better": False}], True)
+    assert pts._vocabulary_agrees([{"metric": "score", "unit": None,
+                                    "higher_is_better": None}], False)  # (the vocabulary's)
+
+
+def test_folder_of_files_left_and_kept(tmp_path, monkeypatch):
+    """One folder read of files whose units are left to the vocabulary and files that keep
+    their own (a score, a LIB rate) types as the reader without the shortcut types it."""
+    rng = np.random.default_rng(7)
+    campaign = [p for p in REAL if p.name == "composite.xml"]
+    for k, path in enumerate(campaign):
+        text = path.read_text(encoding="utf-8")
+        (tmp_path / f"{k}.xml").write_text(text if k % 2 else _respelled(text, rng))
+    for k, path in enumerate(p for p in REAL if p.suffix in (".xml", ".json", ".csv")):
+        (tmp_path / f"real{k}{path.suffix}").write_bytes(path.read_bytes())
+    got = es.read(tmp_path, jobs=1, progress=False)
+    with monkeypatch.context() as m:
+        forget_kept(m)
+        m.setattr(pts, "_vocabulary_agrees", lambda bases, runtimes: False)
+        want = es.read(tmp_path, jobs=1, progress=False)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
