@@ -1428,15 +1428,13 @@ class _Rows:
             times, repeat(_NO_LOG, m), strict=True)))
 
     def _positions(self, entries: list[_Entry], n: int, rt: bool) -> list[str]:
-        """The positions of the rows :meth:`_emit` makes."""
-        out = []
+        """The positions of the rows :meth:`_emit` makes: each entry's position followed by
+        the tails of its rows (:func:`_tails`), joined in C."""
+        tails = _tails((self.runs_at, "/JSON test-run-times (run "), ")", n, 1, rt,
+                       self.value_at)
+        out: list[str] = []
         for e in entries:
-            runs = _numbered(e.position + self.runs_at, ")", n, 1)
-            if rt:
-                times = _numbered(f"{e.position}/JSON test-run-times (run ", ")", n, 1)
-                runs = chain.from_iterable(zip(runs, times, strict=True))
-            out += runs
-            out.append(e.position + self.value_at)
+            out += map(e.position.__add__, tails)
         return out
 
     def system(self, name: str) -> tuple:
@@ -1659,11 +1657,35 @@ def _split(values: list, lengths: list[int]) -> list[list]:
 
 
 def _run_keys(keys: list[str], n: int, rt: bool) -> list[str]:
-    """The run keys of the rows :meth:`_Rows._emit` makes."""
-    out = []
+    """The run keys of the rows :meth:`_Rows._emit` makes: each entry's key followed by the
+    tails of its rows (:func:`_tails`), joined in C."""
+    tails = _tails(("|", "|"), "", n, 0, rt, "|reported")
+    out: list[str] = []
     for key in keys:
-        out += [f"{key}|{k}" for k in range(n) for _ in range(2 if rt else 1)]
-        out.append(f"{key}|reported")
+        out += map(key.__add__, tails)
+    return out
+
+
+_TAILS: dict[tuple, list[str]] = {}  # _tails' arguments -> its list (never modified)
+
+
+def _tails(heads: tuple[str, str], tail: str, n: int, first: int, rt: bool,
+           last: str) -> list[str]:
+    """What follows an entry's key or position in its rows :meth:`_Rows._emit` makes: per run
+    ``k`` (from ``first``), ``heads[0] + str(k) + tail``, and ``heads[1] + str(k) + tail``
+    after it when ``rt`` (its runtime row); then ``last`` (the Value's row). Made once.
+
+    >>> _tails(("|", "|"), "", 2, 0, True, "|reported")
+    ['|0', '|0', '|1', '|1', '|reported']
+    """
+    key = (heads, tail, n, first, rt, last)
+    out = _TAILS.get(key)
+    if out is None:
+        out = [f"{head}{k}{tail}" for k in range(first, first + n)
+               for head in (heads if rt else heads[:1])]
+        out.append(last)
+        if n <= _NUMBERED_RUNS:
+            remember(_TAILS, key, out, _NUMBERED_MAX)
     return out
 
 
