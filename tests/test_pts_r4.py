@@ -144,3 +144,18 @@ def test_folder_of_files_left_and_kept(tmp_path, monkeypatch):
         m.setattr(pts, "_vocabulary_agrees", lambda bases, runtimes: False)
         want = es.read(tmp_path, jobs=1, progress=False)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_findall_is_iterfind(seed):
+    """The children the reader looks up by findall (found in C) are those iterfind (a Python
+    generator of ElementPath) finds, in the same order, spelled every way the fixtures and
+    random files spell them."""
+    rng = np.random.default_rng(seed)
+    docs = [_random_doc(rng)] + [p.read_text(encoding="utf-8") for p in REAL
+                                 if p.suffix == ".xml"]
+    for doc in docs:
+        root = pts._load_xml(doc, "x.xml")
+        for el in root.iter():
+            for tag in ("System", "Result", "Data", "Entry", "Benchmark", "Results/Group"):
+                assert el.findall(tag) == list(el.iterfind(tag))

@@ -422,7 +422,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
     systems = []
     pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
     run_times: dict = {}  # an Entry JSON -> its test-run-times (entries repeat them)
-    for i, sel in enumerate(root.iterfind("System"), 1):
+    for i, sel in enumerate(root.findall("System"), 1):
         ident, hardware, software, stamp, client = _texts(sel, _SYSTEM_TAGS)
         if ident is None:
             raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/Identifier",
@@ -432,7 +432,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
                 pairs[text] = dict(_system_pairs(text))
         systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
-    for i, rel in enumerate(root.iterfind("Result"), 1):
+    for i, rel in enumerate(root.findall("Result"), 1):
         pos = f"/PhoronixTestSuite/Result[{i}]"
         ident, title, *fields = _texts(rel, _RESULT_TAGS)
         if title is None and ident is None:
@@ -452,7 +452,7 @@ def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> li
     tag by tag over all of them (found in C); a missing Identifier raises where the Entries
     read in order would (after the JSON of those before it). ``memo``: the file's JSON texts
     read (to their test-run-times, never modified)."""
-    eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
     if not eels:
         return []
     positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
@@ -619,12 +619,12 @@ def _read_elements(root: ET.Element) -> dict[int, tuple]:
         el = gen.find(tag) if gen is not None else None
         if el is not None:
             roles[id(el)] = (k,)
-    for i, sel in enumerate(root.iterfind("System")):
+    for i, sel in enumerate(root.findall("System")):
         el = sel.find("TimeStamp")
         if el is not None:
             roles[id(el)] = (0, i)
-    for r, rel in enumerate(root.iterfind("Result")):
-        eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    for r, rel in enumerate(root.findall("Result")):
+        eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
         for j, eel in enumerate(eels):
             for k, tag in enumerate(("Value", "RawString", "JSON"), 1):
                 el = eel.find(tag)
