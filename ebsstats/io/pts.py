@@ -1288,6 +1288,36 @@ def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
     return _MIB, "MiB/s assumed (no IOPS result to check)"
 
 
+# an MB/s figure within 1% of IOPS x block size in MiB/s (MB/s) is that one, checked: its
+# distance (a log) is below 0.0101, the other basis' above 0.037 (they are 4.6% apart), far
+# from the 0.018 of the check and from a tie, whatever the rounding of the ratios
+_CLOSE_LO, _CLOSE_HI = 0.99, 1.01
+_MIB_CHECKED = (_MIB, "MiB/s (checked: IOPS x block size)")
+_MB_CHECKED = (_MB, "MB/s (checked: IOPS x block size)")
+
+
+def _entry_mb_bases(means: list[float], others: list[float | None], bs: int | None,
+                    fio: bool) -> list[tuple[float, str]]:
+    """``[_entry_mb_basis(mean, other, bs, fio) ...]`` of the entries' ``means`` and their IOPS
+    entries' (``others``): those within 1% of a basis (the usual case) decided without logs.
+
+    >>> _entry_mb_bases([100.0, 104.8576, 1.0], [25600.0, 25600.0, None], 4096, True)[0][1]
+    'MiB/s (checked: IOPS x block size)'
+    """
+    out = []
+    for mean, other in zip(means, others, strict=True):
+        if bs and other is not None and mean is not None and mean > 0 and other > 0:
+            expected = other * bs
+            if _CLOSE_LO < mean * _MIB / expected < _CLOSE_HI:
+                out.append(_MIB_CHECKED)
+                continue
+            if _CLOSE_LO < mean * _MB / expected < _CLOSE_HI:
+                out.append(_MB_CHECKED)
+                continue
+        out.append(_entry_mb_basis(mean, other, bs, fio))
+    return out
+
+
 _SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
 
 
@@ -1858,8 +1888,7 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
     if decided is not None:  # (one factor for every entry)
         decisions = [decided] * m
     else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
-        decisions = list(map(_entry_mb_basis, values, means(),
-                             repeat(sh.base["block_size"], m), repeat(sh.fio, m)))
+        decisions = _entry_mb_bases(values, means(), sh.base["block_size"], sh.fio)
     factors = [d[0] for d in decisions]
     scaled = list(map(float.__mul__, values, factors))
     it = iter(flat)  # (each entry's runs, scaled by its factor)
