@@ -184,3 +184,37 @@ def test_entry_mb_bases_is_entry_mb_basis(seed):
     for fio in (True, False):
         want = [pts._entry_mb_basis(m, o, bs, fio) for m, o in zip(means, others, strict=True)]
         assert pts._entry_mb_bases(means, others, bs, fio) == want
+
+
+_ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"
+_NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")  # (the grammar, number by number)
+
+
+def _bulk_nums_by_grammar(texts: list[str]) -> list[float] | None:
+    """pts._bulk_nums by the grammar of a plain ASCII number matched per number."""
+    if _NUMS_RE.fullmatch(":".join(texts)):
+        try:
+            values = list(map(float, texts))
+        except ValueError:
+            return None
+        if float("inf") not in values and float("-inf") not in values:
+            return values
+    return None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bulk_nums_is_the_grammar(seed):
+    """Texts read at once by their characters and float() are those the grammar reads: random
+    texts of the numbers' characters (every spelling float() refuses and some it reads that
+    the grammar would not), the tricky texts, and plain numbers."""
+    from tests.test_pts_fast import TRICKY
+    rng = np.random.default_rng(seed)
+    alphabet = list("-+.:0123456789eE") + ["1", "2", "5", "0"] * 3 + list(" _nafi\u0663")
+    for _ in range(3000):
+        texts = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 7))))
+                 for _ in range(int(rng.integers(0, 4)))]
+        if rng.random() < 0.3:
+            texts += [str(rng.choice(TRICKY)), f"{rng.uniform(-1e3, 1e3):.3f}"]
+        got, want = pts._bulk_nums(texts), _bulk_nums_by_grammar(texts)
+        assert got == want or (got is not None and want is not None and repr(got) == repr(
+            want)), texts

@@ -965,17 +965,21 @@ def _num(text: str | None) -> float | None:
     return v if math.isfinite(v) else None
 
 
-_ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"  # (no backtracking)
-_NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")
+# the characters of plain ASCII numbers and of the ":" joining them: a text of only these is
+# one for float() exactly when it is one for _NUM_RE (no space, underscore, "inf" or "nan" is
+# made of them; float's grammar of digits, point, exponent and signs is _NUM_RE's), so a pass
+# of this class over the joined texts (in C, three times as fast as a match of the grammar
+# per number) and float() of each stand for the grammar's match
+_NUM_CHARS_RE = re.compile(r"[-+.:0-9eE]*+")
 
 
 def _bulk_nums(texts: list[str]) -> list[float] | None:
     """``[_num(t) for t in texts]`` when every text is a plain ASCII number (the usual case:
     checked by one match over them all, converted at once), else None."""
-    if _NUMS_RE.fullmatch(":".join(texts)):
+    if texts and _NUM_CHARS_RE.fullmatch(":".join(texts)):
         try:
             values = list(map(float, texts))
-        except ValueError:  # a text with a ":" of its own (JSON raw_values)
+        except ValueError:  # not a number ("1e", "."), or a ":" of its own (JSON raw_values)
             return None
         if math.inf not in values and -math.inf not in values:
             return values
