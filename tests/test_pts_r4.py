@@ -218,3 +218,57 @@ def test_bulk_nums_is_the_grammar(seed):
         got, want = pts._bulk_nums(texts), _bulk_nums_by_grammar(texts)
         assert got == want or (got is not None and want is not None and repr(got) == repr(
             want)), texts
+
+
+def _field_elements_in_order(text: str, fields: tuple, root) -> list | None:
+    """pts._field_elements by the tree's elements in document order (each one's tag, then
+    its text by the pattern of its tag), paired with the fields in order."""
+    key, texts = fields
+    prolog = 0
+    while (m := pts._PROLOG_RE.match(text, pts._SPACES_RE.match(text, prolog).end())) is not None:
+        prolog = m.end()
+    if "<!" in text[prolog:] or "<?" in text[prolog:] or len(key[0]) < prolog:
+        return None
+    titles = {id(gen[0]) for gen in root.iter("Generated") if len(gen) and not gen.attrib
+              and gen[0].tag == "Title" and not (gen.text or "").strip(" \t\n")}
+    elements = [el for el in root.iter() if (el.tag in pts._FIELD_TEXTS and (
+        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el)
+        and pts._FIELD_TEXTS[el.tag](el.text or "") is not None)]
+    if len(elements) != len(texts) or any(
+            (el.text or "") != t for el, t in zip(elements, texts, strict=True)):
+        return None
+    return elements
+
+
+def _elements_compared(doc: str) -> bool | None:
+    fields = pts._template_fields(doc)
+    try:
+        root = pts._load_xml(doc, "x.xml")
+    except es.ParseError:
+        return None
+    got = pts._field_elements(doc, fields, root)
+    want = _field_elements_in_order(doc, fields, root)
+    assert (got is None) == (want is None)
+    if want is not None:
+        assert list(map(id, got)) == list(map(id, want))
+    return want is not None
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_field_elements_by_tag_are_in_order(seed):
+    """The fields' elements matched tag by tag are those of the tree in document order, or
+    both none: genuine and campaign files, their field mutants and structural mutants
+    (comments, CDATA, references, attributes, empty elements, other Generated titles, a
+    carriage return), random files; some of each kind kept."""
+    from tests.test_pts_plan import XML, _field_mutant, _structural
+    rng = np.random.default_rng(seed)
+    doc = XML[seed % len(XML)].read_text(encoding="utf-8") if seed % 3 else _random_doc(rng)
+    doc = doc.replace("<PhoronixTestSuite>", "<PhoronixTestSuite><Generated>\n<Title>t</Title>"
+                      "<LastModified>2024-01-02 03:04:05</LastModified></Generated>", 1) \
+        if "<Generated>" not in doc and seed % 2 else doc
+    kept = [_elements_compared(doc), _elements_compared(_field_mutant(doc, rng))]
+    for _ in range(6):
+        doc = _structural(doc, rng) if rng.random() < 0.7 else _field_mutant(doc, rng)
+        kept.append(_elements_compared(doc))
+    if seed % 3:
+        assert kept[0] and kept[1]  # (the genuine ones are kept)

@@ -592,22 +592,30 @@ def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Eleme
     whole text of an element: no comment, CDATA section or processing instruction after the
     prolog (so that every field is an element's whole text), none in the prolog, and the tree's
     elements whose text would be a field as many as the fields (an element :data:`_FIELD_RE`
-    does not take, ``<Value >``, is one more); else None."""
+    does not take, ``<Value >``, is one more); else None.
+
+    The elements of the fields' tags without attributes or children (a Title: a Generated's
+    first child) whose texts are the fields' are those whose texts would be fields (each
+    field's text is taken by :data:`_FIELD_TEXTS`): their texts are matched against the
+    patterns only when they are not the fields' texts."""
     key, texts = fields
     prolog = 0  # (the prolog's end, as _xml_body finds it)
     while (m := _PROLOG_RE.match(text, _SPACES_RE.match(text, prolog).end())) is not None:
         prolog = m.end()
-    if "<!" in text[prolog:] or "<?" in text[prolog:] or len(key[0]) < prolog:
+    if len(key[0]) < prolog or _MARKUP_DECL_RE.search(text, prolog) is not None:
         return None
     titles = {id(gen[0]) for gen in root.iter("Generated") if len(gen) and not gen.attrib
               and gen[0].tag == "Title" and not (gen.text or "").strip(" \t\n")}
     elements = [el for el in root.iter() if (el.tag in _FIELD_TEXTS and (
-        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el)
-        and _FIELD_TEXTS[el.tag](el.text or "") is not None)]
-    if len(elements) != len(texts) or any(
-            (el.text or "") != t for el, t in zip(elements, texts, strict=True)):
-        return None
+        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el))]
+    if [el.text or "" for el in elements] != texts:  # (one that is no field, or another text)
+        elements = [el for el in elements if _FIELD_TEXTS[el.tag](el.text or "") is not None]
+        if [el.text or "" for el in elements] != texts:
+            return None
     return elements
+
+
+_MARKUP_DECL_RE = re.compile(r"<[!?]")  # a comment, CDATA section, DOCTYPE or PI starts
 
 
 def _read_elements(root: ET.Element) -> dict[int, tuple]:
