@@ -272,3 +272,36 @@ def test_field_elements_are_those_in_order(seed):
         kept.append(_elements_compared(doc))
     if seed % 3:
         assert kept[0] and kept[1]  # (the genuine ones are kept)
+
+
+def _time_by_localizing(text: str):
+    """A TimeStamp read as pts._time_of read it without a zone: parsed, then localized."""
+    try:
+        ts = pd.Timestamp(text)
+    except ValueError as exc:
+        return type(exc)
+    return ts.tz_localize("UTC")  # (never raises here: no date the form allows is beyond it)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_times_read_as_utc_at_once_are_localized_ones(seed):
+    """A TimeStamp read as UTC at once is the naive time localized to UTC (value, unit, zone
+    object), and a text that is no date is none either way: dates of every field's range and
+    beyond (month 13, day 32, Feb 29 of non-leap years, hour 24, minute 60, years 0000-9999),
+    with and without seconds or time."""
+    rng = np.random.default_rng(seed)
+    for _ in range(400):
+        y, mo, d = int(rng.integers(0, 10000)), int(rng.integers(0, 14)), int(rng.integers(0, 33))
+        h, mi, sec = int(rng.integers(0, 26)), int(rng.integers(0, 61)), int(rng.integers(0, 61))
+        if rng.random() < 0.5:
+            y = int(rng.choice([1677, 1678, 1900, 1970, 2000, 2024, 2262, 2263]))
+        text = str(rng.choice([f"{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{sec:02}",
+                               f"{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}", f"{y:04}-{mo:02}-{d:02}"]))
+        notes: list = []
+        got = pts._time_of(text, None, notes, "x")
+        want = _time_by_localizing(text)
+        if isinstance(want, type):
+            assert got is None and notes, text
+        else:
+            assert got == want and got.unit == want.unit and got.tz is want.tz, text
+            assert repr(got) == repr(want) and not notes

@@ -1073,8 +1073,8 @@ def _time_of(text: str, tz: str | None, notes: list[str], where: str):
     if not _TS_RE.match(t):
         notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
         return None
-    try:
-        ts = pd.Timestamp(t)
+    try:  # (no tz: read as UTC at once, what tz_localize("UTC") of the naive time gives)
+        ts = pd.Timestamp(t, tz=None if tz else "UTC")
     except ValueError:  # 2026-13-45: the right form, not a date
         notes.append(f"{where}: timestamp {t!r} is not a date; left empty")
         return None
@@ -1084,7 +1084,7 @@ def _time_of(text: str, tz: str | None, notes: list[str], where: str):
             notes.append(f"{where}: local time {t!r} does not exist or is ambiguous in {tz}")
             return None
         return ts.tz_convert("UTC")
-    return ts.tz_localize("UTC")
+    return ts
 
 
 def _comparison_hash(res: _Result, scale: str | None) -> str | None:
