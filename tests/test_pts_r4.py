@@ -305,3 +305,15 @@ def test_times_read_as_utc_at_once_are_localized_ones(seed):
         else:
             assert got == want and got.unit == want.unit and got.tz is want.tz, text
             assert repr(got) == repr(want) and not notes
+
+
+@pytest.mark.parametrize("desc", [None, "", "Type: Random Read - Block Size: 4KB",
+                                  "Type: Sequential Write - Engine: Linux AIO - Block Size: 2MB",
+                                  "Test Mode: Random Read/Write - Block Size: 1e400KB",
+                                  "Block Size: 0B", "Type: random read - Block Size: 9EB",
+                                  "Build - Type: Copy"])
+def test_workload_kept_per_description(desc):
+    """A Description's workload, op and block size are kept: the same as read again."""
+    res = pts._Result(None, "t", None, None, desc, None, None, None, "")
+    assert pts._workload(res) == pts._description_workload.__wrapped__(desc)
+    assert pts._workload(res) == pts._workload(res)

@@ -1034,7 +1034,13 @@ def _description_pairs(desc: str | None) -> dict[str, str]:
 
 
 def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
-    pairs = _description_pairs(res.description)
+    return _description_workload(res.description)
+
+
+@functools.lru_cache(maxsize=1024)  # (an MB/s result and its IOPS sibling share one)
+def _description_workload(desc: str | None) -> tuple[str | None, str | None, int | None]:
+    """(workload, op, block size) of a result's Description."""
+    pairs = _description_pairs(desc)
     kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test")
     workload, op = _TYPES.get(kind.lower(), (None, None)) if kind else (None, None)
     bs = None
