@@ -233,8 +233,9 @@ def test_columns_is_run_columns(seed):
     metas = [some(["hw_disk", "sw_os", "filesystem"]) for _ in range(3)]
     shared, rows, which = pts._Shared(), [], []
     for _ in range(int(rng.integers(0, 5))):
-        base = {**some(base_keys), "metric": "iops", "unit": "IO/s",
-                "higher_is_better": True, "scale": "IOPS"}
+        base = {**some(base_keys), "metric": "iops", "unit": ["IO/s", "IO/s", "B/s"][
+            int(rng.integers(3))], "higher_is_better": [True, True, False, None][
+            int(rng.integers(4))], "scale": "IOPS"}  # (mostly the vocabulary's)
         basis_key = ["mb_basis", "basis"][int(rng.integers(2))]
         for _ in range(int(rng.integers(0, 4))):
             basis = [None, "", "MiB/s", "MB/s"][int(rng.integers(4))]
@@ -254,8 +255,9 @@ def test_columns_is_run_columns(seed):
         else:
             runs.append([1, merged[w]])
     fixed = {"source": "s", "tool": "pts"}
-    got = pts._columns(fixed, _as_columns(rows), which, shared)
-    want = run_columns(fixed, pts._ROW_COLUMNS, rows, runs)
+    got = pts._vocabulary_filled(pts._columns(fixed, _as_columns(rows), which, shared))
+    want = run_columns(fixed, pts._ROW_COLUMNS, rows, runs)  # (unit and higher_is_better
+    # left to the vocabulary, given back per row, are the rows' own)
     assert repr(got) == repr(want)
 
 

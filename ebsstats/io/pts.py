@@ -123,7 +123,7 @@ import defusedxml.ElementTree as DET
 import pandas as pd
 
 from ebsstats import units
-from ebsstats.errors import ParseError
+from ebsstats.errors import ParseError, SchemaError
 from ebsstats.io._columns import Const, is_constant, records_of
 from ebsstats.io._common import (
     Columns,
@@ -135,6 +135,7 @@ from ebsstats.io._common import (
     remember,
 )
 from ebsstats.io._registry import Reader, text_parser
+from ebsstats.schema import metric_info as _metric_info
 from ebsstats.schema import run_id
 
 # peak memory of a parse per byte of input, for the folder read's budget
@@ -421,7 +422,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
     systems = []
     pairs: dict = {}  # Hardware/Software string -> its pairs (systems repeat them)
     run_times: dict = {}  # an Entry JSON -> its test-run-times (entries repeat them)
-    for i, sel in enumerate(root.iterfind("System"), 1):
+    for i, sel in enumerate(root.findall("System"), 1):
         ident, hardware, software, stamp, client = _texts(sel, _SYSTEM_TAGS)
         if ident is None:
             raise ParseError(source, f"/PhoronixTestSuite/System[{i}]/Identifier",
@@ -431,7 +432,7 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
                 pairs[text] = dict(_system_pairs(text))
         systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
-    for i, rel in enumerate(root.iterfind("Result"), 1):
+    for i, rel in enumerate(root.findall("Result"), 1):
         pos = f"/PhoronixTestSuite/Result[{i}]"
         ident, title, *fields = _texts(rel, _RESULT_TAGS)
         if title is None and ident is None:
@@ -451,7 +452,7 @@ def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> li
     tag by tag over all of them (found in C); a missing Identifier raises where the Entries
     read in order would (after the JSON of those before it). ``memo``: the file's JSON texts
     read (to their test-run-times, never modified)."""
-    eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
     if not eels:
         return []
     positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
@@ -591,22 +592,30 @@ def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Eleme
     whole text of an element: no comment, CDATA section or processing instruction after the
     prolog (so that every field is an element's whole text), none in the prolog, and the tree's
     elements whose text would be a field as many as the fields (an element :data:`_FIELD_RE`
-    does not take, ``<Value >``, is one more); else None."""
+    does not take, ``<Value >``, is one more); else None.
+
+    The elements of the fields' tags without attributes or children (a Title: a Generated's
+    first child) whose texts are the fields' are those whose texts would be fields (each
+    field's text is taken by :data:`_FIELD_TEXTS`): their texts are matched against the
+    patterns only when they are not the fields' texts."""
     key, texts = fields
     prolog = 0  # (the prolog's end, as _xml_body finds it)
     while (m := _PROLOG_RE.match(text, _SPACES_RE.match(text, prolog).end())) is not None:
         prolog = m.end()
-    if "<!" in text[prolog:] or "<?" in text[prolog:] or len(key[0]) < prolog:
+    if len(key[0]) < prolog or _MARKUP_DECL_RE.search(text, prolog) is not None:
         return None
     titles = {id(gen[0]) for gen in root.iter("Generated") if len(gen) and not gen.attrib
               and gen[0].tag == "Title" and not (gen.text or "").strip(" \t\n")}
     elements = [el for el in root.iter() if (el.tag in _FIELD_TEXTS and (
-        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el)
-        and _FIELD_TEXTS[el.tag](el.text or "") is not None)]
-    if len(elements) != len(texts) or any(
-            (el.text or "") != t for el, t in zip(elements, texts, strict=True)):
-        return None
+        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el))]
+    if [el.text or "" for el in elements] != texts:  # (one that is no field, or another text)
+        elements = [el for el in elements if _FIELD_TEXTS[el.tag](el.text or "") is not None]
+        if [el.text or "" for el in elements] != texts:
+            return None
     return elements
+
+
+_MARKUP_DECL_RE = re.compile(r"<[!?]")  # a comment, CDATA section, DOCTYPE or PI starts
 
 
 def _read_elements(root: ET.Element) -> dict[int, tuple]:
@@ -618,12 +627,12 @@ def _read_elements(root: ET.Element) -> dict[int, tuple]:
         el = gen.find(tag) if gen is not None else None
         if el is not None:
             roles[id(el)] = (k,)
-    for i, sel in enumerate(root.iterfind("System")):
+    for i, sel in enumerate(root.findall("System")):
         el = sel.find("TimeStamp")
         if el is not None:
             roles[id(el)] = (0, i)
-    for r, rel in enumerate(root.iterfind("Result")):
-        eels = [eel for data in rel.iterfind("Data") for eel in data.iterfind("Entry")]
+    for r, rel in enumerate(root.findall("Result")):
+        eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
         for j, eel in enumerate(eels):
             for k, tag in enumerate(("Value", "RawString", "JSON"), 1):
                 el = eel.find(tag)
@@ -964,17 +973,21 @@ def _num(text: str | None) -> float | None:
     return v if math.isfinite(v) else None
 
 
-_ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"  # (no backtracking)
-_NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")
+# the characters of plain ASCII numbers and of the ":" joining them: a text of only these is
+# one for float() exactly when it is one for _NUM_RE (no space, underscore, "inf" or "nan" is
+# made of them; float's grammar of digits, point, exponent and signs is _NUM_RE's), so a pass
+# of this class over the joined texts (in C, three times as fast as a match of the grammar
+# per number) and float() of each stand for the grammar's match
+_NUM_CHARS_RE = re.compile(r"[-+.:0-9eE]*+")
 
 
 def _bulk_nums(texts: list[str]) -> list[float] | None:
     """``[_num(t) for t in texts]`` when every text is a plain ASCII number (the usual case:
     checked by one match over them all, converted at once), else None."""
-    if _NUMS_RE.fullmatch(":".join(texts)):
+    if texts and _NUM_CHARS_RE.fullmatch(":".join(texts)):
         try:
             values = list(map(float, texts))
-        except ValueError:  # a text with a ":" of its own (JSON raw_values)
+        except ValueError:  # not a number ("1e", "."), or a ":" of its own (JSON raw_values)
             return None
         if math.inf not in values and -math.inf not in values:
             return values
@@ -1021,7 +1034,13 @@ def _description_pairs(desc: str | None) -> dict[str, str]:
 
 
 def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
-    pairs = _description_pairs(res.description)
+    return _description_workload(res.description)
+
+
+@functools.lru_cache(maxsize=1024)  # (an MB/s result and its IOPS sibling share one)
+def _description_workload(desc: str | None) -> tuple[str | None, str | None, int | None]:
+    """(workload, op, block size) of a result's Description."""
+    pairs = _description_pairs(desc)
     kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test")
     workload, op = _TYPES.get(kind.lower(), (None, None)) if kind else (None, None)
     bs = None
@@ -1060,8 +1079,8 @@ def _time_of(text: str, tz: str | None, notes: list[str], where: str):
     if not _TS_RE.match(t):
         notes.append(f"{where}: timestamp {t!r} not in 'YYYY-MM-DD HH:MM:SS' form; left empty")
         return None
-    try:
-        ts = pd.Timestamp(t)
+    try:  # (no tz: read as UTC at once, what tz_localize("UTC") of the naive time gives)
+        ts = pd.Timestamp(t, tz=None if tz else "UTC")
     except ValueError:  # 2026-13-45: the right form, not a date
         notes.append(f"{where}: timestamp {t!r} is not a date; left empty")
         return None
@@ -1071,7 +1090,7 @@ def _time_of(text: str, tz: str | None, notes: list[str], where: str):
             notes.append(f"{where}: local time {t!r} does not exist or is ambiguous in {tz}")
             return None
         return ts.tz_convert("UTC")
-    return ts.tz_localize("UTC")
+    return ts
 
 
 def _comparison_hash(res: _Result, scale: str | None) -> str | None:
@@ -1287,6 +1306,36 @@ def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
     return _MIB, "MiB/s assumed (no IOPS result to check)"
 
 
+# an MB/s figure within 1% of IOPS x block size in MiB/s (MB/s) is that one, checked: its
+# distance (a log) is below 0.0101, the other basis' above 0.037 (they are 4.6% apart), far
+# from the 0.018 of the check and from a tie, whatever the rounding of the ratios
+_CLOSE_LO, _CLOSE_HI = 0.99, 1.01
+_MIB_CHECKED = (_MIB, "MiB/s (checked: IOPS x block size)")
+_MB_CHECKED = (_MB, "MB/s (checked: IOPS x block size)")
+
+
+def _entry_mb_bases(means: list[float], others: list[float | None], bs: int | None,
+                    fio: bool) -> list[tuple[float, str]]:
+    """``[_entry_mb_basis(mean, other, bs, fio) ...]`` of the entries' ``means`` and their IOPS
+    entries' (``others``): those within 1% of a basis (the usual case) decided without logs.
+
+    >>> _entry_mb_bases([100.0, 104.8576, 1.0], [25600.0, 25600.0, None], 4096, True)[0][1]
+    'MiB/s (checked: IOPS x block size)'
+    """
+    out = []
+    for mean, other in zip(means, others, strict=True):
+        if bs and other is not None and mean is not None and mean > 0 and other > 0:
+            expected = other * bs
+            if _CLOSE_LO < mean * _MIB / expected < _CLOSE_HI:
+                out.append(_MIB_CHECKED)
+                continue
+            if _CLOSE_LO < mean * _MB / expected < _CLOSE_HI:
+                out.append(_MB_CHECKED)
+                continue
+        out.append(_entry_mb_basis(mean, other, bs, fio))
+    return out
+
+
 _SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
 
 
@@ -1427,15 +1476,13 @@ class _Rows:
             times, repeat(_NO_LOG, m), strict=True)))
 
     def _positions(self, entries: list[_Entry], n: int, rt: bool) -> list[str]:
-        """The positions of the rows :meth:`_emit` makes."""
-        out = []
+        """The positions of the rows :meth:`_emit` makes: each entry's position followed by
+        the tails of its rows (:func:`_tails`), joined in C."""
+        tails = _tails((self.runs_at, "/JSON test-run-times (run "), ")", n, 1, rt,
+                       self.value_at)
+        out: list[str] = []
         for e in entries:
-            runs = _numbered(e.position + self.runs_at, ")", n, 1)
-            if rt:
-                times = _numbered(f"{e.position}/JSON test-run-times (run ", ")", n, 1)
-                runs = chain.from_iterable(zip(runs, times, strict=True))
-            out += runs
-            out.append(e.position + self.value_at)
+            out += map(e.position.__add__, tails)
         return out
 
     def system(self, name: str) -> tuple:
@@ -1658,11 +1705,35 @@ def _split(values: list, lengths: list[int]) -> list[list]:
 
 
 def _run_keys(keys: list[str], n: int, rt: bool) -> list[str]:
-    """The run keys of the rows :meth:`_Rows._emit` makes."""
-    out = []
+    """The run keys of the rows :meth:`_Rows._emit` makes: each entry's key followed by the
+    tails of its rows (:func:`_tails`), joined in C."""
+    tails = _tails(("|", "|"), "", n, 0, rt, "|reported")
+    out: list[str] = []
     for key in keys:
-        out += [f"{key}|{k}" for k in range(n) for _ in range(2 if rt else 1)]
-        out.append(f"{key}|reported")
+        out += map(key.__add__, tails)
+    return out
+
+
+_TAILS: dict[tuple, list[str]] = {}  # _tails' arguments -> its list (never modified)
+
+
+def _tails(heads: tuple[str, str], tail: str, n: int, first: int, rt: bool,
+           last: str) -> list[str]:
+    """What follows an entry's key or position in its rows :meth:`_Rows._emit` makes: per run
+    ``k`` (from ``first``), ``heads[0] + str(k) + tail``, and ``heads[1] + str(k) + tail``
+    after it when ``rt`` (its runtime row); then ``last`` (the Value's row). Made once.
+
+    >>> _tails(("|", "|"), "", 2, 0, True, "|reported")
+    ['|0', '|0', '|1', '|1', '|reported']
+    """
+    key = (heads, tail, n, first, rt, last)
+    out = _TAILS.get(key)
+    if out is None:
+        out = [f"{head}{k}{tail}" for k in range(first, first + n)
+               for head in (heads if rt else heads[:1])]
+        out.append(last)
+        if n <= _NUMBERED_RUNS:
+            remember(_TAILS, key, out, _NUMBERED_MAX)
     return out
 
 
@@ -1835,8 +1906,7 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
     if decided is not None:  # (one factor for every entry)
         decisions = [decided] * m
     else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
-        decisions = list(map(_entry_mb_basis, values, means(),
-                             repeat(sh.base["block_size"], m), repeat(sh.fio, m)))
+        decisions = _entry_mb_bases(values, means(), sh.base["block_size"], sh.fio)
     factors = [d[0] for d in decisions]
     scaled = list(map(float.__mul__, values, factors))
     it = iter(flat)  # (each entry's runs, scaled by its factor)
@@ -2325,13 +2395,18 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
     in_bases = set().union(*sh.bases)
     own = {"config": sh.config, "tool_version": sh.tool_version, "mb_basis": sh.mb_basis,
            "basis": sh.basis}
+    vocabulary = _VOCABULARY_NAMES if _vocabulary_agrees(sh.bases, sh.runtimes) else ()
     for name in sh.names:  # (a system's dict has none of the results' names, nor own's)
-        if name in in_bases:
+        if name in vocabulary:  # left to the metric vocabulary, as other readers leave them
+            cols[name] = Const(None, n)
+        elif name in in_bases:
             values, kind = list(map(dict.get, sh.bases, repeat(name))), "res"
         elif name in own:
             values, kind = own[name], "ent"
         else:
             values, kind = list(map(dict.get, sh.metas, repeat(name))), "ent"
+        if name in vocabulary:
+            continue
         if sh.runtimes and name in _RUNTIME:  # runtime rows have their own value
             values, kind = [*values, _RUNTIME[name]], kind + "_rt"
         if is_constant(values):  # one value (of one type) in every row: typed once
@@ -2353,6 +2428,58 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
         cols[name] = column = list(get(values))
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
+    return cols, n
+
+
+# unit and higher_is_better: what the metric vocabulary (schema.metric_info) gives a row of
+# its metric, wherever it is what the reader gives (every metric but score and lat_mean of a
+# profile's Proportion HIB, a bandwidth or iops of LIB or NIB); then both columns are left
+# missing (Const None), as the other readers leave them, and the typing derives them from the
+# metric's codes (_columns._vocabulary_columns: the same typed columns) instead of typing two
+# lists per file and filling their missing values row by row. parse() gives them back per row
+# (_vocabulary_filled)
+_VOCABULARY_NAMES = ("unit", "higher_is_better")
+_VOCABULARY_KEYS = ("metric", *_VOCABULARY_NAMES)
+
+
+def _vocabulary_agrees(bases: list[dict], runtimes: bool) -> bool:
+    """Whether the unit and higher_is_better of every row (its result's dict in ``bases``; the
+    runtime rows' own, :data:`_RUNTIME`, when ``runtimes``) are its metric's in the
+    vocabulary, value and type.
+
+    >>> _vocabulary_agrees([{"metric": "iops", "unit": "IO/s", "higher_is_better": True}], True)
+    True
+    >>> _vocabulary_agrees([{"metric": "iops", "unit": "IO/s", "higher_is_better": None}], False)
+    False
+    """
+    rows = [tuple(map(b.get, _VOCABULARY_KEYS)) for b in bases]
+    if runtimes:
+        rows.append(tuple(map(_RUNTIME.get, _VOCABULARY_KEYS)))
+    try:  # each distinct (metric, unit, direction) once, told apart by type (True == 1)
+        distinct = {(*row, *map(type, row)) for row in rows}
+        known = [(row, _metric_info(row[0])) for row in distinct]
+    except (SchemaError, TypeError):  # (not a metric of the vocabulary, or unhashable)
+        return False
+    return all(unit == info[0] and type(unit) is type(info[0]) and hib is info[1]
+               for (_, unit, hib, *_), info in known)
+
+
+def _vocabulary_filled(columns: tuple[dict, int]) -> tuple[dict, int]:
+    """``columns`` with the unit and higher_is_better :func:`_columns` left to the vocabulary
+    given per row (the metric's, as the typing derives them), as :func:`_columns` made them
+    before: a :class:`Const` when one value (of one type) is on every row. Columns whose unit
+    is given are returned as they are (a reader's unit is never missing)."""
+    cols, n = columns
+    unit = cols.get("unit")
+    if not n or type(unit) is not Const or unit.value is not None:
+        return columns
+    metric = cols["metric"]
+    metrics = [metric.value] * n if type(metric) is Const else metric
+    infos = {m: _metric_info(m) for m in set(metrics)}
+    cols = dict(cols)
+    for name, k in zip(_VOCABULARY_NAMES, (0, 1), strict=True):
+        values = [infos[m][k] for m in metrics]
+        cols[name] = Const(values[0], n) if is_constant(values) else values
     return cols, n
 
 
@@ -2507,6 +2634,7 @@ def parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto"
     """
     parsed = public_series(_parse(text, source, tz=tz, fio_mb=fio_mb, test_logs=test_logs,
                                   **options))
+    parsed.columns = _vocabulary_filled(parsed.columns)  # (as a row's own, for its reader)
     parsed.records = records_of(parsed.columns)  # rows as dicts for whoever looks at them
     return parsed
 

@@ -1,0 +1,319 @@
+"""PTS reader, round 4: unit and higher_is_better left to the metric vocabulary wherever a
+file's rows have their metric's (pts._vocabulary_agrees), given back per row by parse()
+(pts._vocabulary_filled). Tested against the reader without that shortcut (the rows' own
+values, typed per row) on genuine, campaign, random and respelled files: the same columns once
+given back, and the same typed frames, file by file and in one folder read with files that
+keep their own units."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from ebsstats.io import _common, pts
+from ebsstats.io._columns import Const
+from tests.test_pts_fast import REAL, _random_doc, forget_kept
+from tests.test_pts_plan import _mutant
+
+OPTIONS = [{}, {"fio_mb": "MB"}, {"tz": "Europe/Berlin"}, {"test_logs": False}]
+
+_PROPORTION_RE = re.compile(r"<Proportion>[^<]*</Proportion>")
+_SCALE_RE = re.compile(r"<Scale>[^<]*</Scale>")
+
+
+def _respelled(doc: str, rng) -> str:
+    """``doc`` with some Proportions and Scales changed (a LIB or NIB rate, a rate become a
+    score or a latency): rows whose unit or direction is not the vocabulary's."""
+    def proportion(m: re.Match) -> str:
+        return (m.group(0) if rng.random() < 0.7 else
+                f"<Proportion>{rng.choice(['LIB', 'NIB', '', 'HIB', 'hib'])}</Proportion>")
+
+    def scale(m: re.Match) -> str:
+        return (m.group(0) if rng.random() < 0.8 else
+                f"<Scale>{rng.choice(['ms', 'Seconds', 'IOPS', 'MiB/s', 'us', 'MB/s'])}</Scale>")
+
+    return _SCALE_RE.sub(scale, _PROPORTION_RE.sub(proportion, doc))
+
+
+def _parsed(text: str, source: str, mp, left: bool, **options):
+    """The reader's Parsed with (``left``) or without the vocabulary shortcut, nothing kept
+    from earlier files replayed (then the plans and _Fast of this read are its own)."""
+    with mp.context() as m:
+        forget_kept(m)
+        if not left:
+            m.setattr(pts, "_vocabulary_agrees", lambda bases, runtimes: False)
+        try:
+            first = pts._parse(text, source, **options)
+            again = pts._parse(text, source, **options)  # (by the plan or _Fast kept)
+        except es.ParseError as exc:
+            return str(exc), None
+    return first, again
+
+
+def _frame(parsed) -> pd.DataFrame:
+    return _common.results_of([parsed.chunk(None)])
+
+
+def _same(text: str, source: str, mp, **options) -> bool:
+    """Compare the reader with and without the shortcut on one file; whether it was taken."""
+    got, got_again = _parsed(text, source, mp, True, **options)
+    want, want_again = _parsed(text, source, mp, False, **options)
+    if got_again is None:
+        assert got == want
+        return False
+    for g, w in ((got, want), (got_again, want_again)):
+        assert repr(pts._vocabulary_filled(g.columns)) == repr(w.columns)
+        assert g.notes == w.notes
+        if w.nrows():
+            pd.testing.assert_frame_equal(_frame(g), _frame(w), check_exact=True)
+    cols = got.columns[0]
+    left = type(cols.get("unit")) is Const and cols["unit"].value is None
+    assert left == (type(cols.get("higher_is_better")) is Const
+                    and cols["higher_is_better"].value is None)
+    public = pts.parse(text, source, **options)  # (parse gives the rows' own back)
+    assert repr(public.columns) == repr(want.columns)
+    return left
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.parent.name + "/" + p.name)
+def test_real_files_left_to_vocabulary_are_the_rows_own(path, monkeypatch):
+    text = path.read_text(encoding="utf-8")
+    for options in OPTIONS:
+        _same(text, str(path), monkeypatch, **options)
+
+
+def test_campaign_files_are_left_to_the_vocabulary(monkeypatch):
+    """The campaign's fio files (HIB rates and run times) take the shortcut; a score does not."""
+    paths = [p for p in REAL if p.name == "composite.xml"]
+    assert paths
+    for path in paths:
+        assert _same(path.read_text(encoding="utf-8"), str(path), monkeypatch)
+    score = ('<PhoronixTestSuite><System><Identifier>a</Identifier></System><Result><Title>T'
+             '</Title><Scale>Seconds</Scale><Proportion>LIB</Proportion><Data><Entry>'
+             '<Identifier>a</Identifier><Value>2</Value><RawString>1:3</RawString></Entry>'
+             '</Data></Result></PhoronixTestSuite>')
+    assert not _same(score, "s.xml", monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_respelled_and_random_files(seed, monkeypatch):
+    """Mutants of the genuine and campaign files (numbers, Proportions, Scales) and random
+    files: the shortcut, where taken, gives the rows' own values and the same frames."""
+    rng = np.random.default_rng(seed)
+    xml = [p for p in REAL if p.suffix == ".xml"]
+    path = xml[seed % len(xml)]
+    doc = _respelled(_mutant(path.read_text(encoding="utf-8"), rng), rng)
+    _same(doc, str(path), monkeypatch, **OPTIONS[seed % len(OPTIONS)])
+    _same(_random_doc(rng), "r.xml", monkeypatch)
+
+
+def test_both_ways_are_taken():
+    """The check accepts rows of the vocabulary's unit and direction only."""
+    iops = {"metric": "iops", "unit": "IO/s", "higher_is_better": True}
+    assert pts._vocabulary_agrees([iops], True)
+    assert pts._vocabulary_agrees([iops, {**iops, "metric": "bandwidth", "unit": "B/s"}], False)
+    for bad in ({"higher_is_better": False}, {"higher_is_better": None}, {"unit": "B/s"},
+                {"higher_is_better": 1}, {"unit": b"IO/s"}, {"metric": "score"},
+                {"metric": "no such metric"}, {"metric": None}, {"metric": ["iops"]}):
+        assert not pts._vocabulary_agrees([iops, {**iops, **bad}], False), bad
+    assert not pts._vocabulary_agrees([{"metric": "lat_mean", "unit": "s",
+                                        "higher_is_better": True}], False)
+    assert pts._vocabulary_agrees([{"metric": "lat_mean", "unit": "s",
+                                    "higher_is_better": False}], True)
+    assert pts._vocabulary_agrees([{"metric": "score", "unit": None,
+                                    "higher_is_better": None}], False)  # (the vocabulary's)
+
+
+def test_folder_of_files_left_and_kept(tmp_path, monkeypatch):
+    """One folder read of files whose units are left to the vocabulary and files that keep
+    their own (a score, a LIB rate) types as the reader without the shortcut types it."""
+    rng = np.random.default_rng(7)
+    campaign = [p for p in REAL if p.name == "composite.xml"]
+    for k, path in enumerate(campaign):
+        text = path.read_text(encoding="utf-8")
+        (tmp_path / f"{k}.xml").write_text(text if k % 2 else _respelled(text, rng))
+    for k, path in enumerate(p for p in REAL if p.suffix in (".xml", ".json", ".csv")):
+        (tmp_path / f"real{k}{path.suffix}").write_bytes(path.read_bytes())
+    got = es.read(tmp_path, jobs=1, progress=False)
+    with monkeypatch.context() as m:
+        forget_kept(m)
+        m.setattr(pts, "_vocabulary_agrees", lambda bases, runtimes: False)
+        want = es.read(tmp_path, jobs=1, progress=False)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_findall_is_iterfind(seed):
+    """The children the reader looks up by findall (found in C) are those iterfind (a Python
+    generator of ElementPath) finds, in the same order, spelled every way the fixtures and
+    random files spell them."""
+    rng = np.random.default_rng(seed)
+    docs = [_random_doc(rng)] + [p.read_text(encoding="utf-8") for p in REAL
+                                 if p.suffix == ".xml"]
+    for doc in docs:
+        root = pts._load_xml(doc, "x.xml")
+        for el in root.iter():
+            for tag in ("System", "Result", "Data", "Entry", "Benchmark", "Results/Group"):
+                assert el.findall(tag) == list(el.iterfind(tag))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_entry_mb_bases_is_entry_mb_basis(seed):
+    """The MB/s bases decided without logs near a basis are those of the check, entry by entry:
+    ratios about 1%, 1.8% (the check's band) and 4.9% (the other basis) off, either side, and
+    values that are no check (none, zero, negative, infinite, NaN, no block size)."""
+    rng = np.random.default_rng(seed)
+    bs = [None, 0, 512, 4096, 131072, 2**40][seed % 6]
+    means, others = [], []
+    for _ in range(300):
+        other = float(rng.choice([rng.uniform(1, 1e6), 0.0, -5.0, float("inf"), float("nan")]
+                                 if rng.random() < 0.1 else [rng.uniform(1, 1e6)]))
+        base = float(rng.choice([2**20, 10**6]))
+        off = float(rng.choice([0.99, 1.01, 0.9899, 1.0101, 0.982, 1.018, 0.98, 1.02, 0.953,
+                                1.0486, 1.0, 1 + 1e-12, 1.0183, 0.9818, rng.uniform(0.9, 1.1),
+                                rng.uniform(0.975, 1.025)]))
+        mean = other * (bs or 4096) / base * off
+        if rng.random() < 0.05:
+            mean = float(rng.choice([0.0, -mean, float("inf"), float("nan")]))
+        means.append(mean)
+        others.append(None if rng.random() < 0.05 else other)
+    for fio in (True, False):
+        want = [pts._entry_mb_basis(m, o, bs, fio) for m, o in zip(means, others, strict=True)]
+        assert pts._entry_mb_bases(means, others, bs, fio) == want
+
+
+_ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"
+_NUMS_RE = re.compile(f"{_ASCII_NUM}(?::{_ASCII_NUM})*+")  # (the grammar, number by number)
+
+
+def _bulk_nums_by_grammar(texts: list[str]) -> list[float] | None:
+    """pts._bulk_nums by the grammar of a plain ASCII number matched per number."""
+    if _NUMS_RE.fullmatch(":".join(texts)):
+        try:
+            values = list(map(float, texts))
+        except ValueError:
+            return None
+        if float("inf") not in values and float("-inf") not in values:
+            return values
+    return None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_bulk_nums_is_the_grammar(seed):
+    """Texts read at once by their characters and float() are those the grammar reads: random
+    texts of the numbers' characters (every spelling float() refuses and some it reads that
+    the grammar would not), the tricky texts, and plain numbers."""
+    from tests.test_pts_fast import TRICKY
+    rng = np.random.default_rng(seed)
+    alphabet = list("-+.:0123456789eE") + ["1", "2", "5", "0"] * 3 + list(" _nafi\u0663")
+    for _ in range(3000):
+        texts = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 7))))
+                 for _ in range(int(rng.integers(0, 4)))]
+        if rng.random() < 0.3:
+            texts += [str(rng.choice(TRICKY)), f"{rng.uniform(-1e3, 1e3):.3f}"]
+        got, want = pts._bulk_nums(texts), _bulk_nums_by_grammar(texts)
+        assert got == want or (got is not None and want is not None and repr(got) == repr(
+            want)), texts
+
+
+def _field_elements_in_order(text: str, fields: tuple, root) -> list | None:
+    """pts._field_elements by the tree's elements in document order (each one's tag, then
+    its text by the pattern of its tag), paired with the fields in order."""
+    key, texts = fields
+    prolog = 0
+    while (m := pts._PROLOG_RE.match(text, pts._SPACES_RE.match(text, prolog).end())) is not None:
+        prolog = m.end()
+    if "<!" in text[prolog:] or "<?" in text[prolog:] or len(key[0]) < prolog:
+        return None
+    titles = {id(gen[0]) for gen in root.iter("Generated") if len(gen) and not gen.attrib
+              and gen[0].tag == "Title" and not (gen.text or "").strip(" \t\n")}
+    elements = [el for el in root.iter() if (el.tag in pts._FIELD_TEXTS and (
+        el.tag != "Title" or id(el) in titles) and not el.attrib and not len(el)
+        and pts._FIELD_TEXTS[el.tag](el.text or "") is not None)]
+    if len(elements) != len(texts) or any(
+            (el.text or "") != t for el, t in zip(elements, texts, strict=True)):
+        return None
+    return elements
+
+
+def _elements_compared(doc: str) -> bool | None:
+    fields = pts._template_fields(doc)
+    try:
+        root = pts._load_xml(doc, "x.xml")
+    except es.ParseError:
+        return None
+    got = pts._field_elements(doc, fields, root)
+    want = _field_elements_in_order(doc, fields, root)
+    assert (got is None) == (want is None)
+    if want is not None:
+        assert list(map(id, got)) == list(map(id, want))
+    return want is not None
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_field_elements_are_those_in_order(seed):
+    """The fields' elements matched without the patterns are those of the document-order rule, or
+    both none: genuine and campaign files, their field mutants and structural mutants
+    (comments, CDATA, references, attributes, empty elements, other Generated titles, a
+    carriage return), random files; some of each kind kept."""
+    from tests.test_pts_plan import XML, _field_mutant, _structural
+    rng = np.random.default_rng(seed)
+    doc = XML[seed % len(XML)].read_text(encoding="utf-8") if seed % 3 else _random_doc(rng)
+    doc = doc.replace("<PhoronixTestSuite>", "<PhoronixTestSuite><Generated>\n<Title>t</Title>"
+                      "<LastModified>2024-01-02 03:04:05</LastModified></Generated>", 1) \
+        if "<Generated>" not in doc and seed % 2 else doc
+    kept = [_elements_compared(doc), _elements_compared(_field_mutant(doc, rng))]
+    for _ in range(6):
+        doc = _structural(doc, rng) if rng.random() < 0.7 else _field_mutant(doc, rng)
+        kept.append(_elements_compared(doc))
+    if seed % 3:
+        assert kept[0] and kept[1]  # (the genuine ones are kept)
+
+
+def _time_by_localizing(text: str):
+    """A TimeStamp read as pts._time_of read it without a zone: parsed, then localized."""
+    try:
+        ts = pd.Timestamp(text)
+    except ValueError as exc:
+        return type(exc)
+    return ts.tz_localize("UTC")  # (never raises here: no date the form allows is beyond it)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_times_read_as_utc_at_once_are_localized_ones(seed):
+    """A TimeStamp read as UTC at once is the naive time localized to UTC (value, unit, zone
+    object), and a text that is no date is none either way: dates of every field's range and
+    beyond (month 13, day 32, Feb 29 of non-leap years, hour 24, minute 60, years 0000-9999),
+    with and without seconds or time."""
+    rng = np.random.default_rng(seed)
+    for _ in range(400):
+        y, mo, d = int(rng.integers(0, 10000)), int(rng.integers(0, 14)), int(rng.integers(0, 33))
+        h, mi, sec = int(rng.integers(0, 26)), int(rng.integers(0, 61)), int(rng.integers(0, 61))
+        if rng.random() < 0.5:
+            y = int(rng.choice([1677, 1678, 1900, 1970, 2000, 2024, 2262, 2263]))
+        text = str(rng.choice([f"{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{sec:02}",
+                               f"{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}", f"{y:04}-{mo:02}-{d:02}"]))
+        notes: list = []
+        got = pts._time_of(text, None, notes, "x")
+        want = _time_by_localizing(text)
+        if isinstance(want, type):
+            assert got is None and notes, text
+        else:
+            assert got == want and got.unit == want.unit and got.tz is want.tz, text
+            assert repr(got) == repr(want) and not notes
+
+
+@pytest.mark.parametrize("desc", [None, "", "Type: Random Read - Block Size: 4KB",
+                                  "Type: Sequential Write - Engine: Linux AIO - Block Size: 2MB",
+                                  "Test Mode: Random Read/Write - Block Size: 1e400KB",
+                                  "Block Size: 0B", "Type: random read - Block Size: 9EB",
+                                  "Build - Type: Copy"])
+def test_workload_kept_per_description(desc):
+    """A Description's workload, op and block size are kept: the same as read again."""
+    res = pts._Result(None, "t", None, None, desc, None, None, None, "")
+    assert pts._workload(res) == pts._description_workload.__wrapped__(desc)
+    assert pts._workload(res) == pts._workload(res)
