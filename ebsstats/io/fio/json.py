@@ -853,6 +853,13 @@ def _fast_records(doc, source: str):
                                                                    doc.client_stats)
     if type(gopts) is not dict or end is False or not jobs:
         return None
+    pkey = (key, _mask_of(jobs))
+    plans = _REPORT_PLANS.get(pkey)
+    if plans is not None:
+        for plan in plans:
+            got = _planned(plan, jobs, key, source, version, gopts, defaults, end)
+            if got is not None:
+                return got
     infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
@@ -869,6 +876,8 @@ def _fast_records(doc, source: str):
     rows = _shared_rows(ops, pos, metrics)
     cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
                 metric=rows["metric"], value=values)  # in _json_records' order
+    if n and (plans is None or len(plans) < _PLANS_PER_SHAPE):
+        _count_towards_plan(pkey, plans, jobs, rows, values, [info[6] for info in infos])
     return (cols, n), plus, version
 
 
@@ -908,21 +917,10 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     (a dict, usually empty), start time, number of rows (appended to ``lists``) and whether it
     has histogram bins (what :func:`_fast_columns` takes); ``None`` for anything else (a failed
     job among them)."""
-    jopts = job.job_options or {}  # (UNSET is false)
-    name = job.jobname
-    error = job.error
-    if error is _UNSET:
-        error = 0
-    gid = job.groupid
-    if gid is _UNSET:
-        gid = ""
-    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
-            or type(gid) not in _GROUP_TYPES):
+    head = _job_head(job, gopts, defaults)
+    if head is None:
         return None
-    got = job_meta_plain({**gopts, **jopts}, defaults)
-    if got is None:
-        return None
-    meta, bsizes = got
+    name, gid, meta, bsizes = head
     ops, pos, met, val, bss = lists
     n0 = len(val)
     runtimes = [0.0]
@@ -941,16 +939,43 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         ops += [op] * (len(val) - k0)
         bss += [bsizes.get(op)] * (len(val) - k0)
     _cpu_rows(job.usr_cpu, job.sys_cpu, path, bsizes.get("total"), lists)
+    return _job_info(job, path, clients, end, runtimes, head, len(val) - n0, plus)
+
+
+def _job_head(job, gopts: dict, defaults: bool) -> tuple | None:
+    """A usual job's name, group (as a string), option metadata and block sizes; ``None`` for
+    anything else (a failed job among them)."""
+    jopts = job.job_options or {}  # (UNSET is false)
+    name = job.jobname
+    error = job.error
+    if error is _UNSET:
+        error = 0
+    gid = job.groupid
+    if gid is _UNSET:
+        gid = ""
+    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
+            or type(gid) not in _GROUP_TYPES):
+        return None
+    got = job_meta_plain({**gopts, **jopts}, defaults)
+    if got is None:
+        return None
+    return name, gid if type(gid) is str else str(gid), got[0], got[1]
+
+
+def _job_info(job, path: str, clients: bool, end: float | None, runtimes: list[float],
+              head: tuple, m: int, plus: bool) -> tuple | None:
+    """What :func:`_fast_job` gives of a job whose rows are read (``m`` of them): its start
+    time from ``runtimes`` and its flag and host; ``None`` when its times are not plain."""
     start = _fast_start(job, end, runtimes)
     if start is False:
         return None
+    name, gid, meta, _bsizes = head
     tail = _NO_TAIL
     if clients and name == "All clients":  # the keys in _job_base's order
         tail = {"flag": "aggregate"}
     if type(job.hostname) is str:
         tail = {**tail, "host": job.hostname}
-    return (path, name, gid if type(gid) is str else str(gid), meta, tail, _timestamp_of(start),
-            len(val) - n0, plus)
+    return path, name, gid, meta, tail, _timestamp_of(start), m, plus
 
 
 _NO_TAIL: dict = {}  # (never changed)
@@ -1208,3 +1233,271 @@ def _dir_rows(is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
 def _rows_of(rows: list, ix: dict) -> tuple:
     return (picker([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
             tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
+
+
+# --- A report's plan: every row of a layout read by one compiled function ---------------------
+#
+# Reports of one job file give the same rows in the same order (op, position, metric, block size
+# by op), only their values differ. Once a layout has been read by the fast path above
+# _PLAN_AFTER times, a function is compiled for it (_report_plan) that checks every fact the fast
+# path decides the rows by (which numbers and latency families a direction has, its runtime,
+# sampling, the N and zero tests of each family, the percentile keys, the CPU keys) and gives the
+# values in one list; any fact that differs, or a value the fast path would refuse (an UNSET
+# statistic: TypeError), gives None, and the fast path reads the report. The plan is checked
+# against the fast path's rows on the report it is made from, and kept only if they agree.
+
+def _mask_of(jobs: list) -> tuple:
+    """Which directions of each job have rows (what the fast path skips as absent or empty):
+    the key of a report's plans."""
+    return tuple([tuple([d is not _UNSET and not (d.total_ios <= 0 and d.runtime <= 0)
+                         for d in _JOB_DIRS(job)]) for job in jobs])
+
+
+# (jobs key, _mask_of) -> the plans of the layouts seen with it (_PLANS_PER_SHAPE at most)
+_REPORT_PLANS: dict[tuple, list] = {}
+_PLAN_SEEN: dict[tuple, int] = {}  # (jobs key, _mask_of) -> reports read without a plan
+_PLAN_AFTER = 3  # a compile costs about as much as reading a few reports without it
+_PLANS_PER_SHAPE = 4
+
+
+def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None,
+             gopts: dict, defaults: bool, end: float | None):
+    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it)."""
+    fn, rows, job_ops, counts = plan
+    try:
+        got = fn(jobs)
+    except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
+        return None
+    if got is None:
+        return None
+    values, runtimes, plus = got
+    clients = key == "client_stats"
+    infos = []
+    heads = []
+    sizes = set()
+    for i, job in enumerate(jobs):
+        head = _job_head(job, gopts, defaults)
+        if head is None:
+            return None
+        info = _job_info(job, _job_path(key, i), clients, end, runtimes[i], head, counts[i],
+                         plus)
+        if info is None:
+            return None
+        infos.append(info)
+        heads.append(head)
+        sizes.update(map(head[3].get, job_ops[i]))
+    n = len(values)
+    cols = _fast_columns(source, version, infos, n)
+    if len(sizes) == 1 and type(first := next(iter(sizes))) in _INT_OR_NONE:
+        bss = _NEW_TUPLE(Const, (first, n))  # what _uniform gives: every row's size equal
+    else:  # (sizes are ints or None: equal in a set as in _uniform's count)
+        bss = []
+        ops = rows["op"]
+        k = 0
+        for head, m in zip(heads, counts, strict=True):
+            bss += map(head[3].get, ops[k:k + m])
+            k += m
+    cols.update(op=rows["op"], block_size=bss, position=rows["position"],
+                metric=rows["metric"], value=values)
+    return (cols, n), plus, version
+
+
+def _count_towards_plan(pkey: tuple, plans: list | None, jobs: list, rows: dict,
+                        values: list, counts: list[int]) -> None:
+    """Count a report the fast path read (its ``rows`` and ``values``, ``counts`` rows per job)
+    towards a plan of its layout, and make the plan once the layout has been seen
+    :data:`_PLAN_AFTER` times."""
+    seen = _PLAN_SEEN.get(pkey, 0) + 1
+    if seen < _PLAN_AFTER:
+        remember(_PLAN_SEEN, pkey, seen, 4096)
+        return
+    _PLAN_SEEN.pop(pkey, None)
+    plan = _report_plan(jobs, pkey[0], pkey[1], rows, values, tuple(counts))
+    if plan is None:
+        return
+    if plans is None:
+        remember(_REPORT_PLANS, pkey, [plan], 256)
+    else:
+        plans.append(plan)
+
+
+_FIELD_INDICES = tuple(range(len(_DIR_FIELDS)))
+
+
+class _Source:
+    """The text of a plan's function being written: its lines, the constants it names, the
+    value expressions of its rows and the rows' positions, metrics and ops."""
+
+    def __init__(self):
+        self.lines = ["plus = False"]
+        self.consts: dict[str, object] = {}
+        self.values: list[str] = []
+        self.pos: list[str] = []
+        self.met: list[str] = []
+        self.ops: list[str] = []
+
+    def const(self, value) -> str:
+        name = f"c{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def check(self, cond: str) -> None:
+        self.lines.append(f"if not ({cond}): return None")
+
+    def rows(self, op: str, exprs, pos, met) -> None:
+        self.values += exprs
+        self.pos += pos
+        self.met += met
+        self.ops += [op] * len(pos)
+
+
+def _report_plan(jobs: list, key: str, mask: tuple, rows: dict, values: list,
+                 counts: tuple):
+    """A plan of the layout of ``jobs`` (read by the fast path into ``rows`` and ``values``):
+    ``(function, rows, each job's ops, each job's number of rows)``, or ``None`` when the
+    layout has a case the plans leave to the fast path (a percentile object with keys it
+    drops) or the function does not give the fast path's rows."""
+    src = _Source()
+    runtimes = []
+    for i, job in enumerate(jobs):
+        path = _job_path(key, i)
+        src.lines.append(f"j = jobs[{i}]")
+        rts = ["0.0"]
+        for (dkey, op), d, on in zip(_DIRS, _JOB_DIRS(job), mask[i], strict=True):
+            if not on:
+                continue
+            rt = _plan_direction(src, d, path, dkey, op, f"{i}{dkey}")
+            if rt is None:
+                return None
+            if rt:
+                rts.append(rt)
+        _plan_cpu(src, job, path, str(i))
+        runtimes.append(f"[{', '.join(rts)}]")
+    src.lines.append(f"return [{', '.join(src.values)}], ({''.join(r + ', ' for r in runtimes)}), "
+                     "plus")
+    if (src.pos != rows["position"] or src.met != rows["metric"] or src.ops != rows["op"]):
+        return None
+    text = "def _plan(jobs):\n" + "".join(f"    {line}\n" for line in src.lines)
+    space = {"astuple": _astuple, "UNSET": _UNSET, "mul": operator.mul,
+             "repeat": itertools.repeat, **src.consts}
+    exec(compile(text, "<fio JSON report plan>", "exec"), space)  # (text written here)
+    fn = space["_plan"]
+    got = fn(jobs)
+    if got is None or not _same_values(got[0], values):
+        return None
+    job_ops = []
+    k = 0
+    for m in counts:
+        job_ops.append(tuple(dict.fromkeys(src.ops[k:k + m])))
+        k += m
+    return fn, rows, tuple(job_ops), counts
+
+
+def _same_values(a: list, b: list) -> bool:
+    """The same values, of the same types, to the bit (-0.0 is not 0.0)."""
+    return len(a) == len(b) and all(
+        type(x) is type(y) and (x.hex() == y.hex() if type(x) is float else x == y)
+        for x, y in zip(a, b, strict=True))
+
+
+def _plan_direction(src: _Source, d, path: str, dkey: str, op: str, tag: str):
+    """Write the checks and rows of one direction with rows (as :func:`_fast_direction` reads
+    it) into ``src``: returns its runtime row's expression, ``""`` when the direction has no
+    rows after all, ``None`` when a plan cannot read it."""
+    vals = _astuple(d)
+    nums = vals[:_N_NUMBERS]
+    layout = (True if min(nums) >= 0 else tuple(map(operator.ge, nums, _ZEROS)),
+              tuple(v is not None for v in vals[_N_NUMBERS:]))
+    is_sync = dkey == "sync"
+    i_rt, i_ios, i_bw, i_iops, cases, fams, where = _dir_plan(f"{path}.{dkey}", is_sync, layout)
+    v = f"v{tag}"
+    src.lines.append(f"{v} = astuple(j.{dkey})")
+    src.check(_layout_check(v, layout))
+    runtime = vals[i_rt] if i_rt is not None else 0
+    r = f"r{tag}"
+    if i_rt is None:
+        src.lines.append(f"{r} = 0")
+    else:
+        if type(runtime) is float and not runtime:
+            return None
+        src.lines.append(f"{r} = {v}[{i_rt}]")
+        src.check(f"type({r}) is not float or {r}")
+    ios = f"{v}[{i_ios}]" if i_ios is not None else "0"
+    empty = f"not {ios} and {'True' if is_sync else f'not {r}'}"
+    if not (vals[i_ios] if i_ios is not None else 0) and (is_sync or not runtime):
+        src.check(empty)
+        return ""
+    src.check(f"not ({empty})")
+    case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
+            i_iops is not None and vals[i_iops] > 0)
+    src.check(" and ".join([f"bool({r}) is {case[0]}"] + [
+        f"({v}[{i}] > 0) is {on}" for i, on in zip((i_bw, i_iops), case[1:], strict=True)
+        if i is not None]))
+    rows = cases.get(case, cases)
+    if rows is cases:
+        rows = _case_rows(cases, case, where)
+    if rows is None:
+        return None
+    pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
+    src.rows(op, [f"{v}[{k}] * {src.const(sc)}" for k, sc in
+                  zip(pre(_FIELD_INDICES), pre_scales, strict=True)], pre_pos, pre_met)
+    if not _plan_latency(src, vals, fams, op, tag, v):
+        return None
+    src.rows(op, [f"{v}[{k}] * {src.const(sc)}" for k, sc in
+                  zip(post(_FIELD_INDICES), post_scales, strict=True)], post_pos, post_met)
+    return f"float({r} or 0)"
+
+
+def _layout_check(v: str, layout: tuple) -> str:
+    """The test that a direction's values ``v`` have the numbers and families of ``layout``."""
+    conds = ([f"min({v}[:{_N_NUMBERS}]) >= 0"] if layout[0] is True else
+             [f"{v}[{k}] {'>=' if there else '<'} 0" for k, there in enumerate(layout[0])])
+    conds += [f"{v}[{_N_NUMBERS + k}] is {'not ' if there else ''}None"
+              for k, there in enumerate(layout[1])]
+    return " and ".join(conds)
+
+
+def _plan_latency(src: _Source, vals: tuple, fams: tuple, op: str, tag: str, v: str) -> bool:
+    """Write the checks and rows of a direction's latency families (as :func:`_fast_latency`
+    reads them); ``False`` when a plan cannot read them."""
+    for i, fam, scale, _scales, fpath, positions, metrics in fams:
+        lo, hi, mean, _sd, n, pct, _bins = _astuple(vals[i])
+        names = [f"{x}{tag}_{i}" for x in ("lo", "hi", "me", "sd", "n", "p", "b")]
+        lo_, hi_, me_, sd_, n_, p_, b_ = names
+        src.lines.append(f"{', '.join(names)} = astuple({v}[{i}])")
+        src.lines.append(f"if not plus and {b_} is not UNSET and memoryview({b_})[:1] == "
+                         "b'{': plus = True")
+        zero = (f"({n_} is None or {n_} is UNSET) and {lo_} == 0 and {hi_} == 0 and "
+                f"{me_} == 0")
+        if n == 0:
+            src.check(f"{n_} == 0")
+            continue
+        if (n is None or n is _UNSET) and lo == 0 and hi == 0 and mean == 0:
+            src.check(f"not {n_} == 0 and {zero}")
+            continue
+        src.check(f"not {n_} == 0 and not ({zero})")
+        sc = src.const(scale)
+        src.rows(op, [f"{x} * {sc}" for x in (lo_, hi_, me_, sd_)], positions, metrics)
+        if type(pct) is not dict or not pct:
+            src.check(f"type({p_}) is not dict or not {p_}")
+            continue
+        keys = tuple(pct)
+        plan = _PCT_PLANS.get((fam, fpath, keys))
+        if plan is None or plan[2] is not None:
+            return False
+        src.check(f"type({p_}) is dict and tuple({p_}) == {src.const(keys)}")
+        src.rows(op, [f"*map(mul, {p_}.values(), repeat({sc}))"], plan[0], plan[1])
+    return True
+
+
+def _plan_cpu(src: _Source, job, path: str, tag: str) -> None:
+    """Write the checks and rows of a job's CPU figures (as :func:`_cpu_rows` reads them)."""
+    u, y = f"u{tag}", f"y{tag}"
+    src.lines.append(f"{u} = j.usr_cpu; {y} = j.sys_cpu")
+    there = (job.usr_cpu is not _UNSET, job.sys_cpu is not _UNSET)
+    src.check(" and ".join(f"{x} is {'not ' if t else ''}UNSET" for x, t in zip((u, y), there,
+                                                                             strict=True)))
+    keys = tuple(k for k, t in zip(_CPU_KEYS, there, strict=True) if t)
+    src.rows("total", [f"float({x})" for x, t in zip((u, y), there, strict=True) if t],
+             _positions(path, keys), tuple(m for m, t in zip(_CPU_METRICS, there, strict=True)
+                                           if t))
