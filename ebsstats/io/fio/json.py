@@ -788,22 +788,41 @@ def _fast_json(text: str, source: str) -> Parsed | None:
             return None
     if _has_long_integer(text):
         return None
-    try:
-        doc = _REPORT_DECODER.decode(text[start:] if start else text)
-    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
-        return None
-    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
-        return None
-    try:
-        got = _fast_records(doc, source)
-    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
-        return None
+    got = _fast_doc(text[start:] if start else text, source)
     if got is None:
         return None
     records, plus, version = got
     notes = _notes_around([text[:start]]) if start else []  # after it: whitespace
     return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
                   columns=records, notes=notes)
+
+
+def _fast_data(data: bytes, source: str) -> Parsed | None:
+    """:func:`_fast_json` of the text of ``data`` (ASCII, starting with ``{``: the text is its
+    bytes, one character each) read from the bytes themselves, without making the text."""
+    if _has_long_integer_data(data):
+        return None
+    got = _fast_doc(data, source)
+    if got is None:
+        return None
+    records, plus, version = got
+    return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
+                  columns=records, notes=[])
+
+
+def _fast_doc(text: str | bytes, source: str):
+    """``(columns, has bins, version)`` of one usual report (the JSON document ``text``), or
+    ``None``."""
+    try:
+        doc = _REPORT_DECODER.decode(text)
+    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
+        return None
+    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
+        return None
+    try:
+        return _fast_records(doc, source)
+    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
+        return None
 
 
 def _has_long_integer(text: str) -> bool:
@@ -825,6 +844,27 @@ def _has_long_integer(text: str) -> bool:
 
 
 _DIGIT_RUN = re.compile(r"[0-9]*")
+
+
+def _has_long_integer_data(data: bytes) -> bool:
+    """:func:`_has_long_integer` of ASCII ``data`` (the text is its bytes)."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return False
+    for k, c in enumerate(data[::limit]):  # a few bytes, as ints
+        if not 48 <= c <= 57:  # "0" to "9"
+            continue
+        i = j = k * limit
+        while j and 48 <= data[j - 1] <= 57:
+            j -= 1
+        if _DIGIT_RUN_DATA.match(data, i).end() - j > limit:
+            return True
+    return False
+
+
+_DIGIT_RUN_DATA = re.compile(rb"[0-9]*")
+# _JSON_SNIFF (r'"fio version"\s*:') on ASCII bytes: \s of a text pattern is also \x1c-\x1f
+_JSON_SNIFF_DATA = re.compile(rb'"fio version"[ \t\n\r\f\v\x1c-\x1f]*:')
 
 
 def _fast_end(doc):
