@@ -115,3 +115,20 @@ def test_any_value_anywhere_a_plan_and_the_general_path_agree(slot, value):
     except ValueError:
         return
     _check(mutant)
+
+
+@pytest.mark.parametrize("name", ["small_json.json", "multi_json.json", "unified_mixed.json",
+                                  "cli_randrw_4k.json"])
+def test_a_plan_made_without_a_key_and_the_general_path_agree_on_the_report(name):
+    # the other way round: the plan made of the report with a key missing, then the report
+    # itself (a key the plan's layout lacks) read by it, or not
+    text = fixture("fio", name).read_text()
+    doc = json.loads(text)
+    for path in _objects(doc):
+        for key in list(_at(doc, path)):
+            copy = json.loads(json.dumps(doc))
+            del _at(copy, path)[key]
+            fio_json._REPORT_PLANS.clear()
+            mutant = json.dumps(copy, indent=1)
+            if _check(mutant, name) and fio_json._REPORT_PLANS:
+                _check(text, name)

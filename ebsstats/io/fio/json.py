@@ -1275,16 +1275,20 @@ def _rows_of(rows: list, ix: dict) -> tuple:
             tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
 
 
-# --- A report's plan: every row of a layout read by one compiled function ---------------------
+# --- A report's plan: every row of a layout read by a few compiled functions ----------------
 #
 # Reports of one job file give the same rows in the same order (op, position, metric, block size
-# by op), only their values differ. Once a layout has been read by the fast path above
-# _PLAN_AFTER times, a function is compiled for it (_report_plan) that checks every fact the fast
-# path decides the rows by (which numbers and latency families a direction has, its runtime,
-# sampling, the N and zero tests of each family, the percentile keys, the CPU keys) and gives the
-# values in one list; any fact that differs, or a value the fast path would refuse (an UNSET
-# statistic: TypeError), gives None, and the fast path reads the report. The plan is checked
-# against the fast path's rows on the report it is made from, and kept only if they agree.
+# by op), only their values differ. Once the fast path above has read _PLAN_AFTER reports of a
+# shape (which directions of which jobs have rows), a plan is made of the layout of the next one
+# (_report_plan): for each direction with rows, a function compiled from text (_direction_fn)
+# that checks every fact the fast path decides its rows by (which numbers and latency families
+# it has, its runtime, sampling, the N and zero tests of each family, the percentile keys) and
+# gives its values in one list; the job's CPU keys are compared; the op/position/metric lists
+# are the layout's, shared. Any fact that differs, or a value the fast path would refuse (an
+# UNSET statistic: TypeError), gives None, and the fast path reads the report. A function's
+# text holds no position: the jobs and layouts with a direction of one shape share it. A plan
+# is checked against the fast path's rows on the report it is made from, and kept only if they
+# agree.
 
 def _mask_of(jobs: list) -> tuple:
     """Which directions of each job have rows (what the fast path skips as absent or empty):
@@ -1296,19 +1300,20 @@ def _mask_of(jobs: list) -> tuple:
 # (jobs key, _mask_of) -> the plans of the layouts seen with it (_PLANS_PER_SHAPE at most)
 _REPORT_PLANS: dict[tuple, list] = {}
 _PLAN_SEEN: dict[tuple, int] = {}  # (jobs key, _mask_of) -> reports read without a plan
-# a plan's making (its compile, mostly) costs ~1.9 ms, what it saves 8-10 us a report (2,000
-# corpus reports, warm, CPU): made at the break-even, so that a folder read once (a fresh
-# process's first read) compiles nothing it would not earn back
-_PLAN_AFTER = 256
+# a plan's making costs 0.2-0.25 ms (its text and its check; the few direction functions'
+# compiles, ~0.5 ms each, are shared by every plan: 5 for the 85 layouts of 2,000 corpus
+# reports), what it saves 7-9 us a report (warm, CPU): made at the break-even, so that a folder
+# read once pays for no plan it does not earn back
+_PLAN_AFTER = 32
 _PLANS_PER_SHAPE = 4
 
 
 def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None,
              gopts: dict, defaults: bool, end: float | None):
     """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it)."""
-    fn, rows, job_ops, counts = plan
+    steps, rows, job_ops, counts = plan
     try:
-        got = fn(jobs)
+        got = _run_plan(steps, jobs)
     except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
         return None
     if got is None:
@@ -1397,50 +1402,112 @@ class _Source:
 def _report_plan(jobs: list, key: str, mask: tuple, rows: dict, values: list,
                  counts: tuple):
     """A plan of the layout of ``jobs`` (read by the fast path into ``rows`` and ``values``):
-    ``(function, rows, each job's ops, each job's number of rows)``, or ``None`` when the
-    layout has a case the plans leave to the fast path (a percentile object with keys it
-    drops) or the function does not give the fast path's rows."""
-    src = _Source()
-    runtimes = []
+    ``(each job's steps, rows, each job's ops, each job's number of rows)``, or ``None`` when
+    the layout has a case the plans leave to the fast path (a percentile object with keys it
+    drops) or the plan does not give the fast path's rows. A job's steps: for each direction
+    with rows, the getter of its object and the compiled function that reads it
+    (:func:`_direction_fn`), and whether it has each CPU figure."""
+    pos: list[str] = []
+    met: list[str] = []
+    ops: list[str] = []
+    steps = []
     for i, job in enumerate(jobs):
         path = _job_path(key, i)
-        src.lines.append(f"j = jobs[{i}]")
-        rts = ["0.0"]
+        dirs = []
         for (dkey, op), d, on in zip(_DIRS, _JOB_DIRS(job), mask[i], strict=True):
             if not on:
                 continue
-            rt = _plan_direction(src, d, path, dkey, op, f"{i}{dkey}")
-            if rt is None:
+            got = _direction_fn(d, path, dkey, op)
+            if got is None:
                 return None
-            if rt:
-                rts.append(rt)
-        _plan_cpu(src, job, path, str(i))
-        runtimes.append(f"[{', '.join(rts)}]")
-    src.lines.append(f"return [{', '.join(src.values)}], ({''.join(r + ', ' for r in runtimes)}), "
-                     "plus")
-    if (src.pos != rows["position"] or src.met != rows["metric"] or src.ops != rows["op"]):
+            dirs.append((operator.attrgetter(dkey), got[0]))
+            pos += got[1]
+            met += got[2]
+            ops += got[3]
+        cpu = (job.usr_cpu is not _UNSET, job.sys_cpu is not _UNSET)
+        keys = tuple(k for k, there in zip(_CPU_KEYS, cpu, strict=True) if there)
+        pos += _positions(path, keys)
+        met += [m for m, there in zip(_CPU_METRICS, cpu, strict=True) if there]
+        ops += ["total"] * len(keys)
+        steps.append((tuple(dirs), cpu))
+    steps = tuple(steps)
+    if pos != rows["position"] or met != rows["metric"] or ops != rows["op"]:
         return None
-    text = "def _plan(jobs):\n" + "".join(f"    {line}\n" for line in src.lines)
-    space = {"astuple": _astuple, "UNSET": _UNSET, "mul": operator.mul,
-             "repeat": itertools.repeat, **src.consts}
-    exec(compile(text, "<fio JSON report plan>", "exec"), space)  # (text written here)
-    fn = space["_plan"]
-    got = fn(jobs)
+    got = _run_plan(steps, jobs)
     if got is None or not _same_values(got[0], values):
         return None
     job_ops = []
     k = 0
     for m in counts:
-        job_ops.append(tuple(dict.fromkeys(src.ops[k:k + m])))
+        job_ops.append(tuple(dict.fromkeys(ops[k:k + m])))
         k += m
-    return fn, rows, tuple(job_ops), counts
+    return steps, rows, tuple(job_ops), counts
+
+
+def _run_plan(steps: tuple, jobs: list):
+    """``(values, each job's runtimes, has bins)`` of a report by its plan's steps, or
+    ``None`` where a fact its rows depend on differs."""
+    values: list = []
+    runtimes = []
+    plus = False
+    for job, (dirs, cpu) in zip(jobs, steps, strict=True):
+        rts = [0.0]
+        for get, fn in dirs:
+            got = fn(get(job))
+            if got is None:
+                return None
+            values += got[0]
+            if got[1] is not None:
+                rts.append(got[1])
+            plus = plus or got[2]
+        usr, sys_ = job.usr_cpu, job.sys_cpu
+        if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+            return None
+        if cpu[0]:
+            values.append(float(usr))
+        if cpu[1]:
+            values.append(float(sys_))
+        runtimes.append(rts)
+    return values, runtimes, plus
+
+
+def _direction_fn(d, path: str, dkey: str, op: str):
+    """The compiled reading of one direction object with rows, like ``d`` at ``path``:
+    ``(function, positions, metrics, ops)``, or ``None`` when a plan cannot read it. The
+    function gives ``(values, runtime or None, has bins)``, or ``None`` where a fact its rows
+    depend on differs; its text holds no position, so that every job and report layout with a
+    direction of this shape shares it (compiled once)."""
+    src = _Source()
+    rt = _plan_direction(src, d, path, dkey, op, "")
+    if rt is None:
+        return None
+    src.lines.append(f"return [{', '.join(src.values)}], {rt or None}, plus")
+    text = "def _dir(d):\n" + "".join(f"    {line}\n" for line in src.lines)
+    key = (text, tuple(src.consts.values()))
+    fn = _DIR_FNS.get(key)
+    if fn is None:
+        space = {"astuple": _astuple, "UNSET": _UNSET, "mul": operator.mul,
+                 "repeat": itertools.repeat, **src.consts}
+        exec(compile(text, "<fio JSON direction plan>", "exec"), space)  # (text written here)
+        fn = space["_dir"]
+        remember(_DIR_FNS, key, fn, 1024)
+    return fn, src.pos, src.met, src.ops
+
+
+# (a direction function's text, its constants) -> the function compiled
+_DIR_FNS: dict[tuple, object] = {}
 
 
 def _same_values(a: list, b: list) -> bool:
-    """The same values, of the same types, to the bit (-0.0 is not 0.0)."""
-    return len(a) == len(b) and all(
-        type(x) is type(y) and (x.hex() == y.hex() if type(x) is float else x == y)
-        for x, y in zip(a, b, strict=True))
+    """The same values, of the same types, to the bit (-0.0 is not 0.0; NaN is never the
+    same).
+
+    >>> _same_values([1.0, 0.0], [1.0, 0.0]), _same_values([-0.0], [0.0]), _same_values([1], [1.0])
+    (True, False, False)
+    """
+    return (a == b and list(map(type, a)) == list(map(type, b))  # (NaN: never equal)
+            and [math.copysign(1.0, x) for x in a if not x] == [
+                math.copysign(1.0, y) for y in b if not y])
 
 
 def _plan_direction(src: _Source, d, path: str, dkey: str, op: str, tag: str):
@@ -1454,7 +1521,7 @@ def _plan_direction(src: _Source, d, path: str, dkey: str, op: str, tag: str):
     is_sync = dkey == "sync"
     i_rt, i_ios, i_bw, i_iops, cases, fams, where = _dir_plan(f"{path}.{dkey}", is_sync, layout)
     v = f"v{tag}"
-    src.lines.append(f"{v} = astuple(j.{dkey})")
+    src.lines.append(f"{v} = astuple(d)")
     src.check(_layout_check(v, layout))
     runtime = vals[i_rt] if i_rt is not None else 0
     r = f"r{tag}"
@@ -1531,16 +1598,3 @@ def _plan_latency(src: _Source, vals: tuple, fams: tuple, op: str, tag: str, v: 
         src.check(f"type({p_}) is dict and tuple({p_}) == {src.const(keys)}")
         src.rows(op, [f"*map(mul, {p_}.values(), repeat({sc}))"], plan[0], plan[1])
     return True
-
-
-def _plan_cpu(src: _Source, job, path: str, tag: str) -> None:
-    """Write the checks and rows of a job's CPU figures (as :func:`_cpu_rows` reads them)."""
-    u, y = f"u{tag}", f"y{tag}"
-    src.lines.append(f"{u} = j.usr_cpu; {y} = j.sys_cpu")
-    there = (job.usr_cpu is not _UNSET, job.sys_cpu is not _UNSET)
-    src.check(" and ".join(f"{x} is {'not ' if t else ''}UNSET" for x, t in zip((u, y), there,
-                                                                             strict=True)))
-    keys = tuple(k for k, t in zip(_CPU_KEYS, there, strict=True) if t)
-    src.rows("total", [f"float({x})" for x, t in zip((u, y), there, strict=True) if t],
-             _positions(path, keys), tuple(m for m, t in zip(_CPU_METRICS, there, strict=True)
-                                           if t))
