@@ -32,6 +32,8 @@ def _exact(v):
         return [_exact(x) for x in v]
     if isinstance(v, float):
         return ("float", "nan" if math.isnan(v) else v.hex())
+    if isinstance(v, pd.Timestamp):  # (its repr fails beyond the year 9999)
+        return ("Timestamp", v.unit, int(v.asm8.view("i8")), str(v.tz))
     return (type(v).__name__, repr(v))
 
 

@@ -91,13 +91,13 @@ import os
 import re
 
 from ebsstats.io._columns import records_of
-from ebsstats.io._common import Parsed, read_one
-from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._common import Parsed, decode, read_one
+from ebsstats.io._registry import Reader
 from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
 from ebsstats.io.fio._options import job_meta as job_meta
 from ebsstats.io.fio._options import workload_of as workload_of
-from ebsstats.io.fio.json import _parse_json
+from ebsstats.io.fio.json import _JSON_SNIFF_DATA, _fast_data, _parse_json
 from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
 from ebsstats.io.fio.normal import _parse_normal
 from ebsstats.io.fio.terse import _parse_terse
@@ -234,6 +234,21 @@ def _text_format(lines: list[str] | None, text: str) -> str | None:
     return None
 
 
-# the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="fio", name=__name__, detect=sniff, parse=text_parser(_parse),
+def _parse_data(data: bytes, source: str, context) -> Parsed:
+    """:func:`_parse` of the text of ``data`` (the reader protocol: bytes decoded as
+    :func:`~ebsstats.io._common.decode` does). The usual JSON report, ASCII from its first
+    byte ``{`` on (so no byte-order mark, UTF-16 nor undecodable byte) without a NUL, is the
+    same text as its bytes and detected as JSON (its first line is a document's start; the
+    ``"fio version"`` key found in the bytes): its fast path reads the bytes, without the
+    text; anything else (or what that path leaves) is decoded and parsed as before."""
+    if data[:1] == b"{" and data.isascii() and data.find(b"\x00") < 0 and (
+            _JSON_SNIFF_DATA.search(data)):
+        fast = _fast_data(data, source)
+        if fast is not None:
+            return fast
+    return _parse(decode(data, source), source)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse the bytes
+READER = Reader(tool="fio", name=__name__, detect=sniff, parse=_parse_data,
                 memory_factor=MEMORY_FACTOR)

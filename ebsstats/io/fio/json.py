@@ -788,22 +788,41 @@ def _fast_json(text: str, source: str) -> Parsed | None:
             return None
     if _has_long_integer(text):
         return None
-    try:
-        doc = _REPORT_DECODER.decode(text[start:] if start else text)
-    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
-        return None
-    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
-        return None
-    try:
-        got = _fast_records(doc, source)
-    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
-        return None
+    got = _fast_doc(text[start:] if start else text, source)
     if got is None:
         return None
     records, plus, version = got
     notes = _notes_around([text[:start]]) if start else []  # after it: whitespace
     return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
                   columns=records, notes=notes)
+
+
+def _fast_data(data: bytes, source: str) -> Parsed | None:
+    """:func:`_fast_json` of the text of ``data`` (ASCII, starting with ``{``: the text is its
+    bytes, one character each) read from the bytes themselves, without making the text."""
+    if _has_long_integer_data(data):
+        return None
+    got = _fast_doc(data, source)
+    if got is None:
+        return None
+    records, plus, version = got
+    return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
+                  columns=records, notes=[])
+
+
+def _fast_doc(text: str | bytes, source: str):
+    """``(columns, has bins, version)`` of one usual report (the JSON document ``text``), or
+    ``None``."""
+    try:
+        doc = _REPORT_DECODER.decode(text)
+    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
+        return None
+    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
+        return None
+    try:
+        return _fast_records(doc, source)
+    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
+        return None
 
 
 def _has_long_integer(text: str) -> bool:
@@ -825,6 +844,27 @@ def _has_long_integer(text: str) -> bool:
 
 
 _DIGIT_RUN = re.compile(r"[0-9]*")
+
+
+def _has_long_integer_data(data: bytes) -> bool:
+    """:func:`_has_long_integer` of ASCII ``data`` (the text is its bytes)."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return False
+    for k, c in enumerate(data[::limit]):  # a few bytes, as ints
+        if not 48 <= c <= 57:  # "0" to "9"
+            continue
+        i = j = k * limit
+        while j and 48 <= data[j - 1] <= 57:
+            j -= 1
+        if _DIGIT_RUN_DATA.match(data, i).end() - j > limit:
+            return True
+    return False
+
+
+_DIGIT_RUN_DATA = re.compile(rb"[0-9]*")
+# _JSON_SNIFF (r'"fio version"\s*:') on ASCII bytes: \s of a text pattern is also \x1c-\x1f
+_JSON_SNIFF_DATA = re.compile(rb'"fio version"[ \t\n\r\f\v\x1c-\x1f]*:')
 
 
 def _fast_end(doc):
@@ -853,6 +893,13 @@ def _fast_records(doc, source: str):
                                                                    doc.client_stats)
     if type(gopts) is not dict or end is False or not jobs:
         return None
+    pkey = (key, _mask_of(jobs))
+    plans = _REPORT_PLANS.get(pkey)
+    if plans is not None:
+        for plan in plans:
+            got = _planned(plan, jobs, key, source, version, gopts, defaults, end)
+            if got is not None:
+                return got
     infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
@@ -869,6 +916,8 @@ def _fast_records(doc, source: str):
     rows = _shared_rows(ops, pos, metrics)
     cols.update(op=rows["op"], block_size=_uniform(bss, n), position=rows["position"],
                 metric=rows["metric"], value=values)  # in _json_records' order
+    if n and (plans is None or len(plans) < _PLANS_PER_SHAPE):
+        _count_towards_plan(pkey, plans, jobs, rows, values, [info[6] for info in infos])
     return (cols, n), plus, version
 
 
@@ -908,21 +957,10 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     (a dict, usually empty), start time, number of rows (appended to ``lists``) and whether it
     has histogram bins (what :func:`_fast_columns` takes); ``None`` for anything else (a failed
     job among them)."""
-    jopts = job.job_options or {}  # (UNSET is false)
-    name = job.jobname
-    error = job.error
-    if error is _UNSET:
-        error = 0
-    gid = job.groupid
-    if gid is _UNSET:
-        gid = ""
-    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
-            or type(gid) not in _GROUP_TYPES):
+    head = _job_head(job, gopts, defaults)
+    if head is None:
         return None
-    got = job_meta_plain({**gopts, **jopts}, defaults)
-    if got is None:
-        return None
-    meta, bsizes = got
+    name, gid, meta, bsizes = head
     ops, pos, met, val, bss = lists
     n0 = len(val)
     runtimes = [0.0]
@@ -941,16 +979,43 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
         ops += [op] * (len(val) - k0)
         bss += [bsizes.get(op)] * (len(val) - k0)
     _cpu_rows(job.usr_cpu, job.sys_cpu, path, bsizes.get("total"), lists)
+    return _job_info(job, path, clients, end, runtimes, head, len(val) - n0, plus)
+
+
+def _job_head(job, gopts: dict, defaults: bool) -> tuple | None:
+    """A usual job's name, group (as a string), option metadata and block sizes; ``None`` for
+    anything else (a failed job among them)."""
+    jopts = job.job_options or {}  # (UNSET is false)
+    name = job.jobname
+    error = job.error
+    if error is _UNSET:
+        error = 0
+    gid = job.groupid
+    if gid is _UNSET:
+        gid = ""
+    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
+            or type(gid) not in _GROUP_TYPES):
+        return None
+    got = job_meta_plain({**gopts, **jopts}, defaults)
+    if got is None:
+        return None
+    return name, gid if type(gid) is str else str(gid), got[0], got[1]
+
+
+def _job_info(job, path: str, clients: bool, end: float | None, runtimes: list[float],
+              head: tuple, m: int, plus: bool) -> tuple | None:
+    """What :func:`_fast_job` gives of a job whose rows are read (``m`` of them): its start
+    time from ``runtimes`` and its flag and host; ``None`` when its times are not plain."""
     start = _fast_start(job, end, runtimes)
     if start is False:
         return None
+    name, gid, meta, _bsizes = head
     tail = _NO_TAIL
     if clients and name == "All clients":  # the keys in _job_base's order
         tail = {"flag": "aggregate"}
     if type(job.hostname) is str:
         tail = {**tail, "host": job.hostname}
-    return (path, name, gid if type(gid) is str else str(gid), meta, tail, _timestamp_of(start),
-            len(val) - n0, plus)
+    return path, name, gid, meta, tail, _timestamp_of(start), m, plus
 
 
 _NO_TAIL: dict = {}  # (never changed)
@@ -1208,3 +1273,328 @@ def _dir_rows(is_sync: bool, have: set, ix: dict, rt: bool, bw_on: bool,
 def _rows_of(rows: list, ix: dict) -> tuple:
     return (picker([ix[k] for k, *_ in rows]), tuple(p for _, p, _, _ in rows),
             tuple(m for _, _, m, _ in rows), tuple(s for *_, s in rows))
+
+
+# --- A report's plan: every row of a layout read by a few compiled functions ----------------
+#
+# Reports of one job file give the same rows in the same order (op, position, metric, block size
+# by op), only their values differ. Once the fast path above has read _PLAN_AFTER reports of a
+# shape (which directions of which jobs have rows), a plan is made of the layout of the next one
+# (_report_plan): for each direction with rows, a function compiled from text (_direction_fn)
+# that checks every fact the fast path decides its rows by (which numbers and latency families
+# it has, its runtime, sampling, the N and zero tests of each family, the percentile keys) and
+# gives its values in one list; the job's CPU keys are compared; the op/position/metric lists
+# are the layout's, shared. Any fact that differs, or a value the fast path would refuse (an
+# UNSET statistic: TypeError), gives None, and the fast path reads the report. A function's
+# text holds no position: the jobs and layouts with a direction of one shape share it. A plan
+# is checked against the fast path's rows on the report it is made from, and kept only if they
+# agree.
+
+def _mask_of(jobs: list) -> tuple:
+    """Which directions of each job have rows (what the fast path skips as absent or empty):
+    the key of a report's plans."""
+    return tuple([tuple([d is not _UNSET and not (d.total_ios <= 0 and d.runtime <= 0)
+                         for d in _JOB_DIRS(job)]) for job in jobs])
+
+
+# (jobs key, _mask_of) -> the plans of the layouts seen with it (_PLANS_PER_SHAPE at most)
+_REPORT_PLANS: dict[tuple, list] = {}
+_PLAN_SEEN: dict[tuple, int] = {}  # (jobs key, _mask_of) -> reports read without a plan
+# a plan's making costs 0.2-0.25 ms (its text and its check; the few direction functions'
+# compiles, ~0.5 ms each, are shared by every plan: 5 for the 85 layouts of 2,000 corpus
+# reports), what it saves 7-9 us a report (warm, CPU): made at the break-even, so that a folder
+# read once pays for no plan it does not earn back
+_PLAN_AFTER = 32
+_PLANS_PER_SHAPE = 4
+
+
+def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None,
+             gopts: dict, defaults: bool, end: float | None):
+    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it)."""
+    steps, rows, job_ops, counts = plan
+    try:
+        got = _run_plan(steps, jobs)
+    except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
+        return None
+    if got is None:
+        return None
+    values, runtimes, plus = got
+    clients = key == "client_stats"
+    infos = []
+    heads = []
+    sizes = set()
+    for i, job in enumerate(jobs):
+        head = _job_head(job, gopts, defaults)
+        if head is None:
+            return None
+        info = _job_info(job, _job_path(key, i), clients, end, runtimes[i], head, counts[i],
+                         plus)
+        if info is None:
+            return None
+        infos.append(info)
+        heads.append(head)
+        sizes.update(map(head[3].get, job_ops[i]))
+    n = len(values)
+    cols = _fast_columns(source, version, infos, n)
+    if len(sizes) == 1 and type(first := next(iter(sizes))) in _INT_OR_NONE:
+        bss = _NEW_TUPLE(Const, (first, n))  # what _uniform gives: every row's size equal
+    else:  # (sizes are ints or None: equal in a set as in _uniform's count)
+        bss = []
+        ops = rows["op"]
+        k = 0
+        for head, m in zip(heads, counts, strict=True):
+            bss += map(head[3].get, ops[k:k + m])
+            k += m
+    cols.update(op=rows["op"], block_size=bss, position=rows["position"],
+                metric=rows["metric"], value=values)
+    return (cols, n), plus, version
+
+
+def _count_towards_plan(pkey: tuple, plans: list | None, jobs: list, rows: dict,
+                        values: list, counts: list[int]) -> None:
+    """Count a report the fast path read (its ``rows`` and ``values``, ``counts`` rows per job)
+    towards a plan of its layout, and make the plan once the layout has been seen
+    :data:`_PLAN_AFTER` times."""
+    seen = _PLAN_SEEN.get(pkey, 0) + 1
+    if seen < _PLAN_AFTER:
+        remember(_PLAN_SEEN, pkey, seen, 4096)
+        return
+    _PLAN_SEEN.pop(pkey, None)
+    plan = _report_plan(jobs, pkey[0], pkey[1], rows, values, tuple(counts))
+    if plan is None:
+        return
+    if plans is None:
+        remember(_REPORT_PLANS, pkey, [plan], 256)
+    else:
+        plans.append(plan)
+
+
+_FIELD_INDICES = tuple(range(len(_DIR_FIELDS)))
+
+
+class _Source:
+    """The text of a plan's function being written: its lines, the constants it names, the
+    value expressions of its rows and the rows' positions, metrics and ops."""
+
+    def __init__(self):
+        self.lines = ["plus = False"]
+        self.consts: dict[str, object] = {}
+        self.values: list[str] = []
+        self.pos: list[str] = []
+        self.met: list[str] = []
+        self.ops: list[str] = []
+
+    def const(self, value) -> str:
+        name = f"c{len(self.consts)}"
+        self.consts[name] = value
+        return name
+
+    def check(self, cond: str) -> None:
+        self.lines.append(f"if not ({cond}): return None")
+
+    def rows(self, op: str, exprs, pos, met) -> None:
+        self.values += exprs
+        self.pos += pos
+        self.met += met
+        self.ops += [op] * len(pos)
+
+
+def _report_plan(jobs: list, key: str, mask: tuple, rows: dict, values: list,
+                 counts: tuple):
+    """A plan of the layout of ``jobs`` (read by the fast path into ``rows`` and ``values``):
+    ``(each job's steps, rows, each job's ops, each job's number of rows)``, or ``None`` when
+    the layout has a case the plans leave to the fast path (a percentile object with keys it
+    drops) or the plan does not give the fast path's rows. A job's steps: for each direction
+    with rows, the getter of its object and the compiled function that reads it
+    (:func:`_direction_fn`), and whether it has each CPU figure."""
+    pos: list[str] = []
+    met: list[str] = []
+    ops: list[str] = []
+    steps = []
+    for i, job in enumerate(jobs):
+        path = _job_path(key, i)
+        dirs = []
+        for (dkey, op), d, on in zip(_DIRS, _JOB_DIRS(job), mask[i], strict=True):
+            if not on:
+                continue
+            got = _direction_fn(d, path, dkey, op)
+            if got is None:
+                return None
+            dirs.append((operator.attrgetter(dkey), got[0]))
+            pos += got[1]
+            met += got[2]
+            ops += got[3]
+        cpu = (job.usr_cpu is not _UNSET, job.sys_cpu is not _UNSET)
+        keys = tuple(k for k, there in zip(_CPU_KEYS, cpu, strict=True) if there)
+        pos += _positions(path, keys)
+        met += [m for m, there in zip(_CPU_METRICS, cpu, strict=True) if there]
+        ops += ["total"] * len(keys)
+        steps.append((tuple(dirs), cpu))
+    steps = tuple(steps)
+    if pos != rows["position"] or met != rows["metric"] or ops != rows["op"]:
+        return None
+    got = _run_plan(steps, jobs)
+    if got is None or not _same_values(got[0], values):
+        return None
+    job_ops = []
+    k = 0
+    for m in counts:
+        job_ops.append(tuple(dict.fromkeys(ops[k:k + m])))
+        k += m
+    return steps, rows, tuple(job_ops), counts
+
+
+def _run_plan(steps: tuple, jobs: list):
+    """``(values, each job's runtimes, has bins)`` of a report by its plan's steps, or
+    ``None`` where a fact its rows depend on differs."""
+    values: list = []
+    runtimes = []
+    plus = False
+    for job, (dirs, cpu) in zip(jobs, steps, strict=True):
+        rts = [0.0]
+        for get, fn in dirs:
+            got = fn(get(job))
+            if got is None:
+                return None
+            values += got[0]
+            if got[1] is not None:
+                rts.append(got[1])
+            plus = plus or got[2]
+        usr, sys_ = job.usr_cpu, job.sys_cpu
+        if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+            return None
+        if cpu[0]:
+            values.append(float(usr))
+        if cpu[1]:
+            values.append(float(sys_))
+        runtimes.append(rts)
+    return values, runtimes, plus
+
+
+def _direction_fn(d, path: str, dkey: str, op: str):
+    """The compiled reading of one direction object with rows, like ``d`` at ``path``:
+    ``(function, positions, metrics, ops)``, or ``None`` when a plan cannot read it. The
+    function gives ``(values, runtime or None, has bins)``, or ``None`` where a fact its rows
+    depend on differs; its text holds no position, so that every job and report layout with a
+    direction of this shape shares it (compiled once)."""
+    src = _Source()
+    rt = _plan_direction(src, d, path, dkey, op, "")
+    if rt is None:
+        return None
+    src.lines.append(f"return [{', '.join(src.values)}], {rt or None}, plus")
+    text = "def _dir(d):\n" + "".join(f"    {line}\n" for line in src.lines)
+    key = (text, tuple(src.consts.values()))
+    fn = _DIR_FNS.get(key)
+    if fn is None:
+        space = {"astuple": _astuple, "UNSET": _UNSET, "mul": operator.mul,
+                 "repeat": itertools.repeat, **src.consts}
+        exec(compile(text, "<fio JSON direction plan>", "exec"), space)  # (text written here)
+        fn = space["_dir"]
+        remember(_DIR_FNS, key, fn, 1024)
+    return fn, src.pos, src.met, src.ops
+
+
+# (a direction function's text, its constants) -> the function compiled
+_DIR_FNS: dict[tuple, object] = {}
+
+
+def _same_values(a: list, b: list) -> bool:
+    """The same values, of the same types, to the bit (-0.0 is not 0.0; NaN is never the
+    same).
+
+    >>> _same_values([1.0, 0.0], [1.0, 0.0]), _same_values([-0.0], [0.0]), _same_values([1], [1.0])
+    (True, False, False)
+    """
+    return (a == b and list(map(type, a)) == list(map(type, b))  # (NaN: never equal)
+            and [math.copysign(1.0, x) for x in a if not x] == [
+                math.copysign(1.0, y) for y in b if not y])
+
+
+def _plan_direction(src: _Source, d, path: str, dkey: str, op: str, tag: str):
+    """Write the checks and rows of one direction with rows (as :func:`_fast_direction` reads
+    it) into ``src``: returns its runtime row's expression, ``""`` when the direction has no
+    rows after all, ``None`` when a plan cannot read it."""
+    vals = _astuple(d)
+    nums = vals[:_N_NUMBERS]
+    layout = (True if min(nums) >= 0 else tuple(map(operator.ge, nums, _ZEROS)),
+              tuple(v is not None for v in vals[_N_NUMBERS:]))
+    is_sync = dkey == "sync"
+    i_rt, i_ios, i_bw, i_iops, cases, fams, where = _dir_plan(f"{path}.{dkey}", is_sync, layout)
+    v = f"v{tag}"
+    src.lines.append(f"{v} = astuple(d)")
+    src.check(_layout_check(v, layout))
+    runtime = vals[i_rt] if i_rt is not None else 0
+    r = f"r{tag}"
+    if i_rt is None:
+        src.lines.append(f"{r} = 0")
+    else:
+        if type(runtime) is float and not runtime:
+            return None
+        src.lines.append(f"{r} = {v}[{i_rt}]")
+        src.check(f"type({r}) is not float or {r}")
+    ios = f"{v}[{i_ios}]" if i_ios is not None else "0"
+    empty = f"not {ios} and {'True' if is_sync else f'not {r}'}"
+    if not (vals[i_ios] if i_ios is not None else 0) and (is_sync or not runtime):
+        src.check(empty)
+        return ""
+    src.check(f"not ({empty})")
+    case = (bool(runtime), i_bw is not None and vals[i_bw] > 0,
+            i_iops is not None and vals[i_iops] > 0)
+    src.check(" and ".join([f"bool({r}) is {case[0]}"] + [
+        f"({v}[{i}] > 0) is {on}" for i, on in zip((i_bw, i_iops), case[1:], strict=True)
+        if i is not None]))
+    rows = cases.get(case, cases)
+    if rows is cases:
+        rows = _case_rows(cases, case, where)
+    if rows is None:
+        return None
+    pre, pre_pos, pre_met, pre_scales, post, post_pos, post_met, post_scales = rows
+    src.rows(op, [f"{v}[{k}] * {src.const(sc)}" for k, sc in
+                  zip(pre(_FIELD_INDICES), pre_scales, strict=True)], pre_pos, pre_met)
+    if not _plan_latency(src, vals, fams, op, tag, v):
+        return None
+    src.rows(op, [f"{v}[{k}] * {src.const(sc)}" for k, sc in
+                  zip(post(_FIELD_INDICES), post_scales, strict=True)], post_pos, post_met)
+    return f"float({r} or 0)"
+
+
+def _layout_check(v: str, layout: tuple) -> str:
+    """The test that a direction's values ``v`` have the numbers and families of ``layout``."""
+    conds = ([f"min({v}[:{_N_NUMBERS}]) >= 0"] if layout[0] is True else
+             [f"{v}[{k}] {'>=' if there else '<'} 0" for k, there in enumerate(layout[0])])
+    conds += [f"{v}[{_N_NUMBERS + k}] is {'not ' if there else ''}None"
+              for k, there in enumerate(layout[1])]
+    return " and ".join(conds)
+
+
+def _plan_latency(src: _Source, vals: tuple, fams: tuple, op: str, tag: str, v: str) -> bool:
+    """Write the checks and rows of a direction's latency families (as :func:`_fast_latency`
+    reads them); ``False`` when a plan cannot read them."""
+    for i, fam, scale, _scales, fpath, positions, metrics in fams:
+        lo, hi, mean, _sd, n, pct, _bins = _astuple(vals[i])
+        names = [f"{x}{tag}_{i}" for x in ("lo", "hi", "me", "sd", "n", "p", "b")]
+        lo_, hi_, me_, sd_, n_, p_, b_ = names
+        src.lines.append(f"{', '.join(names)} = astuple({v}[{i}])")
+        src.lines.append(f"if not plus and {b_} is not UNSET and memoryview({b_})[:1] == "
+                         "b'{': plus = True")
+        zero = (f"({n_} is None or {n_} is UNSET) and {lo_} == 0 and {hi_} == 0 and "
+                f"{me_} == 0")
+        if n == 0:
+            src.check(f"{n_} == 0")
+            continue
+        if (n is None or n is _UNSET) and lo == 0 and hi == 0 and mean == 0:
+            src.check(f"not {n_} == 0 and {zero}")
+            continue
+        src.check(f"not {n_} == 0 and not ({zero})")
+        sc = src.const(scale)
+        src.rows(op, [f"{x} * {sc}" for x in (lo_, hi_, me_, sd_)], positions, metrics)
+        if type(pct) is not dict or not pct:
+            src.check(f"type({p_}) is not dict or not {p_}")
+            continue
+        keys = tuple(pct)
+        plan = _PCT_PLANS.get((fam, fpath, keys))
+        if plan is None or plan[2] is not None:
+            return False
+        src.check(f"type({p_}) is dict and tuple({p_}) == {src.const(keys)}")
+        src.rows(op, [f"*map(mul, {p_}.values(), repeat({sc}))"], plan[0], plan[1])
+    return True
