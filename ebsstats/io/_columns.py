@@ -1,7 +1,7 @@
 """The columnar typing engine: reader rows to the typed frames of :mod:`ebsstats.schema`.
 
 A column arrives in *pieces* (one per file or per frame, in row order), each a plain list, a
-:class:`Const` run or an array; constants and list elements are typed together in one call
+:class:`Const` run, a :class:`Runs` piece (values in runs) or an array; constants and list elements are typed together in one call
 (Arrow for strings, factorize for timestamps) and spread by integer codes, large arrays (fio
 logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
 
@@ -41,7 +41,7 @@ from ebsstats.schema import (
     run_id,
 )
 
-__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
+__all__ = ["Const", "Runs", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
            "frame_of_columns", "series_of_columns", "is_constant"]
 
 
@@ -92,6 +92,51 @@ class Const(NamedTuple):
     n: int
 
 
+class Runs(NamedTuple):
+    """Rows in runs of one value: ``values[i]`` on ``counts[i]`` rows in turn, a compact column
+    piece for a chunk's column of few distinct values in long runs (a file's test names, its
+    jobs' options): typed per run, as the :class:`Const` pieces of its runs, never row by row.
+    ``counts`` are ints >= 0 (a run of 0 rows is no row); ``values`` and ``counts`` are as long
+    as each other (else typing raises ``ValueError``). Wherever a chunk's rows are needed one by
+    one (filling ``unit``, ``run_id``) the runs are expanded.
+
+    >>> Runs(["a", "b"], [2, 1])
+    Runs(values=['a', 'b'], counts=[2, 1])
+    """
+
+    values: Sequence
+    counts: Sequence[int]
+
+
+def _runs_consts(p: Runs) -> list[Const]:
+    """A :class:`Runs` piece as the :class:`Const` pieces of its runs, checked.
+
+    >>> _runs_consts(Runs(["a", "b", "c"], [2, 0, 1]))
+    [Const(value='a', n=2), Const(value='c', n=1)]
+    """
+    counts = list(p.counts)
+    if len(counts) != len(p.values):
+        raise ValueError(f"runs of {len(p.values)} values with {len(counts)} counts")
+    if not set(map(type, counts)) <= _INT_ONLY or (counts and min(counts) < 0):
+        raise ValueError("run counts must be ints >= 0")
+    return list(itertools.compress(map(Const, p.values, counts), counts))  # (a run of no
+    # row is left out: as a Const of 0 rows its value would still name a category)
+
+
+def _without_runs(pieces: Sequence) -> Sequence:
+    """A column's pieces with each :class:`Runs` piece as the :class:`Const` pieces of its runs
+    (the pieces as they are when none is a ``Runs``)."""
+    if Runs not in set(map(type, pieces)):
+        return pieces
+    out: list = []
+    for p in pieces:
+        if type(p) is Runs:
+            out.extend(_runs_consts(p) or [[]])  # (no run: no row, as an empty list)
+        else:
+            out.append(p)
+    return out
+
+
 _SMALL = 4096  # array pieces shorter than this are typed together with their neighbours
 _SHORT = 4096  # lists of strings up to this long are made categorical in Python, not Arrow
 # (a dict of the sorted categories: faster than Arrow's dictionary encoding up to ~5,000
@@ -105,6 +150,8 @@ def _missing(v) -> bool:
 def _piece_list(p, n: int | None = None) -> list:
     if type(p) is Const:
         return [p.value] * p.n
+    if type(p) is Runs:
+        return _joined(map(operator.mul, map(_one, p.values), _runs_counts(p)))
     if isinstance(p, list):
         return p
     return pd.Series(p).tolist()
@@ -113,10 +160,22 @@ def _piece_list(p, n: int | None = None) -> list:
 _NEVER_MISSING = frozenset({str, int, bool})
 
 
+def _one(v) -> list:
+    return [v]
+
+
+def _runs_counts(p: Runs) -> list[int]:
+    """A :class:`Runs` piece's counts, checked (as :func:`_runs_consts` checks them)."""
+    _runs_consts(p)
+    return list(p.counts)
+
+
 def _needs(p) -> bool:
     """Whether a piece has a missing value."""
     if type(p) is Const:
         return _missing(p.value)
+    if type(p) is Runs:
+        return any(map(_missing, itertools.compress(p.values, _runs_counts(p))))
     if isinstance(p, list):
         types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
         if types <= _NEVER_MISSING:
@@ -137,6 +196,8 @@ def _fast_typed(values: list, dtype, extra: bool):
     pandas extension array); raises (TypeError, ValueError, ArrowException) if the values need
     the general conversion."""
     if extra or dtype is STRING:
+        if extra and len(values) <= _FEW and not set(map(type, values)) <= _STR_OR_NONE:
+            values = _printed(values)  # (ints and bools: what Arrow's cast, or str, prints)
         try:
             arr = pa.array(values, type=pa.large_string(), from_pandas=True)
         except (pa.ArrowTypeError, pa.ArrowInvalid):
@@ -160,6 +221,29 @@ def _fast_typed(values: list, dtype, extra: bool):
         plain = _plain_masked(values, dtype)
         return plain if plain is not None else pd.array(values, dtype=dtype)
     return np.array(values, dtype=dtype)
+
+
+_FEW = 256  # distinct constants, or a short list
+
+
+def _printed(values: list) -> list:
+    """An extra column's short list of strings, ints and bools (``None`` beside) as the
+    strings typing gives them (``str``: what Arrow's cast of ints and the general rule,
+    :func:`_to_str`, print), ``None`` kept; other lists as they are (then typed the general
+    way). Without it a list of ints was typed after Arrow refused it as strings (an exception,
+    then a cast kernel: 60 us a column, ~0.6 ms the first time in a process).
+
+    >>> _printed([1, True, None, "a", -2**70])
+    ['1', 'True', None, 'a', '-1180591620717411303424']
+    >>> _printed([1.0, 2])
+    [1.0, 2]
+    """
+    if not set(map(type, values)) <= _PRINTED:
+        return values
+    return [None if v is None else str(v) for v in values]
+
+
+_PRINTED = frozenset({str, int, bool, type(None)})
 
 
 def _plain_masked(values: list, dtype):
@@ -233,17 +317,39 @@ def _aware_rows(values: list, dtype):
     the nanosecond range)."""
     if dtype != _UTC_NS or not values:
         return None
-    ids = list(map(id, values))
-    objects = dict(zip(ids, values, strict=True))
-    stamps = list(objects.values())
-    if set(map(type, stamps)) != _TIMESTAMP_ONLY or any(t.tz is None for t in stamps):
+    ids = np.fromiter(map(id, values), dtype=np.uintp, count=len(values))
+    starts = np.flatnonzero(ids[1:] != ids[:-1])
+    starts += 1
+    if len(starts) * 4 < len(values):  # long runs of one object (a file's time on its rows):
+        # each run's object looked at once, the rows made by repeating its nanoseconds
+        starts = np.concatenate((_ZERO, starts))
+        heads = ids[starts].tolist()
+        ns = _stamps_ns(heads, map(values.__getitem__, starts.tolist()))
+        return None if ns is None else _utc_ns(np.repeat(ns, np.diff(starts,
+                                                                     append=len(values))))
+    ns = _stamps_ns(ids.tolist(), values)
+    return None if ns is None else _utc_ns(ns)
+
+
+_ZERO = np.zeros(1, dtype=np.intp)
+
+
+def _stamps_ns(ids: list[int], stamps: Iterable) -> np.ndarray | None:
+    """The UTC nanoseconds of each of ``stamps`` (``ids``: their ids), each distinct object
+    converted once; ``None`` unless every one is a tz-aware ``pd.Timestamp`` within the
+    nanosecond range."""
+    objects = dict(zip(ids, stamps, strict=True))
+    distinct = list(objects.values())
+    if set(map(type, distinct)) != _TIMESTAMP_ONLY or any(t.tz is None for t in distinct):
         return None
     try:
-        ns = np.array([t.value for t in stamps], dtype=np.int64)
+        ns = np.array([t.value for t in distinct], dtype=np.int64)
     except OverflowError:  # (a Timestamp of another unit beyond the ns range)
         return None
+    if len(distinct) == len(ids):
+        return ns
     where = dict(zip(objects, range(len(objects)), strict=True))
-    return _utc_ns(ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))])
+    return ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
 
 
 _TIMESTAMP_ONLY = frozenset({pd.Timestamp})
@@ -542,6 +648,7 @@ def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) ->
 _STR_OR_NONE = frozenset({str, type(None)})
 _CONST_ONLY = frozenset({Const})
 _CONST_OR_LIST = frozenset({Const, list})
+_COMPACT = frozenset({Const, Runs})
 _INT_OR_NONE = frozenset({int, type(None)})
 _ONE_KEYED = frozenset({str, int, type(None)})  # types whose == is within the type
 
@@ -646,14 +753,16 @@ def _repeat_none(dtype, extra: bool, n: int):
 
 
 def _repeat_plain(value, n: int, dtype, extra: bool):
-    """A string (or an int in an Int64 column) as ``n`` typed rows, as typing it would give;
-    ``None`` for any other value (typed the general way)."""
+    """A string (an int or bool in an extra column, an int in an Int64 column) as ``n`` typed
+    rows, as typing it would give; ``None`` for any other value (typed the general way)."""
     if type(value) is str:
         if extra or dtype is STRING:
             return _repeat_str(value, n)
         if dtype == "category":  # CategoricalDtype(...) == "category" too: observed values
             return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
                                              dtype=_categories([value]), validate=False)
+    elif type(value) in _INT_OR_BOOL and extra:  # (as typing it prints it: str)
+        return _repeat_str(str(value), n)
     elif type(value) is int and not extra and isinstance(dtype, pd.Int64Dtype):
         if -2**63 <= value < 2**63:
             return pd.arrays.IntegerArray(np.full(n, value, dtype=np.int64),
@@ -677,6 +786,7 @@ def _column(pieces: Sequence, dtype, extra: bool = False) -> pd.Series:
 def _typed_column(pieces: Sequence, dtype, extra: bool = False):
     """One typed column from its pieces, in order: an array made here (from lists and
     constants), or a Series (it may hold a caller's array)."""
+    pieces = _without_runs(pieces)
     if len(pieces) == 1 and type(pieces[0]) is Const:  # one value on every row, built directly
         value, n = pieces[0]  # (a column no file has: typing one None cost a tenth of a small
         # read)
@@ -831,7 +941,7 @@ def records_of(columns: tuple[Mapping, int]) -> list[dict]:
     """
     cols, n = columns
     names = sorted(cols, key=str)
-    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    lists = [_piece_list(c) if type(c) in _COMPACT else c for c in map(cols.__getitem__, names)]
     return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
@@ -1046,6 +1156,7 @@ def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
 
 
 _STR_OR_INT = frozenset({str, int})
+_INT_OR_BOOL = frozenset({int, bool})
 
 
 _RUN_IDS: dict[tuple[str, str | int], str] = {}  # (source, run key) -> run_id, kept between
