@@ -194,6 +194,7 @@ def _typed(pieces: list, column: str):
 
 
 @pytest.mark.filterwarnings("ignore:Parsing integer or float values")
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast")
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_piece, min_size=1, max_size=5),
        st.sampled_from(["test", "op", "metric", "block_size", "repetition", "flag", "value",
@@ -259,3 +260,40 @@ def test_records_of_runs_are_their_rows():
     assert _columns.records_of(({"a": _columns.Runs(["x", "y"], [1, 2]), "b": Const(0, 3)},
                                 3)) == [{"a": "x", "b": 0}, {"a": "y", "b": 0},
                                         {"a": "y", "b": 0}]
+
+
+# -- lists of the very same objects (files of one layout) typed once -------------------------
+
+_pool = [1, 1.0, True, 0, False, -0.0, 0.0, "x", "1", None, float("nan"), 2**70,
+         pd.Timestamp("2024-03-07 16:37", tz="UTC")]
+
+
+@pytest.mark.filterwarnings("ignore:Parsing integer or float values")
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast")
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.integers(0, len(_pool) - 1), max_size=4), min_size=1, max_size=3),
+       st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["copy", "equal", "same"])),
+                min_size=1, max_size=6),
+       st.sampled_from(["test", "op", "metric", "block_size", "repetition", "flag",
+                        "higher_is_better", "timestamp", "size_gib", "extra"]))
+def test_lists_of_the_same_objects_type_as_their_rows(bases, picks, column):
+    # a piece is a base list itself ("same"), a list of its very objects ("copy"), or of
+    # objects equal to them but not the same ones ("equal": 1 and 1.0, new floats and ints)
+    made = [[_pool[i] for i in b] for b in bases]
+    pieces = []
+    for k, how in picks:
+        base = made[k % len(made)]
+        if how == "same":
+            pieces.append(base)
+        elif how == "copy":
+            pieces.append(list(base))
+        else:
+            pieces.append([float(v) if type(v) is int and abs(v) < 2**53 else
+                           int(v) if type(v) is float and v == v and v.is_integer() else v
+                           for v in base])
+    rows = [v for p in pieces for v in p]
+    got, want = _typed(pieces, column), _typed([rows], column)
+    if isinstance(want, pd.Series):
+        pd.testing.assert_series_equal(got, want, check_exact=True)
+    else:
+        assert got is want
