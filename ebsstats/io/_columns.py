@@ -1234,7 +1234,8 @@ _INT_OR_BOOL = frozenset({int, bool})
 _RUN_IDS: dict[tuple[str, str | int], str] = {}  # (source, run key) -> run_id, kept between
 # reads: a folder read again hashes none of its runs again (432 SHA-1 of 4 PTS files, ~0.3 ms;
 # 2,000 fio reports' ~2,100)
-_RUN_IDS_MOST = 65536  # (entries of ~200 bytes: bounded, a hostile folder cannot grow it)
+_RUN_IDS_MOST = 32768  # (entries of ~300 bytes with their texts, ~10 MB at most: bounded, a
+# hostile folder cannot grow it)
 
 
 def _run_id(source, key) -> str:
