@@ -1079,8 +1079,8 @@ def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
 def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int],
                      validated: bool = False) -> pd.DataFrame:
     """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
-    chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const` or an array; a chunk
-    that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
+    chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const`, a :class:`Runs` or
+    an array; a chunk that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
     records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
     ``validated=True``: the columns are checked as :func:`ebsstats.schema.validate` checks a
     frame (the same rules and errors), before the frame is made.
