@@ -223,19 +223,10 @@ def run_id(source: str, run_key: str | int | None) -> str:
     (16, True)
     """
     # the first 8 bytes in hex (hexdigest()[:16], without formatting the other 12)
-    return _sha1(f"{source}\x00{run_key}".encode()).digest()[:8].hex()
+    return _sha1(f"{source}\x00{run_key}".encode(), usedforsecurity=False).digest()[:8].hex()
 
 
-def _openssl_sha1(data: bytes):
-    return hashlib.sha1(data, usedforsecurity=False)
-
-
-try:  # CPython's own SHA-1 (HACL*): the same digest as OpenSSL's, without looking the
-    # algorithm up by name per call (2,300 instructions a run id against 4,600: 432 ids of 4
-    # PTS files ~1 M)
-    from _sha1 import sha1 as _sha1
-except ImportError:  # (a Python built without it: hashlib's, OpenSSL's)
-    _sha1 = _openssl_sha1
+_sha1 = hashlib.sha1
 
 
 def empty() -> pd.DataFrame:

@@ -298,25 +298,3 @@ def test_lists_of_the_same_objects_type_as_their_rows(bases, picks, column):
     else:
         assert got is want
 
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[
-    HealthCheck.function_scoped_fixture])
-@given(st.text(max_size=40), st.one_of(st.text(max_size=20), st.integers(), st.none(),
-                                       st.booleans(), st.floats(allow_nan=True)))
-def test_run_ids_by_either_sha1_are_openssls(monkeypatch, source, key):
-    # CPython's SHA-1 (used when present) and OpenSSL's (the fallback) give the same ids
-    import hashlib
-
-    def ids():
-        try:
-            return schema.run_id(source, key)
-        except UnicodeEncodeError as exc:
-            return type(exc)
-    data = f"{source}\x00{key}"
-    want = (hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()[:16]
-            if data.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass") == data
-            and not any(0xD800 <= ord(c) <= 0xDFFF for c in data) else UnicodeEncodeError)
-    assert ids() == want
-    with monkeypatch.context() as m:
-        m.setattr(schema, "_sha1", schema._openssl_sha1)
-        assert ids() == want
