@@ -315,39 +315,17 @@ def _aware_rows(values: list, dtype):
     the nanosecond range)."""
     if dtype != _UTC_NS or not values:
         return None
-    ids = np.fromiter(map(id, values), dtype=np.uintp, count=len(values))
-    starts = np.flatnonzero(ids[1:] != ids[:-1])
-    starts += 1
-    if len(starts) * 4 < len(values):  # long runs of one object (a file's time on its rows):
-        # each run's object looked at once, the rows made by repeating its nanoseconds
-        starts = np.concatenate((_ZERO, starts))
-        heads = ids[starts].tolist()
-        ns = _stamps_ns(heads, map(values.__getitem__, starts.tolist()))
-        return None if ns is None else _utc_ns(np.repeat(ns, np.diff(starts,
-                                                                     append=len(values))))
-    ns = _stamps_ns(ids.tolist(), values)
-    return None if ns is None else _utc_ns(ns)
-
-
-_ZERO = np.zeros(1, dtype=np.intp)
-
-
-def _stamps_ns(ids: list[int], stamps: Iterable) -> np.ndarray | None:
-    """The UTC nanoseconds of each of ``stamps`` (``ids``: their ids), each distinct object
-    converted once; ``None`` unless every one is a tz-aware ``pd.Timestamp`` within the
-    nanosecond range."""
-    objects = dict(zip(ids, stamps, strict=True))
-    distinct = list(objects.values())
-    if set(map(type, distinct)) != _TIMESTAMP_ONLY or any(t.tz is None for t in distinct):
+    ids = list(map(id, values))
+    objects = dict(zip(ids, values, strict=True))
+    stamps = list(objects.values())
+    if set(map(type, stamps)) != _TIMESTAMP_ONLY or any(t.tz is None for t in stamps):
         return None
     try:
-        ns = np.array([t.value for t in distinct], dtype=np.int64)
+        ns = np.array([t.value for t in stamps], dtype=np.int64)
     except OverflowError:  # (a Timestamp of another unit beyond the ns range)
         return None
-    if len(distinct) == len(ids):
-        return ns
     where = dict(zip(objects, range(len(objects)), strict=True))
-    return ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
+    return _utc_ns(ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))])
 
 
 _TIMESTAMP_ONLY = frozenset({pd.Timestamp})
