@@ -262,7 +262,7 @@ def test_records_of_runs_are_their_rows():
                                         {"a": "y", "b": 0}]
 
 
-# -- lists of the very same objects (files of one layout) typed once -------------------------
+# -- lists shared by files (the same object), copies of them, lists of equal values ---------
 
 _pool = [1, 1.0, True, 0, False, -0.0, 0.0, "x", "1", None, float("nan"), 2**70,
          pd.Timestamp("2024-03-07 16:37", tz="UTC")]

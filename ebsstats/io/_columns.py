@@ -530,10 +530,6 @@ def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
     ids = list(map(id, pieces))
     distinct = dict(zip(ids, pieces, strict=True))  # first-seen order (a later same object
     # changes nothing)
-    same = _same_elements(distinct) if len(distinct) > 1 else None
-    if same is not None:  # lists of the very same objects typed once, as one list
-        ids = list(map(same.__getitem__, ids))
-        distinct = {i: distinct[i] for i in dict.fromkeys(same.values())}
     if len(distinct) == len(pieces):  # none shared (a file's per-row values): nothing to spread
         return _from_list(_joined(pieces), dtype, extra)
     ends = itertools.accumulate(map(len, distinct.values()))
@@ -556,7 +552,7 @@ _FEW_PIECES = 64
 def _sliced(typed, starts: list[int], lengths: list[int]):
     """The rows ``typed[s:s + n]`` for each start and length in turn, joined (what spreading
     by the codes of lists that start there gives): for a few pieces cheaper than their
-    per-row codes and a take (4 PTS files' lists of 297 rows: 24 -> 3 us a string column).
+    per-row codes and a take (4 lists of 297 rows: 24 -> 3 us a string column).
     ``None`` for arrays of other kinds (then spread by codes).
 
     >>> _sliced(np.array([1.0, 2.0, 3.0]), [1, 0], [2, 1])
@@ -583,37 +579,6 @@ def _sliced(typed, starts: list[int], lengths: list[int]):
 def _slices(arr: np.ndarray, starts: list[int], lengths: list[int]) -> np.ndarray:
     """``arr[s:s + n]`` for each start and length in turn, joined (a new array)."""
     return np.concatenate([arr[s:s + n] for s, n in zip(starts, lengths, strict=True)])
-
-
-def _same_elements(distinct: dict[int, list]) -> dict[int, int] | None:
-    """Lists (by id, first-seen order) whose elements are the very same objects, in order, as
-    an earlier list's: each list's id -> the id of the first such list (itself if none);
-    ``None`` when there is none. Such lists type alike whatever their values (the same
-    objects: not merely equal ones, ``1 == 1.0 == True`` type apart), so each is typed once:
-    the files of one layout give them (4 PTS files: 20 columns of 4 lists of 297 shared
-    strings, ints, bools, none the same list object). A list is compared with the first list
-    of its length whose first and last elements are its own (then element by element, in C).
-
-    >>> a, b, c, d = ["x", 1], ["y"], None, ["x", 1.0]
-    >>> c = list(a)
-    >>> _same_elements({id(a): a, id(b): b, id(c): c}) == {id(a): id(a), id(b): id(b),
-    ...                                                    id(c): id(a)}
-    True
-    >>> _same_elements({id(a): a, id(b): b, id(d): d}) is None
-    True
-    """
-    first: dict[tuple, list] = {}
-    same: dict[int, int] = {}
-    found = False
-    for i, p in distinct.items():
-        same[i] = i
-        if p:
-            key = (len(p), id(p[0]), id(p[-1]))
-            other = first.setdefault(key, p)
-            if other is not p and all(map(operator.is_, p, other)):
-                same[i] = id(other)
-                found = True
-    return same if found else None
 
 
 def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
