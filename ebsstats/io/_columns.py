@@ -1,9 +1,9 @@
 """The columnar typing engine: reader rows to the typed frames of :mod:`ebsstats.schema`.
 
 A column arrives in *pieces* (one per file or per frame, in row order), each a plain list, a
-:class:`Const` run, a :class:`Runs` piece (values in runs) or an array; constants and list elements are typed together in one call
-(Arrow for strings, factorize for timestamps) and spread by integer codes, large arrays (fio
-logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
+:class:`Const` run, a :class:`Runs` piece (values in runs) or an array; constants and list
+elements are typed together in one call (Arrow for strings, factorize for timestamps) and
+spread by integer codes, large arrays (fio logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
 
 :func:`frame`, :func:`series_frame`, :func:`conform` and :func:`concat` are the public
 constructors (re-exported as ``ebsstats.io.frame`` and so on); :mod:`ebsstats.schema` keeps the
@@ -41,8 +41,8 @@ from ebsstats.schema import (
     run_id,
 )
 
-__all__ = ["Const", "Runs", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
-           "frame_of_columns", "series_of_columns", "is_constant"]
+__all__ = ["Const", "Runs", "frame", "series_frame", "conform", "concat", "columns_of",
+           "records_of", "frame_of_columns", "series_of_columns", "is_constant"]
 
 
 def _has_dtype(actual, dtype) -> bool:
