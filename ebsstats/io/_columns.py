@@ -3,7 +3,8 @@
 A column arrives in *pieces* (one per file or per frame, in row order), each a plain list, a
 :class:`Const` run, a :class:`Runs` piece (values in runs) or an array; constants and list
 elements are typed together in one call (Arrow for strings, factorize for timestamps) and
-spread by integer codes, large arrays (fio logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
+spread by integer codes, large arrays (fio logs) keep their buffers. Typing per file, per
+column, was what made folder reads slow.
 
 :func:`frame`, :func:`series_frame`, :func:`conform` and :func:`concat` are the public
 constructors (re-exported as ``ebsstats.io.frame`` and so on); :mod:`ebsstats.schema` keeps the
@@ -1023,8 +1024,9 @@ def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int],
                      validated: bool = False) -> pd.DataFrame:
     """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
     chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const`, a :class:`Runs` or
-    an array; a chunk that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
-    records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
+    an array; a chunk that lacks a column has ``Const(None, lengths[j])`` there. What
+    :func:`frame` does with records, done once for many files (:mod:`ebsstats.io.folder`).
+    Consumes ``pieces``.
     ``validated=True``: the columns are checked as :func:`ebsstats.schema.validate` checks a
     frame (the same rules and errors), before the frame is made.
     """
