@@ -1,9 +1,10 @@
 """The columnar typing engine: reader rows to the typed frames of :mod:`ebsstats.schema`.
 
 A column arrives in *pieces* (one per file or per frame, in row order), each a plain list, a
-:class:`Const` run or an array; constants and list elements are typed together in one call
-(Arrow for strings, factorize for timestamps) and spread by integer codes, large arrays (fio
-logs) keep their buffers. Typing per file, per column, was what made folder reads slow.
+:class:`Const` run, a :class:`Runs` piece (values in runs) or an array; constants and list
+elements are typed together in one call (Arrow for strings, factorize for timestamps) and
+spread by integer codes, large arrays (fio logs) keep their buffers. Typing per file, per
+column, was what made folder reads slow.
 
 :func:`frame`, :func:`series_frame`, :func:`conform` and :func:`concat` are the public
 constructors (re-exported as ``ebsstats.io.frame`` and so on); :mod:`ebsstats.schema` keeps the
@@ -41,8 +42,8 @@ from ebsstats.schema import (
     run_id,
 )
 
-__all__ = ["Const", "frame", "series_frame", "conform", "concat", "columns_of", "records_of",
-           "frame_of_columns", "series_of_columns", "is_constant"]
+__all__ = ["Const", "Runs", "frame", "series_frame", "conform", "concat", "columns_of",
+           "records_of", "frame_of_columns", "series_of_columns", "is_constant"]
 
 
 def _has_dtype(actual, dtype) -> bool:
@@ -92,6 +93,49 @@ class Const(NamedTuple):
     n: int
 
 
+class Runs(NamedTuple):
+    """Rows in runs of one value: ``values[i]`` on ``counts[i]`` rows in turn, a compact column
+    piece for a chunk's column of few distinct values in long runs (a file's test names, its
+    jobs' options): typed per run, as the :class:`Const` pieces of its runs, never row by row.
+    ``counts`` are ints >= 0 (a run of 0 rows is no row); ``values`` and ``counts`` are as long
+    as each other (else typing raises ``ValueError``). Wherever a chunk's rows are needed one by
+    one (filling ``unit``, ``run_id``) the runs are expanded.
+
+    >>> Runs(["a", "b"], [2, 1])
+    Runs(values=['a', 'b'], counts=[2, 1])
+    """
+
+    values: Sequence
+    counts: Sequence[int]
+
+
+def _runs_consts(p: Runs) -> list[Const]:
+    """A :class:`Runs` piece as the :class:`Const` pieces of its runs, checked.
+
+    >>> _runs_consts(Runs(["a", "b", "c"], [2, 0, 1]))
+    [Const(value='a', n=2), Const(value='c', n=1)]
+    """
+    counts = list(p.counts)
+    if len(counts) != len(p.values):
+        raise ValueError(f"runs of {len(p.values)} values with {len(counts)} counts")
+    if not set(map(type, counts)) <= _INT_ONLY or (counts and min(counts) < 0):
+        raise ValueError("run counts must be ints >= 0")
+    return list(itertools.compress(map(Const, p.values, counts), counts))  # (a run of no
+    # row is left out: as a Const of 0 rows its value would still name a category)
+
+
+def _without_runs(pieces: Sequence) -> list:
+    """A column's pieces with each :class:`Runs` piece as the :class:`Const` pieces of its
+    runs."""
+    out: list = []
+    for p in pieces:
+        if type(p) is Runs:
+            out.extend(_runs_consts(p) or [[]])  # (no run: no row, as an empty list)
+        else:
+            out.append(p)
+    return out
+
+
 _SMALL = 4096  # array pieces shorter than this are typed together with their neighbours
 _SHORT = 4096  # lists of strings up to this long are made categorical in Python, not Arrow
 # (a dict of the sorted categories: faster than Arrow's dictionary encoding up to ~5,000
@@ -105,6 +149,8 @@ def _missing(v) -> bool:
 def _piece_list(p, n: int | None = None) -> list:
     if type(p) is Const:
         return [p.value] * p.n
+    if type(p) is Runs:
+        return _joined(map(operator.mul, map(_one, p.values), _runs_counts(p)))
     if isinstance(p, list):
         return p
     return pd.Series(p).tolist()
@@ -113,10 +159,22 @@ def _piece_list(p, n: int | None = None) -> list:
 _NEVER_MISSING = frozenset({str, int, bool})
 
 
+def _one(v) -> list:
+    return [v]
+
+
+def _runs_counts(p: Runs) -> list[int]:
+    """A :class:`Runs` piece's counts, checked (as :func:`_runs_consts` checks them)."""
+    _runs_consts(p)
+    return list(p.counts)
+
+
 def _needs(p) -> bool:
     """Whether a piece has a missing value."""
     if type(p) is Const:
         return _missing(p.value)
+    if type(p) is Runs:
+        return any(map(_missing, itertools.compress(p.values, _runs_counts(p))))
     if isinstance(p, list):
         types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
         if types <= _NEVER_MISSING:
@@ -137,6 +195,8 @@ def _fast_typed(values: list, dtype, extra: bool):
     pandas extension array); raises (TypeError, ValueError, ArrowException) if the values need
     the general conversion."""
     if extra or dtype is STRING:
+        if extra and len(values) <= _FEW and not set(map(type, values)) <= _STR_OR_NONE:
+            values = _printed(values)  # (ints and bools: what Arrow's cast, or str, prints)
         try:
             arr = pa.array(values, type=pa.large_string(), from_pandas=True)
         except (pa.ArrowTypeError, pa.ArrowInvalid):
@@ -160,6 +220,29 @@ def _fast_typed(values: list, dtype, extra: bool):
         plain = _plain_masked(values, dtype)
         return plain if plain is not None else pd.array(values, dtype=dtype)
     return np.array(values, dtype=dtype)
+
+
+_FEW = 256  # distinct constants, or a short list
+
+
+def _printed(values: list) -> list:
+    """An extra column's short list of strings, ints and bools (``None`` beside) as the
+    strings typing gives them (``str``: what Arrow's cast of ints and the general rule,
+    :func:`_to_str`, print), ``None`` kept; other lists as they are (then typed the general
+    way). Without it a list of ints was typed after Arrow refused it as strings (an exception,
+    then a cast kernel: 60 us a column, ~0.6 ms the first time in a process).
+
+    >>> _printed([1, True, None, "a", -2**70])
+    ['1', 'True', None, 'a', '-1180591620717411303424']
+    >>> _printed([1.0, 2])
+    [1.0, 2]
+    """
+    if not set(map(type, values)) <= _PRINTED:
+        return values
+    return [None if v is None else str(v) for v in values]
+
+
+_PRINTED = frozenset({str, int, bool, type(None)})
 
 
 def _plain_masked(values: list, dtype):
@@ -453,12 +536,50 @@ def _lists_by_codes(pieces: Sequence[list], dtype, extra: bool):
     ends = itertools.accumulate(map(len, distinct.values()))
     offsets = dict(zip(distinct, itertools.chain((0,), ends), strict=False))  # (the last end
     # starts no list)
+    typed = _from_list(_joined(distinct.values()), dtype, extra)
+    if len(pieces) <= _FEW_PIECES:  # (the typed lists' rows joined slice by slice)
+        out = _sliced(typed, list(map(offsets.__getitem__, ids)), list(map(len, pieces)))
+        if out is not None:
+            return out
     firsts = np.fromiter(map(offsets.__getitem__, ids), dtype=np.intp, count=len(ids))
     lengths = np.fromiter(map(len, pieces), dtype=np.intp, count=len(pieces))
-    values = _joined(distinct.values())
-    return _spread(_from_list(values, dtype, extra),
-                   _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
+    return _spread(typed, _piece_codes(firsts, lengths, np.zeros(len(pieces), dtype=bool)),
                    int(lengths.sum()))
+
+
+_FEW_PIECES = 64
+
+
+def _sliced(typed, starts: list[int], lengths: list[int]):
+    """The rows ``typed[s:s + n]`` for each start and length in turn, joined (what spreading
+    by the codes of lists that start there gives): for a few pieces cheaper than their
+    per-row codes and a take (4 lists of 297 rows: 24 -> 3 us a string column).
+    ``None`` for arrays of other kinds (then spread by codes).
+
+    >>> _sliced(np.array([1.0, 2.0, 3.0]), [1, 0], [2, 1])
+    array([2., 3., 1.])
+    """
+    kind = type(typed)
+    if kind is pd.arrays.ArrowStringArray:
+        chunks = typed.__arrow_array__()
+        if chunks.num_chunks != 1:
+            return None
+        return pd.arrays.ArrowStringArray(pa.concat_arrays(list(map(
+            chunks.chunk(0).slice, starts, lengths))), dtype=typed.dtype)
+    if kind is pd.Categorical:
+        return pd.Categorical.from_codes(_slices(typed.codes, starts, lengths),
+                                         dtype=typed.dtype, validate=False)  # (codes made
+        # here: in range)
+    if kind in _MASKED:
+        return kind(_slices(typed._data, starts, lengths), _slices(typed._mask, starts, lengths))
+    if kind is np.ndarray:
+        return _slices(typed, starts, lengths)
+    return None
+
+
+def _slices(arr: np.ndarray, starts: list[int], lengths: list[int]) -> np.ndarray:
+    """``arr[s:s + n]`` for each start and length in turn, joined (a new array)."""
+    return np.concatenate([arr[s:s + n] for s, n in zip(starts, lengths, strict=True)])
 
 
 def _mixed_by_codes(pieces: Sequence, consts: list[bool], dtype, extra: bool):
@@ -542,6 +663,7 @@ def _piece_codes(firsts: np.ndarray, lengths: np.ndarray, consts: np.ndarray) ->
 _STR_OR_NONE = frozenset({str, type(None)})
 _CONST_ONLY = frozenset({Const})
 _CONST_OR_LIST = frozenset({Const, list})
+_COMPACT = frozenset({Const, Runs})
 _INT_OR_NONE = frozenset({int, type(None)})
 _ONE_KEYED = frozenset({str, int, type(None)})  # types whose == is within the type
 
@@ -646,14 +768,16 @@ def _repeat_none(dtype, extra: bool, n: int):
 
 
 def _repeat_plain(value, n: int, dtype, extra: bool):
-    """A string (or an int in an Int64 column) as ``n`` typed rows, as typing it would give;
-    ``None`` for any other value (typed the general way)."""
+    """A string (an int or bool in an extra column, an int in an Int64 column) as ``n`` typed
+    rows, as typing it would give; ``None`` for any other value (typed the general way)."""
     if type(value) is str:
         if extra or dtype is STRING:
             return _repeat_str(value, n)
         if dtype == "category":  # CategoricalDtype(...) == "category" too: observed values
             return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8),
                                              dtype=_categories([value]), validate=False)
+    elif type(value) in _INT_OR_BOOL and extra:  # (as typing it prints it: str)
+        return _repeat_str(str(value), n)
     elif type(value) is int and not extra and isinstance(dtype, pd.Int64Dtype):
         if -2**63 <= value < 2**63:
             return pd.arrays.IntegerArray(np.full(n, value, dtype=np.int64),
@@ -681,9 +805,11 @@ def _typed_column(pieces: Sequence, dtype, extra: bool = False):
         value, n = pieces[0]  # (a column no file has: typing one None cost a tenth of a small
         # read)
         return _repeat_value(value, n, dtype, extra)
-    if len(pieces) == 1 and type(pieces[0]) is not Const and not isinstance(pieces[0], list):
+    if len(pieces) == 1 and type(pieces[0]) not in _COMPACT and not isinstance(pieces[0], list):
         return _from_array(pieces[0], dtype, extra)  # one frame's column: as conform always did
     kinds = set(map(type, pieces))  # judged in C (list subclasses: one by one)
+    if Runs in kinds:  # typed as the Const pieces of its runs (none is a Runs)
+        return _typed_column(_without_runs(pieces), dtype, extra)
     if (dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype)
             and (kinds <= _CONST_OR_LIST
                  or all(type(p) is Const or isinstance(p, list) for p in pieces))):
@@ -831,7 +957,7 @@ def records_of(columns: tuple[Mapping, int]) -> list[dict]:
     """
     cols, n = columns
     names = sorted(cols, key=str)
-    lists = [[c.value] * c.n if type(c) is Const else c for c in map(cols.__getitem__, names)]
+    lists = [_piece_list(c) if type(c) in _COMPACT else c for c in map(cols.__getitem__, names)]
     return [dict(zip(names, row, strict=True)) for row in zip(*lists, strict=True)] if n else []
 
 
@@ -897,9 +1023,10 @@ def frame(records: Iterable[Mapping] | pd.DataFrame) -> pd.DataFrame:
 def frame_of_columns(pieces: dict[str, list], lengths: Sequence[int],
                      validated: bool = False) -> pd.DataFrame:
     """The typed results frame from column pieces: ``pieces[name][j]`` holds the values of
-    chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const` or an array; a chunk
-    that lacks a column has ``Const(None, lengths[j])`` there. What :func:`frame` does with
-    records, done once for many files (:mod:`ebsstats.io.folder`). Consumes ``pieces``.
+    chunk ``j`` (a file), ``lengths[j]`` rows, as a list, a :class:`Const`, a :class:`Runs` or
+    an array; a chunk that lacks a column has ``Const(None, lengths[j])`` there. What
+    :func:`frame` does with records, done once for many files (:mod:`ebsstats.io.folder`).
+    Consumes ``pieces``.
     ``validated=True``: the columns are checked as :func:`ebsstats.schema.validate` checks a
     frame (the same rules and errors), before the frame is made.
     """
@@ -996,7 +1123,7 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         try:
             return cache[s, k]
         except KeyError:
-            v = cache[s, k] = run_id(s, k)
+            v = cache[s, k] = _run_id(s, k)
             return v
         except TypeError:  # unhashable key
             return run_id(s, k)
@@ -1013,7 +1140,7 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         elif type(r) is Const and type(s) is Const and not _needs(k):
             keys = _piece_list(k)  # one file, several runs: hash each run once
             try:
-                ids = {kk: run_id(s.value, kk) for kk in set(keys)}
+                ids = {kk: _run_id(s.value, kk) for kk in set(keys)}
                 rid[j] = list(map(ids.__getitem__, keys))
                 continue
             except TypeError:  # unhashable keys
@@ -1041,11 +1168,41 @@ def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
             return None
     except TypeError:  # unhashable sources
         return None
-    return [Const(run_id(s, k.value), m) if type(k) is Const and type(k.value) in _STR_OR_INT
+    return [Const(_run_id(s, k.value), m) if type(k) is Const and type(k.value) in _STR_OR_INT
             else None for s, k, m in zip(values, key, lengths, strict=True)]
 
 
 _STR_OR_INT = frozenset({str, int})
+_INT_OR_BOOL = frozenset({int, bool})
+
+
+_RUN_IDS: dict[tuple[str, str | int], str] = {}  # (source, run key) -> run_id, kept between
+# reads: a folder read again hashes none of its runs again (432 SHA-1 of 4 PTS files, ~0.3 ms;
+# 2,000 fio reports' ~2,100)
+_RUN_IDS_MOST = 32768  # (entries of ~300 bytes with their texts, ~10 MB at most: bounded, a
+# hostile folder cannot grow it)
+
+
+def _run_id(source, key) -> str:
+    """:func:`ebsstats.schema.run_id` of a source and a run key, kept for a ``str`` source and
+    a ``str`` or ``int`` key (exactly those types: equal values of other types, ``1``, ``1.0``,
+    ``True``, hash alike but give other ids); others computed each time.
+
+    >>> _run_id("a.json", 1) == run_id("a.json", 1) != _run_id("a.json", True) == run_id(
+    ...     "a.json", True)
+    True
+    """
+    if type(source) is not str or type(key) not in _STR_OR_INT:
+        return run_id(source, key)
+    pair = (source, key)
+    kept = _RUN_IDS.get(pair)
+    if kept is None:
+        kept = run_id(source, key)
+        if len(_RUN_IDS) >= _RUN_IDS_MOST:  # (the rule of ``_common.remember``, which this
+            # module is below)
+            _RUN_IDS.clear()
+        _RUN_IDS[pair] = kept
+    return kept
 
 
 def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:
