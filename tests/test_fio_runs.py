@@ -159,3 +159,17 @@ def test_a_folder_of_multi_job_reports_reads_as_per_row_lists(tmp_path, monkeypa
     out = tmp_path / "r.parquet"
     es.to_parquet(got, out)
     pd.testing.assert_frame_equal(es.read_parquet(out), got)
+
+
+def test_columns_take_runs_as_the_per_row_lists_they_stand_for():
+    # _common.Columns (a reader's series without a DataFrame): a Runs piece kept as it is (not
+    # wrapped as one value on every row), its plain frame and its typed series the list's
+    runs = Runs(["read", "write", "read"], [2, 0, 1])
+    cols = {"t": [0.0, 1.0, 2.0], "value": [1.5, 2.5, 3.5], "metric": "iops", "op": runs}
+    lists = {**cols, "op": ["read", "read", "read"]}
+    got, want = _common.Columns(cols, 3), _common.Columns(lists, 3)
+    assert got.cols["op"] is runs and type(got.cols["metric"]) is Const
+    pd.testing.assert_frame_equal(got.frame(), want.frame())
+    meta = {"source": "x.log", "tool": "fio", "run_key": "r", "test": "t"}
+    pd.testing.assert_frame_equal(_common.series_of([_common.series_chunk(got, meta)]),
+                                  _common.series_of([_common.series_chunk(want, meta)]))
