@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import ebsstats as es
 from ebsstats.io import fio
-from ebsstats.io._columns import Const, _piece_list, frame_of_columns
+from ebsstats.io._columns import Const, Runs, _piece_list, frame_of_columns
 from ebsstats.io.fio import json as fio_json
 from ebsstats.simulate.fuzz import genuine_samples, mutations
 from tests.conftest import FIXTURES, ROOT, fixture, json_slots
@@ -28,6 +28,8 @@ def _exact(v):
     """A value compared with its type and every bit (1 == 1.0 and -0.0 == 0.0 are not)."""
     if type(v) is Const:
         return ("Const", _exact(v.value), v.n)
+    if type(v) is Runs:
+        return ("Runs", [_exact(x) for x in v.values], [_exact(c) for c in v.counts])
     if isinstance(v, list):
         return [_exact(x) for x in v]
     if isinstance(v, float):
@@ -239,8 +241,9 @@ def test_one_block_size_per_report_is_typed_as_the_rows_it_stands_for():
 
 
 def test_reports_of_one_job_file_share_their_per_job_lists():
-    # two jobs of different names: test, job are per-row lists, the same list object for two
-    # reports of the same jobs (typed once), a list of their own for other names or row counts
+    # two jobs of different names: test, job are runs (one per job: typed once per job), run_key
+    # a per-row list, the same list object for two reports of the same jobs (typed once), a list
+    # of its own for other keys or row counts
     def report(names, iops=1.0):
         doc = json.loads(json.dumps(SMALL))
         doc["jobs"] = [json.loads(json.dumps(SMALL["jobs"][0])) for _ in names]
@@ -250,8 +253,11 @@ def test_reports_of_one_job_file_share_their_per_job_lists():
         return fio_json._fast_json(json.dumps(doc), "r.json").columns[0]
 
     a, b, c = report(["x", "y"]), report(["x", "y"], 2.0), report(["x", "z"])
-    assert a["test"] is b["test"] and a["job"] is b["job"]
-    assert a["test"] is not c["test"] and c["test"][-1] == "z" and a["test"][-1] == "y"
+    assert type(a["test"]) is Runs and a["test"] == b["test"] and a["job"] == a["test"]
+    assert a["test"].values == ("x", "y") and c["test"].values == ("x", "z")
+    assert list(a["test"].counts) == [45, 45]
+    assert a["run_key"] is b["run_key"] and _piece_list(a["run_key"]) == ["$.jobs[0]"] * 45 + [
+        "$.jobs[1]"] * 45
     bases = [({}, 2), ({}, 1)]
     assert fio_json._repeated([1, "a"], bases) == [1, 1, "a"]
     got = fio_json._repeated([True, "a"], bases)  # 1 == True: the types tell them apart

@@ -273,27 +273,28 @@ def record_chunk(records: list[dict], meta: Mapping | None = None) -> Chunk:
 
 class Columns:
     """Rows as columns without a DataFrame: ``cols`` maps a name to a list (one value per row)
-    or a :class:`~ebsstats._columns.Const`; ``len()`` is the row count. What a reader builds for
-    many small series (a DataFrame each cost more than the parse); typed with every other
-    file's.
+    or a :class:`~ebsstats._columns.Const` or :class:`~ebsstats._columns.Runs` piece; ``len()``
+    is the row count. What a reader builds for many small series (a DataFrame each cost more
+    than the parse); typed with every other file's.
 
-    >>> c = Columns({"t": [0.0, 1.0], "metric": "iops"}, 2)
-    >>> len(c), c.cols["metric"]
-    (2, Const(value='iops', n=2))
+    >>> c = Columns({"t": [0.0, 1.0], "metric": "iops", "op": _columns.Runs(["r", "w"], [1, 1])},
+    ...             2)
+    >>> len(c), c.cols["metric"], c.frame()["op"].tolist()
+    (2, Const(value='iops', n=2), ['r', 'w'])
     """
 
     __slots__ = ("cols", "n")
 
     def __init__(self, cols: Mapping, n: int):
         self.n = n
-        self.cols = {k: v if isinstance(v, (list, _columns.Const)) else _columns.Const(v, n)
-                     for k, v in cols.items()}
+        self.cols = {k: v if isinstance(v, (list, _columns.Const, _columns.Runs))
+                     else _columns.Const(v, n) for k, v in cols.items()}
 
     @classmethod
     def of(cls, cols: dict, n: int) -> Columns:
-        """``Columns`` of ``cols`` as they are: every value already a list of ``n`` values or a
-        :class:`~ebsstats._columns.Const` (what a reader that built them knows; no pass over
-        the names to check)."""
+        """``Columns`` of ``cols`` as they are: every value already a list of ``n`` values, a
+        :class:`~ebsstats._columns.Const` or a :class:`~ebsstats._columns.Runs` piece (what a
+        reader that built them knows; no pass over the names to check)."""
         out = object.__new__(cls)
         out.cols, out.n = cols, n
         return out
@@ -303,9 +304,12 @@ class Columns:
 
     def frame(self) -> pd.DataFrame:
         """The same rows as a plain (untyped, object) DataFrame."""
-        return pd.DataFrame({k: [v.value] * v.n if type(v) is _columns.Const else v
+        return pd.DataFrame({k: _columns._piece_list(v) if type(v) in _COMPACT else v
                              for k, v in self.cols.items()}, dtype=object,
                             index=pd.RangeIndex(self.n))
+
+
+_COMPACT = frozenset({_columns.Const, _columns.Runs})
 
 
 def public_series(parsed: Parsed) -> Parsed:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, is_constant
+from ebsstats.io._columns import Const, Runs, is_constant
 from ebsstats.io._common import Parsed, line_of, picker, remember
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
@@ -352,7 +352,7 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
             first = per_job[0]  # only a str equals a str, None None: no type to tell apart
             cols[k] = (_NEW_TUPLE(Const, (first, n)) if per_job.count(first) == jobs and (
                 type(first) in _STR_OR_NONE or is_constant(list(per_job)))
-                else _repeated_of(per_job, counts))
+                else _per_job(k, per_job, counts))
         return cols, n
     cols = {}
     for k in dict.fromkeys(k for base, _ in bases for k in base):
@@ -360,8 +360,23 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
         if not per_job or is_constant(per_job):
             cols[k] = Const(per_job[0] if per_job else bases[0][0].get(k), n)
             continue
-        cols[k] = _repeated([base.get(k) for base, _ in bases], bases)
+        cols[k] = _per_job(k, [base.get(k) for base, _ in bases], tuple(m for _, m in bases))
     return cols, n
+
+
+def _per_job(name: str, per_job, counts: tuple) -> Runs | list:
+    """A column whose jobs hold different values: a :class:`Runs` piece (each job's value on
+    its rows, typed once per job instead of row by row: the 2,000 corpus reports' ``test``,
+    ``job``, ``rw``, ``workload``, 51,644 rows in 448 files, type ~4.5 ms faster), but
+    ``run_key`` as the list :func:`_repeated_of` gives (the typing hashes a run id per row of
+    it and drops it: runs would only be expanded there, ~2 ms slower).
+
+    >>> _per_job("test", ("a", "b"), (2, 1)), _per_job("run_key", ("a", "b"), (2, 1))
+    (Runs(values=('a', 'b'), counts=(2, 1)), ['a', 'a', 'b'])
+    """
+    if name == "run_key":
+        return _repeated_of(per_job, counts)
+    return _NEW_TUPLE(Runs, (tuple(per_job), counts))  # Runs(values, counts), in C
 
 
 def _uniform(values: list, n: int) -> list | Const:
