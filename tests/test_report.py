@@ -199,3 +199,56 @@ def test_cost_page_leaves_out_a_volume_type_the_book_does_not_price(tmp_path):
     index = report(d, tmp_path / "rep", notebooks=nbs)
     page = (index.parent / "05-cost.html").read_text()
     assert "no price for volume type local" in page
+
+
+def test_a_results_section_that_showed_nothing_is_one_line_on_the_page(tmp_path, fio_data):
+    """A section tagged ``results`` whose code printed nothing loses its prose on the page
+    (the page's "Not shown" note says why), not in the executed notebook; an untagged
+    section and a tagged one that showed something stay whole."""
+    def md(text, tags=()):
+        return {"cell_type": "markdown", "metadata": {"tags": list(tags)}, "source": text}
+
+    def code(text, tags=()):
+        return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": text,
+                "outputs": [], "execution_count": None}
+
+    cells = [md("# Page"), code('data = "x"\noutput = "."\n', ["parameters"]),
+             md("## Empty section", ["results"]), md("Prose of the empty method."),
+             code("ok = False\nif ok:\n    print('never')"),
+             md("## Full section", ["results"]), md("Prose of the shown method."),
+             code("print('shown value 42')"),
+             md("## Advice"), md("Prose of the advice."), code("x = 1")]
+    nb = {"cells": [{**c, "id": f"c{k}"} for k, c in enumerate(cells)],
+          "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                      "display_name": "Python 3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    (nbs / "00-page.ipynb").write_text(json.dumps(nb))
+    out = tmp_path / "rep"
+    report(fio_data, out, notebooks=nbs)
+    page = (out / "00-page.html").read_text()
+    assert "Empty section" in page and "Nothing to show for this data." in page
+    assert "Prose of the empty method." not in page
+    assert "Prose of the shown method." in page and "shown value 42" in page
+    assert "Prose of the advice." in page
+    assert page.count("Nothing to show for this data.") == 1
+    executed = json.loads((out / "notebooks" / "00-page.ipynb").read_text())
+    assert any("Prose of the empty method." in "".join(c["source"]) for c in executed["cells"])
+
+
+def test_bundled_notebooks_tag_their_result_sections():
+    """Every ``##`` section of the bundled notebooks with code is tagged ``results``, except
+    the sections that are advice (a silent clean-up under a table of advice)."""
+    untagged = []
+    for book in notebook_list(default_notebooks()):
+        cells = json.loads(book.read_text())["cells"]
+        heads = [k for k, c in enumerate(cells) if c["cell_type"] == "markdown"
+                 and "".join(c["source"]).lstrip().startswith("##")]
+        for a, b in zip(heads, [*heads[1:], len(cells)], strict=True):
+            has_code = any(c["cell_type"] == "code" for c in cells[a:b])
+            tagged = "results" in cells[a]["metadata"].get("tags", [])
+            assert not tagged or has_code, (book.name, "".join(cells[a]["source"])[:60])
+            if has_code and not tagged:
+                untagged.append((book.name, "".join(cells[a]["source"]).splitlines()[0]))
+    assert untagged == [("06-scale.ipynb", "## When to switch")]

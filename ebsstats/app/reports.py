@@ -180,6 +180,8 @@ def _render_html(executed: Path, target: Path, show_code: bool,
     # papermill's own red "An Exception was encountered" cell is code-styled noise in a report
     nb.cells = [c for c in nb.cells
                 if "papermill-error-cell-tag" not in c.get("metadata", {}).get("tags", [])]
+    if not show_code and error is None:
+        nb.cells = _collapse_empty_sections(nb.cells)
     exporter = HTMLExporter(exclude_input=not show_code, exclude_input_prompt=True,
                             exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
@@ -189,6 +191,53 @@ def _render_html(executed: Path, target: Path, show_code: bool,
         body = body.replace("<main>", "<main>" + banner, 1) if "<main>" in body else \
             body.replace("<body", banner + "<body", 1)
     target.write_text(body, encoding="utf-8")
+
+
+_NOTHING = "*Nothing to show for this data.*"
+RESULTS_TAG = "results"  # a section heading's tag: the section shows results of its code
+
+
+def _heading(cell) -> bool:
+    """A section's heading (level 2 or deeper: the page's title and its introduction stay)."""
+    return cell.get("cell_type") == "markdown" and cell.get("source", "").lstrip().startswith(
+        "##")
+
+
+def _shows_results(cell) -> bool:
+    return RESULTS_TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def _collapse_empty_sections(cells: list) -> list:
+    """The sections of a page (a ``##`` heading and the cells up to the next one) whose heading
+    is tagged ``results`` and whose code ran and showed nothing, reduced to their heading and
+    one line. When the data cannot support an analysis the page says so once ("Not shown:"
+    and what it would need) and its later sections guard their code: their prose on a method
+    without results only confused the readers of the report. Untagged sections (prose, a
+    table of advice, a silent clean-up) stay whole; the executed notebook saved beside the
+    page keeps every cell.
+
+    >>> import nbformat.v4 as v4
+    >>> def heading(text, tags=("results",)):
+    ...     return v4.new_markdown_cell(text, metadata={"tags": list(tags)})
+    >>> cells = [v4.new_markdown_cell("# Page"), v4.new_code_cell("import x"),
+    ...          heading("## Effects"), v4.new_markdown_cell("How to read them."),
+    ...          v4.new_code_cell("if ok: show()"), heading("## Advice", tags=()),
+    ...          v4.new_markdown_cell("A table."), v4.new_code_cell("cleanup()")]
+    >>> [c.source for c in _collapse_empty_sections(cells)]
+    ['# Page', 'import x', '## Effects', '*Nothing to show for this data.*', '## Advice', 'A table.', 'cleanup()']
+    """
+    from nbformat.v4 import new_markdown_cell
+
+    starts = [k for k, c in enumerate(cells) if _heading(c)]
+    out = list(cells[:starts[0]] if starts else cells)
+    for a, b in zip(starts, [*starts[1:], len(cells)], strict=True):
+        section = cells[a:b]
+        code = [c for c in section if c.get("cell_type") == "code"]
+        if _shows_results(section[0]) and code and not any(c.get("outputs") for c in code):
+            out += [section[0], new_markdown_cell(_NOTHING)]
+        else:
+            out += section
+    return out
 
 
 def _index(pages: list[tuple[str, str, str | None]], data: str, params: Mapping,
