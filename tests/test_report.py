@@ -213,7 +213,8 @@ def test_a_results_section_that_showed_nothing_is_one_line_on_the_page(tmp_path,
                 "outputs": [], "execution_count": None}
 
     cells = [md("# Page"), code('data = "x"\noutput = "."\n', ["parameters"]),
-             md("## Empty section", ["results"]), md("Prose of the empty method."),
+             md("## Empty section\n\nHeading's own prose.", ["results"]),
+             md("Prose of the empty method."),
              code("ok = False\nif ok:\n    print('never')"),
              md("## Full section", ["results"]), md("Prose of the shown method."),
              code("print('shown value 42')"),
@@ -229,7 +230,7 @@ def test_a_results_section_that_showed_nothing_is_one_line_on_the_page(tmp_path,
     report(fio_data, out, notebooks=nbs)
     page = (out / "00-page.html").read_text()
     assert "Empty section" in page and "Nothing to show for this data." in page
-    assert "Prose of the empty method." not in page
+    assert "Prose of the empty method." not in page and "Heading's own prose." not in page
     assert "Prose of the shown method." in page and "shown value 42" in page
     assert "Prose of the advice." in page
     assert page.count("Nothing to show for this data.") == 1

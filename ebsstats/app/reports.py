@@ -208,7 +208,7 @@ def _shows_results(cell) -> bool:
 
 
 def _collapse_empty_sections(cells: list) -> list:
-    """The sections of a page (a ``##`` heading and the cells up to the next one) whose heading
+    r"""The sections of a page (a ``##`` heading and the cells up to the next one) whose heading
     is tagged ``results`` and whose code ran and showed nothing, reduced to their heading and
     one line. When the data cannot support an analysis the page says so once ("Not shown:"
     and what it would need) and its later sections guard their code: their prose on a method
@@ -220,21 +220,31 @@ def _collapse_empty_sections(cells: list) -> list:
     >>> def heading(text, tags=("results",)):
     ...     return v4.new_markdown_cell(text, metadata={"tags": list(tags)})
     >>> cells = [v4.new_markdown_cell("# Page"), v4.new_code_cell("import x"),
-    ...          heading("## Effects"), v4.new_markdown_cell("How to read them."),
+    ...          heading("## Effects\n\nWhat they are."), v4.new_markdown_cell("How to read them."),
     ...          v4.new_code_cell("if ok: show()"), heading("## Advice", tags=()),
     ...          v4.new_markdown_cell("A table."), v4.new_code_cell("cleanup()")]
-    >>> [c.source for c in _collapse_empty_sections(cells)]
-    ['# Page', 'import x', '## Effects', '*Nothing to show for this data.*', '## Advice', 'A table.', 'cleanup()']
+    >>> for c in _collapse_empty_sections(cells):
+    ...     print(repr(c.source))
+    '# Page'
+    'import x'
+    '## Effects\n\n*Nothing to show for this data.*'
+    '## Advice'
+    'A table.'
+    'cleanup()'
     """
     from nbformat.v4 import new_markdown_cell
 
     starts = [k for k, c in enumerate(cells) if _heading(c)]
-    out = list(cells[:starts[0]] if starts else cells)
+    if not starts:
+        return list(cells)
+    out = list(cells[:starts[0]])
     for a, b in zip(starts, [*starts[1:], len(cells)], strict=True):
         section = cells[a:b]
         code = [c for c in section if c.get("cell_type") == "code"]
         if _shows_results(section[0]) and code and not any(c.get("outputs") for c in code):
-            out += [section[0], new_markdown_cell(_NOTHING)]
+            title = section[0].get("source", "").lstrip().split("\n", 1)[0]  # (a heading's
+            # cell often holds the section's prose too)
+            out += [new_markdown_cell(f"{title}\n\n{_NOTHING}")]
         else:
             out += section
     return out
