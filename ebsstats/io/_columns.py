@@ -28,6 +28,7 @@ from pandas.api.internals import create_dataframe_from_blocks
 from pandas.api.types import union_categoricals
 
 from ebsstats.errors import SchemaError
+from ebsstats.io._bounded import remember
 from ebsstats.schema import (
     COLUMNS,
     META_COLUMNS,
@@ -109,17 +110,23 @@ class Runs(NamedTuple):
     counts: Sequence[int]
 
 
+def _run_counts(p: Runs) -> list[int]:
+    """A :class:`Runs` piece's counts, checked: as many as its values, ints >= 0."""
+    counts = list(p.counts)
+    if len(counts) != len(p.values):
+        raise ValueError(f"runs of {len(p.values)} values with {len(counts)} counts")
+    if not set(map(type, counts)) <= _INT_ONLY or (counts and min(counts) < 0):
+        raise ValueError("run counts must be ints >= 0")
+    return counts
+
+
 def _runs_consts(p: Runs) -> list[Const]:
     """A :class:`Runs` piece as the :class:`Const` pieces of its runs, checked.
 
     >>> _runs_consts(Runs(["a", "b", "c"], [2, 0, 1]))
     [Const(value='a', n=2), Const(value='c', n=1)]
     """
-    counts = list(p.counts)
-    if len(counts) != len(p.values):
-        raise ValueError(f"runs of {len(p.values)} values with {len(counts)} counts")
-    if not set(map(type, counts)) <= _INT_ONLY or (counts and min(counts) < 0):
-        raise ValueError("run counts must be ints >= 0")
+    counts = _run_counts(p)
     return list(itertools.compress(map(Const, p.values, counts), counts))  # (a run of no
     # row is left out: as a Const of 0 rows its value would still name a category)
 
@@ -150,7 +157,8 @@ def _piece_list(p, n: int | None = None) -> list:
     if type(p) is Const:
         return [p.value] * p.n
     if type(p) is Runs:
-        return _joined(map(operator.mul, map(_one, p.values), _runs_counts(p)))
+        return list(itertools.chain.from_iterable(map(itertools.repeat, p.values,
+                                                      _run_counts(p))))
     if isinstance(p, list):
         return p
     return pd.Series(p).tolist()
@@ -159,22 +167,12 @@ def _piece_list(p, n: int | None = None) -> list:
 _NEVER_MISSING = frozenset({str, int, bool})
 
 
-def _one(v) -> list:
-    return [v]
-
-
-def _runs_counts(p: Runs) -> list[int]:
-    """A :class:`Runs` piece's counts, checked (as :func:`_runs_consts` checks them)."""
-    _runs_consts(p)
-    return list(p.counts)
-
-
 def _needs(p) -> bool:
     """Whether a piece has a missing value."""
     if type(p) is Const:
         return _missing(p.value)
     if type(p) is Runs:
-        return any(map(_missing, itertools.compress(p.values, _runs_counts(p))))
+        return any(map(_missing, itertools.compress(p.values, _run_counts(p))))
     if isinstance(p, list):
         types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
         if types <= _NEVER_MISSING:
@@ -750,9 +748,7 @@ def _none_typed(dtype, extra: bool):
         one = _utc_ns(np.array([_NAT], dtype=np.int64))
     else:
         one = _from_list([None], dtype, extra)
-    if len(_NONE_TYPED) >= 256:  # (the schema's dtypes, and a caller's: bounded)
-        _NONE_TYPED.clear()
-    _NONE_TYPED[key] = (dtype, one)
+    remember(_NONE_TYPED, key, (dtype, one), 256)  # (the schema's dtypes, and a caller's)
     return one
 
 
@@ -1198,10 +1194,7 @@ def _run_id(source, key) -> str:
     kept = _RUN_IDS.get(pair)
     if kept is None:
         kept = run_id(source, key)
-        if len(_RUN_IDS) >= _RUN_IDS_MOST:  # (the rule of ``_common.remember``, which this
-            # module is below)
-            _RUN_IDS.clear()
-        _RUN_IDS[pair] = kept
+        remember(_RUN_IDS, pair, kept, _RUN_IDS_MOST)
     return kept
 
 

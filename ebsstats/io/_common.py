@@ -30,6 +30,7 @@ import pandas as pd
 from ebsstats import schema
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
+from ebsstats.io._bounded import remember as remember  # (the readers take it from here)
 
 MAX_BYTES = 2 * 1024**3  # a single file larger than this is refused (folder reads can lower it)
 HEAD_BYTES = 64 * 1024
@@ -182,22 +183,6 @@ def unconvertible(exc: Exception, text: str, source: str) -> ParseError:
                       found=f"{type(exc).__name__}: {exc}")
 
 
-def remember(cache: dict, key, value, most: int) -> None:
-    """``cache[key] = value``, the cache forgotten first when it holds ``most`` entries: what a
-    reader keeps between files is made again when asked for, and a hostile folder cannot grow
-    it without end.
-
-    >>> kept = {}
-    >>> for k in range(3):
-    ...     remember(kept, k, k * k, most=2)
-    >>> kept
-    {2: 4}
-    """
-    if len(cache) >= most:
-        cache.clear()
-    cache[key] = value
-
-
 def picker(keys: Sequence):
     """``operator.itemgetter(*keys)`` that always gives a tuple (one key: a 1-tuple; none: an
     empty one), as a plan that reads a run of fields by index or key needs.
@@ -304,12 +289,9 @@ class Columns:
 
     def frame(self) -> pd.DataFrame:
         """The same rows as a plain (untyped, object) DataFrame."""
-        return pd.DataFrame({k: _columns._piece_list(v) if type(v) in _COMPACT else v
+        return pd.DataFrame({k: _columns._piece_list(v) if type(v) in _columns._COMPACT else v
                              for k, v in self.cols.items()}, dtype=object,
                             index=pd.RangeIndex(self.n))
-
-
-_COMPACT = frozenset({_columns.Const, _columns.Runs})
 
 
 def public_series(parsed: Parsed) -> Parsed:
