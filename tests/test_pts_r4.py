@@ -7,6 +7,7 @@ keep their own units."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -161,14 +162,30 @@ def test_findall_is_iterfind(seed):
                 assert el.findall(tag) == list(el.iterfind(tag))
 
 
+def _mb_checked_by_logs(mbps, iops, bs):
+    """pts._mb_checked without its 1% band: the closer basis by the logs of the ratios."""
+    if not (bs and mbps and iops and mbps > 0 and iops > 0):
+        return None
+    expected = iops * bs
+    r_mib, r_mb = mbps * pts._MIB / expected, mbps * pts._MB / expected
+    if not (0 < r_mib < math.inf and 0 < r_mb < math.inf):
+        return None
+    d_mib, d_mb = abs(math.log(r_mib)), abs(math.log(r_mb))
+    if d_mib <= d_mb:
+        if d_mib < 0.018:
+            return pts._MIB, "MiB/s (checked: IOPS x block size)"
+    elif d_mb < 0.018:
+        return pts._MB, "MB/s (checked: IOPS x block size)"
+    return pts._MIB, "MiB/s assumed (IOPS x block size check inconclusive)"
+
+
 @pytest.mark.parametrize("seed", range(20))
-def test_entry_mb_bases_is_entry_mb_basis(seed):
-    """The MB/s bases decided without logs near a basis are those of the check, entry by entry:
-    ratios about 1%, 1.8% (the check's band) and 4.9% (the other basis) off, either side, and
-    values that are no check (none, zero, negative, infinite, NaN, no block size)."""
+def test_mb_checked_band_is_the_log_rule(seed):
+    """The MB/s bases decided without logs near a basis are those of the log rule, entry by
+    entry: ratios about 1%, 1.8% (the check's band) and 4.9% (the other basis) off, either
+    side, and values that are no check (none, zero, negative, infinite, NaN, no block size)."""
     rng = np.random.default_rng(seed)
     bs = [None, 0, 512, 4096, 131072, 2**40][seed % 6]
-    means, others = [], []
     for _ in range(300):
         other = float(rng.choice([rng.uniform(1, 1e6), 0.0, -5.0, float("inf"), float("nan")]
                                  if rng.random() < 0.1 else [rng.uniform(1, 1e6)]))
@@ -179,11 +196,8 @@ def test_entry_mb_bases_is_entry_mb_basis(seed):
         mean = other * (bs or 4096) / base * off
         if rng.random() < 0.05:
             mean = float(rng.choice([0.0, -mean, float("inf"), float("nan")]))
-        means.append(mean)
-        others.append(None if rng.random() < 0.05 else other)
-    for fio in (True, False):
-        want = [pts._entry_mb_basis(m, o, bs, fio) for m, o in zip(means, others, strict=True)]
-        assert pts._entry_mb_bases(means, others, bs, fio) == want
+        other = None if rng.random() < 0.05 else other
+        assert pts._mb_checked(mean, other, bs) == _mb_checked_by_logs(mean, other, bs)
 
 
 _ASCII_NUM = r"[-+]?+(?:[0-9]++\.?+[0-9]*+|\.[0-9]++)(?:[eE][-+]?+[0-9]++)?+"

@@ -1262,15 +1262,27 @@ def _mb_checked(mbps: float | None, iops: float | None, bs: int | None
         return None
     expected = iops * bs
     r_mib, r_mb = mbps * _MIB / expected, mbps * _MB / expected
+    if _CLOSE_LO < r_mib < _CLOSE_HI:  # (the usual case: decided without the logs below)
+        return _MIB_CHECKED
+    if _CLOSE_LO < r_mb < _CLOSE_HI:
+        return _MB_CHECKED
     if not (0 < r_mib < math.inf and 0 < r_mb < math.inf):
         return None
     d_mib, d_mb = abs(math.log(r_mib)), abs(math.log(r_mb))
     if d_mib <= d_mb:  # the closer of the two (MiB on a tie)
         if d_mib < 0.018:
-            return _MIB, "MiB/s (checked: IOPS x block size)"
+            return _MIB_CHECKED
     elif d_mb < 0.018:
-        return _MB, "MB/s (checked: IOPS x block size)"
+        return _MB_CHECKED
     return _MIB, "MiB/s assumed (IOPS x block size check inconclusive)"
+
+
+# an MB/s figure within 1% of IOPS x block size in MiB/s (MB/s) is that one, checked: its
+# distance (a log) is below 0.0101, the other basis' above 0.037 (they are 4.6% apart), far
+# from the 0.018 of the check and from a tie, whatever the rounding of the ratios
+_CLOSE_LO, _CLOSE_HI = 0.99, 1.01
+_MIB_CHECKED = (_MIB, "MiB/s (checked: IOPS x block size)")
+_MB_CHECKED = (_MB, "MB/s (checked: IOPS x block size)")
 
 
 def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int | None,
@@ -1304,36 +1316,6 @@ def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
     if fio:
         return _MIB, "MiB/s assumed (pts/fio profile; no IOPS result to check)"
     return _MIB, "MiB/s assumed (no IOPS result to check)"
-
-
-# an MB/s figure within 1% of IOPS x block size in MiB/s (MB/s) is that one, checked: its
-# distance (a log) is below 0.0101, the other basis' above 0.037 (they are 4.6% apart), far
-# from the 0.018 of the check and from a tie, whatever the rounding of the ratios
-_CLOSE_LO, _CLOSE_HI = 0.99, 1.01
-_MIB_CHECKED = (_MIB, "MiB/s (checked: IOPS x block size)")
-_MB_CHECKED = (_MB, "MB/s (checked: IOPS x block size)")
-
-
-def _entry_mb_bases(means: list[float], others: list[float | None], bs: int | None,
-                    fio: bool) -> list[tuple[float, str]]:
-    """``[_entry_mb_basis(mean, other, bs, fio) ...]`` of the entries' ``means`` and their IOPS
-    entries' (``others``): those within 1% of a basis (the usual case) decided without logs.
-
-    >>> _entry_mb_bases([100.0, 104.8576, 1.0], [25600.0, 25600.0, None], 4096, True)[0][1]
-    'MiB/s (checked: IOPS x block size)'
-    """
-    out = []
-    for mean, other in zip(means, others, strict=True):
-        if bs and other is not None and mean is not None and mean > 0 and other > 0:
-            expected = other * bs
-            if _CLOSE_LO < mean * _MIB / expected < _CLOSE_HI:
-                out.append(_MIB_CHECKED)
-                continue
-            if _CLOSE_LO < mean * _MB / expected < _CLOSE_HI:
-                out.append(_MB_CHECKED)
-                continue
-        out.append(_entry_mb_basis(mean, other, bs, fio))
-    return out
 
 
 _SIGNED_METRICS = frozenset(("score",))  # rates and latencies are >= 0; a score may not be
@@ -1906,7 +1888,8 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
     if decided is not None:  # (one factor for every entry)
         decisions = [decided] * m
     else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
-        decisions = _entry_mb_bases(values, means(), sh.base["block_size"], sh.fio)
+        decisions = list(map(_entry_mb_basis, values, means(), repeat(sh.base["block_size"]),
+                             repeat(sh.fio)))
     factors = [d[0] for d in decisions]
     scaled = list(map(float.__mul__, values, factors))
     it = iter(flat)  # (each entry's runs, scaled by its factor)
