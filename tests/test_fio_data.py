@@ -90,7 +90,7 @@ def test_a_digit_run_at_the_limit_the_bytes_and_the_text_agree(limit, monkeypatc
     for k in (1, 639, 640, 641, 4299, 4300, 4301):
         data = SMALL.replace(b'"latency_depth" : ', b'"latency_depth" : ' + b"7" * k
                              + b", \"y\": ", 1)
-        assert fio_json._has_long_integer_data(data) == fio_json._has_long_integer(
+        assert fio_json._has_long_integer(data) == fio_json._has_long_integer(
             data.decode()), k
 
 

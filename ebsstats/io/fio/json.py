@@ -815,7 +815,7 @@ def _fast_json(text: str, source: str) -> Parsed | None:
 def _fast_data(data: bytes, source: str) -> Parsed | None:
     """:func:`_fast_json` of the text of ``data`` (ASCII, starting with ``{``: the text is its
     bytes, one character each) read from the bytes themselves, without making the text."""
-    if _has_long_integer_data(data):
+    if _has_long_integer(data):
         return None
     got = _fast_doc(data, source)
     if got is None:
@@ -840,44 +840,32 @@ def _fast_doc(text: str | bytes, source: str):
         return None
 
 
-def _has_long_integer(text: str) -> bool:
-    """Whether ``text`` has a run of more digits than Python converts to an int: the general
-    path refuses such a number even in a key the rows do not use, which msgspec skips unread.
-    A run longer than the limit covers a multiple of it: only those characters are looked at."""
+def _has_long_integer(text: str | bytes) -> bool:
+    """Whether ``text`` (or ASCII bytes: the text is its bytes) has a run of more digits than
+    Python converts to an int: the general path refuses such a number even in a key the rows
+    do not use, which msgspec skips unread. A run longer than the limit covers a multiple of
+    it: only those characters are looked at.
+
+    >>> limit = sys.get_int_max_str_digits()
+    >>> [_has_long_integer(x * (limit + 1)) for x in ("1", b"1", "a")] if limit else [1, 1, 0]
+    [True, True, False]
+    """
     limit = sys.get_int_max_str_digits()
     if not limit:
         return False
+    run, zero, nine = _DIGITS[type(text)]  # (a byte is an int: "0" is 48)
     for k, c in enumerate(text[::limit]):  # a few characters
-        if not "0" <= c <= "9":
+        if not zero <= c <= nine:
             continue
         i = j = k * limit
-        while j and "0" <= text[j - 1] <= "9":
+        while j and zero <= text[j - 1] <= nine:
             j -= 1
-        if _DIGIT_RUN.match(text, i).end() - j > limit:
+        if run.match(text, i).end() - j > limit:
             return True
     return False
 
 
-_DIGIT_RUN = re.compile(r"[0-9]*")
-
-
-def _has_long_integer_data(data: bytes) -> bool:
-    """:func:`_has_long_integer` of ASCII ``data`` (the text is its bytes)."""
-    limit = sys.get_int_max_str_digits()
-    if not limit:
-        return False
-    for k, c in enumerate(data[::limit]):  # a few bytes, as ints
-        if not 48 <= c <= 57:  # "0" to "9"
-            continue
-        i = j = k * limit
-        while j and 48 <= data[j - 1] <= 57:
-            j -= 1
-        if _DIGIT_RUN_DATA.match(data, i).end() - j > limit:
-            return True
-    return False
-
-
-_DIGIT_RUN_DATA = re.compile(rb"[0-9]*")
+_DIGITS = {str: (re.compile(r"[0-9]*"), "0", "9"), bytes: (re.compile(rb"[0-9]*"), 48, 57)}
 # _JSON_SNIFF (r'"fio version"\s*:') on ASCII bytes: \s of a text pattern is also \x1c-\x1f
 _JSON_SNIFF_DATA = re.compile(rb'"fio version"[ \t\n\r\f\v\x1c-\x1f]*:')
 
