@@ -119,7 +119,7 @@ def test_the_general_path_gives_runs_too(monkeypatch):
                     {"name": "c", "options": {"rw": "write", "bs": "64k"}}])
     fast = fio._parse(text, "r.json")
     monkeypatch.setattr(fio_json, "_fast_json", lambda text, source: None)
-    monkeypatch.setattr(fio_json, "_fast_data", lambda data, source: None)
+    monkeypatch.setattr(fio, "_fast_json", lambda text, source: None)  # (the bytes path)
     general = fio._parse(text, "r.json")
     for parsed in (fast, general):
         cols, _ = parsed.columns

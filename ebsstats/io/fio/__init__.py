@@ -97,7 +97,7 @@ from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
 from ebsstats.io.fio._options import job_meta as job_meta
 from ebsstats.io.fio._options import workload_of as workload_of
-from ebsstats.io.fio.json import _JSON_SNIFF_DATA, _fast_data, _parse_json
+from ebsstats.io.fio.json import _JSON_SNIFF_DATA, _fast_json, _parse_json
 from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
 from ebsstats.io.fio.normal import _parse_normal
 from ebsstats.io.fio.terse import _parse_terse
@@ -243,7 +243,7 @@ def _parse_data(data: bytes, source: str, context) -> Parsed:
     text; anything else (or what that path leaves) is decoded and parsed as before."""
     if data[:1] == b"{" and data.isascii() and data.find(b"\x00") < 0 and (
             _JSON_SNIFF_DATA.search(data)):
-        fast = _fast_data(data, source)
+        fast = _fast_json(data, source)
         if fast is not None:
             return fast
     return _parse(decode(data, source), source)

@@ -792,18 +792,31 @@ _JOB_DIRS = operator.attrgetter(*(k for k, _ in _DIRS))
 _ZEROS = (0,) * len(_DIR_NUMBERS)
 
 
-def _fast_json(text: str, source: str) -> Parsed | None:
+def _fast_json(text: str | bytes, source: str) -> Parsed | None:
     """The :class:`Parsed` of a usual report (one document with nothing after it), or
-    ``None``: then the general path reads the file."""
-    if text.startswith("{"):
+    ``None``: then the general path reads the file. ``text`` may be the report's bytes when
+    they are ASCII from a first ``{`` on (then the text is its bytes, one character each: read
+    without making the text)."""
+    if text[:1] in _BRACES:
         start = 0
-    else:  # fio's notes before the JSON
+    elif type(text) is str:  # fio's notes before the JSON
         start = text.find("\n{") + 1
         if not start:
             return None
+    else:
+        return None
     if _has_long_integer(text):
         return None
-    got = _fast_doc(text[start:] if start else text, source)
+    try:
+        doc = _REPORT_DECODER.decode(text[start:] if start else text)
+    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
+        return None
+    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
+        return None
+    try:
+        got = _fast_records(doc, source)
+    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
+        return None
     if got is None:
         return None
     records, plus, version = got
@@ -812,32 +825,7 @@ def _fast_json(text: str, source: str) -> Parsed | None:
                   columns=records, notes=notes)
 
 
-def _fast_data(data: bytes, source: str) -> Parsed | None:
-    """:func:`_fast_json` of the text of ``data`` (ASCII, starting with ``{``: the text is its
-    bytes, one character each) read from the bytes themselves, without making the text."""
-    if _has_long_integer(data):
-        return None
-    got = _fast_doc(data, source)
-    if got is None:
-        return None
-    records, plus, version = got
-    return Parsed(tool=TOOL, format="json+" if plus else "json", version=version,
-                  columns=records, notes=[])
-
-
-def _fast_doc(text: str | bytes, source: str):
-    """``(columns, has bins, version)`` of one usual report (the JSON document ``text``), or
-    ``None``."""
-    try:
-        doc = _REPORT_DECODER.decode(text)
-    except (msgspec.DecodeError, RecursionError):  # not what fio writes: the general path says
-        return None
-    if doc.jobs is _UNSET and doc.client_stats is _UNSET:
-        return None
-    try:
-        return _fast_records(doc, source)
-    except (_Bad, KeyError, TypeError, ValueError, OverflowError):  # e.g. a string for a number
-        return None
+_BRACES = ("{", b"{")
 
 
 def _has_long_integer(text: str | bytes) -> bool:
