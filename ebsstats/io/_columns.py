@@ -428,8 +428,16 @@ def _str_index(names: Sequence[str]) -> pd.Index:
     inference and checks cost five times as much in a fresh process)."""
     if getattr(_STR_NAN, "storage", None) != "pyarrow":
         return pd.Index(list(names), dtype="str")
-    return pd.Index(pd.arrays.ArrowStringArray(pa.array(names, type=pa.large_string()),
-                                               dtype=_STR_NAN), copy=False)
+    arr = pd.arrays.ArrowStringArray(pa.array(names, type=pa.large_string()), dtype=_STR_NAN)
+    if _index_of is None:
+        return pd.Index(arr, copy=False)
+    return _index_of(arr, None)  # what ``pd.Index(arr, copy=False)`` ends in for an array of
+    # strings (no copy, no inference: the array is made here), without its first-call cost in
+    # a process (~50 us: argument checks and pandas' dispatch on the data's kind)
+
+
+# (a private constructor of pandas: the checked one where it is absent)
+_index_of = getattr(pd.Index, "_simple_new", None)
 
 
 def _from_list(values: list, dtype, extra: bool):
@@ -728,10 +736,25 @@ def _repeat_one(arr, n: int):
 
 
 def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
-    """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow."""
-    return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()) if value is None
-                                      else pa.repeat(pa.scalar(value, pa.large_string()), n),
-                                      dtype=_ARROW_STRING)
+    """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow: the
+    buffers of ``n`` copies of its UTF-8 bytes made at once (what ``pa.repeat`` of its scalar
+    gives, without the scalar and Arrow's repeat kernel: ~0.1 ms the first time in a process);
+    a text UTF-8 cannot encode (a lone surrogate) goes to Arrow as before.
+
+    >>> _repeat_str("ab", 2).tolist(), _repeat_str("", 1).tolist(), _repeat_str(None, 1).tolist()
+    (['ab', 'ab'], [''], [<NA>])
+    """
+    if value is None:
+        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()), dtype=_ARROW_STRING)
+    try:
+        data = value.encode()
+    except UnicodeEncodeError:
+        return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n),
+                                          dtype=_ARROW_STRING)
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
+    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+        pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)]),
+        dtype=_ARROW_STRING)
 
 
 _NONE_TYPED: dict = {}  # (id of a dtype, extra) -> (the dtype, ``None`` typed as a one-row
@@ -755,12 +778,24 @@ def _none_typed(dtype, extra: bool):
 def _repeat_none(dtype, extra: bool, n: int):
     """``n`` rows of ``None`` typed (a column no file has), as :func:`_repeat_one` of ``None``
     typed once gives them, without looking at that one value again."""
+    if extra or dtype is STRING:  # (what typing None gives there: a missing string)
+        return _repeat_str(None, n)
+    masked = _MASKED_OF.get(type(dtype))
+    if masked is not None:  # (typing None there: pandas' masked coercion, ~0.2 ms the first
+        # time in a process, for an array whose one value is masked)
+        return masked[0](np.zeros(n, dtype=masked[1]), np.ones(n, dtype=bool))
     one = _none_typed(dtype, extra)
     if isinstance(one, pd.arrays.ArrowStringArray):
         return _repeat_str(None, n)
     if isinstance(one, _MASKED):
         return type(one)(np.zeros(n, dtype=one.dtype.numpy_dtype), np.ones(n, dtype=bool))
     return _repeat_one(one, n)
+
+
+# the masked array and NumPy type of each masked dtype ``None`` types as (of its own kind)
+_MASKED_OF = {pd.Int64Dtype: (pd.arrays.IntegerArray, np.int64),
+              pd.Float64Dtype: (pd.arrays.FloatingArray, np.float64),
+              pd.BooleanDtype: (pd.arrays.BooleanArray, np.bool_)}
 
 
 def _repeat_plain(value, n: int, dtype, extra: bool):

@@ -1,0 +1,94 @@
+"""Round 6 typing shortcuts against the general rules they replace: a repeated string built
+from its buffers, missing masked values built directly, an Index of strings built without
+pandas' constructor."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ebsstats import schema
+from ebsstats.io import _columns
+
+
+def _repeat_by_arrow(value, n):
+    """The rule: Arrow's repeat of the value's scalar (its nulls for ``None``)."""
+    arr = (pa.nulls(n, pa.large_string()) if value is None
+           else pa.repeat(pa.scalar(value, pa.large_string()), n))
+    return pd.arrays.ArrowStringArray(arr, dtype=_columns._ARROW_STRING)
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args), None
+    except Exception as exc:  # (the kind of failure is compared)
+        return None, type(exc)
+
+
+TEXTS = [None, "", "a", "ext4", "\u00e9t\u00e9", "\u4e2d\u6587", "\U0001f600", "a\x00b",
+         "\ud800", "x\udfffy", " " * 300]
+
+
+@pytest.mark.parametrize("value", TEXTS)
+@pytest.mark.parametrize("n", [0, 1, 2, 297, 1188])
+def test_repeat_str_is_arrows_repeat(value, n):
+    got, err = _outcome(_columns._repeat_str, value, n)
+    want, want_err = _outcome(_repeat_by_arrow, value, n)
+    assert err is want_err
+    if err is None:
+        assert type(got) is type(want) and got.dtype is want.dtype
+        assert got.__arrow_array__().type == pa.large_string()
+        assert got.__arrow_array__().equals(want.__arrow_array__())
+        assert got.__arrow_array__().null_count == want.__arrow_array__().null_count
+        pd.testing.assert_series_equal(pd.Series(got), pd.Series(want), check_exact=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40), st.integers(0, 50))
+def test_repeat_str_is_arrows_repeat_on_any_text(value, n):
+    got, err = _outcome(_columns._repeat_str, value, n)
+    want, want_err = _outcome(_repeat_by_arrow, value, n)
+    assert err is want_err
+    if err is None:
+        assert got.tolist() == want.tolist() == [value] * n
+        assert got.__arrow_array__().equals(want.__arrow_array__())
+
+
+@pytest.mark.parametrize("dtype", [pd.Int64Dtype(), pd.Float64Dtype(), pd.BooleanDtype(),
+                                   schema.STRING])
+@pytest.mark.parametrize("extra", [False, True])
+def test_repeat_none_is_none_typed_and_repeated(dtype, extra):
+    for n in (0, 1, 5):
+        fast = _columns._repeat_none(dtype, extra, n)
+        general = _columns._repeat_one(_columns._from_list([None], dtype, extra), n)
+        assert type(fast) is type(general)
+        pd.testing.assert_series_equal(pd.Series(fast), pd.Series(general), check_exact=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=12), max_size=8, unique=True))
+def test_str_index_is_the_index_constructor(names):
+    try:
+        want = pd.Index(list(names), dtype="str")
+    except Exception as exc:  # (a text Arrow refuses: the same failure)
+        with pytest.raises(type(exc)):
+            _columns._str_index(names)
+        return
+    got = _columns._str_index(names)
+    assert type(got) is type(want)
+    pd.testing.assert_index_equal(got, want, exact=True)
+    assert got.dtype == want.dtype and got.name is None
+    df = pd.DataFrame(np.zeros((1, len(names))), columns=got)  # an Index pandas takes
+    assert list(df.columns) == list(names)
+
+
+def test_str_index_is_the_constructor_on_categories():
+    cats = ["bandwidth", "iops", "runtime"]
+    a = _columns._categorical_dtype(cats)
+    b = pd.CategoricalDtype(pd.Index(cats, dtype="str"))
+    assert a == b and a.categories.dtype == b.categories.dtype
+    pd.testing.assert_index_equal(a.categories, b.categories, exact=True)
