@@ -92,3 +92,41 @@ def test_str_index_is_the_constructor_on_categories():
     b = pd.CategoricalDtype(pd.Index(cats, dtype="str"))
     assert a == b and a.categories.dtype == b.categories.dtype
     pd.testing.assert_index_equal(a.categories, b.categories, exact=True)
+
+
+_run_value = st.sampled_from(["", "a", "ext4", "campaign__pts__week-1__composite.xml", "\u00e9",
+                              "\U0001f600", "\ud800", None, 1, True, 2.5])
+
+
+def _general(pieces, dtype, extra, monkeypatch):
+    with monkeypatch.context() as mp:
+        mp.setattr(_columns, "_str_runs", lambda pieces: None)
+        return _outcome(_columns._typed_column, pieces, dtype, extra)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_run_value, st.integers(0, 6)), min_size=1, max_size=8),
+       st.booleans())
+def test_string_runs_are_typed_as_their_distinct_values_spread(runs, extra):
+    pieces = [_columns.Const(v, n) for v, n in runs]
+    with pytest.MonkeyPatch.context() as mp:
+        want, want_err = _general(pieces, schema.STRING, extra, mp)
+    got, err = _outcome(_columns._typed_column, pieces, schema.STRING, extra)
+    assert err is want_err
+    if err is None:
+        assert type(got) is type(want) and got.dtype == want.dtype
+        pd.testing.assert_series_equal(pd.Series(got), pd.Series(want), check_exact=True)
+        assert got.__arrow_array__().equals(want.__arrow_array__())
+
+
+def test_string_runs_take_only_strs_and_counts():
+    C = _columns.Const
+    assert _columns._str_runs([C("a", 2), C(None, 1)]) is None
+    assert _columns._str_runs([C("a", 2), C(1, 1)]) is None
+    assert _columns._str_runs([C("a", 2.0)]) is None
+    assert _columns._str_runs([C("a", -1)]) is None
+    assert _columns._str_runs([C("\ud800", 1)]) is None
+    assert _columns._str_runs([]) is None
+    got = _columns._str_runs([C("ab", 2), C("", 0), C("\u00e9", 1), C("ab", 1)])
+    assert got.tolist() == ["ab", "ab", "\u00e9", "ab"]
+    assert got.__arrow_array__().num_chunks == 1

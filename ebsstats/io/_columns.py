@@ -486,6 +486,10 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
     consts = [True] * len(pieces) if kinds == _CONST_ONLY else list(
         map(operator.is_, map(type, pieces), itertools.repeat(Const)))
     if all(consts):
+        if extra or dtype is STRING:  # (strings typed as they are: their runs' buffers)
+            runs = _str_runs(pieces)
+            if runs is not None:
+                return runs
         fast = _consts_by_codes(pieces)
         if fast is not None:
             values, codes, n = fast
@@ -733,6 +737,38 @@ def _repeat_one(arr, n: int):
         kind = arr.dtype.numpy_dtype
         return type(arr)(np.full(n, kind.type(0) if na else arr[0], dtype=kind), np.full(n, na))
     return arr.take(np.zeros(n, dtype=np.intp))
+
+
+def _str_runs(pieces: Sequence[Const]) -> pd.arrays.ArrowStringArray | None:
+    """:class:`Const` runs of strings (a file's source on its rows, one run per file) as the
+    string column typing them gives (each distinct string by Arrow, spread by a take), built
+    from the runs' UTF-8 bytes at once: no Arrow array of the distinct values, no per-row
+    codes, no take (a 4-file source column 160 -> 30 us, and ~0.3 ms less the first time in a
+    process). ``None`` unless every value is a ``str`` UTF-8 encodes and every count an int
+    >= 0 (then typed the general way).
+
+    >>> _str_runs([Const("a", 2), Const("", 1), Const("\u00e9", 1)]).tolist()
+    ['a', 'a', '', '\xe9']
+    >>> _str_runs([Const("a", 2), Const(None, 1)]) is None
+    True
+    """
+    values = list(map(_CONST_VALUE, pieces))
+    counts = list(map(_CONST_N, pieces))
+    if (not values or list(map(type, values)).count(str) != len(values) or not set(map(type, counts))
+            <= _INT_ONLY or min(counts, default=0) < 0):
+        return None
+    try:
+        data = list(map(str.encode, values))
+    except UnicodeEncodeError:  # (a lone surrogate: Arrow's own error, the general way)
+        return None
+    n = sum(counts)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.repeat(np.fromiter(map(len, data), dtype=np.int64, count=len(data)), counts),
+              out=offsets[1:])
+    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+        pa.large_string(), n, [None, pa.py_buffer(offsets),
+                               pa.py_buffer(b"".join(map(operator.mul, data, counts)))]),
+        dtype=_ARROW_STRING)
 
 
 def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
