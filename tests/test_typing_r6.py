@@ -130,3 +130,36 @@ def test_string_runs_take_only_strs_and_counts():
     got = _columns._str_runs([C("ab", 2), C("", 0), C("\u00e9", 1), C("ab", 1)])
     assert got.tolist() == ["ab", "ab", "\u00e9", "ab"]
     assert got.__arrow_array__().num_chunks == 1
+
+
+_zone = st.sampled_from(["UTC", "Europe/Paris", "America/New_York"])
+_stamp = st.builds(lambda s, z, u: pd.Timestamp(s, unit="s", tz=z).as_unit(u),
+                   st.integers(-2**33, 2**33), _zone, st.sampled_from(["s", "ms", "us", "ns"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(_stamp, _stamp, _stamp, st.none(),
+                                    st.just(pd.Timestamp(0)), st.just("2024-01-01T00:00:00Z")),
+                          st.integers(1, 60), st.sampled_from(["same", "copies", "earlier"])),
+                min_size=1, max_size=12))
+def test_aware_rows_in_runs_type_as_the_general_factorize(runs):
+    """Long runs of one object (the runs branch), equal copies, and an earlier run's object
+    again, against factorize + to_datetime."""
+    values: list = []
+    for value, n, how in runs:
+        if how == "earlier" and values:
+            value = values[n % len(values)]
+        if how == "copies" and isinstance(value, pd.Timestamp):
+            values += [pd.Timestamp(value) for _ in range(n)]
+        else:
+            values += [value] * n
+    dtype = schema.COLUMNS["timestamp"]
+    fast = _columns._aware_rows(values, dtype)
+    if fast is None:
+        assert any(not isinstance(v, pd.Timestamp) or v.tz is None for v in values)
+        return
+    codes, uniques = _columns._factorize_objects(values)
+    general = _columns._aware_timestamps(uniques, dtype).take(codes, allow_fill=True)
+    pd.testing.assert_extension_array_equal(fast, general)
+    want = pd.to_datetime(pd.Series(values, dtype=object), utc=True).astype(dtype).array
+    pd.testing.assert_extension_array_equal(fast, want)
