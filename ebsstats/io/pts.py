@@ -114,7 +114,7 @@ import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import itemgetter, methodcaller
+from operator import is_not, itemgetter, methodcaller, sub
 from pathlib import Path
 from typing import NamedTuple
 
@@ -124,7 +124,7 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError, SchemaError
-from ebsstats.io._columns import Const, is_constant, records_of
+from ebsstats.io._columns import Const, Runs, is_constant, records_of
 from ebsstats.io._common import (
     Columns,
     Parsed,
@@ -2403,15 +2403,56 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
             key = (layout, kind, tuple(values), types)
             column = _SPREAD.get(key)
             if column is not None:
-                cols[name] = list(column)  # (a copy: see _SPREAD)
+                cols[name] = _copied(column)
                 continue
         get = getters.get(kind)
         if get is None:
             get = getters[kind] = picker(list(pick(list(chain.from_iterable(tables[kind]())))))
-        cols[name] = column = list(get(values))
+        cols[name] = column = _spread_column(name, values, get)
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
     return cols, n
+
+
+def _copied(column: list | Runs) -> list | Runs:
+    """A kept column for a file: a copy of a list (see :data:`_SPREAD`), a Runs as it is."""
+    return column if type(column) is Runs else list(column)
+
+
+def _spread_column(name: str, values: list, get) -> list | Runs:
+    """The rows' column of a shared value (``get`` picks each row's from ``values``), as its
+    runs when they are few (:func:`_few_runs`)."""
+    column = list(get(values))
+    if name in _VOCABULARY_KEYS or sum(map(is_not, islice(values, 1, None), values)
+                                       ) >= _FEW_RUNS:  # (the rows visit the values in order,
+        # each at least once: as many runs at least; the vocabulary's are read row by row,
+        # _vocabulary_filled)
+        return column
+    return _few_runs(column) or column
+
+
+_FEW_RUNS = 8  # runs of a column handed over as Runs, at most
+
+
+def _few_runs(column: list) -> Runs | None:
+    """A column of at most :data:`_FEW_RUNS` runs of one object each (a result's test, op,
+    arguments on its rows) as those runs: the same objects on the same rows, typed once per
+    run instead of row by row (the 4-file PTS folder's typing -0.2 ms: 9 such columns; more
+    runs cost the typing more than their rows did); None for more runs.
+
+    >>> a, b = "x", "y"
+    >>> _few_runs([a, a, b, a])
+    Runs(values=['x', 'y', 'x'], counts=[2, 1, 1])
+    >>> _few_runs(list(range(9))) is None
+    True
+    """
+    n = len(column)
+    starts = list(itertools.compress(range(n), chain((True,), map(
+        is_not, islice(column, 1, None), column))))  # (a row whose object is not the one
+    # before it starts a run)
+    if not n or len(starts) > _FEW_RUNS:
+        return None
+    return Runs(list(map(column.__getitem__, starts)), list(map(sub, [*starts[1:], n], starts)))
 
 
 # unit and higher_is_better: what the metric vocabulary (schema.metric_info) gives a row of
@@ -2472,8 +2513,9 @@ def _vocabulary_filled(columns: tuple[dict, int]) -> tuple[dict, int]:
 # -0.0). Each file gets a copy, not the list itself: a list several files share is typed once
 # but by a slower path (_columns._column_by_codes' codes and spread), which cost the 4-file
 # PTS folder's read more (0.6 ms) than sharing saved its parse (0.3 ms); the copy keeps most
-# of the parse's gain (measured in one process, CPU, best of 25, 4 rounds)
-_SPREAD: dict[tuple, list] = {}
+# of the parse's gain (measured in one process, CPU, best of 25, 4 rounds). A column of few
+# runs is kept as its Runs (:func:`_few_runs`), handed over as it is: no file's rows hold it
+_SPREAD: dict[tuple, list | Runs] = {}
 _SPREAD_MAX, _SPREAD_ROWS = 1024, 2048  # (a hostile folder cannot grow it without end)
 _SPREADABLE = frozenset({str, int, bool, type(None)})
 _LAYOUTS: dict[tuple, int] = {}  # the rows' layout (which, each entry's result) -> its token
