@@ -120,6 +120,7 @@ from typing import NamedTuple
 
 import defusedxml
 import defusedxml.ElementTree as DET
+import msgspec
 import pandas as pd
 
 from ebsstats import units
@@ -983,8 +984,28 @@ _NUM_CHARS_RE = re.compile(r"[-+.:0-9eE]*+")
 
 def _bulk_nums(texts: list[str]) -> list[float] | None:
     """``[_num(t) for t in texts]`` when every text is a plain ASCII number (the usual case:
-    checked by one match over them all, converted at once), else None."""
-    if texts and _NUM_CHARS_RE.fullmatch(":".join(texts)):
+    checked by one match over them all, converted at once), else None.
+
+    Converted at once as one JSON array by msgspec (C, correctly rounded as ``float()`` is: the
+    same doubles; 216 numbers of a composite.xml 43 -> 10 us), which takes JSON's spelling of
+    a number only (no ``+``, no leading or trailing point, no leading zero) and refuses one
+    beyond a float; ``float()`` of each for anything it refuses. Of these characters (no
+    comma, no space) each text is one element of the array or none.
+
+    >>> _bulk_nums(["1.5", "-0", "2e3", "12"]), _bulk_nums(["+.5", "00.5", "1."])
+    ([1.5, -0.0, 2000.0, 12.0], [0.5, 0.5, 1.0])
+    >>> _bulk_nums(["1e400"]), _bulk_nums(["1:2"]), _bulk_nums([""]), _bulk_nums([])
+    (None, None, None, None)
+    """
+    if texts and _NUM_CHARS_RE.fullmatch(joined := ":".join(texts)):
+        if joined.count(":") == len(texts) - 1 and "-0" not in texts:  # (no ":" of a
+            # text's own; JSON's "-0" is an int, 0, where float() gives -0.0)
+            try:
+                values = _JSON_FLOATS(f"[{joined.replace(':', ',')}]")
+            except msgspec.DecodeError:  # (its ValidationError too)
+                values = None
+            if values is not None and len(values) == len(texts):  # (a lone "": no element)
+                return values
         try:
             values = list(map(float, texts))
         except ValueError:  # not a number ("1e", "."), or a ":" of its own (JSON raw_values)
@@ -992,6 +1013,9 @@ def _bulk_nums(texts: list[str]) -> list[float] | None:
         if math.inf not in values and -math.inf not in values:
             return values
     return None
+
+
+_JSON_FLOATS = msgspec.json.Decoder(list[float]).decode
 
 
 def _nums(texts: list[str]) -> list[float | None]:
