@@ -163,3 +163,28 @@ def test_aware_rows_in_runs_type_as_the_general_factorize(runs):
     pd.testing.assert_extension_array_equal(fast, general)
     want = pd.to_datetime(pd.Series(values, dtype=object), utc=True).astype(dtype).array
     pd.testing.assert_extension_array_equal(fast, want)
+
+
+_text = st.one_of(st.sampled_from(["", "a", "b", "ext4", "\u00e9", "\U0001f600"]),
+                  st.sampled_from(["a", "b"]), _run_value)  # (mostly strings)
+_count = st.one_of(st.integers(0, 5), st.integers(0, 5), st.sampled_from([-1, 1.0, True]))
+_piece = st.one_of(
+    st.builds(_columns.Const, _text, st.integers(0, 5)),
+    st.lists(st.tuples(_text, _count), max_size=4).map(
+        lambda runs: _columns.Runs([v for v, _ in runs], [c for _, c in runs])),
+    st.builds(lambda vs, cs: _columns.Runs(vs, cs), st.lists(_text, max_size=3),
+              st.lists(st.integers(0, 3), max_size=3)))  # (values and counts apart)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_piece, min_size=1, max_size=6), st.booleans())
+def test_string_runs_pieces_are_typed_as_their_consts(pieces, extra):
+    """Runs and Const pieces of a string column, from their runs' bytes, as typing the Const
+    pieces of the runs gives them (the rule), failures alike (bad counts, lone surrogates)."""
+    got, err = _outcome(_columns._typed_column, pieces, schema.STRING, extra)
+    want, want_err = _outcome(lambda: _columns._typed_column(_columns._without_runs(pieces),
+                                                             schema.STRING, extra))
+    assert err is want_err
+    if err is None:
+        assert type(got) is type(want) and got.dtype == want.dtype
+        pd.testing.assert_series_equal(pd.Series(got), pd.Series(want), check_exact=True)
