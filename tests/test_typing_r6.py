@@ -34,7 +34,7 @@ TEXTS = [None, "", "a", "ext4", "\u00e9t\u00e9", "\u4e2d\u6587", "\U0001f600", "
 
 
 @pytest.mark.parametrize("value", TEXTS)
-@pytest.mark.parametrize("n", [0, 1, 2, 297, 1188])
+@pytest.mark.parametrize("n", [0, 1, 2, 297, 1188, 20000])
 def test_repeat_str_is_arrows_repeat(value, n):
     got, err = _outcome(_columns._repeat_str, value, n)
     want, want_err = _outcome(_repeat_by_arrow, value, n)

@@ -505,7 +505,8 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
     consts = [True] * len(pieces) if kinds == _CONST_ONLY else list(
         map(operator.is_, map(type, pieces), itertools.repeat(Const)))
     if all(consts):
-        if extra or dtype is STRING:  # (strings typed as they are: their runs' buffers)
+        if (extra or dtype is STRING) and len(pieces) <= _FEW_PIECES:  # (strings typed as
+            # they are: their runs' buffers; many pieces: a long column, see _runs_str)
             runs = _str_runs(pieces)
             if runs is not None:
                 return runs
@@ -775,9 +776,12 @@ def _str_runs(pieces: Sequence[Const]) -> pd.arrays.ArrowStringArray | None:
 
 
 def _runs_str(values: list, counts: list) -> pd.arrays.ArrowStringArray | None:
-    """:func:`_str_runs` of the runs ``values[i]`` on ``counts[i]`` rows."""
+    """:func:`_str_runs` of the runs ``values[i]`` on ``counts[i]`` rows, up to
+    :data:`_RUNS_ROWS` rows (a long column's bytes joined run by run cost more than Arrow's
+    take: 2,000 runs of 68 rows 8.9 ms against 1.4)."""
     if (not values or list(map(type, values)).count(str) != len(values)
-            or not set(map(type, counts)) <= _INT_ONLY or min(counts, default=0) < 0):
+            or not set(map(type, counts)) <= _INT_ONLY or min(counts, default=0) < 0
+            or sum(counts) > _RUNS_ROWS):
         return None
     try:
         data = list(map(str.encode, values))
@@ -793,11 +797,15 @@ def _runs_str(values: list, counts: list) -> pd.arrays.ArrowStringArray | None:
         dtype=_ARROW_STRING)
 
 
+_RUNS_ROWS = 16384  # (10,000 rows of 100 runs: 66 us against 113; 22,000 of 2,000: even)
+
+
 def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     """A string column of ``n`` copies of ``value`` (``None``: all missing), in Arrow: the
     buffers of ``n`` copies of its UTF-8 bytes made at once (what ``pa.repeat`` of its scalar
-    gives, without the scalar and Arrow's repeat kernel: ~0.1 ms the first time in a process);
-    a text UTF-8 cannot encode (a lone surrogate) goes to Arrow as before.
+    gives, without the scalar and Arrow's repeat kernel: ~0.1 ms the first time in a process)
+    up to :data:`_RUNS_ROWS` rows; a text UTF-8 cannot encode (a lone surrogate) goes to Arrow
+    as before.
 
     >>> _repeat_str("ab", 2).tolist(), _repeat_str("", 1).tolist(), _repeat_str(None, 1).tolist()
     (['ab', 'ab'], [''], [<NA>])
@@ -807,6 +815,9 @@ def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     try:
         data = value.encode()
     except UnicodeEncodeError:
+        data = None
+    if data is None or n > _RUNS_ROWS:  # (a long column: Arrow's repeat, in memory of its
+        # own pool, against fresh memory of the system's: 136,721 rows 0.5 ms against 1.5)
         return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n),
                                           dtype=_ARROW_STRING)
     offsets = np.arange(n + 1, dtype=np.int64) * len(data)
@@ -938,7 +949,7 @@ def _runs_column(pieces: Sequence, dtype, extra: bool, kinds: set):
     of strings (runs and constants only) from its runs' bytes at once (:func:`_runs_str`: what
     typing those Const pieces gives), without making a Const per run (the 4-file PTS folder's
     9 columns of runs 24 -> 14 us each)."""
-    if (extra or dtype is STRING) and kinds <= _COMPACT:
+    if (extra or dtype is STRING) and kinds <= _COMPACT and len(pieces) <= _FEW_PIECES:
         values: list = []
         counts: list = []
         for p in pieces:
