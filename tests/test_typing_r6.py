@@ -188,3 +188,18 @@ def test_string_runs_pieces_are_typed_as_their_consts(pieces, extra):
     if err is None:
         assert type(got) is type(want) and got.dtype == want.dtype
         pd.testing.assert_series_equal(pd.Series(got), pd.Series(want), check_exact=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(-2**63 + 1, 2**63 - 1), st.just(-2**63)), max_size=20))
+def test_utc_ns_is_the_index_constructor(values):
+    """Nanoseconds (NaT's among them) as the UTC array DatetimeIndex makes of them."""
+    ns = np.array(values, dtype=np.int64)
+    want = pd.DatetimeIndex(ns.copy().view("datetime64[ns]"), tz="UTC").array
+    got = _columns._utc_ns(ns)
+    assert type(got) is type(want) and got.dtype == want.dtype and str(got.dtype) == str(
+        want.dtype)
+    pd.testing.assert_extension_array_equal(got, want)
+    assert got.asi8.tolist() == want.asi8.tolist() == values
+    assert got._readonly is want._readonly is True  # (an Index's .array: read-only)
+    pd.testing.assert_series_equal(pd.Series(got), pd.Series(want), check_exact=True)
