@@ -264,7 +264,7 @@ def test_columns_is_run_columns(seed):
 
 
 def _runs_expanded(columns: tuple[dict, int]) -> tuple[dict, int]:
-    """``columns`` with each Runs (a column of few runs, pts._few_runs) as the list of its
+    """``columns`` with each Runs (a column of few runs, pts._spread_column) as the list of its
     rows: its values' very objects, each on its count of rows."""
     cols, n = columns
     return {k: list(chain.from_iterable(map(repeat, v.values, v.counts)))

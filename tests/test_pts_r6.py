@@ -78,3 +78,42 @@ def test_bulk_nums_of_a_composite_are_floats(path):
     texts = [t for f in fields for t in f.strip().split(":") if _CHARS.fullmatch(t) and t]
     assert len(texts) > 10
     assert _bits(pts._bulk_nums(texts)) == _bits(list(map(float, texts)))
+
+
+def _few_runs_rule(column: list, most: int):
+    """The rows' runs of one object (by identity), as Runs when at most ``most``, else the
+    rows: what pts._spread_column stands for."""
+    runs: list = []
+    for v in column:
+        if runs and runs[-1][0] is v:
+            runs[-1][1] += 1
+        else:
+            runs.append([v, 1])
+    if len(runs) > most:
+        return column
+    return pts.Runs([v for v, _ in runs], [c for _, c in runs])
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_spread_column_is_the_rows_runs(seed):
+    """A shared value's column from the runs of its places (without the rows' list) is the
+    rows' own runs of one object, or the rows: places in runs, repeated, interleaved;
+    values the same object, equal copies, equal across types (1, 1.0, True)."""
+    rng = np.random.default_rng(seed)
+    pool = [1, 1.0, True, "a", "b", None, "a" * 3]
+    for _ in range(300):
+        k = int(rng.integers(1, 8))
+        values = [pool[int(rng.integers(len(pool)))] for _ in range(k)]
+        if rng.random() < 0.3:
+            values = [values[0]] * k  # (the same object everywhere)
+        at = sorted(int(rng.integers(k)) for _ in range(int(rng.integers(1, 40))))
+        if rng.random() < 0.3:
+            at = [int(rng.integers(k)) for _ in at]  # (places out of order: runtime rows)
+        get = pts.picker(at)
+        got = pts._spread_column("x", values, get, pts._index_runs(at))
+        want = _few_runs_rule(list(get(values)), pts._FEW_RUNS)
+        if sum(v is not w for v, w in zip(values[1:], values[:-1])) >= pts._FEW_RUNS:
+            want = list(get(values))  # (too many changes among the values: not looked at)
+        assert type(got) is type(want) and repr(got) == repr(want), (values, at)
+        if type(got) is pts.Runs:
+            assert all(a is b for a, b in zip(got.values, want.values))

@@ -114,7 +114,7 @@ import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import is_not, itemgetter, methodcaller, sub
+from operator import is_not, itemgetter, methodcaller, ne, sub
 from pathlib import Path
 from typing import NamedTuple
 
@@ -2429,10 +2429,11 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
             if column is not None:
                 cols[name] = _copied(column)
                 continue
-        get = getters.get(kind)
-        if get is None:
-            get = getters[kind] = picker(list(pick(list(chain.from_iterable(tables[kind]())))))
-        cols[name] = column = _spread_column(name, values, get)
+        got = getters.get(kind)
+        if got is None:
+            rows_at = list(pick(list(chain.from_iterable(tables[kind]()))))
+            got = getters[kind] = (picker(rows_at), _index_runs(rows_at))
+        cols[name] = column = _spread_column(name, values, *got)
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
     return cols, n
@@ -2443,40 +2444,42 @@ def _copied(column: list | Runs) -> list | Runs:
     return column if type(column) is Runs else list(column)
 
 
-def _spread_column(name: str, values: list, get) -> list | Runs:
-    """The rows' column of a shared value (``get`` picks each row's from ``values``), as its
-    runs when they are few (:func:`_few_runs`)."""
-    column = list(get(values))
+def _spread_column(name: str, values: list, get, runs: tuple[list, list]) -> list | Runs:
+    """The rows' column of a shared value: ``get`` picks each row's from ``values``; ``runs``
+    are the rows' runs of one place in ``values`` (:func:`_index_runs`). A column of at most
+    :data:`_FEW_RUNS` runs of one object (a result's test, op, arguments on its rows) is
+    those runs (the same objects on the same rows: typed once per run instead of row by row,
+    the 4-file PTS folder's typing -0.2 ms, 9 such columns; more runs cost the typing more
+    than their rows did), found from the places' runs without a list of the rows."""
     if name in _VOCABULARY_KEYS or sum(map(is_not, islice(values, 1, None), values)
                                        ) >= _FEW_RUNS:  # (the rows visit the values in order,
         # each at least once: as many runs at least; the vocabulary's are read row by row,
         # _vocabulary_filled)
-        return column
-    return _few_runs(column) or column
+        return list(get(values))
+    at, ends = runs
+    objects = list(map(values.__getitem__, at))  # (each run of places: one object)
+    keep = list(itertools.compress(range(len(objects)), chain((True,), map(
+        is_not, islice(objects, 1, None), objects))))  # (a run whose object is not the one
+    # before it starts a run of the rows' objects)
+    if len(keep) > _FEW_RUNS:
+        return list(get(values))
+    stops = [*map(ends.__getitem__, [k - 1 for k in keep[1:]]), ends[-1]]
+    return Runs(list(map(objects.__getitem__, keep)), list(map(sub, stops, [0, *stops[:-1]])))
 
 
 _FEW_RUNS = 8  # runs of a column handed over as Runs, at most
 
 
-def _few_runs(column: list) -> Runs | None:
-    """A column of at most :data:`_FEW_RUNS` runs of one object each (a result's test, op,
-    arguments on its rows) as those runs: the same objects on the same rows, typed once per
-    run instead of row by row (the 4-file PTS folder's typing -0.2 ms: 9 such columns; more
-    runs cost the typing more than their rows did); None for more runs.
+def _index_runs(at: list[int]) -> tuple[list[int], list[int]]:
+    """The runs of equal places ``at`` (one per row, not empty): each run's place and the row
+    it stops before.
 
-    >>> a, b = "x", "y"
-    >>> _few_runs([a, a, b, a])
-    Runs(values=['x', 'y', 'x'], counts=[2, 1, 1])
-    >>> _few_runs(list(range(9))) is None
-    True
+    >>> _index_runs([0, 0, 1, 0, 0, 0])
+    ([0, 1, 0], [2, 3, 6])
     """
-    n = len(column)
-    starts = list(itertools.compress(range(n), chain((True,), map(
-        is_not, islice(column, 1, None), column))))  # (a row whose object is not the one
-    # before it starts a run)
-    if not n or len(starts) > _FEW_RUNS:
-        return None
-    return Runs(list(map(column.__getitem__, starts)), list(map(sub, [*starts[1:], n], starts)))
+    n = len(at)
+    starts = list(itertools.compress(range(n), chain((True,), map(ne, islice(at, 1, None), at))))
+    return list(map(at.__getitem__, starts)), [*starts[1:], n]
 
 
 # unit and higher_is_better: what the metric vocabulary (schema.metric_info) gives a row of
@@ -2538,7 +2541,7 @@ def _vocabulary_filled(columns: tuple[dict, int]) -> tuple[dict, int]:
 # but by a slower path (_columns._column_by_codes' codes and spread), which cost the 4-file
 # PTS folder's read more (0.6 ms) than sharing saved its parse (0.3 ms); the copy keeps most
 # of the parse's gain (measured in one process, CPU, best of 25, 4 rounds). A column of few
-# runs is kept as its Runs (:func:`_few_runs`), handed over as it is: no file's rows hold it
+# runs is kept as its Runs (:func:`_spread_column`), handed over as it is: no file's rows hold it
 _SPREAD: dict[tuple, list | Runs] = {}
 _SPREAD_MAX, _SPREAD_ROWS = 1024, 2048  # (a hostile folder cannot grow it without end)
 _SPREADABLE = frozenset({str, int, bool, type(None)})
