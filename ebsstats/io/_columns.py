@@ -1134,6 +1134,10 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
         elif type(r) is Const and type(s) is Const and not _needs(k):
+            if type(k) is Runs and set(map(type, k.values)) <= {str}:
+                # runs of string keys (a multi-job fio report's jobs): an id per run, as runs
+                rid[j] = Runs([_run_id(s.value, kk) for kk in k.values], _run_counts(k))
+                continue
             keys = _piece_list(k)  # one file, several runs: hash each run once
             try:
                 ids = {kk: _run_id(s.value, kk) for kk in set(keys)}

@@ -364,18 +364,15 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     return cols, n
 
 
-def _per_job(name: str, per_job, counts: tuple) -> Runs | list:
+def _per_job(name: str, per_job, counts: tuple) -> Runs:
     """A column whose jobs hold different values: a :class:`Runs` piece (each job's value on
     its rows, typed once per job instead of row by row: the 2,000 corpus reports' ``test``,
-    ``job``, ``rw``, ``workload``, 51,644 rows in 448 files, type ~4.5 ms faster), but
-    ``run_key`` as the list :func:`_repeated_of` gives (the typing hashes a run id per row of
-    it and drops it: runs would only be expanded there, ~2 ms slower).
+    ``job``, ``rw``, ``workload``, 51,644 rows in 448 files, type ~4.5 ms faster); ``run_key``
+    too: the typing hashes one run id per run of string keys (``name`` is not looked at).
 
-    >>> _per_job("test", ("a", "b"), (2, 1)), _per_job("run_key", ("a", "b"), (2, 1))
-    (Runs(values=('a', 'b'), counts=(2, 1)), ['a', 'a', 'b'])
+    >>> _per_job("test", ("a", "b"), (2, 1))
+    Runs(values=('a', 'b'), counts=(2, 1))
     """
-    if name == "run_key":
-        return _repeated_of(per_job, counts)
     return _NEW_TUPLE(Runs, (tuple(per_job), counts))  # Runs(values, counts), in C
 
 
