@@ -1013,6 +1013,9 @@ def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     """:func:`_job_columns` of the jobs :func:`_fast_job` read (``n`` rows in all); a report
     of one job (most) without a dict of its constants first."""
     if len(infos) != 1:
+        cols = _jobs_columns(source, version, infos, n)
+        if cols is not None:
+            return cols
         return _job_columns([(_base_of(source, version, info), info[6]) for info in infos])[0]
     path, name, gid, meta, tail, ts, _m, _plus = infos[0]
     job = _const(name, n)  # (one immutable Const for two columns of the same values)
@@ -1024,6 +1027,41 @@ def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     for k, v in tail.items():
         cols[k] = _const(v, n)
     cols["timestamp"] = _const(ts, n)
+    return cols
+
+
+def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) -> dict | None:
+    """:func:`_job_columns` of the usual report of several jobs (every job with rows, no flag
+    nor host, their option metadata of the same keys), without a dict per job: the source, tool
+    and version are the report's, a metadata dict that every job shares (job options alike:
+    :func:`~ebsstats.io.fio._options.job_meta_plain` gives the one dict) is constant; the
+    other columns judged per job as there. ``None`` for any other report."""
+    counts = tuple([info[6] for info in infos])
+    if not all(counts) or any([info[4] for info in infos]):
+        return None
+    paths, names, gids, metas, _tails, stamps, _m, _plus = zip(*infos, strict=True)
+    meta = metas[0]
+    shared = metas.count(meta) == len(metas) and all([m is meta for m in metas])
+    if not shared and any([tuple(m) != tuple(meta) for m in metas]):
+        return None
+
+    def col(name: str, per_job: tuple):  # (_job_columns' rule, on the jobs' values)
+        first = per_job[0]
+        if per_job.count(first) == len(per_job) and (
+                type(first) in _STR_OR_NONE or is_constant(list(per_job))):
+            return _NEW_TUPLE(Const, (first, n))
+        return _per_job(name, per_job, counts)
+
+    cols = {"source": _const(source, n), "run_key": col("run_key", paths),
+            "tool": _const(TOOL, n), "tool_version": _const(version, n),
+            "test": col("test", names), "job": col("job", names), "groupid": col("groupid", gids)}
+    if shared:
+        for k, v in meta.items():
+            cols[k] = _NEW_TUPLE(Const, (v, n))
+    else:
+        for k in meta:
+            cols[k] = col(k, tuple([m[k] for m in metas]))
+    cols["timestamp"] = col("timestamp", stamps)
     return cols
 
 
