@@ -257,12 +257,6 @@ def test_reports_of_one_job_file_share_their_per_job_lists():
     assert list(a["test"].counts) == [45, 45]
     assert type(a["run_key"]) is Runs and a["run_key"] == b["run_key"]  # (an id per run)
     assert _piece_list(a["run_key"]) == ["$.jobs[0]"] * 45 + ["$.jobs[1]"] * 45
-    bases = [({}, 2), ({}, 1)]
-    assert fio_json._repeated([1, "a"], bases) == [1, 1, "a"]
-    got = fio_json._repeated([True, "a"], bases)  # 1 == True: the types tell them apart
-    assert [type(v) for v in got] == [bool, bool, str]
-    assert fio_json._repeated([0.0, "a"], bases) is not fio_json._repeated([0.0, "a"], bases)
-    assert math.copysign(1, fio_json._repeated([-0.0, "a"], bases)[0]) == -1
 
 
 def test_a_start_time_as_a_datetime_types_as_the_timestamp_it_replaces():

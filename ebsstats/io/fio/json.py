@@ -392,34 +392,6 @@ def _uniform(values: list, n: int) -> list | Const:
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
-def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
-    """Each job's value repeated over its rows: the very list an earlier report with the same
-    values (of the same types) on the same numbers of rows gave, so that the typing types a
-    shared list once (reports of one job file share their jobs' names, rw and workload; a
-    list is never changed once a reader returns it)."""
-    return _repeated_of(per_job, tuple(m for _, m in bases))
-
-
-def _repeated_of(per_job, counts: tuple) -> list:
-    """:func:`_repeated` of each job's number of rows."""
-    types = tuple(map(type, per_job))  # 1 and True differ
-    key = got = None
-    if _KEYABLE.issuperset(types):  # not floats (0.0 == -0.0) nor times (equal across units)
-        key = (tuple(per_job), types, counts)
-        got = _REPEATED.get(key)
-        if got is not None:
-            return got
-    vals: list = []
-    for v, m in zip(per_job, counts, strict=True):
-        vals += [v] * m
-    if key is not None:
-        remember(_REPEATED, key, vals, 1024)
-    return vals
-
-
-# (per-job values, their types, rows per job) -> the list _repeated gave
-_REPEATED: dict[tuple, list] = {}
-_KEYABLE = frozenset({str, int, type(None)})
 _STR_OR_NONE = frozenset({str, type(None)})
 
 
