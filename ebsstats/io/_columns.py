@@ -1270,17 +1270,25 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
         elif type(r) is Const and type(s) is Const and not _needs(k):
-            keys = _piece_list(k)  # one file, several runs: hash each run once
-            try:
-                ids = {kk: _run_id(s.value, kk) for kk in set(keys)}
-                rid[j] = list(map(ids.__getitem__, keys))
-                continue
-            except TypeError:  # unhashable keys
-                rid[j] = [run_id(s.value, kk) for kk in keys]
+            rid[j] = _run_ids_of_keys(s.value, k)
         else:
             rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
                 _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
     pieces["run_id"] = rid
+
+
+def _run_ids_of_keys(source, k) -> list | Runs:
+    """The run ids of one file's rows (``source``) whose run keys (a piece, none missing) are
+    several: each distinct key hashed once; runs of string keys (a multi-job fio report's
+    jobs) as runs of their ids."""
+    if type(k) is Runs and set(map(type, k.values)) <= {str}:
+        return Runs([_run_id(source, kk) for kk in k.values], _run_counts(k))
+    keys = _piece_list(k)
+    try:
+        ids = {kk: _run_id(source, kk) for kk in set(keys)}
+    except TypeError:  # unhashable keys
+        return [run_id(source, kk) for kk in keys]
+    return list(map(ids.__getitem__, keys))
 
 
 def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:

@@ -349,7 +349,8 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
     it); every refusal is an outcome, never an exception. ``listed``: the file's ``stat`` from
     the folder listing (not asked again)."""
     out = _Outcome(rel)
-    st = _regular_file(path, rel, out, listed)
+    name = os.path.basename(path)  # (once: the companion check and the sniff take it)
+    st = _regular_file(path, rel, out, listed, name)
     if st is None:
         return out
     try:
@@ -360,7 +361,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
         data = load_bytes(path, job.max_bytes, listed=listed is not None)
         if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
             data = decode(data, rel).encode("utf-8")
-        sniffed = _sniff_data(data, path, rel, out)
+        sniffed = _sniff_data(data, name, rel, out)
         if sniffed is None:
             return out
         reader = sniffed.reader  # kept here: the outcome travels between processes by name
@@ -387,10 +388,11 @@ def _by_name(module: str, tool: str, fmt: str) -> Sniffed:
     return Sniffed(module, tool, fmt)
 
 
-def _regular_file(path: str, rel: str, out: _Outcome, st: os.stat_result | None = None
-                  ) -> os.stat_result | None:
+def _regular_file(path: str, rel: str, out: _Outcome, st: os.stat_result | None = None,
+                  name: str | None = None) -> os.stat_result | None:
     """The file's ``stat`` (``st``, the listing's, else asked now) when it is a regular file and
-    not a companion; else ``None``, with the reason set on ``out``."""
+    not a companion; else ``None``, with the reason set on ``out``. ``name``: the path's
+    base name, if the caller has it."""
     try:
         if st is None:
             st = os.stat(path)  # follows links: what would be read
@@ -404,16 +406,16 @@ def _regular_file(path: str, rel: str, out: _Outcome, st: os.stat_result | None 
                 else "special file")
         out.failure = IngestFailure(rel, None, f"not a regular file ({kind})", kind="skipped")
         return None
-    if is_companion_name(os.path.basename(path)):
+    if is_companion_name(os.path.basename(path) if name is None else name):
         out.failure = IngestFailure(rel, None, "companion file (sidecar, job file, notes)",
                                     kind="companion")
         return None
     return st
 
 
-def _sniff_data(data: bytes, path: str, rel: str, out: _Outcome):
-    """The reader that recognises the bytes, or ``None`` (empty, binary or unknown: the reason
-    set on ``out``)."""
+def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
+    """The reader that recognises the bytes of the file called ``name`` (its base name), or
+    ``None`` (empty, binary or unknown: the reason set on ``out``)."""
     if not data or data.isspace():  # not data.strip(): that copies the file
         out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
         return None
@@ -422,7 +424,7 @@ def _sniff_data(data: bytes, path: str, rel: str, out: _Outcome):
                                     kind="skipped")
         return None
     try:
-        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), os.path.basename(path))
+        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), name)
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
         # a reader's sniff that fails on one hostile file fails that file, not the read
         out.failure = IngestFailure(rel, None, f"{rel}: no reader could judge its first bytes "

@@ -364,18 +364,15 @@ def _job_columns(bases: list[tuple[dict, int]]) -> tuple[dict, int]:
     return cols, n
 
 
-def _per_job(name: str, per_job, counts: tuple) -> Runs | list:
+def _per_job(name: str, per_job, counts: tuple) -> Runs:
     """A column whose jobs hold different values: a :class:`Runs` piece (each job's value on
     its rows, typed once per job instead of row by row: the 2,000 corpus reports' ``test``,
-    ``job``, ``rw``, ``workload``, 51,644 rows in 448 files, type ~4.5 ms faster), but
-    ``run_key`` as the list :func:`_repeated_of` gives (the typing hashes a run id per row of
-    it and drops it: runs would only be expanded there, ~2 ms slower).
+    ``job``, ``rw``, ``workload``, 51,644 rows in 448 files, type ~4.5 ms faster); ``run_key``
+    too: the typing hashes one run id per run of string keys (``name`` is not looked at).
 
-    >>> _per_job("test", ("a", "b"), (2, 1)), _per_job("run_key", ("a", "b"), (2, 1))
-    (Runs(values=('a', 'b'), counts=(2, 1)), ['a', 'a', 'b'])
+    >>> _per_job("test", ("a", "b"), (2, 1))
+    Runs(values=('a', 'b'), counts=(2, 1))
     """
-    if name == "run_key":
-        return _repeated_of(per_job, counts)
     return _NEW_TUPLE(Runs, (tuple(per_job), counts))  # Runs(values, counts), in C
 
 
@@ -395,34 +392,6 @@ def _uniform(values: list, n: int) -> list | Const:
 _INT_OR_NONE = frozenset({int, type(None)})
 
 
-def _repeated(per_job, bases: list[tuple[dict, int]]) -> list:
-    """Each job's value repeated over its rows: the very list an earlier report with the same
-    values (of the same types) on the same numbers of rows gave, so that the typing types a
-    shared list once (reports of one job file share their jobs' names, rw and workload; a
-    list is never changed once a reader returns it)."""
-    return _repeated_of(per_job, tuple(m for _, m in bases))
-
-
-def _repeated_of(per_job, counts: tuple) -> list:
-    """:func:`_repeated` of each job's number of rows."""
-    types = tuple(map(type, per_job))  # 1 and True differ
-    key = got = None
-    if _KEYABLE.issuperset(types):  # not floats (0.0 == -0.0) nor times (equal across units)
-        key = (tuple(per_job), types, counts)
-        got = _REPEATED.get(key)
-        if got is not None:
-            return got
-    vals: list = []
-    for v, m in zip(per_job, counts, strict=True):
-        vals += [v] * m
-    if key is not None:
-        remember(_REPEATED, key, vals, 1024)
-    return vals
-
-
-# (per-job values, their types, rows per job) -> the list _repeated gave
-_REPEATED: dict[tuple, list] = {}
-_KEYABLE = frozenset({str, int, type(None)})
 _STR_OR_NONE = frozenset({str, type(None)})
 
 
@@ -1016,6 +985,9 @@ def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     """:func:`_job_columns` of the jobs :func:`_fast_job` read (``n`` rows in all); a report
     of one job (most) without a dict of its constants first."""
     if len(infos) != 1:
+        cols = _jobs_columns(source, version, infos, n)
+        if cols is not None:
+            return cols
         return _job_columns([(_base_of(source, version, info), info[6]) for info in infos])[0]
     path, name, gid, meta, tail, ts, _m, _plus = infos[0]
     job = _const(name, n)  # (one immutable Const for two columns of the same values)
@@ -1027,6 +999,41 @@ def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     for k, v in tail.items():
         cols[k] = _const(v, n)
     cols["timestamp"] = _const(ts, n)
+    return cols
+
+
+def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) -> dict | None:
+    """:func:`_job_columns` of the usual report of several jobs (every job with rows, no flag
+    nor host, their option metadata of the same keys), without a dict per job: the source, tool
+    and version are the report's, a metadata dict that every job shares (job options alike:
+    :func:`~ebsstats.io.fio._options.job_meta_plain` gives the one dict) is constant; the
+    other columns judged per job as there. ``None`` for any other report."""
+    counts = tuple([info[6] for info in infos])
+    if not all(counts) or any([info[4] for info in infos]):
+        return None
+    paths, names, gids, metas, _tails, stamps, _m, _plus = zip(*infos, strict=True)
+    meta = metas[0]
+    shared = metas.count(meta) == len(metas) and all([m is meta for m in metas])
+    if not shared and any([tuple(m) != tuple(meta) for m in metas]):
+        return None
+
+    def col(name: str, per_job: tuple):  # (_job_columns' rule, on the jobs' values)
+        first = per_job[0]
+        if per_job.count(first) == len(per_job) and (
+                type(first) in _STR_OR_NONE or is_constant(list(per_job))):
+            return _NEW_TUPLE(Const, (first, n))
+        return _per_job(name, per_job, counts)
+
+    cols = {"source": _const(source, n), "run_key": col("run_key", paths),
+            "tool": _const(TOOL, n), "tool_version": _const(version, n),
+            "test": col("test", names), "job": col("job", names), "groupid": col("groupid", gids)}
+    if shared:
+        for k, v in meta.items():
+            cols[k] = _NEW_TUPLE(Const, (v, n))
+    else:
+        for k in meta:
+            cols[k] = col(k, tuple([m[k] for m in metas]))
+    cols["timestamp"] = col("timestamp", stamps)
     return cols
 
 

@@ -1,0 +1,85 @@
+"""The constant columns of a usual report of several jobs made at once (``_jobs_columns``)
+against the rule it shortens (``_job_columns`` of a dict per job, :func:`_base_of`): the same
+columns in the same order, the same pieces (Const or Runs) holding the same values of the same
+types, on the genuine multi-job fixtures and on random jobs (names, groups, option metadata
+shared, copied, equal but of other types, of other keys; start times; flags and hosts; jobs of
+no row)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from ebsstats.io import fio
+from ebsstats.io.fio import json as fio_json
+from tests.conftest import fixture
+
+
+def _rule(source, version, infos, n):
+    return fio_json._job_columns([(fio_json._base_of(source, version, info), info[6])
+                                  for info in infos])[0]
+
+
+def _same(got: dict, want: dict) -> None:
+    assert list(got) == list(want)
+    for k in want:
+        g, w = got[k], want[k]
+        assert type(g) is type(w), k
+        assert g == w, k
+        gv = g.values if type(g) is fio_json.Runs else g if type(g) is list else (g.value,)
+        wv = w.values if type(w) is fio_json.Runs else w if type(w) is list else (w.value,)
+        assert [type(x) for x in gv] == [type(x) for x in wv], k
+
+
+T0 = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+
+def _infos(rng: random.Random):
+    metas = [{"workload": "randread", "iodepth": 1, "rw": "randread"},
+             {"workload": "randread", "iodepth": True, "rw": "randread"},  # (1 == True)
+             {"workload": "write", "iodepth": 4, "rw": "write"},
+             {"rw": "randread", "workload": "randread", "iodepth": 1}]  # (other key order)
+    shared = rng.choice(metas)
+    infos = []
+    for i in range(rng.randint(2, 5)):
+        meta = shared if rng.random() < 0.6 else (
+            dict(shared) if rng.random() < 0.5 else rng.choice(metas))
+        tail = {} if rng.random() < 0.9 else rng.choice([{"host": "h"}, {"flag": "aggregate"}])
+        ts = rng.choice([T0, T0, T0 + dt.timedelta(seconds=1), None])
+        m = rng.choice([3, 3, 5, 0]) if rng.random() < 0.95 else 0
+        infos.append((f"$.jobs[{i}]", rng.choice(["a", "a", "b", ""]),
+                      rng.choice(["0", "0", "1", "None"]), meta, tail, ts, m, False))
+    return infos
+
+
+@pytest.mark.parametrize("seed", range(500))
+def test_jobs_columns_are_the_rule(seed):
+    rng = random.Random(seed)
+    infos = _infos(rng)
+    n = sum(info[6] for info in infos)
+    version = rng.choice(["fio-3.33", None])
+    _same(fio_json._fast_columns("x.json", version, infos, n),
+          _rule("x.json", version, infos, n))
+
+
+def test_equal_metadata_of_other_types_is_not_shared():
+    a = {"iodepth": 1}
+    b = {"iodepth": True}
+    infos = [("$.jobs[0]", "a", "0", a, {}, T0, 2, False),
+             ("$.jobs[1]", "a", "0", b, {}, T0, 2, False)]
+    got = fio_json._fast_columns("x.json", "fio-3.33", infos, 4)
+    assert type(got["iodepth"]) is fio_json.Runs
+    _same(got, _rule("x.json", "fio-3.33", infos, 4))
+
+
+@pytest.mark.parametrize("name", ["multi_gr_json.json", "f2110_multi_gr_json.json",
+                                  "multi_json.json", "stonewall_groups_json.json"])
+def test_multi_job_fixtures_read_alike(name, monkeypatch):
+    text = fixture("fio", name).read_text()
+    got = fio._parse(text, name).columns
+    monkeypatch.setattr(fio_json, "_jobs_columns", lambda *a: None)  # (the rule alone)
+    want = fio._parse(text, name).columns
+    assert got[1] == want[1]
+    _same(got[0], want[0])
