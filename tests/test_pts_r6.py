@@ -112,8 +112,8 @@ def test_spread_column_is_the_rows_runs(seed):
         get = pts.picker(at)
         got = pts._spread_column("x", values, get, pts._index_runs(at))
         want = _few_runs_rule(list(get(values)), pts._FEW_RUNS)
-        if sum(v is not w for v, w in zip(values[1:], values[:-1])) >= pts._FEW_RUNS:
+        if sum(v is not w for v, w in zip(values[1:], values[:-1], strict=True)) >= pts._FEW_RUNS:
             want = list(get(values))  # (too many changes among the values: not looked at)
         assert type(got) is type(want) and repr(got) == repr(want), (values, at)
         if type(got) is pts.Runs:
-            assert all(a is b for a, b in zip(got.values, want.values))
+            assert all(a is b for a, b in zip(got.values, want.values, strict=True))
