@@ -355,18 +355,21 @@ def _fresh_read(side: str, label: str, d: Path) -> float:
 
 
 def text_limits_many(work: Path, files: int, repeat: int) -> None:
-    """The same ratios on the bonnie++ CSV and sysbench text files of the many-files tree
-    (``make_many_files.py``: thousands of distinct files), where a read's fixed cost (typing a
-    37-column frame, about 8 ms) is spread over many files: the per-file cost."""
+    """The same ratios on the bonnie++ CSV, sysbench text and PTS XML files of the many-files
+    tree (``make_many_files.py``: thousands of distinct files; PTS: 44, eleven copies of the
+    four in ``data/`` that differ by their trailing newlines), where a read's fixed cost (typing
+    a 37- to 47-column frame, a first file of a layout) is spread over many files: the
+    per-file cost."""
     from make_many_files import make
 
 
     tree = work / f"many-{files}"
     if not tree.exists():
         make(tree, files)
-    say(f"\n== 1d. bonnie++ / sysbench on the {files:,}-file tree's files (jobs=1, best of "
-        f"{repeat}, wall) ==")
-    for label, suffix in (("bonnie++ CSV", ".csv"), ("sysbench text", ".txt")):
+    say(f"\n== 1d. bonnie++ / sysbench / PTS on the {files:,}-file tree's files (jobs=1, best "
+        f"of {repeat}, wall) ==")
+    for label, suffix in (("bonnie++ CSV", ".csv"), ("sysbench text", ".txt"),
+                          ("PTS XML", ".xml")):
         d = work / "many-formats" / suffix.lstrip(".")
         if not d.exists():
             d.mkdir(parents=True)
