@@ -562,12 +562,27 @@ _TEMPLATES: dict[tuple, _Template] = {}
 _TEMPLATES_MAX = 32
 
 
+# XML's white space (S): the characters a document may end with after its root element (and
+# nothing else may end a document of a kept template: a comment or PI after the root keeps no
+# template, and the root element ends with ">"), so a file that differs from a template's only
+# by them there parses to the same tree (copies of a file with more or fewer trailing newlines)
+_XML_SPACES = " \t\n\r"
+
+
 def _template_fields(text: str) -> tuple[tuple, list[str]] | None:
-    """(The text without its fields, as a key; the fields' texts), or None for a file too long
-    to be kept."""
+    r"""(The text without its fields and the XML white space it ends with, as a key; the
+    fields' texts), or None for a file too long to be kept.
+
+    >>> _template_fields("<a><Value>1</Value></a>\n\r\t ")[0] == _template_fields(
+    ...     "<a><Value>2</Value></a>")[0]
+    True
+    >>> _template_fields("<a></a>\x0b")[0] == _template_fields("<a></a>")[0]  # (no XML space)
+    False
+    """
     if len(text) > _TEMPLATE_CHARS:
         return None
     parts = _FIELD_RE.split(text)
+    parts[-1] = parts[-1].rstrip(_XML_SPACES)  # (what follows the root element: see above)
     tags, heads = parts[1::6], parts[4::6]
     fields = [content if tag is not None else json if json is not None else title
               for tag, content, json, title in zip(tags, parts[2::6], parts[3::6], parts[5::6],
