@@ -4,6 +4,8 @@ newlines), and nothing else after it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,66 @@ def test_copies_with_other_trailing_newlines_replay_the_template(monkeypatch):
     assert len(keys) == 1
     for tail in ("\x0b", "\n\u00a0", "\n<!---->"):
         assert pts._template_fields(text + tail)[0] not in keys
+
+
+# ------------------------------------------------------------------ MB/s checked at once
+
+
+def _near(rng, iops: float, bs: int) -> float:
+    """An MB/s figure about IOPS x block size in MiB/s or MB/s, often at the check's edges."""
+    base = iops * bs / float(rng.choice([2**20, 1e6]))
+    ratio = float(rng.choice([1.0, 0.99, 1.01, 0.9899999, 1.0100001, 0.98, 1.02, 1.5, 0.5,
+                              1 + 1e-12, 1 - 1e-12, 0.0, -1.0]))
+    return base * ratio if rng.random() < 0.9 else float(rng.choice([0.0, -0.0, 1e308, 5e-324]))
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_all_mib_checked_is_each_entry_checked(seed):
+    """_all_mib_checked says True only when _entry_mb_basis gives _MIB_CHECKED for every
+    entry (then _scale_bulk takes that verdict without a call per entry; else it asks
+    _entry_mb_basis of each, which also checks MiB/s beyond 1%), and True whenever every
+    entry is within 1%."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 12))
+    bs = rng.choice([4096, 1048576, 512, 0, None, -4096, 3])
+    bs = None if bs is None else int(bs)
+    others = [float(rng.choice([rng.uniform(0.001, 1e6), 0.0, -5.0, 1e300, 5e-324]))
+              if rng.random() < 0.97 else None for _ in range(m)]
+    if rng.random() < 0.6:  # (mostly every IOPS mean there and positive: the usual case)
+        others = [float(rng.uniform(1, 1e5)) for _ in range(m)]
+    values = [_near(rng, o if o is not None else 1.0, bs or 4096) if rng.random() < 0.95
+              else float(rng.uniform(-10, 10)) for o in others]
+    for fio in (True, False):
+        each = [pts._entry_mb_basis(v, o, bs, fio) for v, o in zip(values, others, strict=True)]
+        if pts._all_mib_checked(values, others, bs):
+            assert all(d == pts._MIB_CHECKED for d in each)
+    close = bs and all(v > 0 and o is not None and o > 0 and 0.99 < v * 2**20 / (o * bs) < 1.01
+                       for v, o in zip(values, others, strict=True))
+    assert pts._all_mib_checked(values, others, bs) == bool(close)
+
+
+def test_all_mib_checked_takes_the_usual_case():
+    assert pts._all_mib_checked([4.0, 400.0], [1024.0, 102400.0], 4096)
+    assert not pts._all_mib_checked([4.0 * 1.048576, 400.0], [1024.0, 102400.0], 4096)
+
+
+# ------------------------------------------------------------------ test-logs next to a file
+
+
+@pytest.mark.parametrize("with_logs", [False, True])
+def test_test_logs_next_to_is_the_path_rule(tmp_path, monkeypatch, with_logs):
+    """_test_logs_next_to gives what Path(source).parent / "test-logs" (when a directory)
+    gives, for names, trailing separators, ".", "..", empty and doubled separators."""
+    (tmp_path / "r" / "s").mkdir(parents=True)
+    if with_logs:
+        (tmp_path / "r" / "test-logs").mkdir()
+        (tmp_path / "test-logs").mkdir()
+        (tmp_path / "r" / "s" / "test-logs").write_text("not a directory")
+    monkeypatch.chdir(tmp_path)
+    for source in ["r/composite.xml", str(tmp_path / "r" / "composite.xml"), "r/s/x.xml",
+                   "composite.xml", "", ".", "r/", "r/s/", "r/s/.", "r/s/..", "r//x.xml",
+                   "r/./x.xml", "./r/x.xml", "r/s/../x.xml", "/", "r/nothere/x.xml", "r",
+                   "r/s"]:
+        cand = Path(source).parent / "test-logs"
+        want = cand if cand.is_dir() else None
+        assert pts._test_logs_next_to(source) == want, source

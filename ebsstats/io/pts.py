@@ -1927,15 +1927,34 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
     if decided is not None:  # (one factor for every entry)
         decisions = [decided] * m
     else:  # each entry's Value against its IOPS entry's mean (_mb_basis_of's check)
-        decisions = list(map(_entry_mb_basis, values, means(), repeat(sh.base["block_size"]),
-                             repeat(sh.fio)))
+        others, bs = means(), sh.base["block_size"]
+        if _all_mib_checked(values, others, bs):
+            decisions = [_MIB_CHECKED] * m
+        else:
+            decisions = list(map(_entry_mb_basis, values, others, repeat(bs), repeat(sh.fio)))
     factors = [d[0] for d in decisions]
-    scaled = list(map(float.__mul__, values, factors))
-    it = iter(flat)  # (each entry's runs, scaled by its factor)
-    flat = [v * f for f, k in zip(factors, lengths, strict=True) for v in islice(it, k)]
+    if factors.count(_MIB) == m:  # (one factor: each run times it, as below)
+        scaled, flat = [v * _MIB for v in values], [v * _MIB for v in flat]
+    else:
+        scaled = list(map(float.__mul__, values, factors))
+        it = iter(flat)  # (each entry's runs, scaled by its factor)
+        flat = [v * f for f, k in zip(factors, lengths, strict=True) for v in islice(it, k)]
     if not _accepted(scaled, sh.signed) or not _accepted(flat, sh.signed):
         return None
     return scaled, _split(flat, lengths), [d[1] for d in decisions], lengths
+
+
+def _all_mib_checked(values: list[float], others: list[float | None], bs: int | None) -> bool:
+    """Whether :func:`_entry_mb_basis` gives :data:`_MIB_CHECKED` for every entry (the usual
+    case: each MB/s Value within 1% of its IOPS entry's mean x the block size in MiB/s), found
+    by :func:`_mb_checked`'s first test of each without a call per entry.
+
+    >>> _all_mib_checked([4.0, 8.0], [1024.0, 2048.0], 4096), _all_mib_checked([4.0], [None], 4096)
+    (True, False)
+    """
+    return bool(bs) and None not in others and all(
+        v > 0 and o > 0 and _CLOSE_LO < v * _MIB / (o * bs) < _CLOSE_HI
+        for v, o in zip(values, others, strict=True))
 
 
 def _other_means(sh: _ResultShared, entries: list[_Entry]) -> list[float | None]:
@@ -2123,6 +2142,9 @@ class _Fast(NamedTuple):
     stamp_at: list[int | None]  # per system: the field of its TimeStamp, or None
     stamps: list[str | None]  # ... and its TimeStamp when it is no field
     stamp_of: dict  # system Identifier -> its place in the systems (the last of that name)
+    names: frozenset  # the systems of the plan's entries
+    entry_systems: list[str]  # per entry (of all results in order): its system, ...
+    spans: list[int]  # ... and its rows
 
 
 _FASTS: dict[tuple, _Fast] = {}  # (template key, tz, fio_mb) -> its _Fast
@@ -2169,7 +2191,15 @@ def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[
                                                           for e in res.entries])
     return _Fast(plan, info.get("tool_version"), shared, value_at, raw_at, json_at, lengths,
                  counts, others, stamp_at, [s.timestamp for s in systems],
-                 {s.identifier: k for k, s in enumerate(systems)})
+                 {s.identifier: k for k, s in enumerate(systems)}, *_entry_rows(plan))
+
+
+def _entry_rows(plan: _Plan) -> tuple[frozenset, list[str], list[int]]:
+    """The systems of the plan's entries; per entry, its system and its rows."""
+    names = [name for step in plan.steps for name in step.systems]
+    spans = [2 * step.n + 1 if step.rt else step.n + 1 for step in plan.steps
+             for _ in step.systems]
+    return frozenset(names), names, spans
 
 
 def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
@@ -2235,21 +2265,21 @@ def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
     plan ``fast`` stands for, read as :func:`_replay` reads the systems and results
     :func:`_from_template` makes of them; None (then that path is taken) when one of its
     checks would fail, or the file would not have the plan's key."""
-    values = [t.strip() for t in map(texts.__getitem__, fast.value_at)]
-    raws = [t.strip().split(":") for t in map(texts.__getitem__, fast.raw_at)]
+    values = list(map(str.strip, map(texts.__getitem__, fast.value_at)))
+    raws = list(map(str.split, map(str.strip, map(texts.__getitem__, fast.raw_at)),
+                    repeat(":")))
     if "" in values or list(map(len, raws)) != fast.lengths:  # (a RawString "": [""], 1 run)
         return None
     nums = _bulk_nums(values + list(chain.from_iterable(raws)))
     if nums is None:
         return None
     plan = fast.plan
-    stamps = _fast_stamps(fast, texts, {name for step in plan.steps for name in step.systems},
-                          tz, source)
+    stamps = _fast_stamps(fast, texts, fast.names, tz, source)
     if stamps is None:
         return None
     memo: dict = {}
     consts: dict = {}
-    stamp_col, value_col, series = [], [], []
+    value_col, series = [], []
     e, f = 0, len(values)  # where the result's Values and runs start in nums
     for r, ((res, made), step, m) in enumerate(zip(fast.shared, plan.steps, fast.counts,
                                                    strict=True)):
@@ -2266,12 +2296,12 @@ def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
         if times is None:
             return None
         n = step.n
-        stamp_col += chain.from_iterable(map(repeat, map(stamps.__getitem__, step.systems),
-                                             repeat(2 * n + 1 if step.rt else n + 1, m)))
         value_col += _value_column(got[0], got[1], times, n, step.rt)
         series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
             got[1], times, repeat(_NO_LOG, m), strict=True)))
+    stamp_col = list(chain.from_iterable(map(repeat, map(stamps.__getitem__,
+                                                         fast.entry_systems), fast.spans)))
     return _plan_parsed(plan, source, "composite.xml", fast.version, stamp_col, value_col,
                         series)
 
@@ -2616,6 +2646,17 @@ def _parse_xml(text: str, source: str, tz: str | None, fio_mb: str,
     return parsed
 
 
+def _test_logs_next_to(source: str) -> Path | None:
+    """``Path(source).parent / "test-logs"`` when it is a directory, else None; found by
+    ``os.path`` (no Path made for a file without one, 7.5 -> 3 us a file) when the last part
+    of ``source`` is a name (Path takes a trailing separator or ``.`` off before its parent)."""
+    if os.path.basename(source) in ("", "."):
+        cand = Path(source).parent / "test-logs"
+        return cand if cand.is_dir() else None
+    cand = os.path.join(os.path.dirname(source), "test-logs")
+    return Path(cand) if os.path.isdir(cand) else None
+
+
 def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto",
           test_logs: str | os.PathLike | None | bool = "auto", **options) -> Parsed:
     """:func:`parse`, with series left as :class:`~ebsstats.io._common.Columns` (the
@@ -2640,8 +2681,7 @@ def _parse(text: str, source: str, *, tz: str | None = None, fio_mb: str = "auto
                          found=text.lstrip()[:80])
     log_dir: Path | None = None
     if test_logs == "auto":
-        cand = Path(source).parent / "test-logs"
-        log_dir = cand if cand.is_dir() else None
+        log_dir = _test_logs_next_to(source)
     elif test_logs:
         log_dir = Path(test_logs)
     if fmt.startswith("composite"):
