@@ -4,6 +4,7 @@ newlines), and nothing else after it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -131,3 +132,47 @@ def test_test_logs_next_to_is_the_path_rule(tmp_path, monkeypatch, with_logs):
         cand = Path(source).parent / "test-logs"
         want = cand if cand.is_dir() else None
         assert pts._test_logs_next_to(source) == want, source
+
+
+# ------------------------------------------------------------------ replay: numbers at once
+
+_NUMBER_FIELD_RE = re.compile(r"(<(Value|RawString)>)([^<]*)(</\2>)")
+
+
+def _one_number_changed(doc: str, rng) -> str:
+    """``doc`` with one number of one Value or RawString changed: negated, huge (beyond a float
+    once scaled), zero, -0, nudged by a few percent (an MB/s figure's check may flip), or
+    left; the rest as it is."""
+    fields = list(_NUMBER_FIELD_RE.finditer(doc))
+    m = fields[int(rng.integers(len(fields)))]
+    runs = m.group(3).split(":")
+    k = int(rng.integers(len(runs)))
+    try:
+        v = float(runs[k])
+    except ValueError:
+        return doc
+    runs[k] = str(rng.choice([f"{-v}", "1e308", "0", "-0", f"{v * 1.015:.4f}",
+                              f"{v * 0.985:.4f}", f"{v * 1.05:.4f}", runs[k]]))
+    return doc[:m.start(3)] + ":".join(runs) + doc[m.end(3):]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_numbers_at_once_are_the_full_path(seed, monkeypatch):
+    """A file of a kept template and plan whose numbers are read at once (_fast_bulk: every
+    number times its basis' factor, checked at once, the MB/s entries checked against their
+    IOPS entries) gives what the full path gives, also when one number is negative, too large
+    once scaled, or flips an MB/s entry's basis."""
+    from tests.test_pts_plan import CAMPAIGN, _compare
+    rng = np.random.default_rng(seed)
+    calls: list = []
+    bulk = pts._fast_bulk
+
+    def spy(*args):
+        calls.append(bulk(*args))
+        return calls[-1]
+
+    monkeypatch.setattr(pts, "_fast_bulk", spy)
+    doc = CAMPAIGN.read_text(encoding="utf-8")
+    _compare(doc, "composite.xml", rng, monkeypatch, 6, mutate=_one_number_changed,
+             test_logs=False, fio_mb=["auto", "MB", "MiB"][seed % 3])
+    assert any(c is not None for c in calls)  # (taken where compared)

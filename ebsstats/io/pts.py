@@ -2145,6 +2145,7 @@ class _Fast(NamedTuple):
     names: frozenset  # the systems of the plan's entries
     entry_systems: list[str]  # per entry (of all results in order): its system, ...
     spans: list[int]  # ... and its rows
+    bulk: _FastBulk | None  # the numbers scaled at once (:func:`_fast_bulk_of`), or None
 
 
 _FASTS: dict[tuple, _Fast] = {}  # (template key, tz, fio_mb) -> its _Fast
@@ -2152,7 +2153,7 @@ _FASTS_MAX = 32  # (a hostile folder cannot grow it without end)
 
 
 def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[_Result],
-             info: dict) -> _Fast | None:
+             info: dict, fio_mb: str = "auto") -> _Fast | None:
     """The :class:`_Fast` of a file read by the full path (``systems``, ``results``, ``info``)
     whose template ``tpl`` was kept and whose rows gave ``plan``; None when one of its entries
     has no Value or RawString field, or some but not all of a result's entries a JSON field
@@ -2191,7 +2192,8 @@ def _fast_of(tpl: _Template, plan: _Plan, systems: list[_System], results: list[
                                                           for e in res.entries])
     return _Fast(plan, info.get("tool_version"), shared, value_at, raw_at, json_at, lengths,
                  counts, others, stamp_at, [s.timestamp for s in systems],
-                 {s.identifier: k for k, s in enumerate(systems)}, *_entry_rows(plan))
+                 {s.identifier: k for k, s in enumerate(systems)}, *_entry_rows(plan),
+                 _fast_bulk_of(plan, shared, counts, lengths, json_at, fio_mb))
 
 
 def _entry_rows(plan: _Plan) -> tuple[frozenset, list[str], list[int]]:
@@ -2200,6 +2202,54 @@ def _entry_rows(plan: _Plan) -> tuple[frozenset, list[str], list[int]]:
     spans = [2 * step.n + 1 if step.rt else step.n + 1 for step in plan.steps
              for _ in step.systems]
     return frozenset(names), names, spans
+
+
+class _FastBulk(NamedTuple):
+    """How :func:`_fast_replay` reads a file's numbers at once (the usual case): each number
+    (the Values of all entries, then their runs, as in its ``nums``) times its factor, the
+    factor every result's basis in the plan stands for; the MB/s results whose entries are
+    each checked against their IOPS entries (then every one must be within 1% in MiB/s,
+    :func:`_all_mib_checked`); per row of the value column, its place among the scaled numbers
+    and then the run times of the results with runtime rows (``rt``)."""
+
+    factors: list[float]
+    checks: list[tuple]  # (result, its first entry, entries, block size, fio)
+    value_at: list[int]
+    rt: list[int]  # the results with runtime rows
+
+
+def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: list[int],
+                  json_at: list, fio_mb: str) -> _FastBulk | None:
+    """The :class:`_FastBulk` of a :class:`_Fast`, or None (each result read on its own, as
+    :func:`_replay` reads it) when a result is signed (a score), or a basis of the plan is not
+    what its result gives every entry (MiB/s checked, for MB/s results checked per entry)."""
+    factors: list[float] = []
+    run_factors: list[float] = []
+    checks = []
+    e = 0
+    for r, ((res, made), step, m) in enumerate(zip(shared, plan.steps, counts, strict=True)):
+        if made.signed or (step.rt and json_at[r] is None) or lengths[e:e + m] != [step.n] * m:
+            return None
+        decided = made.fixed or _result_mb_basis(res, fio_mb if made.fio else "auto")
+        if decided is None:
+            decided = _MIB_CHECKED
+            checks.append((r, e, m, made.base["block_size"], made.fio))
+        if step.bases != (decided[1],) * m:
+            return None
+        factors += [decided[0]] * m
+        run_factors += [decided[0]] * (m * step.n)
+        e += m
+    value_at: list[int] = []
+    f, t = e, e + len(run_factors)  # where the runs and the run times start
+    e = 0
+    for step, m in zip(plan.steps, counts, strict=True):
+        n = step.n
+        runs = [list(range(f + j * n, f + j * n + n)) for j in range(m)]
+        times = [list(range(t + j * n, t + j * n + n)) for j in range(m)]
+        value_at += _value_column(list(range(e, e + m)), runs, times, n, step.rt)
+        e, f, t = e + m, f + m * n, t + m * n if step.rt else t
+    return _FastBulk(factors + run_factors, checks, value_at,
+                     [r for r, step in enumerate(plan.steps) if step.rt])
 
 
 def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
@@ -2212,7 +2262,7 @@ def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
         return
     plan = _PLANS.get(plan_key)
     if plan is not None:
-        fast = _fast_of(tpl, plan, systems, results, info)
+        fast = _fast_of(tpl, plan, systems, results, info, fio_mb)
         if fast is not None:
             remember(_FASTS, (key, tz, fio_mb), fast, _FASTS_MAX)
 
@@ -2279,8 +2329,66 @@ def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
         return None
     memo: dict = {}
     consts: dict = {}
-    value_col, series = [], []
-    e, f = 0, len(values)  # where the result's Values and runs start in nums
+    got = _fast_bulk(fast, nums, len(values), texts, source, consts, memo) if fast.bulk else None
+    if got is None:
+        got = _fast_results(fast, nums, len(values), texts, source, fio_mb, consts, memo)
+        if got is None:
+            return None
+    value_col, series = got
+    stamp_col = list(chain.from_iterable(map(repeat, map(stamps.__getitem__,
+                                                         fast.entry_systems), fast.spans)))
+    return _plan_parsed(plan, source, "composite.xml", fast.version, stamp_col, value_col,
+                        series)
+
+
+def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list[str], source: str,
+               consts: dict, memo: dict) -> tuple[list, list] | None:
+    """The value column and series of :func:`_fast_results`, of numbers (``nums``: ``k``
+    Values, then the runs) scaled and checked at once (:class:`_FastBulk`); None when one is
+    not as the plan's bases and checks want (then :func:`_fast_results` reads them)."""
+    bulk = fast.bulk
+    for r, e, m, bs, fio in bulk.checks:  # (every entry MiB/s checked, as in the plan)
+        values = nums[e:e + m]
+        others = [None if j is None else nums[j] for j in fast.others[r]]
+        if not _all_mib_checked(values, others, bs) and any(
+                d != _MIB_CHECKED for d in map(_entry_mb_basis, values, others, repeat(bs),
+                                               repeat(fio))):
+            return None
+    scaled = list(map(float.__mul__, nums, bulk.factors))
+    if not (all(map(math.isfinite, scaled)) and min(scaled) >= 0):
+        return None
+    runs = _split(scaled[k:], fast.lengths)
+    times: list = []
+    e = 0
+    for r, m in enumerate(fast.counts):
+        got = _fast_times(fast, r, texts, fast.lengths[e:e + m], memo)
+        if got is None:
+            return None
+        times.append(got)
+        e += m
+    pool = scaled + list(chain.from_iterable(chain.from_iterable(map(times.__getitem__,
+                                                                     bulk.rt))))
+    series: list = []
+    e = 0
+    for (res, made), step, m, rtimes in zip(fast.shared, fast.plan.steps, fast.counts, times,
+                                             strict=True):
+        sh = _ResultShared(res, None, {}, *made)
+        series.extend(map(_LazySeries, repeat(step.n, m), zip(
+            repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
+            runs[e:e + m], rtimes, repeat(_NO_LOG, m), strict=True)))
+        e += m
+    return list(map(pool.__getitem__, bulk.value_at)), series
+
+
+def _fast_results(fast: _Fast, nums: list[float], k: int, texts: list[str], source: str,
+                  fio_mb: str, consts: dict, memo: dict) -> tuple[list, list] | None:
+    """The value column and series of a file read from its fields, result by result as
+    :func:`_replay` reads them (``nums``: ``k`` Values, then the runs); None when a check
+    fails or a basis is not the plan's."""
+    plan = fast.plan
+    value_col: list = []
+    series: list = []
+    e, f = 0, k  # where the result's Values and runs start in nums
     for r, ((res, made), step, m) in enumerate(zip(fast.shared, plan.steps, fast.counts,
                                                    strict=True)):
         lengths = fast.lengths[e:e + m]
@@ -2300,10 +2408,7 @@ def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
         series.extend(map(_LazySeries, repeat(n, m), zip(
             repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
             got[1], times, repeat(_NO_LOG, m), strict=True)))
-    stamp_col = list(chain.from_iterable(map(repeat, map(stamps.__getitem__,
-                                                         fast.entry_systems), fast.spans)))
-    return _plan_parsed(plan, source, "composite.xml", fast.version, stamp_col, value_col,
-                        series)
+    return value_col, series
 
 
 _ROW_COLUMNS = ("timestamp", "run_key", "position", "value", "repetition", "flag")
