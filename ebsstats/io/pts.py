@@ -114,7 +114,7 @@ import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import is_not, itemgetter, methodcaller, ne, sub
+from operator import is_not, itemgetter, methodcaller, mul, ne, sub
 from pathlib import Path
 from typing import NamedTuple
 
@@ -1936,7 +1936,7 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
     if factors.count(_MIB) == m:  # (one factor: each run times it, as below)
         scaled, flat = [v * _MIB for v in values], [v * _MIB for v in flat]
     else:
-        scaled = list(map(float.__mul__, values, factors))
+        scaled = list(map(mul, values, factors))
         it = iter(flat)  # (each entry's runs, scaled by its factor)
         flat = [v * f for f, k in zip(factors, lengths, strict=True) for v in islice(it, k)]
     if not _accepted(scaled, sh.signed) or not _accepted(flat, sh.signed):
@@ -2216,6 +2216,7 @@ class _FastBulk(NamedTuple):
     checks: list[tuple]  # (result, its first entry, entries, block size, fio)
     value_at: list[int]
     rt: list[int]  # the results with runtime rows
+    pick: object  # picker(value_at)
 
 
 def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: list[int],
@@ -2249,7 +2250,7 @@ def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: 
         value_at += _value_column(list(range(e, e + m)), runs, times, n, step.rt)
         e, f, t = e + m, f + m * n, t + m * n if step.rt else t
     return _FastBulk(factors + run_factors, checks, value_at,
-                     [r for r, step in enumerate(plan.steps) if step.rt])
+                     [r for r, step in enumerate(plan.steps) if step.rt], picker(value_at))
 
 
 def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
@@ -2354,7 +2355,7 @@ def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list[str], source:
                 d != _MIB_CHECKED for d in map(_entry_mb_basis, values, others, repeat(bs),
                                                repeat(fio))):
             return None
-    scaled = list(map(float.__mul__, nums, bulk.factors))
+    scaled = list(map(mul, nums, bulk.factors))  # (floats: float.__mul__, 2.5 times as fast)
     if not (all(map(math.isfinite, scaled)) and min(scaled) >= 0):
         return None
     runs = _split(scaled[k:], fast.lengths)
@@ -2377,7 +2378,7 @@ def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list[str], source:
             repeat(source, m), repeat(consts, m), repeat(sh, m), step.systems, step.keys,
             runs[e:e + m], rtimes, repeat(_NO_LOG, m), strict=True)))
         e += m
-    return list(map(pool.__getitem__, bulk.value_at)), series
+    return list(bulk.pick(pool)), series
 
 
 def _fast_results(fast: _Fast, nums: list[float], k: int, texts: list[str], source: str,
