@@ -176,3 +176,18 @@ def test_numbers_at_once_are_the_full_path(seed, monkeypatch):
     _compare(doc, "composite.xml", rng, monkeypatch, 6, mutate=_one_number_changed,
              test_logs=False, fio_mb=["auto", "MB", "MiB"][seed % 3])
     assert any(c is not None for c in calls)  # (taken where compared)
+
+
+# ------------------------------------------------------------------ fields in the parts
+
+
+@pytest.mark.parametrize("path", XML, ids=lambda p: p.parent.name + "/" + p.name)
+def test_field_parts_are_the_fields(path):
+    """Each field's text read from the parts of the text (_field_parts: what _fast_replay
+    reads) is the field's text (_template_fields), Titles and JSONs included."""
+    text = path.read_text(encoding="utf-8")
+    for doc in (text, text.replace("<Title>", "<Generated><Title>", 1)):
+        got = pts._template_parts(doc)
+        key, fields = pts._template_fields(doc)
+        assert got[0] == key
+        assert [got[1][k] for k in pts._field_parts(key)] == fields

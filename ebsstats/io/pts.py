@@ -579,15 +579,41 @@ def _template_fields(text: str) -> tuple[tuple, list[str]] | None:
     >>> _template_fields("<a></a>\x0b")[0] == _template_fields("<a></a>")[0]  # (no XML space)
     False
     """
+    got = _template_parts(text)
+    return None if got is None else (got[0], _parts_fields(got[1]))
+
+
+def _template_parts(text: str) -> tuple[tuple, list] | None:
+    """:func:`_template_fields`' key, and the parts of the text its regular expression split
+    (field ``i``'s text is ``parts[_field_parts(key)[i]]``), or None."""
     if len(text) > _TEMPLATE_CHARS:
         return None
     parts = _FIELD_RE.split(text)
     parts[-1] = parts[-1].rstrip(_XML_SPACES)  # (what follows the root element: see above)
-    tags, heads = parts[1::6], parts[4::6]
-    fields = [content if tag is not None else json if json is not None else title
-              for tag, content, json, title in zip(tags, parts[2::6], parts[3::6], parts[5::6],
-                                                   strict=True)]
-    return (*parts[::6], *tags, *heads), fields
+    return (*parts[::6], *parts[1::6], *parts[4::6]), parts
+
+
+def _parts_fields(parts: list) -> list[str]:
+    """The fields' texts of :func:`_template_parts`' parts (each match's one group of the three
+    that took part: the number, the JSON or the title)."""
+    return [content if tag is not None else json if json is not None else title
+            for tag, content, json, title in zip(parts[1::6], parts[2::6], parts[3::6],
+                                                 parts[5::6], strict=True)]
+
+
+def _field_parts(key: tuple) -> list[int]:
+    """Per field of a template ``key``, the place of its text in the parts of its files'
+    texts (:func:`_template_parts`): a read without the list of the fields.
+
+    >>> key, parts = _template_parts("<a><Value>1</Value><JSON>{}</JSON><Value>2</Value></a>")
+    >>> [parts[k] for k in _field_parts(key)] == _template_fields("<a><Value>1</Value>"
+    ...     "<JSON>{}</JSON><Value>2</Value></a>")[1]
+    True
+    """
+    m = (len(key) - 1) // 3  # (m + 1 pieces, m tags, m heads)
+    return [6 * i + 2 if tag is not None else 6 * i + 3 if head is None else 6 * i + 5
+            for i, (tag, head) in enumerate(zip(key[m + 1:2 * m + 1], key[2 * m + 1:],
+                                                strict=True))]
 
 
 def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_System],
@@ -2128,7 +2154,9 @@ class _Fast(NamedTuple):
     layout has a kept plan, by the place of each field in the file's text: a file with that
     template is read from its fields alone (:func:`_fast_replay`), without the systems and
     results :func:`_from_template` makes, when every field is plain enough to give that plan's
-    key (:func:`_plan_key`: the same times and Values present, the same runs per entry)."""
+    key (:func:`_plan_key`: the same times and Values present, the same runs per entry).
+    A field's place is that of its text in the parts of the file's text
+    (:func:`_template_parts`, :func:`_slots_in_parts`)."""
 
     plan: _Plan
     version: str | None  # the file's tool version
@@ -2253,6 +2281,14 @@ def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: 
                      [r for r, step in enumerate(plan.steps) if step.rt], picker(value_at))
 
 
+def _slots_in_parts(slots: tuple, at: list[int]) -> tuple:
+    """:func:`_slots` with each field's place in the parts of the text (``at``,
+    :func:`_field_parts`) for its place in the fields: what :func:`_fast_replay` reads."""
+    last, title, stamps, cols = slots
+    return (last, title, [None if k is None else at[k] for k in stamps],
+            [tuple([None if k is None else at[k] for k in c] for c in col) for col in cols])
+
+
 def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
                results: list[_Result], info: dict, plan_key: tuple) -> None:
     """Keep the :class:`_Fast` of a file of a kept template (``key``; none kept yet for these
@@ -2263,12 +2299,13 @@ def _keep_fast(key: tuple, tz: str | None, fio_mb: str, systems: list[_System],
         return
     plan = _PLANS.get(plan_key)
     if plan is not None:
-        fast = _fast_of(tpl, plan, systems, results, info, fio_mb)
+        fast = _fast_of(tpl._replace(slots=_slots_in_parts(tpl.slots, _field_parts(key))),
+                        plan, systems, results, info, fio_mb)
         if fast is not None:
             remember(_FASTS, (key, tz, fio_mb), fast, _FASTS_MAX)
 
 
-def _fast_times(fast: _Fast, r: int, texts: list[str], lengths: list[int],
+def _fast_times(fast: _Fast, r: int, texts: list, lengths: list[int],
                 memo: dict) -> list | None:
     """The test-run-times of the entries of result ``r`` as :func:`_bulk_times` reads them
     (``memo``: by the JSON fields), or None when they are not plain (one a JSON of no
@@ -2294,7 +2331,7 @@ def _fast_times(fast: _Fast, r: int, texts: list[str], lengths: list[int],
     return done
 
 
-def _fast_stamps(fast: _Fast, texts: list[str], names: set, tz: str | None,
+def _fast_stamps(fast: _Fast, texts: list, names: set, tz: str | None,
                  source: str) -> dict | None:
     """The times of the systems ``names`` as :func:`_replay` reads them, or None when a system's
     TimeStamp is present where it was not (or not where it was), or one would be noted."""
@@ -2310,10 +2347,10 @@ def _fast_stamps(fast: _Fast, texts: list[str], names: set, tz: str | None,
     return None if notes else out
 
 
-def _fast_replay(fast: _Fast, texts: list[str], source: str, tz: str | None,
+def _fast_replay(fast: _Fast, texts: list, source: str, tz: str | None,
                  fio_mb: str) -> Parsed | None:
-    """What :func:`_parse` gives for a composite.xml of the fields ``texts`` whose template and
-    plan ``fast`` stands for, read as :func:`_replay` reads the systems and results
+    """What :func:`_parse` gives for a composite.xml whose template and plan ``fast`` stands
+    for, its fields in ``texts`` (the parts of its text, :func:`_template_parts`), read as :func:`_replay` reads the systems and results
     :func:`_from_template` makes of them; None (then that path is taken) when one of its
     checks would fail, or the file would not have the plan's key."""
     values = list(map(str.strip, map(texts.__getitem__, fast.value_at)))
@@ -2723,12 +2760,13 @@ def _parse_xml(text: str, source: str, tz: str | None, fio_mb: str,
     the template's systems and results (:func:`_from_template`), else parsed; the template and
     the :class:`_Fast` of a file kept for the next ones."""
     fmt = "composite.xml"
-    fields = _template_fields(text)
-    fast = _FASTS.get((fields[0], tz, fio_mb)) if fields and log_dir is None else None
+    got = _template_parts(text)
+    fast = _FASTS.get((got[0], tz, fio_mb)) if got and log_dir is None else None
     if fast is not None:
-        parsed = _fast_replay(fast, fields[1], source, tz, fio_mb)
+        parsed = _fast_replay(fast, got[1], source, tz, fio_mb)  # (the fields in the parts)
         if parsed is not None:
             return parsed
+    fields = None if got is None else (got[0], _parts_fields(got[1]))
     got = _from_template(*fields) if fields is not None else None
     if got is not None:
         systems, results, info = got
