@@ -2272,10 +2272,9 @@ def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: 
     f, t = e, e + len(run_factors)  # where the runs and the run times start
     e = 0
     for step, m in zip(plan.steps, counts, strict=True):
-        n = step.n
-        runs = [list(range(f + j * n, f + j * n + n)) for j in range(m)]
-        times = [list(range(t + j * n, t + j * n + n)) for j in range(m)]
-        value_at += _value_column(list(range(e, e + m)), runs, times, n, step.rt)
+        n = step.n  # (the places of the result's runs and run times, entry after entry)
+        value_at += _value_column(range(e, e + m), [range(f, f + m * n)],
+                                  [range(t, t + m * n)], n, step.rt)
         e, f, t = e + m, f + m * n, t + m * n if step.rt else t
     return _FastBulk(factors + run_factors, checks, value_at,
                      [r for r, step in enumerate(plan.steps) if step.rt], picker(value_at))
