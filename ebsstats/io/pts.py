@@ -2349,9 +2349,10 @@ def _fast_stamps(fast: _Fast, texts: list, names: set, tz: str | None,
 def _fast_replay(fast: _Fast, texts: list, source: str, tz: str | None,
                  fio_mb: str) -> Parsed | None:
     """What :func:`_parse` gives for a composite.xml whose template and plan ``fast`` stands
-    for, its fields in ``texts`` (the parts of its text, :func:`_template_parts`), read as :func:`_replay` reads the systems and results
-    :func:`_from_template` makes of them; None (then that path is taken) when one of its
-    checks would fail, or the file would not have the plan's key."""
+    for, its fields in ``texts`` (the parts of its text, :func:`_template_parts`), read as
+    :func:`_replay` reads the systems and results :func:`_from_template` makes of them; None
+    (then that path is taken) when one of its checks would fail, or the file would not have
+    the plan's key."""
     values = list(map(str.strip, map(texts.__getitem__, fast.value_at)))
     raws = list(map(str.split, map(str.strip, map(texts.__getitem__, fast.raw_at)),
                     repeat(":")))
@@ -2378,7 +2379,7 @@ def _fast_replay(fast: _Fast, texts: list, source: str, tz: str | None,
                         series)
 
 
-def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list[str], source: str,
+def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list, source: str,
                consts: dict, memo: dict) -> tuple[list, list] | None:
     """The value column and series of :func:`_fast_results`, of numbers (``nums``: ``k``
     Values, then the runs) scaled and checked at once (:class:`_FastBulk`); None when one is
@@ -2417,7 +2418,7 @@ def _fast_bulk(fast: _Fast, nums: list[float], k: int, texts: list[str], source:
     return list(bulk.pick(pool)), series
 
 
-def _fast_results(fast: _Fast, nums: list[float], k: int, texts: list[str], source: str,
+def _fast_results(fast: _Fast, nums: list[float], k: int, texts: list, source: str,
                   fio_mb: str, consts: dict, memo: dict) -> tuple[list, list] | None:
     """The value column and series of a file read from its fields, result by result as
     :func:`_replay` reads them (``nums``: ``k`` Values, then the runs); None when a check
