@@ -309,12 +309,17 @@ def _utc_ns(ns: np.ndarray):
     if _datetimes_of is None:
         return pd.DatetimeIndex(ns.view("datetime64[ns]"), tz="UTC").array
     arr = _datetimes_of(ns.view("datetime64[ns]"), dtype=_UTC_NS)
-    arr._readonly = True  # (as an Index's .array is: a read-only view)
+    if _INDEX_ARRAY_READONLY:
+        arr._readonly = True  # (as an Index's .array is there: a read-only view)
     return arr
 
 
 # (a private constructor of pandas: the checked one where it is absent)
 _datetimes_of = getattr(pd.arrays.DatetimeArray, "_simple_new", None)
+# whether an Index's .array is read-only in this pandas (3.1 marks it so, 3.0.0 does not):
+# asked once, of an empty index, so that _utc_ns gives what the Index constructor gives
+_INDEX_ARRAY_READONLY = getattr(pd.DatetimeIndex(np.zeros(0, dtype="datetime64[ns]"), tz="UTC"
+                                                 ).array, "_readonly", False) is True
 
 
 def _aware_rows(values: list, dtype):
