@@ -14,6 +14,20 @@ from ebsstats.simulate.fuzz import mutations
 from tests.conftest import FIXTURES, ROOT
 
 
+def _genuine_heads(seed: int) -> list[str]:
+    """The head of every fixture and data/ file, and two mutations of each."""
+    rng = np.random.default_rng(seed)
+    heads = []
+    for root in (FIXTURES, ROOT / "data"):
+        for p in sorted(root.rglob("*")):
+            if p.is_file():
+                data = p.read_bytes()[:HEAD_BYTES]
+                heads.append(data.decode("utf-8", "replace"))
+                heads += [m[:HEAD_BYTES].decode("utf-8", "replace")
+                          for _, m in mutations(data, rng, 2)]
+    return heads
+
+
 def _rule(lines, text):
     """_text_format as it was: the count of ``;`` first, whatever the text."""
     if text.count(";") >= 100:
@@ -27,15 +41,7 @@ def _rule(lines, text):
 
 
 def test_fio_text_format_is_the_rule():
-    rng = np.random.default_rng(7)
-    heads = []
-    for root in (FIXTURES, ROOT / "data"):
-        for p in sorted(root.rglob("*")):
-            if p.is_file():
-                data = p.read_bytes()[:HEAD_BYTES]
-                heads.append(data.decode("utf-8", "replace"))
-                heads += [m[:HEAD_BYTES].decode("utf-8", "replace")
-                          for _, m in mutations(data, rng, 2)]
+    heads = _genuine_heads(7)
     pick = random.Random(3)
     for _ in range(500):
         head = pick.choice(heads)
@@ -54,15 +60,7 @@ def test_bonnie_comma_clue_is_the_regex(monkeypatch):
     from ebsstats.io import bonnie
     from tests.test_bonnie_fast import _CLUES
 
-    rng = np.random.default_rng(5)
-    heads = []
-    for root in (FIXTURES, ROOT / "data"):
-        for p in sorted(root.rglob("*")):
-            if p.is_file():
-                data = p.read_bytes()[:HEAD_BYTES]
-                heads.append(data.decode("utf-8", "replace"))
-                heads += [m[:HEAD_BYTES].decode("utf-8", "replace")
-                          for _, m in mutations(data, rng, 2)]
+    heads = _genuine_heads(5)
     pick = random.Random(5)
     bits = _CLUES + [",", ",,", "\n", ",\n,", "bonnie_version", "file_size", "putc",
                      ",file_size,", "putc,", "x,\r,y", ",bonnie_version"]
