@@ -76,6 +76,5 @@ def test_replayed_files_are_handed_the_plans_lists(monkeypatch):
     for name, col in plan.columns.items():
         if type(col) is list and name not in pts._PLAN_MADE:
             assert cols2[name] is col and cols3[name] is col
-            if name not in plan.shared:  # (the first file keeps its own; positions shared)
-                assert first.columns[0][name] is not col
+            assert first.columns[0][name] is col  # (the first file's own lists)
     assert cols2["source"] != cols3["source"]

@@ -2032,8 +2032,8 @@ class _Plan(NamedTuple):
 
     steps: list[_Step]
     columns: dict  # name -> the column (source, timestamp, value made for each file; the
-    # other lists, the plan's own copies of the first file's, handed to every file of the
-    # layout as they are: never modified, typed faster shared than copied, see _plan_parsed)
+    # other lists, the first file's own, handed to every file of the layout as they are:
+    # never modified, typed faster shared than copied, see _plan_parsed)
     shared: frozenset  # names of the list columns files share (positions, as _columns does)
     n: int
 
@@ -2066,9 +2066,9 @@ def _plan_of(rows: _Rows, columns: dict, n: int) -> _Plan | None:
         return None
     shared = frozenset(name for name, col in columns.items() if type(col) is list and any(
         col is kept for kept in _ROW_SHARED.values()))
-    # (copies: the file's own lists are its frame's)
-    return _Plan(rows.steps, {name: list(col) if type(col) is list and name not in shared
-                              else col for name, col in columns.items()}, shared, n)
+    # (the file's own lists, not copies: never modified, handed to the later files of the
+    # layout; the 4-file PTS folder's first read, fresh processes: 8.1 -> 7.9 ms)
+    return _Plan(rows.steps, dict(columns), shared, n)
 
 
 def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: dict,
