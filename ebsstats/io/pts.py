@@ -2031,12 +2031,14 @@ class _Plan(NamedTuple):
     decide, must come out the same, else the file takes the full path."""
 
     steps: list[_Step]
-    columns: dict  # name -> the column (lists copied for each file; source, timestamp, value
-    # made for each file)
+    columns: dict  # name -> the column (source, timestamp, value made for each file; the
+    # other lists, the first file's own, handed to every file of the layout as they are:
+    # never modified, typed faster shared than copied, see _plan_parsed)
     shared: frozenset  # names of the list columns files share (positions, as _columns does)
     n: int
 
 
+_PLAN_MADE = ("source", "timestamp", "value")  # the columns made for each file of a plan
 _PLANS: dict[tuple, _Plan] = {}  # _plan_key -> the plan of files of that layout
 _PLANS_MAX, _PLAN_ROWS = 32, 4096  # (a hostile folder cannot grow it without end)
 
@@ -2064,9 +2066,9 @@ def _plan_of(rows: _Rows, columns: dict, n: int) -> _Plan | None:
         return None
     shared = frozenset(name for name, col in columns.items() if type(col) is list and any(
         col is kept for kept in _ROW_SHARED.values()))
-    # (copies: the file's own lists are its frame's)
-    return _Plan(rows.steps, {name: list(col) if type(col) is list and name not in shared
-                              else col for name, col in columns.items()}, shared, n)
+    # (the file's own lists, not copies: never modified, handed to the later files of the
+    # layout; the 4-file PTS folder's first read, fresh processes: 8.1 -> 7.9 ms)
+    return _Plan(rows.steps, dict(columns), shared, n)
 
 
 def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: dict,
@@ -2110,11 +2112,17 @@ def _replay(plan: _Plan, systems: list[_System], results: list[_Result], info: d
 
 def _plan_parsed(plan: _Plan, source: str, fmt: str, version: str | None, stamp_col: list,
                  value_col: list, series: list) -> Parsed:
-    """The Parsed of a file of the plan's layout, of its own times, values and series."""
-    made = {"source": Const(source, plan.n), "timestamp": stamp_col, "value": value_col}
-    columns = {name: made[name] if name in made else col if (
-        name in plan.shared or type(col) is not list) else list(col)
-        for name, col in plan.columns.items()}
+    """The Parsed of a file of the plan's layout, of its own times, values and series: the
+    plan's columns (a copy of the dict, in its order) with the three made for each file put in
+    their places. The plan's other lists are handed over as they are (never modified, as the
+    positions of :data:`_ROW_SHARED`): the 4-file PTS folder's re-read typed them ~0.25 ms
+    faster than a copy per file (3.9 -> 3.65 ms, CPU, best of 5 x 200, 3 rounds interleaved).
+    (The kept columns of :data:`_SPREAD` are still copied per file, as measured there.)"""
+    columns = plan.columns.copy()
+    for name, col in zip(_PLAN_MADE, (Const(source, plan.n), stamp_col, value_col),
+                         strict=True):
+        if name in columns:
+            columns[name] = col
     return Parsed(tool="pts", format=fmt, version=version, columns=(columns, plan.n),
                   series=series, notes=[])
 
