@@ -1398,6 +1398,9 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         p = pos[j] if pos is not None else Const(None, lengths[j])
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
+        elif type(r) is Const and type(s) is Const and type(k) is list and set(
+                map(type, k)) == _STR_ONLY:  # (strings: none missing, as _needs says)
+            rid[j] = _run_ids_of_keys(s.value, k, str_keys=True)
         elif type(r) is Const and type(s) is Const and not _needs(k):
             rid[j] = _run_ids_of_keys(s.value, k)
         else:
@@ -1406,14 +1409,15 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     pieces["run_id"] = rid
 
 
-def _run_ids_of_keys(source, k) -> list | Runs:
+def _run_ids_of_keys(source, k, str_keys: bool = False) -> list | Runs:
     """The run ids of one file's rows (``source``) whose run keys (a piece, none missing) are
     several: each distinct key hashed once; runs of string keys (a multi-job fio report's
-    jobs) as runs of their ids."""
+    jobs) as runs of their ids. ``str_keys``: the caller found ``k`` a list of ``str``
+    (exactly), not judged again (a PTS file's 297 keys: 5 us)."""
     if type(k) is Runs and set(map(type, k.values)) <= {str}:
         return Runs([_run_id(source, kk) for kk in k.values], _run_counts(k))
     keys = _piece_list(k)
-    if type(source) is str and set(map(type, keys)) == _STR_ONLY:
+    if type(source) is str and (str_keys or set(map(type, keys)) == _STR_ONLY):
         ids = _str_run_ids(source, keys)
         if ids is not None:
             return ids
