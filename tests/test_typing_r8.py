@@ -40,8 +40,18 @@ def test_run_ids_of_str_keys_are_what_run_id_gives_row_by_row():
         sources = [f"f{rng.randint(0, 2)}.xml" for _ in n]
         keys = [[rng.choice(pool) for _ in range(k)] for k in n]
         positions = [[f"p{i}" for i in range(k)] for k in n]
+        key_pieces: list = [list(k) for k in keys]
+        pos_pieces: list = [list(p) for p in positions]
+        for j, k in enumerate(n):  # (some files' keys, or keys and positions, one value)
+            r = rng.random()
+            if r < 0.4:
+                keys[j] = [rng.choice(pool)] * k
+                key_pieces[j] = _columns.Const(keys[j][0], k)
+            if r < 0.2:
+                positions[j] = ["p"] * k
+                pos_pieces[j] = _columns.Const("p", k)
         pieces = {"source": [_columns.Const(s, k) for s, k in zip(sources, n, strict=True)],
-                  "run_key": [list(k) for k in keys], "position": [list(p) for p in positions]}
+                  "run_key": key_pieces, "position": pos_pieces}
         _columns._fill_run_ids(pieces, n)
         for j, k in enumerate(n):
             got = _columns._piece_list(pieces["run_id"][j])
