@@ -168,14 +168,16 @@ def _piece_list(p, n: int | None = None) -> list:
 _NEVER_MISSING = frozenset({str, int, bool})
 
 
-def _needs(p) -> bool:
-    """Whether a piece has a missing value."""
+def _needs(p, types: set | None = None) -> bool:
+    """Whether a piece has a missing value (``types``: a list's value types, if the caller
+    has them)."""
     if type(p) is Const:
         return _missing(p.value)
     if type(p) is Runs:
         return any(map(_missing, itertools.compress(p.values, _run_counts(p))))
     if isinstance(p, list):
-        types = set(map(type, p))  # the usual lists (strings, ints) judged by type, in C
+        if types is None:  # the usual lists (strings, ints) judged by type, in C
+            types = set(map(type, p))
         if types <= _NEVER_MISSING:
             return False
         if types <= _NEVER_MISSING | {type(None)}:
@@ -1398,7 +1400,12 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         p = pos[j] if pos is not None else Const(None, lengths[j])
         if type(r) is type(s) is type(k) is type(p) is Const:
             rid[j] = Const(one(s.value, k.value, p.value), lengths[j])
-        elif type(r) is Const and type(s) is Const and not _needs(k):
+            continue
+        types = (set(map(type, k)) if type(r) is Const and type(s) is Const and type(k) is list
+                 else None)  # (a list of keys judged once: here, by _needs, and for str)
+        if types == _STR_ONLY:  # (strings: none missing, as _needs says)
+            rid[j] = _run_ids_of_keys(s.value, k, str_keys=True)
+        elif type(r) is Const and type(s) is Const and not _needs(k, types):
             rid[j] = _run_ids_of_keys(s.value, k)
         else:
             rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
@@ -1406,14 +1413,15 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
     pieces["run_id"] = rid
 
 
-def _run_ids_of_keys(source, k) -> list | Runs:
+def _run_ids_of_keys(source, k, str_keys: bool = False) -> list | Runs:
     """The run ids of one file's rows (``source``) whose run keys (a piece, none missing) are
     several: each distinct key hashed once; runs of string keys (a multi-job fio report's
-    jobs) as runs of their ids."""
+    jobs) as runs of their ids. ``str_keys``: the caller found ``k`` a list of ``str``
+    (exactly), not judged again (a PTS file's 297 keys: 5 us)."""
     if type(k) is Runs and set(map(type, k.values)) <= {str}:
         return Runs([_run_id(source, kk) for kk in k.values], _run_counts(k))
     keys = _piece_list(k)
-    if type(source) is str and set(map(type, keys)) == _STR_ONLY:
+    if type(source) is str and (str_keys or set(map(type, keys)) == _STR_ONLY):
         ids = _str_run_ids(source, keys)
         if ids is not None:
             return ids
