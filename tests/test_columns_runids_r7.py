@@ -51,7 +51,7 @@ def _got(source, keys):
 @pytest.mark.parametrize("seed", range(40))
 def test_str_run_ids_are_run_ids(monkeypatch, seed):
     rng = random.Random(seed)
-    monkeypatch.setattr(_columns, "_RUN_IDS_OF", {})
+    monkeypatch.setattr(_columns, "_RUN_IDS", {})
     monkeypatch.setattr(_columns, "_RUN_IDS_KEPT", 0)
     monkeypatch.setattr(_columns, "_RUN_IDS_MOST", rng.choice([3, 50, 32768]))
     sources = [rng.choice(_TEXTS) + rng.choice(["", ".xml", "/b.json"]) for _ in range(4)]
@@ -62,25 +62,25 @@ def test_str_run_ids_are_run_ids(monkeypatch, seed):
             keys.append(rng.choice([1, True, None, 1.0, _Key("a")]))  # (not all str: the general way)
         assert _got(source, keys) == _rule(source, keys)
         assert _columns._RUN_IDS_KEPT <= _columns._RUN_IDS_MOST
-        assert sum(map(len, _columns._RUN_IDS_OF.values())) == _columns._RUN_IDS_KEPT
+        assert sum(map(len, _columns._RUN_IDS.values())) == _columns._RUN_IDS_KEPT
 
 
 def test_kept_ids_are_used_and_bounded(monkeypatch):
-    monkeypatch.setattr(_columns, "_RUN_IDS_OF", {})
+    monkeypatch.setattr(_columns, "_RUN_IDS", {})
     monkeypatch.setattr(_columns, "_RUN_IDS_KEPT", 0)
     monkeypatch.setattr(_columns, "_RUN_IDS_MOST", 10)
     keys = [f"k{i % 4}" for i in range(12)]
     first = _columns._str_run_ids("s", keys)
     assert first == [schema.run_id("s", k) for k in keys]
-    monkeypatch.setattr(_columns, "_sha1", None)  # (kept: nothing hashed again)
+    monkeypatch.setattr(_columns, "run_ids", None)  # (kept: nothing hashed again)
     assert _columns._str_run_ids("s", keys) == first
-    monkeypatch.setattr(_columns, "_sha1", __import__("hashlib").sha1)
+    monkeypatch.setattr(_columns, "run_ids", schema.run_ids)
     for j in range(20):
         _columns._str_run_ids(f"s{j}", keys)
         assert _columns._RUN_IDS_KEPT <= 10
     many = [f"m{i}" for i in range(30)]  # (more than are kept: given, not kept)
     assert _columns._str_run_ids("big", many) == [schema.run_id("big", k) for k in many]
-    assert "big" not in _columns._RUN_IDS_OF
+    assert "big" not in _columns._RUN_IDS
 
 
 def test_a_frames_run_ids_are_the_rules(monkeypatch):

@@ -38,10 +38,11 @@ def test_kept_run_ids_are_run_id_whatever_was_kept_before(pairs):
 
 def test_kept_run_ids_are_bounded(monkeypatch):
     monkeypatch.setattr(_columns, "_RUN_IDS", {})
+    monkeypatch.setattr(_columns, "_RUN_IDS_KEPT", 0)
     monkeypatch.setattr(_columns, "_RUN_IDS_MOST", 3)
     for k in range(10):
         assert _columns._run_id("s", k) == schema.run_id("s", k)
-        assert len(_columns._RUN_IDS) <= 3
+        assert sum(map(len, _columns._RUN_IDS.values())) == _columns._RUN_IDS_KEPT <= 3
 
 
 def _chunks(key_lists: bool):
@@ -60,9 +61,11 @@ def _chunks(key_lists: bool):
 @given(st.booleans())
 def test_a_read_again_hashes_no_run_and_gives_the_same_frame(monkeypatch, key_lists):
     monkeypatch.setattr(_columns, "_RUN_IDS", {})
+    monkeypatch.setattr(_columns, "_RUN_IDS_KEPT", 0)
     first = _common.results_of(_chunks(key_lists), validated=True)
     calls = []
     monkeypatch.setattr(_columns, "run_id", lambda *a: calls.append(a) or schema.run_id(*a))
+    monkeypatch.setattr(_columns, "run_ids", lambda *a: calls.append(a) or schema.run_ids(*a))
     again = _common.results_of(_chunks(key_lists), validated=True)
     assert calls == []
     pd.testing.assert_frame_equal(first, again)

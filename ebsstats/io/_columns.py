@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import hashlib
 import itertools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
@@ -42,6 +41,7 @@ from ebsstats.schema import (
     empty_series,
     metric_info,
     run_id,
+    run_ids,
 )
 
 __all__ = ["Const", "Runs", "frame", "series_frame", "conform", "concat", "columns_of",
@@ -1436,46 +1436,36 @@ def _str_run_ids(source: str, keys: list[str]) -> list[str] | None:
     """The run ids of one file's rows (``source``) whose run keys are ``str`` (exactly),
     :func:`ebsstats.schema.run_id` of each, from the ids kept for the source (a lookup per
     row in C, not a pair made and looked up per key: a PTS file's 108 keys on 297 rows
-    ~55 -> 15 us a read again) or hashed from one SHA-1 state of the source's bytes copied
-    per distinct key (the first read: 0.59 -> 0.41 us a key); ``None`` when a text does not
-    encode (then :func:`run_id` raises as it does)."""
-    kept = _RUN_IDS_OF.get(source)
+    ~55 -> 15 us a read again), the others by :func:`ebsstats.schema.run_ids`; ``None`` when a
+    text does not encode (then :func:`run_id` raises as it does)."""
+    kept = _RUN_IDS.get(source)
     if kept is not None:
         ids = list(map(kept.get, keys))
         if None not in ids:
             return ids
-    else:
-        kept = {}
-    table = {}
     try:
-        base = _sha1(f"{source}\x00".encode(), usedforsecurity=False)
-        for kk in dict.fromkeys(keys):
-            if kk not in kept:
-                h = base.copy()
-                h.update(kk.encode())
-                table[kk] = h.digest()[:8].hex()  # (what run_id gives: its bytes are these)
+        table = run_ids(source, keys if kept is None else [k for k in keys if k not in kept])
     except UnicodeEncodeError:
         return None
-    global _RUN_IDS_KEPT
-    if _RUN_IDS_OF.pop(source, None) is not None:
-        _RUN_IDS_KEPT -= len(kept)
-    kept.update(table)
-    ids = list(map(kept.__getitem__, keys))
-    if _RUN_IDS_KEPT + len(kept) > _RUN_IDS_MOST:  # (the rule of remember: all forgotten)
-        _RUN_IDS_OF.clear()
-        _RUN_IDS_KEPT = 0
-    if len(kept) <= _RUN_IDS_MOST:
-        _RUN_IDS_OF[source] = kept
-        _RUN_IDS_KEPT += len(kept)
+    ids = list(map(({**kept, **table} if kept else table).__getitem__, keys))
+    _keep_run_ids(source, table)
     return ids
 
 
+def _keep_run_ids(source: str, table: dict) -> None:
+    """Keep ``table`` (run key -> id) among the ids of ``source`` between reads, at most
+    :data:`_RUN_IDS_MOST` ids in all (the rule of :func:`remember`: all forgotten when full; a
+    table larger than that is not kept)."""
+    global _RUN_IDS_KEPT
+    if _RUN_IDS_KEPT + len(table) > _RUN_IDS_MOST:
+        _RUN_IDS.clear()
+        _RUN_IDS_KEPT = 0
+    if len(table) <= _RUN_IDS_MOST:
+        _RUN_IDS.setdefault(source, {}).update(table)
+        _RUN_IDS_KEPT += len(table)
+
+
 _STR_ONLY = frozenset({str})
-_sha1 = hashlib.sha1
-# source -> {str run key: run_id}, kept between reads, ids of str keys of a file's per-row
-# keys (:func:`_str_run_ids`); _RUN_IDS_KEPT counts their entries, at most _RUN_IDS_MOST
-_RUN_IDS_OF: dict[str, dict[str, str]] = {}
-_RUN_IDS_KEPT = 0
 
 
 def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
@@ -1503,9 +1493,12 @@ _STR_OR_INT = frozenset({str, int})
 _INT_OR_BOOL = frozenset({int, bool})
 
 
-_RUN_IDS: dict[tuple[str, str | int], str] = {}  # (source, run key) -> run_id, kept between
-# reads: a folder read again hashes none of its runs again (432 SHA-1 of 4 PTS files, ~0.3 ms;
-# 2,000 fio reports' ~2,100)
+# source -> {run key (a str or an int, exactly: 1, 1.0 and True are one dict key but give
+# other ids): its run_id}, kept between reads: a folder read again hashes none of its runs
+# again (432 SHA-1 of 4 PTS files, ~0.3 ms; 2,000 fio reports' ~2,100); _RUN_IDS_KEPT counts
+# the ids, at most _RUN_IDS_MOST
+_RUN_IDS: dict[str, dict[str | int, str]] = {}
+_RUN_IDS_KEPT = 0
 _RUN_IDS_MOST = 32768  # (entries of ~300 bytes with their texts, ~10 MB at most: bounded, a
 # hostile folder cannot grow it)
 
@@ -1521,12 +1514,12 @@ def _run_id(source, key) -> str:
     """
     if type(source) is not str or type(key) not in _STR_OR_INT:
         return run_id(source, key)
-    pair = (source, key)
-    kept = _RUN_IDS.get(pair)
-    if kept is None:
-        kept = run_id(source, key)
-        remember(_RUN_IDS, pair, kept, _RUN_IDS_MOST)
-    return kept
+    kept = _RUN_IDS.get(source)
+    got = kept.get(key) if kept is not None else None
+    if got is None:
+        got = run_id(source, key)
+        _keep_run_ids(source, {key: got})
+    return got
 
 
 def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arrays.BooleanArray]:
