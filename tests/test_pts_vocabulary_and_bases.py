@@ -1,4 +1,4 @@
-"""PTS reader, round 4: unit and higher_is_better left to the metric vocabulary wherever a
+"""PTS reader shortcuts: unit and higher_is_better left to the metric vocabulary wherever a
 file's rows have their metric's (pts._vocabulary_agrees), given back per row by parse()
 (pts._vocabulary_filled). Tested against the reader without that shortcut (the rows' own
 values, typed per row) on genuine, campaign, random and respelled files: the same columns once

@@ -1,4 +1,4 @@
-"""Round-4 shortcuts of the typing engine (:mod:`ebsstats.io._columns`), each tested against
+"""Shortcuts of the typing engine (:mod:`ebsstats.io._columns`), each tested against
 the general rule it replaces: run ids kept between reads (:func:`ebsstats.schema.run_id`'s
 values, never another type's)."""
 

@@ -1,4 +1,4 @@
-"""Round 7 PTS shortcuts against the rules they replace: a file's template replayed whatever
+"""PTS shortcuts against the rules they replace: a file's template replayed whatever
 XML white space follows its root element (copies of a file with more or fewer trailing
 newlines), and nothing else after it."""
 

@@ -1,4 +1,4 @@
-"""Round 6 typing shortcuts against the general rules they replace: a repeated string built
+"""Typing shortcuts against the general rules they replace: a repeated string built
 from its buffers, missing masked values built directly, an Index of strings built without
 pandas' constructor."""
 

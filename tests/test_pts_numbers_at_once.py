@@ -1,4 +1,4 @@
-"""Round 6 PTS shortcuts against the rules they replace: numbers read at once by msgspec."""
+"""PTS shortcuts against the rules they replace: numbers read at once by msgspec."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Round 7 typing shortcut against the rule it replaces: lists equal to an earlier list of the
+"""Typing shortcut against the rule it replaces: lists equal to an earlier list of the
 same column (each file of a layout gives its own copy) typed once, as the lists typed one by
 one give them."""
 

@@ -1,4 +1,4 @@
-"""Round 8 PTS shortcut against the rule it replaces: a replayed file (pts._plan_parsed) is
+"""PTS shortcut against the rule it replaces: a replayed file (pts._plan_parsed) is
 handed its plan's lists themselves, not a copy of them. Tested: folders of a file and field
 mutants of it read (twice, with series) give the frames of the full path, and no read modifies
 the plan's lists (every later file of the layout is handed them)."""

@@ -1,4 +1,4 @@
-"""Round 8 shortcut against the rule it replaces: a file's run keys that are a list of ``str``
+"""Run-id shortcut against the rule it replaces: a file's run keys that are a list of ``str``
 (exactly) hashed without judging their types a second time; every other list of keys (a
 subclass of ``str``, ints, bools, missing keys) as before. Each row's id is what
 :func:`ebsstats.schema.run_id` gives of its source and key (its position where the key is
