@@ -242,9 +242,12 @@ def _parse_data(data: bytes, source: str, context) -> Parsed:
     byte ``{`` on (so no byte-order mark, UTF-16 nor undecodable byte) without a NUL, is the
     same text as its bytes and detected as JSON (its first line is a document's start; the
     ``"fio version"`` key found in the bytes): its fast path reads the bytes, without the
-    text; anything else (or what that path leaves) is decoded and parsed as before."""
-    if data[:1] == b"{" and data.isascii() and data.find(b"\x00") < 0 and (
-            _JSON_SNIFF_DATA.search(data)):
+    text; anything else (or what that path leaves) is decoded and parsed as before. A NUL,
+    which :func:`~ebsstats.io._common.decode` refuses, is not looked for: msgspec refuses it
+    anywhere in a document (in a string, between tokens, after the document, in what it skips
+    unread), and the fast path leaves such a file to the decoding (a scan of every byte
+    less: 0.4 us a 10 KB report)."""
+    if data[:1] == b"{" and data.isascii() and _JSON_SNIFF_DATA.search(data):
         fast = _fast_json(data, source)
         if fast is not None:
             return fast
