@@ -134,3 +134,16 @@ def test_a_nul_anywhere_the_bytes_and_the_text_agree(name):
             with pytest.raises(es.ParseError, match="NUL|binary|a fio report"):
                 _by_text(case, name)
             _same(case, name)
+
+
+def test_the_fast_path_builds_parsed_by_the_fields_order():
+    """The fast path makes its :class:`Parsed` by position (no keywords): the fields it names
+    must stay in this order."""
+    import dataclasses
+
+    from ebsstats.io._common import Parsed
+    assert [f.name for f in dataclasses.fields(Parsed)][:7] == [
+        "tool", "format", "version", "records", "series", "notes", "columns"]
+    parsed = fio.READER.parse(SMALL, "x.json", {})
+    assert (parsed.tool, parsed.format, parsed.records, parsed.series) == ("fio", "json", [], [])
+    assert parsed.columns[1] == parsed.nrows() > 0 and parsed.version.startswith("fio-")
