@@ -50,7 +50,7 @@ from ebsstats.io._common import (
     series_chunk,
     series_of,
 )
-from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_text
+from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_claim, sniff_text
 
 __all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
 
@@ -425,6 +425,9 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
         out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
                                     kind="skipped")
         return None
+    sniffed = sniff_claim(data)  # (a verdict from the bytes alone: a fio JSON report)
+    if sniffed is not None:
+        return sniffed
     try:
         sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), name)
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
