@@ -1,0 +1,156 @@
+"""Columns of Const and Runs pieces typed run by run (values and counts flattened in C, each
+run's value repeated without a code per row, UTC datetimes from their microseconds) against
+the rule they replace: the Const pieces of the runs, factorized (:func:`_consts_by_codes`),
+typed and spread by a code per row, or the general loop (``pd.to_datetime``)."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ebsstats import schema
+from ebsstats.io import _columns
+from ebsstats.io._columns import Const, Runs
+
+UTC = datetime.UTC
+
+
+def _old_consts_typed(values, counts, dtype, extra):
+    """The replaced rule: factorize the Const pieces, type, spread by per-row codes; ``None``
+    (the general loop) for other values."""
+    fast = _columns._consts_by_codes(list(map(Const, values, counts)))
+    if fast is None:
+        return None
+    vals, codes, n = fast
+    if codes is None:
+        return _columns._repeat_value(vals[0], n, dtype, extra)
+    return _columns._spread(_columns._from_list(vals, dtype, extra), codes, n)
+
+
+def _typed(pieces, dtype, extra):
+    try:
+        return _columns._typed_column(pieces, dtype, extra), None
+    except Exception as exc:  # (the kind and text of the failure are compared)
+        return None, (type(exc), str(exc))
+
+
+def _reference(monkeypatch, pieces, dtype, extra):
+    with monkeypatch.context() as m:
+        m.setattr(_columns, "_consts_typed", _old_consts_typed)
+        m.setattr(_columns, "_flat_runs", lambda pieces: None)
+        return _typed(pieces, dtype, extra)
+
+
+def _same(got, want):
+    assert type(got) is type(want)
+    assert got.dtype == want.dtype
+    if isinstance(got, pd.arrays.ArrowStringArray):
+        assert got.dtype is want.dtype
+        assert got.__arrow_array__().equals(want.__arrow_array__())
+        assert got.__arrow_array__().num_chunks == want.__arrow_array__().num_chunks
+    if isinstance(got, pd.Categorical):
+        assert got.codes.dtype == want.codes.dtype
+        assert list(got.categories) == list(want.categories)
+        assert got.categories.dtype == want.categories.dtype
+    if isinstance(got, np.ndarray):
+        np.testing.assert_array_equal(got, want)
+        assert got.flags.writeable == want.flags.writeable
+    else:
+        pd.testing.assert_extension_array_equal(got, want, check_exact=True)
+        assert getattr(got, "_readonly", None) == getattr(want, "_readonly", None)
+    if isinstance(got, pd.arrays.DatetimeArray):
+        assert got.asi8.flags.writeable == want.asi8.flags.writeable
+
+
+T0 = datetime.datetime(2026, 11, 26, 19, 13, 24, 292000, tzinfo=UTC)
+POOLS = {
+    "str": ["a", "b", "", "\u00e9t\u00e9", "ext4", "a\x00b", "z" * 50],
+    "str_none": ["a", "b", None, "c"],
+    "surrogate": ["a", "\ud800", "b"],
+    "int": [0, 1, 7, -3, 2**40],
+    "int_none": [1, None, 5],
+    "big": [1, 2**70],
+    "mixed": [1, True, 1.0, "1", None],
+    "float": [1.5, float("nan"), 2.0],
+    "utc": [T0, T0 + datetime.timedelta(microseconds=1), T0 - datetime.timedelta(days=9000)],
+    "utc_far": [T0, datetime.datetime(2300, 1, 1, tzinfo=UTC),
+                datetime.datetime(1600, 1, 1, tzinfo=UTC)],
+    "utc_edge": [T0, datetime.datetime(2255, 1, 1, tzinfo=UTC),
+                 datetime.datetime(1685, 1, 1, tzinfo=UTC)],
+    "other_tz": [T0, datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone(
+        datetime.timedelta(hours=2)))],
+    "naive_utc": [T0, datetime.datetime(2026, 1, 1)],
+    "stamps": [pd.Timestamp(T0), pd.Timestamp("2024-01-01", tz="UTC")],
+    "utc_none": [T0, None],
+}
+DTYPES = [(schema.STRING, False), (schema.STRING, True), ("category", False),
+          (pd.Int64Dtype(), False), (pd.BooleanDtype(), False),
+          (pd.DatetimeTZDtype("ns", "UTC"), False)]
+
+
+def _pieces(rng, pool, runs, zero):
+    out = []
+    for _ in range(rng.choice([2, 3, 10, 70, 200])):
+        if runs and rng.random() < 0.4:
+            k = rng.randint(1, 4)
+            counts = [rng.randint(0 if zero else 1, 40) for _ in range(k)]
+            out.append(Runs([rng.choice(pool) for _ in range(k)], counts))
+        else:
+            out.append(Const(rng.choice(pool), rng.randint(0 if zero else 1, 40)))
+    return out
+
+
+@pytest.mark.parametrize("pool", sorted(POOLS))
+@pytest.mark.parametrize("dtype,extra", DTYPES)
+@pytest.mark.parametrize("runs", [False, True])
+def test_runs_typed_as_the_rule(monkeypatch, pool, dtype, extra, runs):
+    rng = random.Random(f"{pool}{dtype}{extra}{runs}")
+    for case in range(30):
+        pieces = _pieces(rng, POOLS[pool], runs, zero=case % 5 == 4)
+        got, err = _typed(pieces, dtype, extra)
+        want, want_err = _reference(monkeypatch, pieces, dtype, extra)
+        assert err == want_err, (pieces, dtype, extra)
+        if err is None:
+            _same(got, want)
+
+
+@pytest.mark.parametrize("pieces", [
+    [Runs(["a", "b"], [1]), Const("c", 1)],
+    [Runs(["a", "b"], [1, np.int64(2)]), Const("c", 1)],
+    [Runs(["a", "b"], [1, -2]), Const("c", 1)],
+    [Runs(["a", "b"], [1, True]), Const("c", 1)],
+    [Runs(["a", "b"], 3), Const("c", 1)],
+    [Runs(["a", "b"], [1, 2.0]), Const("c", 1)],
+    [Runs(["a", "b"], [0, 0]), Const("c", 1)],
+    [Const("c", 1), Const("d", -1)],
+    [Const("c", 1), Const("d", np.int64(2))],
+])
+@pytest.mark.parametrize("dtype,extra", DTYPES)
+def test_bad_or_empty_runs_as_the_rule(monkeypatch, pieces, dtype, extra):
+    pieces = pieces * 40  # (many pieces: past the few-pieces paths)
+    got, err = _typed(pieces, dtype, extra)
+    want, want_err = _reference(monkeypatch, pieces, dtype, extra)
+    assert err == want_err
+    if err is None:
+        _same(got, want)
+
+
+def test_flat_runs_refuses_what_the_rule_drops_or_refuses():
+    assert _columns._flat_runs([Const("a", 1), Runs(["b"], [2])]) == (["a", "b"], [1, 2])
+    for bad in ([Runs(["b", "c"], [2, 0])], [Const("a", 0)], [Runs(["b"], [True])],
+                [Runs(["b"], [1, 2])], [Runs(["b"], 1)], []):
+        assert _columns._flat_runs(bad) is None
+
+
+def test_aware_consts_exact_microseconds():
+    times = [T0 + datetime.timedelta(microseconds=k * 7919) for k in range(500)]
+    got = _columns._aware_consts(times, [2] * 500, _columns._UTC_NS)
+    want = pd.to_datetime(pd.Series([t for t in times for _ in range(2)], dtype=object),
+                          utc=True).astype(_columns._UTC_NS).array
+    pd.testing.assert_extension_array_equal(got, want, check_exact=True)
+    assert _columns._aware_consts([pd.Timestamp(T0)], [1], _columns._UTC_NS) is None
+    assert _columns._aware_consts([T0], [1], pd.DatetimeTZDtype("us", "UTC")) is None
