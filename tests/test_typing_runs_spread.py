@@ -154,3 +154,23 @@ def test_aware_consts_exact_microseconds():
     pd.testing.assert_extension_array_equal(got, want, check_exact=True)
     assert _columns._aware_consts([pd.Timestamp(T0)], [1], _columns._UTC_NS) is None
     assert _columns._aware_consts([T0], [1], pd.DatetimeTZDtype("us", "UTC")) is None
+
+
+def test_absent_string_columns_share_their_nulls_as_typing_gives_them():
+    nulls: list = []
+    cols = [_columns._absent(schema.STRING, 5, nulls) for _ in range(3)]
+    want = _columns._typed_column([Const(None, 5)], schema.STRING)
+    for col in cols:
+        _same(col, want)
+    cols[1][0] = "x"  # (a write replaces that column's own data)
+    assert cols[1].tolist()[0] == "x" and cols[0].isna().all() and cols[2].isna().all()
+    for dtype in (pd.Int64Dtype(), "category", pd.BooleanDtype(), pd.Float64Dtype()):
+        _same(_columns._absent(dtype, 5, nulls), _columns._typed_column([Const(None, 5)], dtype))
+
+
+def test_frame_with_absent_columns_writes_one_column_only():
+    df = _columns.frame_of_columns({"source": [Const("a", 2)], "tool": [Const("fio", 2)],
+                                    "test": [Const("t", 2)], "metric": [Const("iops", 2)],
+                                    "value": [[1.0, 2.0]], "run_key": [Const("k", 2)]}, [2])
+    df.loc[0, "host"] = "h"
+    assert df["host"].tolist()[0] == "h" and df["volume"].isna().all() and df["az"].isna().all()
