@@ -174,3 +174,25 @@ def test_frame_with_absent_columns_writes_one_column_only():
                                     "value": [[1.0, 2.0]], "run_key": [Const("k", 2)]}, [2])
     df.loc[0, "host"] = "h"
     assert df["host"].tolist()[0] == "h" and df["volume"].isna().all() and df["az"].isna().all()
+
+
+FLOATS = [1.5, float("nan"), None, 3, True, "2.5", "x", 2**70, 2**1100, [1.0], -0.0, float("inf")]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, pd.Float64Dtype()])
+def test_float_lists_joined_as_the_loop_joins_them(dtype):
+    rng = random.Random(str(dtype))
+    for _ in range(300):
+        lists = [[rng.choice(FLOATS) for _ in range(rng.randint(0, 4))]
+                 for _ in range(rng.randint(2, 6))]
+        try:
+            got, err = _columns._typed_column(lists, dtype), None
+        except Exception as exc:  # (the kind and text of the failure are compared)
+            got, err = None, (type(exc), str(exc))
+        try:
+            want, want_err = _columns._parts_typed(lists, dtype, False), None
+        except Exception as exc:
+            want, want_err = None, (type(exc), str(exc))
+        assert err == want_err, lists
+        if err is None:
+            _same(got, want)

