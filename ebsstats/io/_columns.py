@@ -205,7 +205,7 @@ def _fast_typed(values: list, dtype, extra: bool):
             if not extra:
                 raise
             arr = _ints_as_strings(values)
-        return pd.arrays.ArrowStringArray(arr, dtype=_ARROW_STRING)
+        return _str_array(arr, dtype=_ARROW_STRING)
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
         return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -380,6 +380,32 @@ def _factorize_objects(values: list) -> tuple[np.ndarray, pd.Index]:
     first = dict(zip(objects, range(len(objects)), strict=False))
     codes, uniques = pd.factorize(pd.Series(list(objects.values()), dtype=object))
     return codes[np.fromiter(map(first.__getitem__, ids), dtype=np.intp, count=len(ids))], uniques
+
+
+def _str_array(values, dtype: pd.StringDtype) -> pd.arrays.ArrowStringArray:
+    """``pd.arrays.ArrowStringArray(values, dtype=dtype)`` of a ``large_string`` Arrow array
+    (or chunked array) made here: the same object, built as pandas' own
+    ``_from_pyarrow_array`` builds one, without the constructor's checks of the type and the
+    ``ArrowDtype`` it makes and drops (~4 us a column, 46 of them in a 4-file PTS read, 180 us
+    the first time in a process; 0.7 us so). The constructor where pandas has no such method
+    (then its attributes may differ) or the values are not ``large_string``.
+
+    >>> arr = _str_array(pa.array(["a", None], type=pa.large_string()), _ARROW_STRING)
+    >>> arr.tolist(), arr.dtype is _ARROW_STRING
+    (['a', <NA>], True)
+    """
+    if not _STR_FAST or values.type != _LARGE_STRING:
+        return pd.arrays.ArrowStringArray(values, dtype=dtype)
+    out = _new_str(pd.arrays.ArrowStringArray)
+    out._pa_array = values if type(values) is pa.ChunkedArray else pa.chunked_array([values])
+    out._dtype = dtype
+    out._cache = {}
+    return out
+
+
+_STR_FAST = hasattr(pd.arrays.ArrowStringArray, "_from_pyarrow_array")
+_new_str = object.__new__
+_LARGE_STRING = pa.large_string()
 
 
 # the dtype an ArrowStringArray makes itself when given none (made once, not per column;
@@ -671,7 +697,7 @@ def _sliced(typed, starts: list[int], lengths: list[int]):
         chunks = typed.__arrow_array__()
         if chunks.num_chunks != 1:
             return None
-        return pd.arrays.ArrowStringArray(pa.concat_arrays(list(map(
+        return _str_array(pa.concat_arrays(list(map(
             chunks.chunk(0).slice, starts, lengths))), dtype=typed.dtype)
     if kind is pd.Categorical:
         return pd.Categorical.from_codes(_slices(typed.codes, starts, lengths),
@@ -843,7 +869,7 @@ def _spread_runs(typed, per_run: np.ndarray, lengths: np.ndarray):
     if kind is pd.arrays.ArrowStringArray and typed.__arrow_array__().num_chunks == 1:
         keep = lengths > 0  # (a run of no row has no run end)
         ends = np.cumsum(lengths[keep] if not keep.all() else lengths, dtype=np.int64)
-        return pd.arrays.ArrowStringArray(pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(
+        return _str_array(pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(
             ends, typed.__arrow_array__().chunk(0).take(per_run[keep]))), dtype=typed.dtype)
     if kind in _MASKED:
         return kind(np.repeat(typed._data[per_run], lengths),
@@ -901,7 +927,7 @@ def _spread(typed, codes: np.ndarray, n: int):
         return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype, validate=False)
     if type(typed) is pd.arrays.ArrowStringArray:  # Arrow's take, without pandas' checks of
         # the codes (made here: in range, none negative)
-        return pd.arrays.ArrowStringArray(typed.__arrow_array__().take(codes), dtype=typed.dtype)
+        return _str_array(typed.__arrow_array__().take(codes), dtype=typed.dtype)
     return typed.take(codes)
 
 
@@ -956,7 +982,7 @@ def _runs_str(values: list, counts: list) -> pd.arrays.ArrowStringArray | None:
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.repeat(np.fromiter(map(len, data), dtype=np.int64, count=len(data)), counts),
               out=offsets[1:])
-    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+    return _str_array(pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(offsets),
                                pa.py_buffer(b"".join(map(operator.mul, data, counts)))]),
         dtype=_ARROW_STRING)
@@ -978,17 +1004,17 @@ def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     (['ab', 'ab'], [''], [<NA>])
     """
     if value is None:
-        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()), dtype=_ARROW_STRING)
+        return _str_array(pa.nulls(n, pa.large_string()), dtype=_ARROW_STRING)
     try:
         data = value.encode()
     except UnicodeEncodeError:
         data = None
     if data is None or n > _RUNS_ROWS:  # (a long column: Arrow's repeat, in memory of its
         # own pool, against fresh memory of the system's: 136,721 rows 0.5 ms against 1.5)
-        return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n),
+        return _str_array(pa.repeat(pa.scalar(value, pa.large_string()), n),
                                           dtype=_ARROW_STRING)
     offsets = np.arange(n + 1, dtype=np.int64) * len(data)
-    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+    return _str_array(pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)]),
         dtype=_ARROW_STRING)
 
@@ -1246,7 +1272,7 @@ def _absent(dtype, n: int, nulls: list):
     if not nulls:
         nulls.append(_typed_column([Const(None, n)], dtype))
         return nulls[0]
-    return pd.arrays.ArrowStringArray(nulls[0].__arrow_array__(), dtype=nulls[0].dtype)
+    return _str_array(nulls[0].__arrow_array__(), dtype=nulls[0].dtype)
 
 
 def _same_str_column(strs: list[tuple[list, object]], pieces: list):
@@ -1278,7 +1304,7 @@ def _same_str_column(strs: list[tuple[list, object]], pieces: list):
             return None
         if _str_runs_only(pieces) and _str_runs_only(list(itertools.compress(
                 other, map(operator.is_not, other, pieces)))):
-            return pd.arrays.ArrowStringArray(col.__arrow_array__(), dtype=col.dtype)
+            return _str_array(col.__arrow_array__(), dtype=col.dtype)
         return None
     return None
 
