@@ -107,7 +107,9 @@ def _pieces(rng, pool, runs, zero):
 @pytest.mark.parametrize("pool", sorted(POOLS))
 @pytest.mark.parametrize("dtype,extra", DTYPES)
 @pytest.mark.parametrize("runs", [False, True])
-def test_runs_typed_as_the_rule(monkeypatch, pool, dtype, extra, runs):
+@pytest.mark.parametrize("decoded", [0, _columns._RUNS_DECODED])
+def test_runs_typed_as_the_rule(monkeypatch, pool, dtype, extra, runs, decoded):
+    monkeypatch.setattr(_columns, "_RUNS_DECODED", decoded)  # (0: every column run-wise)
     rng = random.Random(f"{pool}{dtype}{extra}{runs}")
     for case in range(30):
         pieces = _pieces(rng, POOLS[pool], runs, zero=case % 5 == 4)
@@ -130,7 +132,9 @@ def test_runs_typed_as_the_rule(monkeypatch, pool, dtype, extra, runs):
     [Const("c", 1), Const("d", np.int64(2))],
 ])
 @pytest.mark.parametrize("dtype,extra", DTYPES)
-def test_bad_or_empty_runs_as_the_rule(monkeypatch, pieces, dtype, extra):
+@pytest.mark.parametrize("decoded", [0, _columns._RUNS_DECODED])
+def test_bad_or_empty_runs_as_the_rule(monkeypatch, pieces, dtype, extra, decoded):
+    monkeypatch.setattr(_columns, "_RUNS_DECODED", decoded)
     pieces = pieces * 40  # (many pieces: past the few-pieces paths)
     got, err = _typed(pieces, dtype, extra)
     want, want_err = _reference(monkeypatch, pieces, dtype, extra)
@@ -196,3 +200,19 @@ def test_float_lists_joined_as_the_loop_joins_them(dtype):
         assert err == want_err, lists
         if err is None:
             _same(got, want)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_vocabulary_columns_take_as_indexing(seed):
+    rng = np.random.default_rng(seed)
+    names = ["bandwidth", "iops", "runtime", "clat_mean", "score"][: 2 + seed % 4]
+    metric = pd.Categorical.from_codes(rng.integers(-1, len(names), 500).astype(np.int8),
+                                       dtype=pd.CategoricalDtype(sorted(names)))
+    unit, hib = _columns._vocabulary_columns(metric)
+    per_metric, unit_dtype, hib_of, known = _columns._vocabulary_of(tuple(sorted(names)))
+    codes = metric.codes
+    want_unit = pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype)
+    want_hib = pd.arrays.BooleanArray(hib_of[codes], ~known[codes])
+    pd.testing.assert_extension_array_equal(unit, want_unit)
+    pd.testing.assert_extension_array_equal(hib, want_hib)
+    assert unit.codes.dtype == want_unit.codes.dtype and hib._data.flags.writeable
