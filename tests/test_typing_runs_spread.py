@@ -203,7 +203,7 @@ def test_float_lists_joined_as_the_loop_joins_them(dtype):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_vocabulary_columns_take_as_indexing(seed):
+def test_vocabulary_columns_as_indexing_by_codes(seed):
     rng = np.random.default_rng(seed)
     names = ["bandwidth", "iops", "runtime", "clat_mean", "score"][: 2 + seed % 4]
     metric = pd.Categorical.from_codes(rng.integers(-1, len(names), 500).astype(np.int8),

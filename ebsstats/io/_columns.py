@@ -1805,13 +1805,11 @@ def _vocabulary_columns(metric: pd.Categorical) -> tuple[pd.Categorical, pd.arra
         metric.dtype))))
     codes = metric.codes  # (as they are: a wider copy per row is fresh memory; code -1, a
     # missing metric, takes the last entry)
-    unit = (pd.Categorical.from_codes(np.take(per_metric, codes), dtype=unit_dtype,
-                                      validate=False)
+    unit = (pd.Categorical.from_codes(per_metric[codes], dtype=unit_dtype, validate=False)
             if unit_dtype is not None else _categorical([None] * len(codes)))  # no unit at all:
     # as typing gives
-    mask = np.take(known, codes)  # (a take by the narrow codes: 1.6 times as fast as
-    # indexing by them, which widens them first; code -1 is the last entry either way)
-    return unit, pd.arrays.BooleanArray(np.take(hib, codes), np.logical_not(mask, out=mask))
+    mask = known[codes]
+    return unit, pd.arrays.BooleanArray(hib[codes], np.logical_not(mask, out=mask))
 
 
 @functools.lru_cache(maxsize=256)
