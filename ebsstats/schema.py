@@ -414,7 +414,9 @@ def _check(dtypes: dict, array) -> None:
     if nan_unflagged.any():
         row = int(np.flatnonzero(nan_unflagged)[0])
         raise SchemaError(f"NaN value without a flag in row {row} ({array('source')[row]})")
-    negative = _never_negative_codes(unit_cat) & (values < 0)
+    below = values < 0  # (judged first: most frames have no negative value, and then no
+    # row's unit need be looked at)
+    negative = _never_negative_codes(unit_cat) & below if below.any() else below
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
         raise SchemaError(f"negative {metric_cat[row]} in row {row}")
@@ -429,9 +431,19 @@ def _used_categories(cat: pd.Categorical) -> list:
 
 def _present(codes: np.ndarray, k: int) -> np.ndarray:
     """The distinct codes in ``0..k-1`` that ``codes`` holds, ascending (``-1``, missing, left
-    out): ``np.unique`` without its sort (one pass over the rows)."""
-    seen = np.zeros(k + 1, dtype=bool)
-    seen[codes] = True  # code -1 marks the extra last slot
+    out): ``np.unique`` without its sort. Only the first code and each code that differs
+    from the one before it are marked (a frame's codes come in runs, a file's rows of one
+    tool or metric): a mark per row was a scatter of ``n`` random writes (136,721 fio rows
+    0.39 -> 0.04 ms a column).
+
+    >>> _present(np.array([2, 2, -1, 0, 0, 2], dtype=np.int8), 4).tolist()
+    [0, 2]
+    """
+    seen = np.zeros(k + 1, dtype=bool)  # code -1 marks the extra last slot
+    if len(codes):
+        seen[codes[0]] = True
+        rest = codes[1:]
+        seen[rest[rest != codes[:-1]]] = True
     return np.flatnonzero(seen[:k])
 
 

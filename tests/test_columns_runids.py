@@ -94,8 +94,10 @@ def test_bad_runs_of_keys_are_refused_as_before(counts):
 def test_the_shortcut_is_taken(monkeypatch):
     # a mutant that hashes the wrong key per run fails the comparison above
     calls = []
-    real = _columns._run_id
+    real, real_str = _columns._run_id, _columns._str_run_ids
     monkeypatch.setattr(_columns, "_run_id", lambda s, k: calls.append(k) or real(s, k))
+    monkeypatch.setattr(_columns, "_str_run_ids",
+                        lambda s, keys: calls.extend(keys) or real_str(s, keys))
     _ids({"source": [Const("m.json", 7)], "run_key": [Runs(["a", "b"], [3, 4])],
           "position": [[str(i) for i in range(7)]]}, [7])
     assert calls == ["a", "b"]

@@ -14,6 +14,7 @@ contract they build to (columns, vocabularies, :func:`~ebsstats.schema.validate`
 from __future__ import annotations
 
 import collections
+import datetime
 import functools
 import itertools
 import operator
@@ -204,7 +205,7 @@ def _fast_typed(values: list, dtype, extra: bool):
             if not extra:
                 raise
             arr = _ints_as_strings(values)
-        return pd.arrays.ArrowStringArray(arr, dtype=_ARROW_STRING)
+        return _str_array(arr, dtype=_ARROW_STRING)
     if dtype == "category":  # CategoricalDtype(...) == "category" too: observed, sorted values
         return _categorical(values)
     if isinstance(dtype, pd.DatetimeTZDtype):
@@ -381,6 +382,32 @@ def _factorize_objects(values: list) -> tuple[np.ndarray, pd.Index]:
     return codes[np.fromiter(map(first.__getitem__, ids), dtype=np.intp, count=len(ids))], uniques
 
 
+def _str_array(values, dtype: pd.StringDtype) -> pd.arrays.ArrowStringArray:
+    """``pd.arrays.ArrowStringArray(values, dtype=dtype)`` of a ``large_string`` Arrow array
+    (or chunked array) made here: the same object, built as pandas' own
+    ``_from_pyarrow_array`` builds one, without the constructor's checks of the type and the
+    ``ArrowDtype`` it makes and drops (~4 us a column, 46 of them in a 4-file PTS read, 180 us
+    the first time in a process; 0.7 us so). The constructor where pandas has no such method
+    (then its attributes may differ) or the values are not ``large_string``.
+
+    >>> arr = _str_array(pa.array(["a", None], type=pa.large_string()), _ARROW_STRING)
+    >>> arr.tolist(), arr.dtype is _ARROW_STRING
+    (['a', <NA>], True)
+    """
+    if not _STR_FAST or values.type != _LARGE_STRING:
+        return pd.arrays.ArrowStringArray(values, dtype=dtype)
+    out = _new_str(pd.arrays.ArrowStringArray)
+    out._pa_array = values if type(values) is pa.ChunkedArray else pa.chunked_array([values])
+    out._dtype = dtype
+    out._cache = {}
+    return out
+
+
+_STR_FAST = hasattr(pd.arrays.ArrowStringArray, "_from_pyarrow_array")
+_new_str = object.__new__
+_LARGE_STRING = pa.large_string()
+
+
 # the dtype an ArrowStringArray makes itself when given none (made once, not per column;
 # the schema's own object when it is that dtype: the checks then find it without comparing)
 _ARROW_STRING = pd.StringDtype(storage="pyarrow", na_value=pd.NA)
@@ -529,12 +556,10 @@ def _column_by_codes(pieces: Sequence, dtype, extra: bool, kinds: set | None = N
             runs = _str_runs(pieces)
             if runs is not None:
                 return runs
-        fast = _consts_by_codes(pieces)
-        if fast is not None:
-            values, codes, n = fast
-            if codes is None:
-                return _repeat_value(values[0], n, dtype, extra)
-            return _spread(_from_list(values, dtype, extra), codes, n)
+        out = _consts_typed(list(map(_CONST_VALUE, pieces)), map(_CONST_N, pieces), dtype,
+                            extra)
+        if out is not None:
+            return out
     elif not any(consts):
         return _lists_by_codes(pieces, dtype, extra)
     elif kinds == _CONST_OR_LIST:
@@ -672,7 +697,7 @@ def _sliced(typed, starts: list[int], lengths: list[int]):
         chunks = typed.__arrow_array__()
         if chunks.num_chunks != 1:
             return None
-        return pd.arrays.ArrowStringArray(pa.concat_arrays(list(map(
+        return _str_array(pa.concat_arrays(list(map(
             chunks.chunk(0).slice, starts, lengths))), dtype=typed.dtype)
     if kind is pd.Categorical:
         return pd.Categorical.from_codes(_slices(typed.codes, starts, lengths),
@@ -772,6 +797,7 @@ _STR_OR_NONE = frozenset({str, type(None)})
 _CONST_ONLY = frozenset({Const})
 _CONST_OR_LIST = frozenset({Const, list})
 _COMPACT = frozenset({Const, Runs})
+_LIST_ONLY = frozenset({list})
 _INT_OR_NONE = frozenset({int, type(None)})
 _ONE_KEYED = frozenset({str, int, type(None)})  # types whose == is within the type
 
@@ -800,6 +826,104 @@ def _consts_by_codes(pieces: Sequence[Const]) -> tuple[list, np.ndarray | None, 
     return list(index), codes, len(codes)
 
 
+def _consts_typed(values: list, counts: Iterable[int], dtype, extra: bool):
+    """The typed column of the runs ``values[i]`` on ``counts[i]`` rows (the values and
+    counts of :class:`Const` pieces; ``counts`` is read once, and may be an iterator), as
+    :func:`_consts_by_codes` and :func:`_spread` give it, spread run by run
+    (:func:`_spread_runs`); ``None`` where :func:`_consts_by_codes` says ``None`` and for
+    times other than those :func:`_aware_consts` types."""
+    first = values[0]
+    if (type(first) in _ONE_KEYED and list(map(type, values)).count(type(first)) == len(values)
+            and values.count(first) == len(values)):  # (as _consts_by_codes judges it)
+        return _repeat_value(first, sum(counts), dtype, extra)
+    types = set(map(type, values))
+    if not (types <= _STR_OR_NONE or types <= _INT_OR_NONE):
+        return _aware_consts(values, counts, dtype) if not extra else None
+    distinct = dict.fromkeys(values)
+    lengths = np.fromiter(counts, dtype=np.intp, count=len(values))
+    if len(distinct) == len(values):  # every run its own value (a source): run j has code j
+        per_run = np.arange(len(values))
+    else:
+        index = dict(zip(distinct, range(len(distinct)), strict=True))
+        per_run = np.fromiter(map(index.__getitem__, values), dtype=np.intp, count=len(values))
+        values = list(index)
+    if int(lengths.sum()) < _RUNS_DECODED:  # (few rows: a code per row, cheaper than the
+        # steps per run of _spread_runs: 268 sysbench runs of 2,097 rows 89 -> 85 us)
+        codes = np.repeat(per_run, lengths)
+        return _spread(_from_list(values, dtype, extra), codes, len(codes))
+    if lengths.min() < 0:
+        np.repeat(per_run, lengths)  # (raises as the codes per row did, before any typing)
+    return _spread_runs(_from_list(values, dtype, extra), per_run, lengths)
+
+
+def _spread_runs(typed, per_run: np.ndarray, lengths: np.ndarray):
+    """:func:`_spread` of the codes ``np.repeat(per_run, lengths)``, each run's value repeated
+    without a code per row where the array's kind allows (a category's codes, an ``Int64``'s
+    values and mask; a string column's runs decoded by Arrow from its run ends, in Arrow's
+    memory): a code per row is fresh memory of 8 bytes a row (2,000 fio runs of 136,721 rows:
+    an ``Int64`` column 1.2 -> 0.4 ms, a string column 0.9 -> 0.5 ms)."""
+    n = int(lengths.sum())
+    if len(typed) == n:  # (what _spread may return as it is)
+        return _spread(typed, np.repeat(per_run, lengths), n)
+    if len(typed) == 1:
+        return _repeat_one(typed, n)
+    kind = type(typed)
+    if kind is pd.Categorical:
+        return pd.Categorical.from_codes(np.repeat(typed.codes[per_run], lengths),
+                                         dtype=typed.dtype, validate=False)
+    if kind is pd.arrays.ArrowStringArray and typed.__arrow_array__().num_chunks == 1:
+        keep = lengths > 0  # (a run of no row has no run end)
+        ends = np.cumsum(lengths[keep] if not keep.all() else lengths, dtype=np.int64)
+        return _str_array(pc.run_end_decode(pa.RunEndEncodedArray.from_arrays(
+            ends, typed.__arrow_array__().chunk(0).take(per_run[keep]))), dtype=typed.dtype)
+    if kind in _MASKED:
+        return kind(np.repeat(typed._data[per_run], lengths),
+                    np.repeat(typed._mask[per_run], lengths))
+    if kind is np.ndarray:
+        return np.repeat(typed[per_run], lengths)
+    return _spread(typed, np.repeat(per_run, lengths), n)
+
+
+_RUNS_DECODED = 20_000  # rows from which a column of runs is spread run by run (_spread_runs):
+# Arrow's decoding of string runs against a take by per-row codes, timeit: 2,144 rows of 268
+# runs 37 us against 20; 16,000 of 2,000 runs 102 against 90; 40,000 of 2,000 166 against 216;
+# 136,000 of 2,000 377 against 662
+
+
+def _aware_consts(values: list, counts: Iterable[int], dtype):
+    """Runs of ``datetime.datetime`` objects in UTC (``tzinfo`` is ``datetime.UTC``: what the
+    fio reader gives) typed as UTC nanoseconds: each run's microseconds since the epoch
+    (``(t - epoch) // 1 us``, exact integer arithmetic, mapped in C), times 1,000, repeated;
+    what ``pd.to_datetime(..., utc=True)`` of the distinct values and a take give (2,000 fio
+    runs 3.1 -> 0.5 ms). ``None`` for anything else (a ``pd.Timestamp``, another time zone, a
+    missing value) and for times beyond 1679-2260 (within nanoseconds' range, with margin).
+
+    >>> t = datetime.datetime(2024, 1, 1, 0, 0, 0, 5, tzinfo=datetime.UTC)
+    >>> _aware_consts([t, t], [1, 2], _UTC_NS).asi8.tolist() == [1_704_067_200_000_005_000] * 3
+    True
+    """
+    if not isinstance(dtype, pd.DatetimeTZDtype) or dtype != _UTC_NS or _datetimes_of is None:
+        return None
+    if list(map(type, values)).count(datetime.datetime) != len(values) or list(map(
+            operator.is_, map(_TZINFO, values), itertools.repeat(datetime.UTC))).count(
+                True) != len(values):
+        return None
+    us = np.fromiter(map(operator.floordiv, map(operator.sub, values, itertools.repeat(_EPOCH)),
+                         itertools.repeat(_US)), dtype=np.int64, count=len(values))
+    if not (us.min() > -_US_RANGE and us.max() < _US_RANGE):
+        return None
+    ns = np.repeat(us, np.fromiter(counts, dtype=np.intp, count=len(values)))
+    ns *= 1000
+    return _datetimes_of(ns.view("datetime64[ns]"), dtype=_UTC_NS)
+
+
+_TZINFO = operator.attrgetter("tzinfo")
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_US = datetime.timedelta(microseconds=1)
+_US_RANGE = 9_000_000_000_000_000  # microseconds either side of the epoch (~2255 and ~1684):
+# within the nanoseconds' range (1677-2262) with margin
+
+
 _CONST_VALUE = operator.itemgetter(0)
 _CONST_N = operator.itemgetter(1)
 
@@ -814,7 +938,7 @@ def _spread(typed, codes: np.ndarray, n: int):
         return pd.Categorical.from_codes(typed.codes[codes], dtype=typed.dtype, validate=False)
     if type(typed) is pd.arrays.ArrowStringArray:  # Arrow's take, without pandas' checks of
         # the codes (made here: in range, none negative)
-        return pd.arrays.ArrowStringArray(typed.__arrow_array__().take(codes), dtype=typed.dtype)
+        return _str_array(typed.__arrow_array__().take(codes), dtype=typed.dtype)
     return typed.take(codes)
 
 
@@ -869,7 +993,7 @@ def _runs_str(values: list, counts: list) -> pd.arrays.ArrowStringArray | None:
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.repeat(np.fromiter(map(len, data), dtype=np.int64, count=len(data)), counts),
               out=offsets[1:])
-    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+    return _str_array(pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(offsets),
                                pa.py_buffer(b"".join(map(operator.mul, data, counts)))]),
         dtype=_ARROW_STRING)
@@ -891,17 +1015,17 @@ def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     (['ab', 'ab'], [''], [<NA>])
     """
     if value is None:
-        return pd.arrays.ArrowStringArray(pa.nulls(n, pa.large_string()), dtype=_ARROW_STRING)
+        return _str_array(pa.nulls(n, pa.large_string()), dtype=_ARROW_STRING)
     try:
         data = value.encode()
     except UnicodeEncodeError:
         data = None
     if data is None or n > _RUNS_ROWS:  # (a long column: Arrow's repeat, in memory of its
         # own pool, against fresh memory of the system's: 136,721 rows 0.5 ms against 1.5)
-        return pd.arrays.ArrowStringArray(pa.repeat(pa.scalar(value, pa.large_string()), n),
+        return _str_array(pa.repeat(pa.scalar(value, pa.large_string()), n),
                                           dtype=_ARROW_STRING)
     offsets = np.arange(n + 1, dtype=np.int64) * len(data)
-    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(
+    return _str_array(pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)]),
         dtype=_ARROW_STRING)
 
@@ -996,6 +1120,17 @@ def _typed_column(pieces: Sequence, dtype, extra: bool = False):
         out = _column_by_codes(pieces, dtype, extra, kinds)
         if out is not None:
             return out
+    elif kinds == _LIST_ONLY:  # (floats: the lists' values typed in one call, as the loop
+        # of _parts_typed joins them, their elements joined by a map in C: 2,000 fio lists
+        # ~0.3 ms less)
+        return _from_list(_joined(pieces), dtype, extra)
+    return _parts_typed(pieces, dtype, extra)
+
+
+def _parts_typed(pieces: Sequence, dtype, extra: bool):
+    """The general rule of :func:`_typed_column`: runs of small pieces joined into lists and
+    typed in one call each, long constants and large arrays typed on their own, the parts
+    concatenated."""
     parts: list = []
     run: list = []
     for p in pieces:
@@ -1042,7 +1177,56 @@ def _runs_column(pieces: Sequence, dtype, extra: bool, kinds: set):
         out = _runs_str(values, counts)
         if out is not None:
             return out
+    if kinds <= _COMPACT and dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype):
+        flat = _flat_runs(pieces)
+        if flat is not None:
+            out = _runs_typed(*flat, dtype, extra)
+            if out is not None:
+                return out
     return _typed_column(_without_runs(pieces), dtype, extra)
+
+
+def _flat_runs(pieces: Sequence) -> tuple[list, list] | None:
+    """The values and counts of :class:`Const` and :class:`Runs` pieces, run after run (what
+    :func:`_without_runs` makes Const pieces of, without a Const per run: 2,000 fio pieces of
+    ~3,400 runs 1.2 -> 0.2 ms); ``None`` unless every Runs piece has as many counts as values
+    and every count is an ``int`` > 0 (then the general rule drops empty runs, or raises).
+
+    >>> _flat_runs([Const("a", 1), Runs(["b", "c"], [2, 3])])
+    (['a', 'b', 'c'], [1, 2, 3])
+    >>> _flat_runs([Runs(["b", "c"], [2, 0])]), _flat_runs([Runs(["b"], [2, 1])])
+    (None, None)
+    """
+    values: list = []
+    counts: list = []
+    try:
+        for p in pieces:
+            if type(p) is Runs:
+                if len(p.values) != len(p.counts):
+                    return None
+                values += p.values
+                counts += p.counts
+            else:
+                values.append(p.value)
+                counts.append(p.n)
+    except TypeError:  # (values or counts that are no sequence: the general rule's error)
+        return None
+    if not set(map(type, counts)) <= _INT_ONLY or not counts or min(counts) <= 0:
+        return None
+    return values, counts
+
+
+def _runs_typed(values: list, counts: list, dtype, extra: bool):
+    """A column of the runs ``values[i]`` on ``counts[i]`` rows (ints > 0), as typing the
+    :class:`Const` pieces of those runs gives it (:func:`_typed_column`), or ``None`` where
+    that takes the general loop."""
+    if len(values) == 1:
+        return _repeat_value(values[0], counts[0], dtype, extra)
+    if (extra or dtype is STRING) and len(values) <= _FEW_PIECES:
+        out = _runs_str(values, counts)
+        if out is not None:
+            return out
+    return _consts_typed(values, counts, dtype, extra)
 
 
 def _build(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
@@ -1059,17 +1243,18 @@ def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
     that may hold a caller's array, see :func:`_typed_column`). Consumes ``pieces``."""
     out: dict[str, object] = {}
     strs: list[tuple[list, object]] = []  # (pieces, typed) of the string columns so far
+    nulls: list = []  # the string column of n missing values, once (see _absent)
     for cols, always in ((fixed, True), (optional or {}, False)):
         for name, dtype in cols.items():
             if name not in pieces and not always:
                 continue
-            ps = pieces.pop(name, None) or [Const(None, n)]
+            ps = pieces.pop(name, None)
             try:
-                out[name] = _typed_column(ps, dtype)
+                out[name] = _typed_column(ps, dtype) if ps else _absent(dtype, n, nulls)
             except (ValueError, TypeError, OverflowError) as exc:  # (an int beyond 64 bits)
                 raise SchemaError(f"{what} {name!r} cannot be {dtype}: {exc}") from exc
             if dtype is STRING:
-                strs.append((ps, out[name]))
+                strs.append((ps or [Const(None, n)], out[name]))
     for name in sorted(pieces, key=str):
         ps = pieces.pop(name)
         col = _same_str_column(strs, ps)
@@ -1079,6 +1264,26 @@ def _typed_columns(pieces: dict[str, list], n: int, fixed: Mapping[str, object],
         if len(col) != n:
             raise SchemaError(f"{what} {name!r} has {len(col)} rows, expected {n}")
     return out
+
+
+def _absent(dtype, n: int, nulls: list):
+    """A column no chunk has, typed: ``n`` missing values, as typing ``Const(None, n)`` gives
+    them; the string ones of a frame share one Arrow array of nulls (``nulls``: empty, or that
+    column), each in an array of its own (Arrow data is immutable: a write to a column
+    replaces its own data, never another's). 2,000 fio files: 10 such columns of 136,721 rows,
+    ~0.35 ms each in a read (1.1 MB of fresh zeros each), made once.
+
+    >>> nulls = []
+    >>> a, b = _absent(STRING, 2, nulls), _absent(STRING, 2, nulls)
+    >>> a.tolist(), b.tolist(), a is b, a.__arrow_array__() is b.__arrow_array__()
+    ([<NA>, <NA>], [<NA>, <NA>], False, True)
+    """
+    if dtype is not STRING:
+        return _typed_column([Const(None, n)], dtype)
+    if not nulls:
+        nulls.append(_typed_column([Const(None, n)], dtype))
+        return nulls[0]
+    return _str_array(nulls[0].__arrow_array__(), dtype=nulls[0].dtype)
 
 
 def _same_str_column(strs: list[tuple[list, object]], pieces: list):
@@ -1110,7 +1315,7 @@ def _same_str_column(strs: list[tuple[list, object]], pieces: list):
             return None
         if _str_runs_only(pieces) and _str_runs_only(list(itertools.compress(
                 other, map(operator.is_not, other, pieces)))):
-            return pd.arrays.ArrowStringArray(col.__arrow_array__(), dtype=col.dtype)
+            return _str_array(col.__arrow_array__(), dtype=col.dtype)
         return None
     return None
 
@@ -1391,7 +1596,7 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
         except TypeError:  # unhashable key
             return run_id(s, k)
 
-    for j in need_r:
+    for j in _runs_ids_filled(rid, source, key, need_r):
         r, s, k = rid[j], source[j], key[j]
         if type(r) is type(s) is type(k) is Const and not _missing(k.value):
             # one run (its key given): one id, whatever the positions (lists or not) say
@@ -1411,6 +1616,47 @@ def _fill_run_ids(pieces: dict[str, list], lengths: list[int]) -> None:
             rid[j] = [one(ss, kk, pp) if _missing(rr) else rr for rr, ss, kk, pp in zip(
                 _piece_list(r), _piece_list(s), _piece_list(k), _piece_list(p), strict=True)]
     pieces["run_id"] = rid
+
+
+def _runs_ids_filled(rid: list, source: list, key: list, need: list[int]) -> list[int]:
+    """Fill the run ids of the chunks ``need`` whose run keys are runs of strings (a
+    multi-job fio report's jobs, :func:`_runs_run_ids`) and give the others, in order (first:
+    :func:`_runs_run_ids` raises nothing, so the others raise as they did)."""
+    rest = []
+    for j in need:
+        ids = _runs_run_ids(rid[j], source[j], key[j])
+        if ids is None:
+            rest.append(j)
+        else:
+            rid[j] = ids
+    return rest
+
+
+def _runs_run_ids(r, s, k) -> Runs | None:
+    """The run ids of a chunk without them (``r``: a :class:`Const`) whose source ``s`` is a
+    :class:`Const` of a ``str`` and whose run keys ``k`` a :class:`Runs` piece of ``str``:
+    runs of the ids of its keys, as :func:`_run_ids_of_keys` gives them, the ids looked up
+    among those kept (:func:`_str_run_ids`) without checking the counts twice (2,000 fio
+    files' 686 such pieces ~1.2 -> 0.5 ms); ``None`` for other pieces and unless the counts
+    are ints >= 0, as many as the keys (then the general rule, and its errors).
+
+    >>> _runs_run_ids(Const(None, 3), Const("a.json", 3), Runs(["x", "y"], [2, 1])) == Runs(
+    ...     [run_id("a.json", "x"), run_id("a.json", "y")], [2, 1])
+    True
+    """
+    if type(k) is not Runs or type(r) is not Const or type(s) is not Const or type(
+            s.value) is not str:
+        return None
+    source, values = s.value, k.values
+    try:
+        counts = list(k.counts)
+        if (len(counts) != len(values) or list(map(type, values)).count(str) != len(values)
+                or not set(map(type, counts)) <= _INT_ONLY or (counts and min(counts) < 0)):
+            return None
+    except TypeError:  # (counts or values that are no sequence: the general rule's error)
+        return None
+    ids = _str_run_ids(source, list(values))
+    return Runs(ids, counts) if ids is not None else None
 
 
 def _run_ids_of_keys(source, k, str_keys: bool = False) -> list | Runs:
@@ -1485,8 +1731,37 @@ def _one_run_ids(pieces: dict[str, list], lengths: list[int]) -> list | None:
             return None
     except TypeError:  # unhashable sources
         return None
+    kept = _kept_one_run_ids(values, key, lengths)
+    if kept is not None:
+        return kept
     return [Const(_run_id(s, k.value), m) if type(k) is Const and type(k.value) in _STR_OR_INT
             else None for s, k, m in zip(values, key, lengths, strict=True)]
+
+
+def _kept_one_run_ids(sources: list, key: list, lengths: list[int]) -> list | None:
+    """:func:`_one_run_ids` where every source is a ``str``, every key a :class:`Const` of a
+    ``str`` or an ``int`` (or a :class:`Runs` piece: ``None`` there) and every id of those
+    constants is kept (a folder read again): the ids looked up by maps in C, not by a
+    :func:`_run_id` call per file (2,000 fio files ~0.9 -> 0.3 ms); ``None`` otherwise."""
+    kinds = list(map(type, key))
+    if list(map(type, sources)).count(str) != len(sources) or kinds.count(Const) + kinds.count(
+            Runs) != len(kinds):
+        return None
+    consts = list(map(operator.is_, kinds, itertools.repeat(Const)))
+    cvals = list(map(_CONST_VALUE, itertools.compress(key, consts)))
+    if not set(map(type, cvals)) <= _STR_OR_INT:
+        return None
+    tables = list(map(_RUN_IDS.get, itertools.compress(sources, consts)))
+    if None in tables:
+        return None
+    ids = list(map(dict.get, tables, cvals))
+    if None in ids:
+        return None
+    out: list = [None] * len(key)
+    for j, rid, m in zip(itertools.compress(range(len(key)), consts), ids,
+                         itertools.compress(lengths, consts), strict=True):
+        out[j] = Const(rid, m)
+    return out
 
 
 _STR_OR_INT = frozenset({str, int})
