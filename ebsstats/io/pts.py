@@ -2656,7 +2656,7 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
         got = getters.get(kind)
         if got is None:
             rows_at = list(pick(list(chain.from_iterable(tables[kind]()))))
-            got = getters[kind] = (picker(rows_at), _index_runs(rows_at))
+            got = getters[kind] = (picker(rows_at), _runs_once(rows_at))
         cols[name] = column = _spread_column(name, values, *got)
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
@@ -2668,9 +2668,22 @@ def _copied(column: list | Runs) -> list | Runs:
     return column if type(column) is Runs else list(column)
 
 
-def _spread_column(name: str, values: list, get, runs: tuple[list, list]) -> list | Runs:
-    """The rows' column of a shared value: ``get`` picks each row's from ``values``; ``runs``
-    are the rows' runs of one place in ``values`` (:func:`_index_runs`). A column of at most
+def _runs_once(at: list[int]):
+    """``_index_runs(at)`` when first asked for, kept for the next asks: the runs of a kind of
+    places, found only for a column that looks at them (of the 4-file PTS folder's first file,
+    three kinds of four: one :func:`_index_runs` of 297 rows, ~10 us, less)."""
+    kept: list = []
+
+    def runs() -> tuple[list[int], list[int]]:
+        if not kept:
+            kept.append(_index_runs(at))
+        return kept[0]
+    return runs
+
+
+def _spread_column(name: str, values: list, get, runs) -> list | Runs:
+    """The rows' column of a shared value: ``get`` picks each row's from ``values``; ``runs()``
+    gives the rows' runs of one place in ``values`` (:func:`_index_runs`). A column of at most
     :data:`_FEW_RUNS` runs of one object (a result's test, op, arguments on its rows) is
     those runs (the same objects on the same rows: typed once per run instead of row by row,
     the 4-file PTS folder's typing -0.2 ms, 9 such columns; more runs cost the typing more
@@ -2680,7 +2693,7 @@ def _spread_column(name: str, values: list, get, runs: tuple[list, list]) -> lis
         # each at least once: as many runs at least; the vocabulary's are read row by row,
         # _vocabulary_filled)
         return list(get(values))
-    at, ends = runs
+    at, ends = runs()
     objects = list(map(values.__getitem__, at))  # (each run of places: one object)
     keep = list(itertools.compress(range(len(objects)), chain((True,), map(
         is_not, islice(objects, 1, None), objects))))  # (a run whose object is not the one
