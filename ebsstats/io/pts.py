@@ -547,14 +547,15 @@ def _slots(roles: list[tuple | None], systems: list[_System], results: list[_Res
     for i, role in enumerate(roles):
         if role is None:
             continue
-        if role[0] == 4:
-            last = i
-        elif role[0] == 5:
-            title = i
-        elif role[0] == 0:
+        k = role[0]
+        if 0 < k < 4:  # (an entry's: the most of them, tested first)
+            cols[role[1]][k - 1][role[2]] = i
+        elif k == 0:
             stamps[role[1]] = i
+        elif k == 4:
+            last = i
         else:
-            cols[role[1]][role[0] - 1][role[2]] = i
+            title = i
     return last, title, stamps, cols
 
 
