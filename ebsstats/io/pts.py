@@ -654,11 +654,18 @@ def _field_elements(text: str, fields: tuple, root: ET.Element) -> list[ET.Eleme
     have = [el.text or "" for el in elements]
     if have == texts:
         return elements
-    # one that is no field, or another text: the elements whose texts the patterns take, paired
-    # with the fields in order; an element whose text is the next field's and whose tag is
-    # that field's is taken without its pattern (the field's text is one the pattern of its
-    # tag took; the System JSONs of a campaign file, 9 of 182, are matched: 38 -> 20 us)
-    tags = _field_tags(key)
+    # (one that is no field, or another text)
+    return _paired(elements, have, texts, _field_tags(key))
+
+
+def _paired(elements: list[ET.Element], have: list[str], texts: list[str],
+            tags: list[str]) -> list[ET.Element] | None:
+    """The ``elements`` (their texts ``have``) whose texts the patterns of their tags take,
+    when they are the fields (``texts``, of the elements ``tags``) in order; else None.
+
+    An element whose text is the next field's and whose tag is that field's is taken without
+    its pattern (the field's text is one the pattern of its tag took); only the others are
+    matched (the System JSONs of a campaign file, 9 of 182: 38 -> 20 us, no second list)."""
     out: list[ET.Element] = []
     i, m = 0, len(texts)
     for el, text in zip(elements, have, strict=True):
