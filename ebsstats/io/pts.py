@@ -2664,7 +2664,9 @@ def _columns(fixed: dict, columns: tuple[list, ...], which: list[int], shared: _
         got = getters.get(kind)
         if got is None:
             rows_at = list(pick(list(chain.from_iterable(tables[kind]()))))
-            got = getters[kind] = (picker(rows_at), _runs_once(rows_at))
+            # (runtime rows between the others: their places change at almost every row)
+            got = getters[kind] = (picker(rows_at), None if kind.endswith("_rt") else
+                                   _runs_once(rows_at))
         cols[name] = column = _spread_column(name, values, *got)
         if key is not None:
             remember(_SPREAD, key, column, _SPREAD_MAX)
@@ -2695,12 +2697,16 @@ def _spread_column(name: str, values: list, get, runs) -> list | Runs:
     :data:`_FEW_RUNS` runs of one object (a result's test, op, arguments on its rows) is
     those runs (the same objects on the same rows: typed once per run instead of row by row,
     the 4-file PTS folder's typing -0.2 ms, 9 such columns; more runs cost the typing more
-    than their rows did), found from the places' runs without a list of the rows."""
+    than their rows did), found from the places' runs without a list of the rows; from the
+    rows' objects when ``runs`` is None (places that change at almost every row: runtime
+    rows between the others, whose runs of places cost more than the rows' objects)."""
     if name in _VOCABULARY_KEYS or sum(map(is_not, islice(values, 1, None), values)
                                        ) >= _FEW_RUNS:  # (the rows visit the values in order,
         # each at least once: as many runs at least; the vocabulary's are read row by row,
         # _vocabulary_filled)
         return list(get(values))
+    if runs is None:
+        return _object_runs(get(values))
     at, ends = runs()
     objects = list(map(values.__getitem__, at))  # (each run of places: one object)
     keep = list(itertools.compress(range(len(objects)), chain((True,), map(
@@ -2713,6 +2719,21 @@ def _spread_column(name: str, values: list, get, runs) -> list | Runs:
 
 
 _FEW_RUNS = 8  # runs of a column handed over as Runs, at most
+
+
+def _object_runs(objects: tuple) -> list | Runs:
+    """The rows' ``objects`` as their runs of one object when at most :data:`_FEW_RUNS`, else
+    as a list (what :func:`_spread_column` finds from the runs of places).
+
+    >>> _object_runs(("a", "a", None)), _object_runs(tuple(range(9)))[:2]
+    (Runs(values=['a', None], counts=[2, 1]), [0, 1])
+    """
+    starts = list(itertools.compress(range(len(objects)), chain((True,), map(
+        is_not, islice(objects, 1, None), objects))))
+    if len(starts) > _FEW_RUNS:
+        return list(objects)
+    return Runs(list(map(objects.__getitem__, starts)),
+                list(map(sub, [*starts[1:], len(objects)], starts)))
 
 
 def _index_runs(at: list[int]) -> tuple[list[int], list[int]]:
