@@ -1,4 +1,4 @@
-"""Round 3 shortcuts of the folder read, each tested against the general rule it replaces: a
+"""Shortcuts of the folder read's listing, each tested against the general rule it replaces: a
 listed file as the text of its path (not a Path), read without making a Path of it, its name
 from its text, the sidecar names of a listing found by one search. A test here fails if the
 shortcut gives what the rule would not (or accepts what it refuses)."""
