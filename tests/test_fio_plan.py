@@ -24,7 +24,6 @@ def plans_at_once(monkeypatch):
     monkeypatch.setattr(fio_json, "_PLAN_AFTER", 1)
     monkeypatch.setattr(fio_json, "_REPORT_PLANS", {})
     monkeypatch.setattr(fio_json, "_PLAN_SEEN", {})
-    monkeypatch.setattr(fio_json, "_PLAN_HINTS", {})
     hits = []
     planned = fio_json._planned
 

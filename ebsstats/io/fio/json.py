@@ -858,9 +858,10 @@ def _fast_records(doc, source: str):
     pkey = (key, _mask_of(jobs))
     plans = _REPORT_PLANS.get(pkey)
     if plans is not None:
-        got = _by_plans(plans, pkey, jobs, key, source, version, gopts, defaults, end)
-        if got is not None:
-            return got
+        for plan in plans:
+            got = _planned(plan, jobs, key, source, version, gopts, defaults, end)
+            if got is not None:
+                return got
     infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
@@ -1329,39 +1330,9 @@ _PLAN_AFTER = 32
 _PLANS_PER_SHAPE = 4
 
 
-def _by_plans(plans: list, pkey: tuple, jobs: list, key: str, source: str,
-              version: str | None, gopts: dict, defaults: bool, end: float | None):
-    """:func:`_fast_records` of a report by the first of its shape's ``plans`` that reads it,
-    or ``None``. The plan that last read a report of the same shape and jobs' options is tried
-    first: the options mostly decide the facts plans differ by (an engine that measures
-    submission latency or not), and a plan that does not fit costs ~2 us to refuse (the 2,000
-    corpus reports, in random order, refused ~980 plans a read; with the hint ~20)."""
-    heads = [_job_head(job, gopts, defaults) for job in jobs]
-    if None in heads:  # (heads are tuples: never equal to None)
-        return None  # a job the fast path refuses too
-    hint = (pkey, tuple([id(head[2]) for head in heads]))  # (metadata dicts are kept while
-    # _JOB_META holds them; a reused id only misorders the plans: each one checks the report)
-    first = _PLAN_HINTS.get(hint, 0)
-    got = _planned(plans[first], jobs, heads, key, source, version, end)
-    if got is not None:
-        return got
-    for i, plan in enumerate(plans):
-        if i != first:
-            got = _planned(plan, jobs, heads, key, source, version, end)
-            if got is not None:
-                remember(_PLAN_HINTS, hint, i, 4096)
-                return got
-    return None
-
-
-# (shape key, ids of the jobs' option metadata) -> index of the plan that last read such a report
-_PLAN_HINTS: dict[tuple, int] = {}
-
-
-def _planned(plan: tuple, jobs: list, heads: list, key: str, source: str, version: str | None,
-             end: float | None):
-    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it);
-    ``heads``: each job's :func:`_job_head`."""
+def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None,
+             gopts: dict, defaults: bool, end: float | None):
+    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it)."""
     steps, rows, job_ops, counts = plan
     try:
         got = _run_plan(steps, jobs)
@@ -1372,13 +1343,18 @@ def _planned(plan: tuple, jobs: list, heads: list, key: str, source: str, versio
     values, runtimes, plus = got
     clients = key == "client_stats"
     infos = []
+    heads = []
     sizes = set()
-    for i, (job, head) in enumerate(zip(jobs, heads, strict=True)):
+    for i, job in enumerate(jobs):
+        head = _job_head(job, gopts, defaults)
+        if head is None:
+            return None
         info = _job_info(job, _job_path(key, i), clients, end, runtimes[i], head, counts[i],
                          plus)
         if info is None:
             return None
         infos.append(info)
+        heads.append(head)
         sizes.update(map(head[3].get, job_ops[i]))
     n = len(values)
     cols = _fast_columns(source, version, infos, n)
