@@ -80,6 +80,35 @@ def test_multi_job_fixtures_read_alike(name, monkeypatch):
     text = fixture("fio", name).read_text()
     got = fio._parse(text, name).columns
     monkeypatch.setattr(fio_json, "_jobs_columns", lambda *a: None)  # (the rule alone)
+    monkeypatch.setattr(fio_json, "_COLUMNS_MADE", {})  # (none made by _jobs_columns kept)
     want = fio._parse(text, name).columns
     assert got[1] == want[1]
     _same(got[0], want[0])
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_columns_made_again_from_a_kept_layout_are_the_rule(seed):
+    # _fast_columns keeps a layout's columns and sets source and timestamp anew: a report of
+    # the same jobs (one or several) with another source and other start times gives the rule
+    rng = random.Random(seed)
+    infos = _infos(rng)[:rng.choice([1, 5])]
+    n = sum(info[6] for info in infos)
+    version = rng.choice(["fio-3.33", None])
+    for source in ("x.json", "y.json", "z.json"):
+        _same(fio_json._fast_columns(source, version, infos, n),
+              _rule(source, version, infos, n))
+        infos = [(*info[:5], rng.choice([T0, T0 + dt.timedelta(seconds=2), None]), *info[6:])
+                 for info in infos]
+        # (the same metadata dicts: the kept columns are found; equal copies: made again)
+        if rng.random() < 0.3:
+            infos = [(*info[:3], dict(info[3]), *info[4:]) for info in infos]
+
+
+def test_kept_columns_are_copies_the_caller_may_extend():
+    meta = {"workload": "read", "iodepth": 1, "rw": "read"}
+    info = ("$.jobs[0]", "a", "0", meta, {}, T0, 2, False)
+    first = fio_json._fast_columns("a.json", "fio-3.33", [info], 2)
+    first["value"] = [1.0, 2.0]
+    again = fio_json._fast_columns("b.json", "fio-3.33", [info], 2)
+    assert "value" not in again and again["source"] == fio_json.Const("b.json", 2)
+    _same(again, _rule("b.json", "fio-3.33", [info], 2))

@@ -108,10 +108,12 @@ def test_any_jobs_give_the_frame_and_records_of_per_row_lists(jobs):
     assert fio.parse(text, "r.json").records == records_of(_expanded(parsed.columns))
     saved = fio_json._per_job  # the rule the runs replace: each job's value on its rows
     fio_json._per_job = lambda name, per_job, counts: _each_job_repeated(per_job, counts)
+    fio_json._COLUMNS_MADE.clear()  # (columns made by the other rule: made again)
     try:
         lists = fio._parse(text, "r.json")
     finally:
         fio_json._per_job = saved
+        fio_json._COLUMNS_MADE.clear()
     assert not any(type(v) is Runs for v in lists.columns[0].values())
     assert records_of(lists.columns) == records_of(parsed.columns)
     pd.testing.assert_frame_equal(_common.results_of([lists.chunk()]),
@@ -160,6 +162,7 @@ def test_a_folder_of_multi_job_reports_reads_as_per_row_lists(tmp_path, monkeypa
     # the rule the runs replace: each job's value repeated on its rows as a list
     monkeypatch.setattr(fio_json, "_per_job", lambda name, per_job, counts:
                         _each_job_repeated(per_job, counts))
+    monkeypatch.setattr(fio_json, "_COLUMNS_MADE", {})  # (none made by the runs kept)
     parsed = [fio._parse(p.read_text(), str(p)) for p in sorted(tmp_path.glob("*.json"))]
     assert not any(type(v) is Runs for p in parsed for v in p.columns[0].values())
     pd.testing.assert_frame_equal(got, es.read(tmp_path, jobs=1, progress=False))

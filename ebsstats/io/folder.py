@@ -1085,9 +1085,13 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
                                  progress=progress, jobs=jobs, max_bytes=max_bytes,
                                  dedupe=dedupe, series=series)
         result = _assemble(outcomes, series)
-    if errors == "raise":
-        _raise_failures(outcomes, root, path)  # files whose values could not be typed
-    rows = _failure_rows(outcomes)
+        if errors == "raise":
+            _raise_failures(outcomes, root, path)  # files whose values could not be typed
+        rows = _failure_rows(outcomes)
+        # the files' outcomes freed here, by reference counting, while the collector is
+        # paused: alive when it resumes, the first collection walked them all (2,000 fio
+        # files: ~16,000 objects, 2-4 ms of the read)
+        del outcomes
     df = result[0] if series else result
     if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
         df.attrs["failures"] = []
