@@ -518,45 +518,18 @@ _TEMPLATE_CHARS = 1 << 18  # (files up to 256 KiB; a hostile folder cannot grow 
 
 
 class _Template(NamedTuple):
-    """What :func:`_parse_composite` gave for a file, and, per field of its text (in
-    :data:`_FIELD_RE`), what it stands for there: ``(0, system)`` a System's TimeStamp,
-    ``(1 + k, result, entry)`` an Entry's Value (k = 0), RawString (1) or JSON (2), ``(4,)``
-    and ``(5,)`` the LastModified and Title of Generated; None when it is not read. Files with
-    the same text but their fields give the same but what their fields stand for
-    (:func:`_from_template`). ``slots``: the same, by what is read (:func:`_slots`)."""
+    """What :func:`_parse_composite` gave for a file, and where each thing it read that may be
+    a field (a System's TimeStamp, an Entry's Value, RawString or JSON, the LastModified and
+    Title of Generated) is read among the fields of its text (in :data:`_FIELD_RE`): files
+    with the same text but their fields give the same but what their fields stand for
+    (:func:`_from_template`). ``slots``: (LastModified, Title, per system its TimeStamp, per
+    result per entry its Value, RawString and JSON), each the field's place or None
+    (:func:`_slots_of`)."""
 
     systems: list[_System]
     results: list[_Result]
     info: dict
-    roles: list[tuple | None]
     slots: tuple
-
-
-def _slots(roles: list[tuple | None], systems: list[_System], results: list[_Result]) -> tuple:
-    """Where (the field's place, or None when no field stands for it) each thing ``roles``
-    names is read: (LastModified, Title, per system its TimeStamp, per result per entry its
-    Value, RawString and JSON), as :func:`_from_template` reads them.
-
-    >>> _slots([(5,), None, (0, 1), (1, 0, 0), (3, 0, 0)], [None, None],
-    ...        [_Result(None, "t", None, None, None, None, None, None, "", [None])])
-    (None, 0, [None, 2], [([3], [None], [4])])
-    """
-    last = title = None
-    stamps = [None] * len(systems)
-    cols = [tuple([None] * len(res.entries) for _ in range(3)) for res in results]
-    for i, role in enumerate(roles):
-        if role is None:
-            continue
-        k = role[0]
-        if 0 < k < 4:  # (an entry's: the most of them, tested first)
-            cols[role[1]][k - 1][role[2]] = i
-        elif k == 0:
-            stamps[role[1]] = i
-        elif k == 4:
-            last = i
-        else:
-            title = i
-    return last, title, stamps, cols
 
 
 _TEMPLATES: dict[tuple, _Template] = {}
@@ -623,10 +596,8 @@ def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_Sy
     every field of its text is an element of the tree (:func:`_field_elements`)."""
     elements = _field_elements(text, fields, root)
     if elements is not None:
-        read = _read_elements(root)
-        roles = [read.get(id(el)) for el in elements]
-        remember(_TEMPLATES, fields[0], _Template(systems, results, info, roles,
-                                                  _slots(roles, systems, results)),
+        remember(_TEMPLATES, fields[0], _Template(systems, results, info,
+                                                  _slots_of(elements, root, systems, results)),
                  _TEMPLATES_MAX)
 
 
@@ -696,27 +667,27 @@ def _field_tags(key: tuple) -> list[str]:
 _MARKUP_DECL_RE = re.compile(r"<[!?]")  # a comment, CDATA section, DOCTYPE or PI starts
 
 
-def _read_elements(root: ET.Element) -> dict[int, tuple]:
-    """The elements :func:`_parse_composite` reads that may be fields (by id), to what they
-    stand for (:class:`_Template`)."""
-    roles: dict[int, tuple] = {}
+def _slots_of(elements: list[ET.Element], root: ET.Element, systems: list[_System],
+              results: list[_Result]) -> tuple:
+    """Where (the field's place, or None when no field stands for it) each thing
+    :func:`_parse_composite` reads of ``root`` that may be a field is read: (LastModified,
+    Title, per system its TimeStamp, per result per entry its Value, RawString and JSON), as
+    :func:`_from_template` reads them; ``elements``: the fields' elements
+    (:func:`_field_elements`). Each element read is looked up among the fields' by its id
+    (one pass; no table of roles by element first)."""
+    place = {id(el): i for i, el in enumerate(elements)}
+    get = place.get
     gen = root.find("Generated")
-    for k, tag in ((4, "LastModified"), (5, "Title")):
-        el = gen.find(tag) if gen is not None else None
-        if el is not None:
-            roles[id(el)] = (k,)
-    for i, sel in enumerate(root.findall("System")):
-        el = sel.find("TimeStamp")
-        if el is not None:
-            roles[id(el)] = (0, i)
-    for r, rel in enumerate(root.findall("Result")):
+    last = title = None
+    if gen is not None:
+        last, title = get(id(gen.find("LastModified"))), get(id(gen.find("Title")))
+    stamps = [get(id(sel.find("TimeStamp"))) for sel in root.findall("System")]
+    cols = []
+    for rel in root.findall("Result"):
         eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
-        for j, eel in enumerate(eels):
-            for k, tag in enumerate(("Value", "RawString", "JSON"), 1):
-                el = eel.find(tag)
-                if el is not None:
-                    roles[id(el)] = (k, r, j)
-    return roles
+        cols.append(tuple([get(id(eel.find(tag))) for eel in eels]
+                          for tag in ("Value", "RawString", "JSON")))
+    return last, title, stamps, cols
 
 
 def _from_template(key: tuple, fields: list[str]) -> tuple | None:
@@ -749,7 +720,7 @@ def _from_template(key: tuple, fields: list[str]) -> tuple | None:
 def _entries_from(entries: list[_Entry], at: tuple, texts: list[str | None],
                   memo: dict) -> list[_Entry]:
     """The template's ``entries`` with the file's (stripped) field ``texts`` where ``at`` says
-    (their Values, RawStrings, JSONs: :func:`_slots`); ``memo``: JSON text -> test-run-times."""
+    (their Values, RawStrings, JSONs: :func:`_slots_of`); ``memo``: JSON text -> test-run-times."""
     values = [e.value if i is None else texts[i] for e, i in zip(entries, at[0], strict=True)]
     raws = [e.raw if i is None else texts[i].split(":") if texts[i] else None
             for e, i in zip(entries, at[1], strict=True)]
@@ -2325,7 +2296,7 @@ def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: 
 
 
 def _slots_in_parts(slots: tuple, at: list[int]) -> tuple:
-    """:func:`_slots` with each field's place in the parts of the text (``at``,
+    """:func:`_slots_of` with each field's place in the parts of the text (``at``,
     :func:`_field_parts`) for its place in the fields: what :func:`_fast_replay` reads."""
     last, title, stamps, cols = slots
     return (last, title, [None if k is None else at[k] for k in stamps],
