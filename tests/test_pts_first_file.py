@@ -130,3 +130,54 @@ def test_slots_of_small_documents(inner):
                          "2024-01-01 00:00:00</TimeStamp></System>")
            + _ENTRY.format(inner) + "</PhoronixTestSuite>")
     assert _slots_compared(doc)
+
+
+def _composite_result_by_result(root, source):
+    """pts._parse_composite's results read result after result, each Result's entries one by
+    one (the rule reading every result's entries at once replaces)."""
+    from tests.test_pts_fast import _entries_one_by_one
+    results = []
+    for i, rel in enumerate(root.findall("Result"), 1):
+        pos = f"/PhoronixTestSuite/Result[{i}]"
+        ident, title, *fields = pts._texts(rel, pts._RESULT_TAGS)
+        if title is None and ident is None:
+            raise es.ParseError(source, pos, "a Result with a Title or Identifier",
+                                found="neither")
+        res = pts._Result(ident, title or ident, *fields, pos)
+        res.entries = _entries_one_by_one(rel, pos, source)
+        results.append(res)
+    return results
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_results_entries_at_once_are_result_by_result(seed):
+    """Every result's entries read at once are those read result after result and entry by
+    entry, and the first error (a JSON, a missing Identifier, a Result without Title and
+    Identifier) is the same."""
+    from tests.test_pts_fast import ENTRY_PARTS
+    rng = np.random.default_rng(seed)
+    rels = []
+    for _ in range(int(rng.integers(0, 4))):
+        data = []
+        for _ in range(int(rng.integers(0, 3))):
+            entries = []
+            for _ in range(int(rng.integers(0, 4))):
+                parts = [ENTRY_PARTS[int(i)] for i in rng.integers(
+                    len(ENTRY_PARTS), size=int(rng.integers(0, 5)))]
+                if rng.random() < 0.85:
+                    parts.insert(0, "<Identifier>s</Identifier>")
+                entries.append("<Entry>" + "".join(parts) + "</Entry>")
+            data.append("<Data>" + "".join(entries) + "</Data>")
+        head = "<Title>r</Title>" if rng.random() < 0.9 else ""
+        rels.append("<Result>" + head + "".join(data) + "</Result>")
+    doc = ("<PhoronixTestSuite><System><Identifier>s</Identifier></System>" + "".join(rels)
+           + "</PhoronixTestSuite>")
+    root = pts._load_xml(doc, "x.xml")
+    try:
+        want = _composite_result_by_result(root, "x.xml")
+    except es.ParseError as exc:
+        with pytest.raises(es.ParseError) as got:
+            pts._parse_composite(root, "x.xml")
+        assert str(got.value) == str(exc)
+    else:
+        assert pts._parse_composite(root, "x.xml")[1] == want
