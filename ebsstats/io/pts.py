@@ -160,6 +160,7 @@ KNOWN_KEYS = (
 _KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
 _GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
 _CUT_CHARS_RE = re.compile(r"[(\[)\]]|, ")  # what split_system_string looks at
+_KNOWN_CUT_RE = re.compile(", (?=" + _KNOWN_KEY_RE.pattern + ")")  # a ", " a known key follows
 
 # possessive quantifiers: a number is read without backtracking (a run of 20,000 digits and a
 # letter took 5.7 s with plain ones: the digits were split every way before the match failed)
@@ -308,19 +309,10 @@ def split_system_string(text: str | None) -> dict[str, str]:
     if not text or not text.strip():
         return {}
     text = text.strip()
-    cuts = [0]
-    depth = 0
-    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
-    for m in _CUT_CHARS_RE.finditer(text):
-        ch, i = m.group(), m.start()
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth = max(0, depth - 1)
-        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
-                                                   _GENERIC_KEY_RE.match(text, i + 2)):
-            # (matched in place: no copy of the rest of the text at every comma)
-            cuts.append(i)
+    cuts = [0, *(m.start() for m in _KNOWN_CUT_RE.finditer(text))]
+    if len(cuts) - 1 != text.count(", "):  # (else every ", " is a known key's: a cut whatever
+        # the brackets, as in PTS's own strings; 7 of a campaign file 80 -> 64 us, fresh process)
+        cuts = _generic_cuts(text)
     cuts.append(len(text))
     out: dict[str, str] = {}
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
@@ -337,6 +329,25 @@ def split_system_string(text: str | None) -> dict[str, str]:
             continue
         out[key.strip()] = value.strip()
     return out
+
+
+def _generic_cuts(text: str) -> list[int]:
+    """Where :func:`split_system_string` cuts ``text`` (0 first): at each ", " followed by a
+    known key, or, outside brackets, by any capitalised ``Key:`` and a space."""
+    cuts = [0]
+    depth = 0
+    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
+    for m in _CUT_CHARS_RE.finditer(text):
+        ch, i = m.group(), m.start()
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
+                                                   _GENERIC_KEY_RE.match(text, i + 2)):
+            # (matched in place: no copy of the rest of the text at every comma)
+            cuts.append(i)
+    return cuts
 
 
 @functools.lru_cache(maxsize=1024)  # (files of one campaign repeat their systems)
