@@ -160,6 +160,7 @@ KNOWN_KEYS = (
 _KNOWN_KEY_RE = re.compile("(?:" + "|".join(re.escape(k) for k in KNOWN_KEYS) + "): ")
 _GENERIC_KEY_RE = re.compile(r"[A-Z][A-Za-z0-9 ./\-]{0,40}?: ")
 _CUT_CHARS_RE = re.compile(r"[(\[)\]]|, ")  # what split_system_string looks at
+_KNOWN_CUT_RE = re.compile(", (?=" + _KNOWN_KEY_RE.pattern + ")")  # a ", " a known key follows
 
 # possessive quantifiers: a number is read without backtracking (a run of 20,000 digits and a
 # letter took 5.7 s with plain ones: the digits were split every way before the match failed)
@@ -308,19 +309,10 @@ def split_system_string(text: str | None) -> dict[str, str]:
     if not text or not text.strip():
         return {}
     text = text.strip()
-    cuts = [0]
-    depth = 0
-    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
-    for m in _CUT_CHARS_RE.finditer(text):
-        ch, i = m.group(), m.start()
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth = max(0, depth - 1)
-        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
-                                                   _GENERIC_KEY_RE.match(text, i + 2)):
-            # (matched in place: no copy of the rest of the text at every comma)
-            cuts.append(i)
+    cuts = [0, *(m.start() for m in _KNOWN_CUT_RE.finditer(text))]
+    if len(cuts) - 1 != text.count(", "):  # (else every ", " is a known key's: a cut whatever
+        # the brackets, as in PTS's own strings; 7 of a campaign file 80 -> 64 us, fresh process)
+        cuts = _generic_cuts(text)
     cuts.append(len(text))
     out: dict[str, str] = {}
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
@@ -337,6 +329,25 @@ def split_system_string(text: str | None) -> dict[str, str]:
             continue
         out[key.strip()] = value.strip()
     return out
+
+
+def _generic_cuts(text: str) -> list[int]:
+    """Where :func:`split_system_string` cuts ``text`` (0 first): at each ", " followed by a
+    known key, or, outside brackets, by any capitalised ``Key:`` and a space."""
+    cuts = [0]
+    depth = 0
+    # the characters that matter, found in C: brackets (the depth) and ", " (a cut, maybe)
+    for m in _CUT_CHARS_RE.finditer(text):
+        ch, i = m.group(), m.start()
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif _KNOWN_KEY_RE.match(text, i + 2) or (depth == 0 and
+                                                   _GENERIC_KEY_RE.match(text, i + 2)):
+            # (matched in place: no copy of the rest of the text at every comma)
+            cuts.append(i)
+    return cuts
 
 
 @functools.lru_cache(maxsize=1024)  # (files of one campaign repeat their systems)
@@ -433,14 +444,15 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
                 pairs[text] = dict(_system_pairs(text))
         systems.append(_System(ident, pairs[hardware], pairs[software], stamp, client))
     results = []
-    for i, rel in enumerate(root.findall("Result"), 1):
+    rels = root.findall("Result")
+    for i, rel in enumerate(rels, 1):
         pos = f"/PhoronixTestSuite/Result[{i}]"
         ident, title, *fields = _texts(rel, _RESULT_TAGS)
         if title is None and ident is None:
+            _results_entries(rels[:i - 1], results, source, run_times)  # (their errors first)
             raise ParseError(source, pos, "a Result with a Title or Identifier", found="neither")
-        res = _Result(ident, title or ident, *fields, pos)
-        results.append(res)
-        res.entries = _composite_entries(rel, pos, source, run_times)
+        results.append(_Result(ident, title or ident, *fields, pos))
+    _results_entries(rels, results, source, run_times)
     if not results and not systems:
         raise ParseError(source, "/PhoronixTestSuite", "System and Result elements",
                          found="neither")
@@ -449,14 +461,32 @@ def _parse_composite(root: ET.Element, source: str) -> tuple[list[_System], list
 
 
 def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> list[_Entry]:
-    """The Entries of a Result (``Data/Entry``), each child read as :func:`_texts` reads it,
-    tag by tag over all of them (found in C); a missing Identifier raises where the Entries
-    read in order would (after the JSON of those before it). ``memo``: the file's JSON texts
-    read (to their test-run-times, never modified)."""
-    eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
+    """The Entries of a Result (``Data/Entry``, the Result at ``pos``): :func:`_results_entries`
+    of it alone."""
+    res = _Result(None, "", None, None, None, None, None, None, pos)
+    _results_entries([rel], [res], source, memo)
+    return res.entries
+
+
+def _results_entries(rels: list[ET.Element], results: list[_Result], source: str,
+                     memo: dict) -> None:
+    """Set the entries of each of ``results`` (read from ``rels``): the Entries of each Result
+    (``Data/Entry``), each child read as :func:`_texts` reads it, tag by tag over the entries
+    of all results at once (found in C; 4 list comprehensions a file, not 4 a result: a
+    campaign file's 6 results 0.11 -> 0.08 ms in a fresh process); a missing Identifier raises
+    where the Entries read in order, result after result, would (after the JSON of those
+    before it). ``memo``: the file's JSON texts read (to their test-run-times, never
+    modified)."""
+    eels_of = [[eel for data in rel.findall("Data") for eel in data.findall("Entry")]
+               for rel in rels]
+    eels = list(chain.from_iterable(eels_of))
     if not eels:
-        return []
-    positions = _numbered(f"{pos}/Data/Entry[", "]", len(eels), 1)
+        for res in results:
+            res.entries = []
+        return
+    positions = list(chain.from_iterable(
+        _numbered(f"{res.position}/Data/Entry[", "]", len(of), 1) if of else ()
+        for res, of in zip(results, eels_of, strict=True)))
     systems, raws, jss, values = (  # (a call of the method per entry: a map of a
         # methodcaller looks the method up each time, 7 -> 3.3 us a result of 9 entries)
         [eel.findtext(tag, "").strip() or None for eel in eels] for tag in _ENTRY_TAGS)
@@ -470,8 +500,13 @@ def _composite_entries(rel: ET.Element, pos: str, source: str, memo: dict) -> li
     if upto < len(eels):
         raise ParseError(source, f"{positions[upto]}/Identifier",
                          "the system Identifier of an Entry", found="nothing")
-    return list(map(_new_entry, zip(systems, values, [r.split(":") if r else None for r in raws],
-                                     times, positions, strict=True)))
+    entries = list(map(_new_entry, zip(systems, values, [r.split(":") if r else None
+                                                         for r in raws],
+                                       times, positions, strict=True)))
+    k = 0
+    for res, of in zip(results, eels_of, strict=True):
+        res.entries = entries[k:k + len(of)]
+        k += len(of)
 
 
 # what PTS writes in an Entry's JSON: {"test-run-times":"30.46:30.73:30.46"}
@@ -518,45 +553,18 @@ _TEMPLATE_CHARS = 1 << 18  # (files up to 256 KiB; a hostile folder cannot grow 
 
 
 class _Template(NamedTuple):
-    """What :func:`_parse_composite` gave for a file, and, per field of its text (in
-    :data:`_FIELD_RE`), what it stands for there: ``(0, system)`` a System's TimeStamp,
-    ``(1 + k, result, entry)`` an Entry's Value (k = 0), RawString (1) or JSON (2), ``(4,)``
-    and ``(5,)`` the LastModified and Title of Generated; None when it is not read. Files with
-    the same text but their fields give the same but what their fields stand for
-    (:func:`_from_template`). ``slots``: the same, by what is read (:func:`_slots`)."""
+    """What :func:`_parse_composite` gave for a file, and where each thing it read that may be
+    a field (a System's TimeStamp, an Entry's Value, RawString or JSON, the LastModified and
+    Title of Generated) is read among the fields of its text (in :data:`_FIELD_RE`): files
+    with the same text but their fields give the same but what their fields stand for
+    (:func:`_from_template`). ``slots``: (LastModified, Title, per system its TimeStamp, per
+    result per entry its Value, RawString and JSON), each the field's place or None
+    (:func:`_slots_of`)."""
 
     systems: list[_System]
     results: list[_Result]
     info: dict
-    roles: list[tuple | None]
     slots: tuple
-
-
-def _slots(roles: list[tuple | None], systems: list[_System], results: list[_Result]) -> tuple:
-    """Where (the field's place, or None when no field stands for it) each thing ``roles``
-    names is read: (LastModified, Title, per system its TimeStamp, per result per entry its
-    Value, RawString and JSON), as :func:`_from_template` reads them.
-
-    >>> _slots([(5,), None, (0, 1), (1, 0, 0), (3, 0, 0)], [None, None],
-    ...        [_Result(None, "t", None, None, None, None, None, None, "", [None])])
-    (None, 0, [None, 2], [([3], [None], [4])])
-    """
-    last = title = None
-    stamps = [None] * len(systems)
-    cols = [tuple([None] * len(res.entries) for _ in range(3)) for res in results]
-    for i, role in enumerate(roles):
-        if role is None:
-            continue
-        k = role[0]
-        if 0 < k < 4:  # (an entry's: the most of them, tested first)
-            cols[role[1]][k - 1][role[2]] = i
-        elif k == 0:
-            stamps[role[1]] = i
-        elif k == 4:
-            last = i
-        else:
-            title = i
-    return last, title, stamps, cols
 
 
 _TEMPLATES: dict[tuple, _Template] = {}
@@ -623,10 +631,8 @@ def _keep_template(text: str, fields: tuple, root: ET.Element, systems: list[_Sy
     every field of its text is an element of the tree (:func:`_field_elements`)."""
     elements = _field_elements(text, fields, root)
     if elements is not None:
-        read = _read_elements(root)
-        roles = [read.get(id(el)) for el in elements]
-        remember(_TEMPLATES, fields[0], _Template(systems, results, info, roles,
-                                                  _slots(roles, systems, results)),
+        remember(_TEMPLATES, fields[0], _Template(systems, results, info,
+                                                  _slots_of(elements, root, systems, results)),
                  _TEMPLATES_MAX)
 
 
@@ -696,27 +702,27 @@ def _field_tags(key: tuple) -> list[str]:
 _MARKUP_DECL_RE = re.compile(r"<[!?]")  # a comment, CDATA section, DOCTYPE or PI starts
 
 
-def _read_elements(root: ET.Element) -> dict[int, tuple]:
-    """The elements :func:`_parse_composite` reads that may be fields (by id), to what they
-    stand for (:class:`_Template`)."""
-    roles: dict[int, tuple] = {}
+def _slots_of(elements: list[ET.Element], root: ET.Element, systems: list[_System],
+              results: list[_Result]) -> tuple:
+    """Where (the field's place, or None when no field stands for it) each thing
+    :func:`_parse_composite` reads of ``root`` that may be a field is read: (LastModified,
+    Title, per system its TimeStamp, per result per entry its Value, RawString and JSON), as
+    :func:`_from_template` reads them; ``elements``: the fields' elements
+    (:func:`_field_elements`). Each element read is looked up among the fields' by its id
+    (one pass; no table of roles by element first)."""
+    place = {id(el): i for i, el in enumerate(elements)}
+    get = place.get
     gen = root.find("Generated")
-    for k, tag in ((4, "LastModified"), (5, "Title")):
-        el = gen.find(tag) if gen is not None else None
-        if el is not None:
-            roles[id(el)] = (k,)
-    for i, sel in enumerate(root.findall("System")):
-        el = sel.find("TimeStamp")
-        if el is not None:
-            roles[id(el)] = (0, i)
-    for r, rel in enumerate(root.findall("Result")):
+    last = title = None
+    if gen is not None:
+        last, title = get(id(gen.find("LastModified"))), get(id(gen.find("Title")))
+    stamps = [get(id(sel.find("TimeStamp"))) for sel in root.findall("System")]
+    cols = []
+    for rel in root.findall("Result"):
         eels = [eel for data in rel.findall("Data") for eel in data.findall("Entry")]
-        for j, eel in enumerate(eels):
-            for k, tag in enumerate(("Value", "RawString", "JSON"), 1):
-                el = eel.find(tag)
-                if el is not None:
-                    roles[id(el)] = (k, r, j)
-    return roles
+        cols.append(tuple([get(id(eel.find(tag))) for eel in eels]
+                          for tag in ("Value", "RawString", "JSON")))
+    return last, title, stamps, cols
 
 
 def _from_template(key: tuple, fields: list[str]) -> tuple | None:
@@ -749,7 +755,7 @@ def _from_template(key: tuple, fields: list[str]) -> tuple | None:
 def _entries_from(entries: list[_Entry], at: tuple, texts: list[str | None],
                   memo: dict) -> list[_Entry]:
     """The template's ``entries`` with the file's (stripped) field ``texts`` where ``at`` says
-    (their Values, RawStrings, JSONs: :func:`_slots`); ``memo``: JSON text -> test-run-times."""
+    (their Values, RawStrings, JSONs: :func:`_slots_of`); ``memo``: JSON text -> test-run-times."""
     values = [e.value if i is None else texts[i] for e, i in zip(entries, at[0], strict=True)]
     raws = [e.raw if i is None else texts[i].split(":") if texts[i] else None
             for e, i in zip(entries, at[1], strict=True)]
@@ -2325,7 +2331,7 @@ def _fast_bulk_of(plan: _Plan, shared: list[tuple], counts: list[int], lengths: 
 
 
 def _slots_in_parts(slots: tuple, at: list[int]) -> tuple:
-    """:func:`_slots` with each field's place in the parts of the text (``at``,
+    """:func:`_slots_of` with each field's place in the parts of the text (``at``,
     :func:`_field_parts`) for its place in the fields: what :func:`_fast_replay` reads."""
     last, title, stamps, cols = slots
     return (last, title, [None if k is None else at[k] for k in stamps],
