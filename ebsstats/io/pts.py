@@ -2692,7 +2692,7 @@ def _stamp_runs(stamps: list) -> list | Runs:
     n = len(stamps)
     starts = list(itertools.compress(range(n), chain((True,), map(
         is_not, islice(stamps, 1, None), stamps))))
-    if len(starts) > n // 2:
+    if not starts or len(starts) > n // 2:
         return stamps
     return Runs(list(map(stamps.__getitem__, starts)), list(map(sub, [*starts[1:], n], starts)))
 
@@ -2705,6 +2705,8 @@ def _stamp_runs_of(stamps: list, counts: list[int]) -> list | Runs:
     >>> t, u = (pd.Timestamp(x, tz="UTC") for x in ("2024-01-01", "2024-01-02"))
     >>> _stamp_runs_of([t, t, u], [2, 1, 3]) == _stamp_runs([t, t, t, u, u, u])
     True
+    >>> _stamp_runs_of([], []), _stamp_runs_of([t, u], [1, 1])[1:]
+    ([], [Timestamp('2024-01-02 00:00:00+0000', tz='UTC')])
     >>> _stamp_runs_of([t, u], [1, 1])
     [Timestamp('2024-01-01 00:00:00+0000', tz='UTC'), Timestamp('2024-01-02 00:00:00+0000', tz='UTC')]
     """
@@ -2712,9 +2714,9 @@ def _stamp_runs_of(stamps: list, counts: list[int]) -> list | Runs:
     starts = list(itertools.compress(range(k), chain((True,), map(
         is_not, islice(stamps, 1, None), stamps))))
     ends = list(itertools.accumulate(counts))
-    n = ends[-1] if ends else 0
-    if len(starts) > n // 2:
+    if not starts or k != len(ends) or len(starts) > ends[-1] // 2:  # (no entry: no row)
         return list(chain.from_iterable(map(repeat, stamps, counts)))
+    n = ends[-1]
     stops = [*map(ends.__getitem__, [s - 1 for s in starts[1:]]), n]
     return Runs(list(map(stamps.__getitem__, starts)), list(map(sub, stops, [0, *stops[:-1]])))
 
