@@ -387,8 +387,8 @@ def _str_array(values, dtype: pd.StringDtype) -> pd.arrays.ArrowStringArray:
     (or chunked array) made here: the same object, built as pandas' own
     ``_from_pyarrow_array`` builds one, without the constructor's checks of the type and the
     ``ArrowDtype`` it makes and drops (~4 us a column, 46 of them in a 4-file PTS read, 180 us
-    the first time in a process; 0.7 us so). The constructor where pandas has no such method
-    (then its attributes may differ) or the values are not ``large_string``.
+    the first time in a process; 0.7 us so). The constructor where pandas' arrays hold other
+    attributes than those set here (:data:`_STR_FAST`) or the values are not ``large_string``.
 
     >>> arr = _str_array(pa.array(["a", None], type=pa.large_string()), _ARROW_STRING)
     >>> arr.tolist(), arr.dtype is _ARROW_STRING
@@ -403,7 +403,11 @@ def _str_array(values, dtype: pd.StringDtype) -> pd.arrays.ArrowStringArray:
     return out
 
 
-_STR_FAST = hasattr(pd.arrays.ArrowStringArray, "_from_pyarrow_array")
+# whether this pandas' constructor gives an array of just the attributes _str_array sets
+# (pandas 3.1; 3.0.0's keeps no ``_cache``, and its ``_from_pyarrow_array`` calls the
+# constructor): asked once, of an empty array, so that _str_array gives what it gives
+_STR_FAST = set(vars(pd.arrays.ArrowStringArray(pa.array([], type=pa.large_string())))) == {
+    "_pa_array", "_dtype", "_cache"}
 _new_str = object.__new__
 _LARGE_STRING = pa.large_string()
 
