@@ -253,3 +253,41 @@ def test_bundled_notebooks_tag_their_result_sections():
             if has_code and not tagged:
                 untagged.append((book.name, "".join(cells[a]["source"]).splitlines()[0]))
     assert untagged == [("06-scale.ipynb", "## When to switch")]
+
+
+def test_notebooks_run_at_once_in_their_folder_and_pages_keep_their_order(tmp_path, fio_data):
+    # each notebook waits until all three have started: run one after another, the first one
+    # would give up waiting (and print fewer than 3); the pages and the index keep the books'
+    # order whichever finishes first, each kernel starts in the notebooks' folder, and this
+    # process's own working directory is left as it was
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    met = tmp_path / "met"
+    met.mkdir()
+    for k in range(3):
+        _nb(nbs / f"0{k}-page.ipynb", [
+            f"import os, pathlib, time\nd = pathlib.Path({str(met)!r})\n(d / '{k}').touch()\n"
+            "t = time.monotonic()\n"
+            "while len(list(d.iterdir())) < 3 and time.monotonic() - t < 120:\n"
+            "    time.sleep(0.05)\n"
+            f"print('started together:', len(list(d.iterdir())), 'page {k}')\n"
+            "print('kernel folder:', os.getcwd())"])
+    before = os.getcwd()
+    index = report(fio_data, tmp_path / "rep", notebooks=nbs, jobs=3)
+    assert os.getcwd() == before
+    for k in range(3):
+        page = (tmp_path / "rep" / f"0{k}-page.html").read_text()
+        assert f"started together: 3 page {k}" in page
+        assert f"kernel folder: {nbs}" in page
+    text = index.read_text()
+    assert text.index("00-page.html") < text.index("01-page.html") < text.index("02-page.html")
+
+
+def test_one_job_runs_the_notebooks_one_after_another(tmp_path, fio_data):
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    log = tmp_path / "order.txt"
+    for k in range(2):
+        _nb(nbs / f"0{k}-page.ipynb", [f"open({str(log)!r}, 'a').write('{k}')"])
+    report(fio_data, tmp_path / "rep", notebooks=nbs, jobs=1)
+    assert log.read_text() == "01"

@@ -179,7 +179,7 @@ def cmd_report(args) -> int:
     try:
         index = report(args.data, args.output, notebooks=args.notebooks, parameters=params,
                        only=args.only, pattern=args.pattern, show_code=args.show_code,
-                       log=lambda m: print(m, file=sys.stderr))
+                       log=lambda m: print(m, file=sys.stderr), jobs=args.jobs)
     except ReportError as exc:
         print(f"ebsstats report: {exc}", file=sys.stderr)
         out = Path(args.output) / "index.html"
@@ -337,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--notebooks", help="folder of notebooks (default: the project's)")
     s.add_argument("--only", action="append", help="run only notebooks whose name has this")
     s.add_argument("--show-code", action="store_true", help="keep code cells in the HTML")
+    s.add_argument("--jobs", type=int, default=None,
+                   help="notebooks run at once (default: the CPUs, at most 4)")
     s.set_defaults(func=cmd_report)
 
     add_regress(sub)

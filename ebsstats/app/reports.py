@@ -17,6 +17,7 @@ it, and an existing non-empty folder is replaced only when it holds the marker f
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import datetime as dt
 import html
 import json
@@ -319,7 +320,7 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
            notebooks: str | os.PathLike | None = None, parameters: Mapping | None = None,
            only: list[str] | None = None, pattern: str | None = None, show_code: bool = False,
            timeout: int = 900, kernel_name: str | None = None,
-           log: Callable[[str], None] | None = None) -> Path:
+           log: Callable[[str], None] | None = None, jobs: int | None = None) -> Path:
     """Run every notebook on ``data`` with papermill and write an HTML report to ``out``.
 
     Parameters
@@ -342,6 +343,9 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
         Path pattern giving metadata from file names (as ``ebsstats ingest --pattern``).
     show_code : bool
         Keep code cells in the HTML (hidden by default).
+    jobs : int, optional
+        Notebooks run at once, each in its own kernel (default: the CPUs this process may
+        use, at most 4). The pages are the same whatever ``jobs`` is.
 
     Returns
     -------
@@ -388,11 +392,18 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
             atomic_dir(out, tag="building") as tmp:
         results, series, summary = _ingest(data_abs, pattern, Path(work), log)
         (tmp / "notebooks").mkdir()
-        for book in books:
+
+        def run(book: Path) -> tuple[int | None, str] | None:
             given = {**_split_lists(params, declared[book]), "data": str(results),
                      "series": str(series) if series.exists() else None, "output": str(tmp)}
             use = {k: v for k, v in given.items() if k in declared[book]}
-            err = _run_one(pm, book, tmp, use, kernel_name, timeout, show_code, log)
+            return _run_one(pm, book, tmp, use, kernel_name, timeout, show_code, log)
+
+        # each notebook runs in a kernel process of its own, so threads that wait on their
+        # kernels run them at once (the 8 bundled ones on 2 cores: ~80 -> ~50 s)
+        with concurrent.futures.ThreadPoolExecutor(_report_jobs(jobs, len(books))) as pool:
+            errs = list(pool.map(run, books))
+        for book, err in zip(books, errs, strict=True):
             page = book.with_suffix(".html").name
             pages.append((page, _title(book), None if err is None else
                           f"cell {err[0]}: {err[1]}" if err[0] else err[1]))
@@ -406,6 +417,21 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     if failed:
         raise ReportError(*failed[0], failed=failed)
     return out / "index.html"
+
+
+def _report_jobs(jobs: int | None, books: int) -> int:
+    """Notebooks run at once: ``jobs`` if given (at least 1), else the CPUs this process may
+    use, at most 4; never more than ``books``.
+
+    >>> _report_jobs(3, 8), _report_jobs(0, 8), _report_jobs(None, 1)
+    (3, 1, 1)
+    """
+    if jobs is None:
+        try:
+            jobs = min(4, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not Linux
+            jobs = min(4, os.cpu_count() or 1)
+    return max(1, min(int(jobs), books))
 
 
 def _permissions(root: Path) -> None:
@@ -425,7 +451,11 @@ def _run_one(pm, book: Path, tmp: Path, use: dict, kernel_name, timeout, show_co
     log(f"running {book.name}")
     err: tuple[int | None, str] | None = None
     try:
-        pm.execute_notebook(str(book), str(executed), parameters=use, cwd=str(book.parent),
+        # the kernel starts in the notebook's folder (nbclient's resources path), not by
+        # papermill's ``cwd=``: that changes this whole process's directory and back, which
+        # notebooks run at once in threads would race on
+        pm.execute_notebook(str(book), str(executed), parameters=use,
+                            resources={"metadata": {"path": str(book.parent)}},
                             kernel_name=kernel_name, progress_bar=False,
                             execution_timeout=timeout, report_mode=not show_code,
                             # the kernel's "running over TCP without encryption" log line is
