@@ -360,9 +360,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
             deferred = _defer_by_head(path, rel, out)
             if deferred:
                 return out
-        data = load_bytes(path, job.max_bytes, listed=listed is not None)
-        if data[:2] in UTF16_BOMS:  # UTF-16 text (PowerShell's > redirection): as UTF-8
-            data = decode(data, rel).encode("utf-8")
+        data = _file_bytes(path, job.max_bytes, rel, listed=listed is not None)
         sniffed = _sniff_data(data, name, rel, out)
         if sniffed is None:
             return out
@@ -381,6 +379,15 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
         return out
     _keep_rows(out, parsed, sniffed, job)
     return out
+
+
+def _file_bytes(path: str, max_bytes: int, rel: str, listed: bool = False) -> bytes:
+    """The bytes a file is parsed from: as :func:`load_bytes` reads them, UTF-16 text
+    (PowerShell's ``>`` redirection) made UTF-8; raises :class:`ParseError` as those do."""
+    data = load_bytes(path, max_bytes, listed=listed)
+    if data[:2] in UTF16_BOMS:
+        data = decode(data, rel).encode("utf-8")
+    return data
 
 
 @functools.lru_cache(maxsize=1024)
@@ -866,13 +873,11 @@ def _fingerprint(data: bytes) -> bytes:
 
 
 def _whole_digest(path: str, fingerprint: bytes, max_bytes: int) -> bytes | None:
-    """The SHA-1 of the bytes a file was parsed from (read again: UTF-16 made UTF-8 as
-    :func:`_read_path` does), or ``None`` when it cannot be read again or no longer has the
-    ``fingerprint`` it was parsed with (changed meanwhile: never called a duplicate)."""
+    """The SHA-1 of the bytes a file was parsed from (read again by :func:`_file_bytes`), or
+    ``None`` when it cannot be read again or no longer has the ``fingerprint`` it was parsed
+    with (changed meanwhile: never called a duplicate)."""
     try:
-        data = load_bytes(path, max_bytes)
-        if data[:2] in UTF16_BOMS:
-            data = decode(data, path).encode("utf-8")
+        data = _file_bytes(path, max_bytes, path)
     except ParseError:
         return None
     if _fingerprint(data) != fingerprint:
