@@ -290,14 +290,33 @@ def _aware_timestamps(uniques: pd.Index, dtype):
     for any call); ``None`` for anything else, or beyond the nanosecond range."""
     if dtype != _UTC_NS or not len(uniques):
         return None
-    stamps = uniques.tolist()
-    if not all(type(t) is pd.Timestamp and t.tz is not None for t in stamps):
+    ns = _stamps_ns(uniques.tolist())
+    return None if ns is None else _utc_ns(ns)
+
+
+def _stamps_ns(values: list, counts=None) -> np.ndarray | None:
+    """The nanoseconds since the epoch of tz-aware ``pd.Timestamp`` objects (a new array), one
+    per value, or each repeated ``counts[i]`` times (ints >= 0); each distinct object looked at
+    once (a reader repeats one object on the rows of a run). ``None`` if any is not a tz-aware
+    ``pd.Timestamp`` (a missing value, a string, a naive time) or beyond the nanosecond range.
+
+    >>> t = pd.Timestamp("2024-01-01", tz="UTC")
+    >>> _stamps_ns([t, t], [1, 2]).tolist() == [t.value] * 3, _stamps_ns([t, None])
+    (True, None)
+    """
+    ids = list(map(id, values))
+    objects = dict(zip(ids, values, strict=True))
+    stamps = list(objects.values())
+    if set(map(type, stamps)) != _TIMESTAMP_ONLY or None in map(_TZINFO, stamps):
         return None
     try:
-        ns = np.array([t.value for t in stamps], dtype=np.int64)
+        ns = np.fromiter(map(_VALUE, stamps), dtype=np.int64, count=len(stamps))
     except OverflowError:  # (a Timestamp of another unit beyond the ns range)
         return None
-    return _utc_ns(ns)
+    if len(stamps) < len(values):
+        where = dict(zip(objects, range(len(stamps)), strict=True))
+        ns = ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
+    return ns if counts is None else np.repeat(ns, counts)
 
 
 _UTC_NS = pd.DatetimeTZDtype("ns", "UTC")
@@ -345,25 +364,26 @@ def _aware_rows(values: list, dtype):
     if dtype != _UTC_NS or not values:
         return None
     n = len(values)
-    starts = list(itertools.compress(range(n), itertools.chain((True,), map(
-        operator.is_not, itertools.islice(values, 1, None), values))))  # (a row whose object
-    # is not the row's before it starts a run)
+    starts = run_starts(values)
     counts = None
     if len(starts) <= n // 2:  # (few runs: each run's object once)
         counts = list(map(operator.sub, [*starts[1:], n], starts))
         values = list(map(values.__getitem__, starts))
-    ids = list(map(id, values))
-    objects = dict(zip(ids, values, strict=True))
-    stamps = list(objects.values())
-    if set(map(type, stamps)) != _TIMESTAMP_ONLY or any(t.tz is None for t in stamps):
-        return None
-    try:
-        ns = np.array([t.value for t in stamps], dtype=np.int64)
-    except OverflowError:  # (a Timestamp of another unit beyond the ns range)
-        return None
-    where = dict(zip(objects, range(len(objects)), strict=True))
-    ns = ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
-    return _utc_ns(ns if counts is None else np.repeat(ns, counts))
+    ns = _stamps_ns(values, counts)
+    return None if ns is None else _utc_ns(ns)
+
+
+def run_starts(objects: Sequence) -> list[int]:
+    """The rows of ``objects`` that start a run of one object (found by identity, in C: a row
+    whose object is not the row's before it), for the readers and the typing that hand over
+    or type a column run by run.
+
+    >>> a, b = object(), object()
+    >>> run_starts([a, a, b, a]), run_starts([])
+    ([0, 2, 3], [])
+    """
+    return list(itertools.compress(range(len(objects)), itertools.chain((True,), map(
+        operator.is_not, itertools.islice(objects, 1, None), objects))))
 
 
 _TIMESTAMP_ONLY = frozenset({pd.Timestamp})
@@ -941,24 +961,13 @@ def _aware_stamp_runs(values: list, counts: Iterable[int], dtype):
     """
     if not isinstance(dtype, pd.DatetimeTZDtype) or dtype != _UTC_NS or _datetimes_of is None:
         return None
-    ids = list(map(id, values))
-    objects = dict(zip(ids, values, strict=True))  # (each object once: a Timestamp's tzinfo
-    # and value cost ~0.1 us each, 4 x 54 runs of 35 objects)
-    stamps = list(objects.values())
-    if list(map(type, stamps)).count(pd.Timestamp) != len(stamps) or None in map(_TZINFO,
-                                                                                  stamps):
-        return None
-    try:
-        ns = np.fromiter(map(_VALUE, stamps), dtype=np.int64, count=len(stamps))
-    except OverflowError:  # (a Timestamp of another unit beyond the ns range)
-        return None
-    if len(stamps) < len(values):
-        where = dict(zip(objects, range(len(stamps)), strict=True))
-        ns = ns[np.fromiter(map(where.__getitem__, ids), dtype=np.intp, count=len(ids))]
     lengths = np.fromiter(counts, dtype=np.intp, count=len(values))
     if lengths.min() < 0:  # (the general rule's error)
         return None
-    ns = np.repeat(ns, lengths)
+    ns = _stamps_ns(values, lengths)  # (each object once: a Timestamp's tzinfo and value
+    # cost ~0.1 us each, 4 x 54 runs of 35 objects)
+    if ns is None:
+        return None
     return _datetimes_of(ns.view("datetime64[ns]"), dtype=_UTC_NS)  # (a new array, writable:
     # as the take of the general rule gives it)
 
@@ -1224,10 +1233,13 @@ def _runs_column(pieces: Sequence, dtype, extra: bool, kinds: set):
         out = _runs_str(values, counts)
         if out is not None:
             return out
+        tried = True  # (its runs' values are no UTF-8 strings: not asked again below)
+    else:
+        tried = False
     if kinds <= _COMPACT and dtype is not np.float64 and not isinstance(dtype, pd.Float64Dtype):
         flat = _flat_runs(pieces)
         if flat is not None:
-            out = _runs_typed(*flat, dtype, extra)
+            out = _runs_typed(*flat, dtype, extra, str_runs=not tried)
             if out is not None:
                 return out
     return _typed_column(_without_runs(pieces), dtype, extra)
@@ -1263,13 +1275,14 @@ def _flat_runs(pieces: Sequence) -> tuple[list, list] | None:
     return values, counts
 
 
-def _runs_typed(values: list, counts: list, dtype, extra: bool):
+def _runs_typed(values: list, counts: list, dtype, extra: bool, str_runs: bool = True):
     """A column of the runs ``values[i]`` on ``counts[i]`` rows (ints > 0), as typing the
     :class:`Const` pieces of those runs gives it (:func:`_typed_column`), or ``None`` where
-    that takes the general loop."""
+    that takes the general loop. ``str_runs=False``: the caller found :func:`_runs_str`
+    refusing these runs."""
     if len(values) == 1:
         return _repeat_value(values[0], counts[0], dtype, extra)
-    if (extra or dtype is STRING) and len(values) <= _FEW_PIECES:
+    if str_runs and (extra or dtype is STRING) and len(values) <= _FEW_PIECES:
         out = _runs_str(values, counts)
         if out is not None:
             return out

@@ -125,7 +125,7 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError, SchemaError
-from ebsstats.io._columns import Const, Runs, is_constant, records_of
+from ebsstats.io._columns import Const, Runs, is_constant, records_of, run_starts
 from ebsstats.io._common import (
     Columns,
     Parsed,
@@ -2696,8 +2696,7 @@ def _stamp_runs(stamps: list) -> list | Runs:
     [Timestamp('2024-01-01 00:00:00+0000', tz='UTC'), None]
     """
     n = len(stamps)
-    starts = list(itertools.compress(range(n), chain((True,), map(
-        is_not, islice(stamps, 1, None), stamps))))
+    starts = run_starts(stamps)
     if not starts or len(starts) > n // 2:
         return stamps
     return Runs(list(map(stamps.__getitem__, starts)), list(map(sub, [*starts[1:], n], starts)))
@@ -2717,8 +2716,7 @@ def _stamp_runs_of(stamps: list, counts: list[int]) -> list | Runs:
     [Timestamp('2024-01-01 00:00:00+0000', tz='UTC'), Timestamp('2024-01-02 00:00:00+0000', tz='UTC')]
     """
     k = len(stamps)
-    starts = list(itertools.compress(range(k), chain((True,), map(
-        is_not, islice(stamps, 1, None), stamps))))
+    starts = run_starts(stamps)
     ends = list(itertools.accumulate(counts))
     if not starts or k != len(ends) or len(starts) > ends[-1] // 2:  # (no entry: no row)
         return list(chain.from_iterable(map(repeat, stamps, counts)))
@@ -2782,8 +2780,7 @@ def _object_runs(objects: tuple) -> list | Runs:
     >>> _object_runs(("a", "a", None)), _object_runs(tuple(range(9)))[:2]
     (Runs(values=['a', None], counts=[2, 1]), [0, 1])
     """
-    starts = list(itertools.compress(range(len(objects)), chain((True,), map(
-        is_not, islice(objects, 1, None), objects))))
+    starts = run_starts(objects)
     if len(starts) > _FEW_RUNS:
         return list(objects)
     return Runs(list(map(objects.__getitem__, starts)),
