@@ -35,6 +35,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from matplotlib.ticker import NullFormatter
 
     present = [m for m in metrics if (data["metric"] == m).any()]
     if not present:
@@ -58,6 +59,10 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                     ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
                     log_scale=True)
         ax.set_xlabel(f"{metric} ({label})")
+        lo, hi = ax.get_xlim()
+        if hi >= 10 * lo:  # (a decade or more: the powers of ten are labelled; labels of the
+            # minor ticks beside them ran into each other on a narrow panel)
+            ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
             ax.set_yticklabels([])
