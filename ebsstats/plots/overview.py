@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import pandas as pd
@@ -35,7 +36,6 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
-    from matplotlib.ticker import NullFormatter
 
     present = [m for m in metrics if (data["metric"] == m).any()]
     if not present:
@@ -59,10 +59,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                     ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
                     log_scale=True)
         ax.set_xlabel(f"{metric} ({label})")
-        lo, hi = ax.get_xlim()
-        if hi >= 10 * lo:  # (a decade or more: the powers of ten are labelled; labels of the
-            # minor ticks beside them ran into each other on a narrow panel)
-            ax.xaxis.set_minor_formatter(NullFormatter())
+        _log_ticks(ax)
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
             ax.set_yticklabels([])
@@ -70,3 +67,21 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         sns.move_legend(axes[0][-1], "upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
     plain_text(fig).tight_layout()
     return fig
+
+
+def _log_ticks(ax) -> None:
+    """Label a log x axis by two or more of its powers of ten, else by 1, 2 and 5 times them,
+    never also by its minor ticks (matplotlib labelled 2, 3, 4 and 6 times each power beside
+    the powers on a narrow panel, and the labels ran into each other); an axis too narrow for
+    two such ticks keeps matplotlib's labels."""
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    lo, hi = ax.get_xlim()
+    if not 0 < lo < hi:
+        return
+    powers = range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+    for subs in ((1.0,), (1.0, 2.0, 5.0)):
+        if sum(lo <= s * 10.0**e <= hi for e in powers for s in subs) >= 2:
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
+            ax.xaxis.set_minor_formatter(NullFormatter())
+            return
