@@ -104,11 +104,38 @@ def test_columns_made_again_from_a_kept_layout_are_the_rule(seed):
             infos = [(*info[:3], dict(info[3]), *info[4:]) for info in infos]
 
 
-def test_kept_columns_are_copies_the_caller_may_extend():
+def test_kept_columns_are_copies_the_caller_may_extend(monkeypatch):
+    monkeypatch.setattr(fio_json, "_COLUMNS_MADE", {})
+    monkeypatch.setattr(fio_json, "_COLUMNS_SEEN", {})
     meta = {"workload": "read", "iodepth": 1, "rw": "read"}
     info = ("$.jobs[0]", "a", "0", meta, {}, T0, 2, False)
-    first = fio_json._fast_columns("a.json", "fio-3.33", [info], 2)
-    first["value"] = [1.0, 2.0]
-    again = fio_json._fast_columns("b.json", "fio-3.33", [info], 2)
-    assert "value" not in again and again["source"] == fio_json.Const("b.json", 2)
-    _same(again, _rule("b.json", "fio-3.33", [info], 2))
+    for source in ("a.json", "b.json", "c.json"):  # (kept from the second, found the third)
+        cols = fio_json._fast_columns(source, "fio-3.33", [info], 2)
+        assert "value" not in cols and cols["source"] == fio_json.Const(source, 2)
+        _same(cols, _rule(source, "fio-3.33", [info], 2))
+        cols["value"] = [1.0, 2.0]  # (the caller adds its row columns)
+    assert len(fio_json._COLUMNS_MADE) == 1
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_a_layout_s_columns_are_kept_from_its_second_report(monkeypatch, jobs):
+    # a folder of distinct reports keeps no copy of their columns: a layout's are kept when it
+    # is seen again, and found from its third report on (each time the rule's columns)
+    monkeypatch.setattr(fio_json, "_COLUMNS_MADE", {})
+    monkeypatch.setattr(fio_json, "_COLUMNS_SEEN", {})
+    meta = {"workload": "read", "iodepth": 1, "rw": "read"}
+    infos = [(f"$.jobs[{i}]", f"j{i}", "0", meta, {}, T0, 2, False) for i in range(jobs)]
+    made = []
+    saved = fio_json._made_columns
+
+    def counted(*args):
+        made.append(args[0])
+        return saved(*args)
+
+    monkeypatch.setattr(fio_json, "_made_columns", counted)
+    kept = []
+    for source in ("a.json", "b.json", "c.json", "d.json"):
+        cols = fio_json._fast_columns(source, "fio-3.33", infos, 2 * jobs)
+        _same(cols, _rule(source, "fio-3.33", infos, 2 * jobs))
+        kept.append(len(fio_json._COLUMNS_MADE))
+    assert made == ["a.json", "b.json"] and kept == [0, 1, 1, 1]
