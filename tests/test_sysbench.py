@@ -665,3 +665,30 @@ def test_appended_runs_share_values_per_run_in_the_folder_columns():
     assert cols["repetition"] == [0] * half + [1] * half
     assert cols["run_key"][0] != cols["run_key"][-1]
     assert [r["run_key"] for r in records] == cols["run_key"]
+
+
+def test_report_lines_of_sysbench_lua_report_default():
+    # sysbench 1.0.20 running a Lua script whose intermediate reports go through sysbench's own
+    # sysbench.report_default (as OLTP scripts, sysbench-tpcc among them, report): "err/s 0.00"
+    # without the colon of the C reporter. Those lines were noted as not understood and their
+    # series lost; read by hand from the file:
+    #   [ 1s ] thds: 2 tps: 17524664.94 qps: 0.00 (r/w/o: 0.00/0.00/0.00) lat (ms,95%): 0.00 ...
+    #   [ 2s ] thds: 2 tps: 17778601.87 qps: 0.00 ...
+    p = sb.parse(fixture("sysbench", "sb1.0_lua_report_default_ri.txt").read_text(), "x.txt")
+    assert not [n for n in p.notes if "not understood" in n]
+    df, ts = read("sb1.0_lua_report_default_ri.txt", series=True)
+    tps = ts[(ts["metric"] == "ops") & (ts["test"] == "oltp")].sort_values("t")
+    assert tps["t"].tolist() == [1.0, 2.0]
+    assert tps["value"].tolist() == [approx(17524664.94), approx(17778601.87)]
+    qps = ts[(ts["metric"] == "ops") & (ts["test"] == "oltp_queries")]
+    assert qps["value"].tolist() == [0.0, 0.0]
+    assert ts.loc[ts["metric"] == "lat_p95", "value"].tolist() == [0.0, 0.0]
+    assert set(ts["unit"].astype(str)) == {"ops/s", "s"}
+    # the summary as before: 3.0006 s, 53,334,774 events, latency max 1.06 ms
+    assert one(df, "runtime") == approx(3.0006)
+    assert one(df, "events") == 53334774
+    assert one(df, "lat_max") == approx(1.06e-3)
+    # a line of the C reporter (with the colon) is read alike
+    text = fixture("sysbench", "sb1.0_lua_report_default_ri.txt").read_text()
+    colon = sb.parse(text.replace(" err/s 0.00", " err/s: 0.00"), "x.txt")
+    assert es.io.concat(colon.series, series=True)["value"].tolist() == ts["value"].tolist()

@@ -193,8 +193,11 @@ _I_FILE = re.compile(rf"^reads: ({_NUM}) (MiB|MB)/s writes: ({_NUM}) (?:MiB|MB)/
                      rf"fsyncs: ({_NUM})/s (?:latency \(ms,(\d+)%\): ({_NUM})|"
                      rf"response time: ({_NUM})ms \((\d+)%\))\s*$")
 _I_EPS = re.compile(rf"^thds: (\d+) eps: ({_NUM}) lat \(ms,(\d+)%\): ({_NUM})\s*$")
+# (sysbench's C reporter prints "err/s: ", its Lua sysbench.report_default, which OLTP scripts
+# such as sysbench-tpcc report through, "err/s " without the colon; sysbench-tpcc appends its
+# own counters after "reconn/s")
 _I_OLTP10 = re.compile(rf"^thds: (\d+) tps: ({_NUM}) qps: ({_NUM}) \(r/w/o: [^)]*\) "
-                       rf"lat \(ms,(\d+)%\): ({_NUM}) err/s: .*$")
+                       rf"lat \(ms,(\d+)%\): ({_NUM}) err/s:? .*$")
 _I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM}),? "
                        rf"writes(?:/s)?: ({_NUM}),? response time: ({_NUM})ms \((\d+)%\).*$")
 _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
