@@ -42,7 +42,10 @@ and ``queries``/``read/write requests`` per sec → ``ops`` (test ``oltp_queries
 
 Report-interval lines (``[ 1s ] reads: 575.52 MiB/s writes: … fsyncs: …/s latency (ms,95%): …``,
 ``[   1s] … response time: 0.005ms (95%)``, ``[ 1s ] thds: 1 eps: … lat (ms,95%): …``, OLTP
-``tps``/``qps`` lines, memory ``[ 1s ] 7508.77 MiB/sec``) become series rows: ``t`` is the
+``tps``/``qps`` lines (``… err/s: 0.00 reconn/s: …`` from sysbench's C reporter, ``… err/s 0.00
+reconn/s: …`` from its Lua ``sysbench.report_default``, which OLTP scripts such as sysbench-tpcc
+report through, with their own counters after it), memory ``[ 1s ] 7508.77 MiB/sec``) become
+series rows: ``t`` is the
 second in the label, ``bandwidth`` per op, fsync rate as ``iops`` op ``sync``, events or
 transactions per second as ``ops``, the interval's latency percentile as ``lat_pNN`` (s).
 
