@@ -702,6 +702,13 @@ def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
     return tuple(need)
 
 
+class _RunCut(ParseError):
+    """A run of the file whose output ends before its report (its banner and options, then
+    nothing, or the next run's banner): sysbench killed or timed out. Among runs appended to
+    one file (a shell loop) it is left out, named in :attr:`Parsed.partial`, and the file's
+    other runs are kept; a file of that run alone is refused with it."""
+
+
 class _RunState:
     """What the lines of one run have said so far."""
 
@@ -773,15 +780,28 @@ class _Reader:
         families = []
         rows: list[tuple] = []
         per_run: list[tuple[int, dict]] = []
+        cut: list[ParseError] = []
         for r in runs:
             k = len(rows)
-            shared, series, family, key = self._run(r, rows)
+            try:
+                shared, series, family, key = self._run(r, rows)
+            except _RunCut as exc:  # a run stopped before its report (killed, timed out)
+                said = ParseError(exc.source, exc.position, exc.expected, exc.found)
+                if len(runs) == 1:
+                    raise said from None
+                del rows[k:]
+                cut.append(said)
+                self.rec = None  # (no plan of a layout read with a run left out)
+                continue
             families.append(family)
             rep = seen.get(key, 0)
             seen[key] = rep + 1
             per_run.append((len(rows) - k, {**shared, "repetition": rep}))
             if series is not None:
                 parsed.series.append(series)
+        if len(cut) == len(runs):
+            raise cut[0]  # (no run of the file reached its report)
+        parsed.partial = cut
         parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
                                      per_run)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
@@ -1043,7 +1063,8 @@ class _Reader:
                 last -= 1
             what = "the results ('General statistics:' or 'File operations:')" if st.started \
                 else "a sysbench run, prepare or cleanup report"
-            raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
+            raise _RunCut(self.source, last + 1, f"{what}; the output ends early",
+                          found=lines[last].strip())
         if st.kind == "cleanup":
             return {}, None, st.family, ("cleanup",)
         test = "prepare" if st.kind == "prepare" else st.test
@@ -1663,7 +1684,9 @@ def parse(text: str, source: str, **options) -> Parsed:
     ------
     ebsstats.ParseError
         On ``FATAL:``/``ALERT:``/``invalid option`` lines (quoted, with their line), output that
-        is not sysbench's, or a run whose report is cut short.
+        is not sysbench's, or a file whose every run is cut short before its report (one such
+        run among others appended to the file is left out and named in ``Parsed.partial``; the
+        other runs are read).
 
     Examples
     --------
