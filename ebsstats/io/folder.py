@@ -1110,11 +1110,14 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         if errors == "raise":
             _raise_failures(outcomes, root, path)  # files whose values could not be typed
         rows = _failure_rows(outcomes)
+        df = result[0] if series else result
+        if is_dir and not len(df) and not (series and len(result[1])):  # nothing read: said,
+            # with what each file was taken for
+            warnings.warn(_nothing_read(path, outcomes), stacklevel=2)
         # the files' outcomes freed here, by reference counting, while the collector is
         # paused: alive when it resumes, the first collection walked them all (2,000 fio
         # files: ~16,000 objects, 2-4 ms of the read)
         del outcomes
-    df = result[0] if series else result
     if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
         df.attrs["failures"] = []
         return _shaped(result, None, df, full=full, series=series, with_failures=with_failures)
@@ -1132,6 +1135,26 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         warnings.warn(f"ebsstats.read: {'; '.join(said)}; see frame.attrs['failures'] or "
                       "full=True", stacklevel=2)
     return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
+
+
+def _nothing_read(path, outcomes: list[_Outcome]) -> str:
+    """Why a folder read gave no results: how many files it listed, and what it took each for
+    (a folder of notes, ``*.md`` among them, holds only companion files: they are never read).
+
+    >>> said = _nothing_read("d", [_Outcome("a.md", failure=IngestFailure("a.md", None, "",
+    ...                                                                    "companion"))])
+    >>> said[:59], said[-23:]
+    ('ebsstats.read: no results under d: 1 file(s) listed, 1 set ', "see ebsstats.check('d')")
+    """
+    kinds = collections.Counter(o.failure.kind if o.failure else "read" for o in outcomes)
+    said = {"read": "read without results", "skipped": "not benchmark outputs",
+            "error": "refused", "duplicate": "duplicates",
+            "companion": "set aside as companions (notes, job files, sidecars: README, *.md, "
+                         "*.fio, *.meta.yaml; rename an output among them to read it)"}
+    parts = [f"{n} {said.get(k, k)}" for k, n in kinds.items()]
+    listed = f"{len(outcomes)} file(s) listed" + (", " if parts else "")
+    return (f"ebsstats.read: no results under {path}: {listed}{', '.join(parts)}; see "
+            f"ebsstats.check({str(path)!r})")
 
 
 def _shaped(result, fails: pd.DataFrame | None, df: pd.DataFrame, *, full: bool, series: bool,
