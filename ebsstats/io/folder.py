@@ -1110,31 +1110,50 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         if errors == "raise":
             _raise_failures(outcomes, root, path)  # files whose values could not be typed
         rows = _failure_rows(outcomes)
-        df = result[0] if series else result
-        if is_dir and not len(df) and not (series and len(result[1])):  # nothing read: said,
-            # with what each file was taken for
-            warnings.warn(_nothing_read(path, outcomes), stacklevel=2)
+        nothing = (_nothing_read(path, outcomes) if is_dir and _no_rows(result, series)
+                   else None)  # (said with what each file was taken for)
         # the files' outcomes freed here, by reference counting, while the collector is
         # paused: alive when it resumes, the first collection walked them all (2,000 fio
         # files: ~16,000 objects, 2-4 ms of the read)
         del outcomes
+    if nothing:
+        warnings.warn(nothing, stacklevel=2)
+    df = result[0] if series else result
     if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
         df.attrs["failures"] = []
         return _shaped(result, None, df, full=full, series=series, with_failures=with_failures)
     fails = _failures_of(rows)
     df.attrs["failures"] = (fails.astype(object).where(fails.notna(), None).to_dict("records")
                             if len(fails) else [])
-    if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
-        warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
-                      f"{fails['reason'].iloc[0]}", stacklevel=2)
-    n_bad = int((fails["kind"] == "error").sum()) if len(fails) else 0
-    n_part = fails.loc[fails["kind"] == "partial", "source"].nunique() if len(fails) else 0
-    if is_dir and (n_bad or n_part):
-        said = [f"{n_bad} file(s) could not be read"] if n_bad else []
-        said += [f"{n_part} file(s) were read in part (a run left out)"] if n_part else []
-        warnings.warn(f"ebsstats.read: {'; '.join(said)}; see frame.attrs['failures'] or "
-                      "full=True", stacklevel=2)
+    for said in _failure_warnings(fails, is_dir):
+        warnings.warn(said, stacklevel=2)
     return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
+
+
+def _no_rows(result, series: bool) -> bool:
+    """Whether a read's results frame is empty (and its series frame, when it was asked)."""
+    if series:
+        return not len(result[0]) and not len(result[1])
+    return not len(result)
+
+
+def _failure_warnings(fails: pd.DataFrame, is_dir: bool) -> list[str]:
+    """What a read says of its failures: a file that gave no results (one file); how many
+    files were refused or read in part (a folder)."""
+    if not len(fails):
+        return []
+    if not is_dir:
+        if fails["kind"].iloc[0] == "empty":
+            return [f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
+                    f"{fails['reason'].iloc[0]}"]
+        return []
+    n_bad = int((fails["kind"] == "error").sum())
+    n_part = fails.loc[fails["kind"] == "partial", "source"].nunique()
+    said = [f"{n_bad} file(s) could not be read"] if n_bad else []
+    said += [f"{n_part} file(s) were read in part (a run left out)"] if n_part else []
+    if not said:
+        return []
+    return [f"ebsstats.read: {'; '.join(said)}; see frame.attrs['failures'] or full=True"]
 
 
 def _nothing_read(path, outcomes: list[_Outcome]) -> str:
