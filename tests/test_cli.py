@@ -120,3 +120,16 @@ def test_check_pattern_shows_each_files_metadata(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert ("instance_type=m5.large, filesystem=ext4, volume=nvme1n1, "
             "timestamp=2011-07-29T21:30:19+00:00") in proc.stdout
+
+
+def test_ingest_says_which_files_it_read_in_part(tmp_path):
+    from tests.conftest import fixture
+
+    d = tmp_path / "runs"
+    d.mkdir()
+    (d / "loop.txt").write_bytes(fixture("sysbench", "sb1.0_cpu_loop_interrupted.txt").read_bytes())
+    proc = run("ingest", str(d), "-o", str(tmp_path / "t.parquet"), "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert "read 1 file(s) in part" in proc.stdout and "loop.txt, line 43" in proc.stdout
+    assert "FAILED" not in proc.stdout and "skipped" not in proc.stdout
+    assert len(es.read_parquet(tmp_path / "t.parquet")) == 14

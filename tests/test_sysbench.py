@@ -665,3 +665,86 @@ def test_appended_runs_share_values_per_run_in_the_folder_columns():
     assert cols["repetition"] == [0] * half + [1] * half
     assert cols["run_key"][0] != cols["run_key"][-1]
     assert [r["run_key"] for r in records] == cols["run_key"]
+
+
+def test_report_lines_of_sysbench_lua_report_default():
+    # sysbench 1.0.20 running a Lua script whose intermediate reports go through sysbench's own
+    # sysbench.report_default (as OLTP scripts, sysbench-tpcc among them, report): "err/s 0.00"
+    # without the colon of the C reporter. Those lines were noted as not understood and their
+    # series lost; read by hand from the file:
+    #   [ 1s ] thds: 2 tps: 17524664.94 qps: 0.00 (r/w/o: 0.00/0.00/0.00) lat (ms,95%): 0.00 ...
+    #   [ 2s ] thds: 2 tps: 17778601.87 qps: 0.00 ...
+    p = sb.parse(fixture("sysbench", "sb1.0_lua_report_default_ri.txt").read_text(), "x.txt")
+    assert not [n for n in p.notes if "not understood" in n]
+    df, ts = read("sb1.0_lua_report_default_ri.txt", series=True)
+    tps = ts[(ts["metric"] == "ops") & (ts["test"] == "oltp")].sort_values("t")
+    assert tps["t"].tolist() == [1.0, 2.0]
+    assert tps["value"].tolist() == [approx(17524664.94), approx(17778601.87)]
+    qps = ts[(ts["metric"] == "ops") & (ts["test"] == "oltp_queries")]
+    assert qps["value"].tolist() == [0.0, 0.0]
+    assert ts.loc[ts["metric"] == "lat_p95", "value"].tolist() == [0.0, 0.0]
+    assert set(ts["unit"].astype(str)) == {"ops/s", "s"}
+    # the summary as before: 3.0006 s, 53,334,774 events, latency max 1.06 ms
+    assert one(df, "runtime") == approx(3.0006)
+    assert one(df, "events") == 53334774
+    assert one(df, "lat_max") == approx(1.06e-3)
+    # a line of the C reporter (with the colon) is read alike
+    text = fixture("sysbench", "sb1.0_lua_report_default_ri.txt").read_text()
+    colon = sb.parse(text.replace(" err/s 0.00", " err/s: 0.00"), "x.txt")
+    assert es.io.concat(colon.series, series=True)["value"].tolist() == ts["value"].tolist()
+
+
+def test_an_interrupted_run_among_appended_runs_is_left_out_and_said():
+    # three sysbench 1.0.20 cpu runs appended to one file, the second killed after 1 s (its
+    # output stops at "Threads started!", line 43). Read by hand: run 1 "events per second:
+    # 4201.48", 4205 events, 1.0002 s; run 3 (--threads=2) 8615.41/s, 8624 events, 1.0002 s.
+    text = fixture("sysbench", "sb1.0_cpu_loop_interrupted.txt").read_text()
+    p = sb.parse(text, "loop.txt")
+    assert [(e.position, e.found) for e in p.partial] == [("line 43", "Threads started!")]
+    assert "ends early" in str(p.partial[0])
+    df = es.io.frame(p.records)
+    ops = df[df["metric"] == "ops"].sort_values("threads")
+    assert ops["value"].tolist() == [approx(4201.48), approx(8615.41)]
+    assert df.loc[df["metric"] == "events", "value"].tolist() == [4205, 8624]
+    assert df["threads"].dropna().unique().tolist() == [1, 2]
+    # a folder read keeps both runs and lists the one left out; a strict read refuses
+    d = FIXTURES / "sysbench"
+    got = es.read(d / "sb1.0_cpu_loop_interrupted.txt", errors="collect", full=True)
+    assert len(got.frame) == len(df)
+    part = got.failures[got.failures["kind"] == "partial"]
+    assert part[["position", "source"]].values.tolist() == [
+        ["line 43", str(d / "sb1.0_cpu_loop_interrupted.txt")]]
+    with pytest.raises(ParseError, match="ends early") as ei:
+        es.read(d / "sb1.0_cpu_loop_interrupted.txt")
+    assert ei.value.position == "line 43"
+    # the run alone (the file cut after it) is refused as before, as is a file of cut runs
+    lines = text.splitlines(keepends=True)
+    with pytest.raises(ParseError, match="ends early"):
+        sb.parse("".join(lines[31:44]), "cut.txt")
+    with pytest.raises(ParseError, match="ends early"):
+        sb.parse("".join(lines[31:44]) * 2, "cuts.txt")
+
+
+def test_a_folder_with_an_interrupted_run_keeps_the_file_s_other_runs(tmp_path):
+    src = fixture("sysbench", "sb1.0_cpu_loop_interrupted.txt")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "loop.txt").write_bytes(src.read_bytes())
+    (tmp_path / "a" / "run.txt").write_bytes(fixture("sysbench", "sb_cpu.txt").read_bytes())
+    df, fails = es.read(tmp_path, full=True)[::2]
+    assert sorted(df["source"].unique()) == ["a/loop.txt", "a/run.txt"]
+    assert fails[["source", "kind", "position"]].values.tolist() == [
+        ["a/loop.txt", "partial", "line 43"]]
+    c = es.check(tmp_path).set_index("source")
+    assert c.loc["a/loop.txt", "action"] == "read in part"
+    assert c.loc["a/loop.txt", "position"] == "line 43" and c.loc["a/run.txt", "action"] == "read"
+    with pytest.raises(es.IngestError, match="loop.txt"):
+        es.read(tmp_path, errors="raise")
+
+
+def test_a_folder_read_in_part_warns_of_it(tmp_path):
+    (tmp_path / "loop.txt").write_bytes(
+        fixture("sysbench", "sb1.0_cpu_loop_interrupted.txt").read_bytes())
+    with pytest.warns(UserWarning, match=r"1 file\(s\) were read in part"):
+        df = es.read(tmp_path)
+    assert df.attrs["failures"][0]["kind"] == "partial"
+    assert len(df) == 2 * 7  # two cpu runs: ops, runtime, events and four latencies each

@@ -284,10 +284,16 @@ def test_every_fixture_gets_a_plan_that_gives_its_read_back(fresh_plans):
     ok = 0
     for name, text in TEXTS:
         try:
-            first = sb._summary(sb._parse(text, name))
+            parsed = sb._parse(text, name)
         except ParseError:
             continue
+        first = sb._summary(parsed)
         _prime(text, name)
+        if parsed.partial:  # a run left out: no plan (each read says what it left out)
+            assert _planned(text, name) is None, name
+            assert [str(e) for e in sb._parse(text, name).partial] == list(map(str,
+                                                                             parsed.partial))
+            continue
         assert _planned(text, name) == first, name
         ok += 1
     assert ok > 30

@@ -99,9 +99,14 @@ def cmd_ingest(args) -> int:
     for tool, row in counts.iterrows():
         print(f"  {tool:<10} {row['nunique']:>6} runs {row['size']:>9,} rows")
     bad = fails[fails["kind"] == "error"]
-    skipped = fails[fails["kind"] != "error"]
+    part = fails[fails["kind"] == "partial"]
+    skipped = fails[~fails["kind"].isin(["error", "partial"])]
     if len(skipped):
         print(f"skipped {len(skipped)} file(s) (not benchmark outputs, or duplicates)")
+    if len(part):
+        print(f"read {part['source'].nunique()} file(s) in part (their other runs kept):")
+        for _, f in part.iterrows():
+            print(f"  {f['reason']}")
     if len(bad):
         print(f"FAILED {len(bad)} file(s):")
         for _, f in bad.iterrows():

@@ -49,6 +49,9 @@ class Parsed:
     notes: list[str] = field(default_factory=list)  # warnings the tool printed, kept for the user
     columns: tuple[dict, int] | None = None
     why_empty: str | None = None  # a recognised file without results says why
+    # parts of the file left out, each said as the ParseError it raised (an interrupted run
+    # among several appended to one file): the file's other rows are kept
+    partial: list[ParseError] = field(default_factory=list)
 
     def nrows(self) -> int:
         """How many result rows the file gave."""

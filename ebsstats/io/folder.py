@@ -68,8 +68,10 @@ class ReadResult(NamedTuple):
     series : pandas.DataFrame or None
         The time-series frame (``series=True``), else ``None``.
     failures : pandas.DataFrame
-        Every skipped or refused file: ``source``, ``kind``, ``tool``, ``format``,
-        ``position``, ``reason``.
+        Every skipped or refused file, and every part of a file left out: ``source``,
+        ``kind`` (``error``: refused; ``partial``: a part left out, an interrupted run among
+        several in one file, the file's other rows kept; ``skipped``, ``empty``,
+        ``duplicate``), ``tool``, ``format``, ``position``, ``reason``.
     """
 
     frame: pd.DataFrame
@@ -909,13 +911,18 @@ def _drop_duplicates(outcomes: list[_Outcome], files: list[str], max_bytes: int)
 
 
 def _raise_failures(outcomes: list[_Outcome], root, path) -> None:
-    if root is None and outcomes[0].failure is not None:
-        first = outcomes[0]
+    """Raise what a strict read (``errors="raise"``) refuses: one file's ParseError (a part of
+    it left out too), else an IngestError listing every file refused or read in part."""
+    first = outcomes[0]
+    if root is None and first.failure is not None:
         if first.error is not None:
             raise first.error
         raise ParseError(str(path), None, "a benchmark output of fio, bonnie++, sysbench, "
                          "PTS or ioping", found=first.failure.reason)
-    bad = [o.failure for o in outcomes if o.failure and o.failure.kind == "error"]
+    if root is None and first.parsed is not None and first.parsed.partial:
+        raise first.parsed.partial[0]
+    bad = [f for o in outcomes for f in ([o.failure] if o.failure and o.failure.kind == "error"
+                                         else []) + _partial_failures(o)]
     if bad:
         raise IngestError(bad)
 
@@ -990,16 +997,26 @@ def _failure_rows(outcomes: list[_Outcome], include_companions: bool = False) ->
     """The rows of :func:`failures_frame`."""
     rows = []
     for o in outcomes:
-        f = o.failure
-        if f is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
-            f = IngestFailure(o.rel, None, o.why_empty, kind="empty")
-        if f is None or (f.kind == "companion" and not include_companions):
-            continue
-        rows.append({"source": f.source, "kind": f.kind,
-                     "tool": o.sniffed.tool if o.sniffed else None,
-                     "format": o.sniffed.format if o.sniffed else None,
-                     "position": f.position, "reason": f.reason})
+        first = o.failure
+        if first is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
+            first = IngestFailure(o.rel, None, o.why_empty, kind="empty")
+        for f in ([first] if first is not None else []) + _partial_failures(o):
+            if f.kind == "companion" and not include_companions:
+                continue
+            rows.append({"source": f.source, "kind": f.kind,
+                         "tool": o.sniffed.tool if o.sniffed else None,
+                         "format": o.sniffed.format if o.sniffed else None,
+                         "position": f.position, "reason": f.reason})
     return rows
+
+
+def _partial_failures(o: _Outcome) -> list[IngestFailure]:
+    """The parts of a file read whose reader left them out (``Parsed.partial``: an interrupted
+    run among those appended to one file), each a failure of kind ``"partial"``: the file's
+    other rows are in the frame."""
+    if o.parsed is None or not o.parsed.partial:
+        return []
+    return [IngestFailure(o.rel, e.position, str(e), kind="partial") for e in o.parsed.partial]
 
 
 def _failures_of(rows: list[dict]) -> pd.DataFrame:
@@ -1093,10 +1110,14 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         if errors == "raise":
             _raise_failures(outcomes, root, path)  # files whose values could not be typed
         rows = _failure_rows(outcomes)
+        nothing = (_nothing_read(path, outcomes) if is_dir and _no_rows(result, series)
+                   else None)  # (said with what each file was taken for)
         # the files' outcomes freed here, by reference counting, while the collector is
         # paused: alive when it resumes, the first collection walked them all (2,000 fio
         # files: ~16,000 objects, 2-4 ms of the read)
         del outcomes
+    if nothing:
+        warnings.warn(nothing, stacklevel=2)
     df = result[0] if series else result
     if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
         df.attrs["failures"] = []
@@ -1104,14 +1125,55 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     fails = _failures_of(rows)
     df.attrs["failures"] = (fails.astype(object).where(fails.notna(), None).to_dict("records")
                             if len(fails) else [])
-    if not is_dir and len(fails) and fails["kind"].iloc[0] == "empty":
-        warnings.warn(f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
-                      f"{fails['reason'].iloc[0]}", stacklevel=2)
-    n_bad = int((fails["kind"] == "error").sum()) if len(fails) else 0
-    if is_dir and n_bad:
-        warnings.warn(f"ebsstats.read: {n_bad} file(s) could not be read; see "
-                      "frame.attrs['failures'] or with_failures=True", stacklevel=2)
+    for said in _failure_warnings(fails, is_dir):
+        warnings.warn(said, stacklevel=2)
     return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
+
+
+def _no_rows(result, series: bool) -> bool:
+    """Whether a read's results frame is empty (and its series frame, when it was asked)."""
+    if series:
+        return not len(result[0]) and not len(result[1])
+    return not len(result)
+
+
+def _failure_warnings(fails: pd.DataFrame, is_dir: bool) -> list[str]:
+    """What a read says of its failures: a file that gave no results (one file); how many
+    files were refused or read in part (a folder)."""
+    if not len(fails):
+        return []
+    if not is_dir:
+        if fails["kind"].iloc[0] == "empty":
+            return [f"ebsstats.read: {fails['source'].iloc[0]} gave no results: "
+                    f"{fails['reason'].iloc[0]}"]
+        return []
+    n_bad = int((fails["kind"] == "error").sum())
+    n_part = fails.loc[fails["kind"] == "partial", "source"].nunique()
+    said = [f"{n_bad} file(s) could not be read"] if n_bad else []
+    said += [f"{n_part} file(s) were read in part (a run left out)"] if n_part else []
+    if not said:
+        return []
+    return [f"ebsstats.read: {'; '.join(said)}; see frame.attrs['failures'] or full=True"]
+
+
+def _nothing_read(path, outcomes: list[_Outcome]) -> str:
+    """Why a folder read gave no results: how many files it listed, and what it took each for
+    (a folder of notes, ``*.md`` among them, holds only companion files: they are never read).
+
+    >>> said = _nothing_read("d", [_Outcome("a.md", failure=IngestFailure("a.md", None, "",
+    ...                                                                    "companion"))])
+    >>> said[:59], said[-23:]
+    ('ebsstats.read: no results under d: 1 file(s) listed, 1 set ', "see ebsstats.check('d')")
+    """
+    kinds = collections.Counter(o.failure.kind if o.failure else "read" for o in outcomes)
+    said = {"read": "read without results", "skipped": "not benchmark outputs",
+            "error": "refused", "duplicate": "duplicates",
+            "companion": "set aside as companions (notes, job files, sidecars: README, *.md, "
+                         "*.fio, *.meta.yaml; rename an output among them to read it)"}
+    parts = [f"{n} {said.get(k, k)}" for k, n in kinds.items()]
+    listed = f"{len(outcomes)} file(s) listed" + (", " if parts else "")
+    return (f"ebsstats.read: no results under {path}: {listed}{', '.join(parts)}; see "
+            f"ebsstats.check({str(path)!r})")
 
 
 def _shaped(result, fails: pd.DataFrame | None, df: pd.DataFrame, *, full: bool, series: bool,
@@ -1156,9 +1218,10 @@ def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
 def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFrame:
     """What :func:`read` would do with each file under ``path``, without building a frame.
 
-    Returns one row per file: ``source``, ``action`` (``read``, ``skip``, ``refuse``,
-    ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows`` (results it
-    would give), ``position`` and ``reason``.
+    Returns one row per file: ``source``, ``action`` (``read``, ``read in part``, ``skip``,
+    ``refuse``, ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows``
+    (results it would give), ``position`` and ``reason`` (of a file read in part: the first
+    part left out, an interrupted run among several).
 
     Examples
     --------
@@ -1173,10 +1236,13 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
                           jobs=None, max_bytes=max_bytes, dedupe=True, typed=False)
     action = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
-              "companion": "companion"}
+              "companion": "companion", "partial": "read in part"}
     rows = []
     for o in outcomes:
         f = o.failure
+        part = _partial_failures(o) if f is None else []
+        if part:
+            f = IngestFailure(o.rel, part[0].position, part[0].reason, kind="partial")
         rows.append({
             "source": o.rel,
             "action": action[f.kind] if f else "read",

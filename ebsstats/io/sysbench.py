@@ -42,7 +42,10 @@ and ``queries``/``read/write requests`` per sec → ``ops`` (test ``oltp_queries
 
 Report-interval lines (``[ 1s ] reads: 575.52 MiB/s writes: … fsyncs: …/s latency (ms,95%): …``,
 ``[   1s] … response time: 0.005ms (95%)``, ``[ 1s ] thds: 1 eps: … lat (ms,95%): …``, OLTP
-``tps``/``qps`` lines, memory ``[ 1s ] 7508.77 MiB/sec``) become series rows: ``t`` is the
+``tps``/``qps`` lines (``… err/s: 0.00 reconn/s: …`` from sysbench's C reporter, ``… err/s 0.00
+reconn/s: …`` from its Lua ``sysbench.report_default``, which OLTP scripts such as sysbench-tpcc
+report through, with their own counters after it), memory ``[ 1s ] 7508.77 MiB/sec``) become
+series rows: ``t`` is the
 second in the label, ``bandwidth`` per op, fsync rate as ``iops`` op ``sync``, events or
 transactions per second as ``ops``, the interval's latency percentile as ``lat_pNN`` (s).
 
@@ -193,8 +196,11 @@ _I_FILE = re.compile(rf"^reads: ({_NUM}) (MiB|MB)/s writes: ({_NUM}) (?:MiB|MB)/
                      rf"fsyncs: ({_NUM})/s (?:latency \(ms,(\d+)%\): ({_NUM})|"
                      rf"response time: ({_NUM})ms \((\d+)%\))\s*$")
 _I_EPS = re.compile(rf"^thds: (\d+) eps: ({_NUM}) lat \(ms,(\d+)%\): ({_NUM})\s*$")
+# (sysbench's C reporter prints "err/s: ", its Lua sysbench.report_default, which OLTP scripts
+# such as sysbench-tpcc report through, "err/s " without the colon; sysbench-tpcc appends its
+# own counters after "reconn/s")
 _I_OLTP10 = re.compile(rf"^thds: (\d+) tps: ({_NUM}) qps: ({_NUM}) \(r/w/o: [^)]*\) "
-                       rf"lat \(ms,(\d+)%\): ({_NUM}) err/s: .*$")
+                       rf"lat \(ms,(\d+)%\): ({_NUM}) err/s:? .*$")
 _I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM}),? "
                        rf"writes(?:/s)?: ({_NUM}),? response time: ({_NUM})ms \((\d+)%\).*$")
 _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
@@ -696,6 +702,13 @@ def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
     return tuple(need)
 
 
+class _RunCut(ParseError):
+    """A run of the file whose output ends before its report (its banner and options, then
+    nothing, or the next run's banner): sysbench killed or timed out. Among runs appended to
+    one file (a shell loop) it is left out, named in :attr:`Parsed.partial`, and the file's
+    other runs are kept; a file of that run alone is refused with it."""
+
+
 class _RunState:
     """What the lines of one run have said so far."""
 
@@ -767,15 +780,28 @@ class _Reader:
         families = []
         rows: list[tuple] = []
         per_run: list[tuple[int, dict]] = []
+        cut: list[ParseError] = []
         for r in runs:
             k = len(rows)
-            shared, series, family, key = self._run(r, rows)
+            try:
+                shared, series, family, key = self._run(r, rows)
+            except _RunCut as exc:  # a run stopped before its report (killed, timed out)
+                said = ParseError(exc.source, exc.position, exc.expected, exc.found)
+                if len(runs) == 1:
+                    raise said from None
+                del rows[k:]
+                cut.append(said)
+                self.rec = None  # (no plan of a layout read with a run left out)
+                continue
             families.append(family)
             rep = seen.get(key, 0)
             seen[key] = rep + 1
             per_run.append((len(rows) - k, {**shared, "repetition": rep}))
             if series is not None:
                 parsed.series.append(series)
+        if len(cut) == len(runs):
+            raise cut[0]  # (no run of the file reached its report)
+        parsed.partial = cut
         parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
                                      per_run)
         parsed.format = "sysbench " + "+".join(dict.fromkeys(f for f in families if f))
@@ -1037,7 +1063,8 @@ class _Reader:
                 last -= 1
             what = "the results ('General statistics:' or 'File operations:')" if st.started \
                 else "a sysbench run, prepare or cleanup report"
-            raise self.err(last, f"{what}; the output ends early", found=lines[last].strip())
+            raise _RunCut(self.source, last + 1, f"{what}; the output ends early",
+                          found=lines[last].strip())
         if st.kind == "cleanup":
             return {}, None, st.family, ("cleanup",)
         test = "prepare" if st.kind == "prepare" else st.test
@@ -1657,7 +1684,9 @@ def parse(text: str, source: str, **options) -> Parsed:
     ------
     ebsstats.ParseError
         On ``FATAL:``/``ALERT:``/``invalid option`` lines (quoted, with their line), output that
-        is not sysbench's, or a run whose report is cut short.
+        is not sysbench's, or a file whose every run is cut short before its report (one such
+        run among others appended to the file is left out and named in ``Parsed.partial``; the
+        other runs are read).
 
     Examples
     --------
