@@ -18,6 +18,8 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                   height_per_row: float = 0.28):
     """One panel per main metric: the spread of run values per configuration (or test) as box
     plots on a log scale (boxes, not one dot per run: a corpus has tens of thousands of runs).
+    Values of 0 (a latency a tool printed as ``0.00`` at its resolution) have no place on a log
+    axis: they are left out and counted in the axis label.
 
     Parameters
     ----------
@@ -55,11 +57,19 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         sub = rows[rows["metric"] == metric]
         factor, label = display(str(sub["unit"].iloc[0]))
         sub = sub.assign(shown=sub[value] * factor)
-        sns.boxplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
-                    ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
-                    log_scale=True)
-        ax.set_xlabel(f"{metric} ({label})")
-        _log_ticks(ax)
+        zeros = int((sub["shown"] <= 0).sum())  # (a log axis has no place for them: said)
+        sub = sub[sub["shown"] > 0]
+        note = f"; {zeros:,} zero value(s) not shown" if zeros else ""
+        if len(sub):
+            sns.boxplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
+                        ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
+                        log_scale=True)
+            _log_ticks(ax)
+        else:
+            ax.text(0.5, 0.5, "every value is 0", ha="center", va="center",
+                    transform=ax.transAxes)
+            ax.set_yticks([])
+        ax.set_xlabel(f"{metric} ({label}{note})")
         ax.set_ylabel(y if ax is axes[0][0] else "")
         if ax is not axes[0][0]:
             ax.set_yticklabels([])
