@@ -253,31 +253,43 @@ def fio_first_reads(corpus: Path, pkb: str, pkb_python: str, repeat: int) -> Non
         es_first.append(_fresh_fio_read(corpus))
         r = _child([pkb_python, str(here / "_peer_pkb.py"), pkb, str(corpus), "1"])
         if r:
-            pkb_first.append(r["peer"])
+            pkb_first.append((r["peer"], r["peer_user"], r["peer_sys"], r["peer_faults"]))
     if not pkb_first:
         return
     fe, fp = min(es_first), min(pkb_first)
-    say(f"first read in a fresh process: es.read {fe:.3f} s, PerfKit Benchmarker {fp:.3f} s = "
-        f"{fe / fp:.2f}x")
+    say(f"first read in a fresh process: es.read {fe[0]:.3f} s, PerfKit Benchmarker "
+        f"{fp[0]:.3f} s = {fe[0] / fp[0]:.2f}x")
+    # where a first read's time goes: ebsstats holds a folder's rows until it types them once
+    # and builds a 47-column frame, memory the system maps page by page in a fresh process;
+    # PerfKit keeps one report at a time and a few values of each
+    for who, (_t, user, sys_, faults) in (("es.read", fe), ("PerfKit Benchmarker", fp)):
+        say(f"   {who:20s} user {user * 1e3:5.0f} ms, system {sys_ * 1e3:4.0f} ms, "
+            f"{faults:,} page faults")
+    fe, fp = fe[0], fp[0]
     record("fio JSON, first read: es.read / PKB ParseResults", f"{fe / fp:.2f}x",
            "< 1x (faster)", fe < fp)
 
 
-def _fresh_fio_read(corpus: Path) -> float:
+def _fresh_fio_read(corpus: Path) -> tuple[float, float, float, int]:
     """Seconds of one es.read of ``corpus`` in a new Python process (after a read of the
-    ioping fixtures and one pass over the files' bytes, as the peer's page-cache warm-up)."""
+    ioping fixtures and one pass over the files' bytes, as the peer's page-cache warm-up), and
+    that read's user and system CPU seconds and minor page faults."""
     warm = ROOT / "tests" / "fixtures" / "ioping"
-    code = ("import gc, time, pathlib, warnings; warnings.simplefilter('ignore')\n"
+    code = ("import gc, time, pathlib, resource, warnings; warnings.simplefilter('ignore')\n"
             "import ebsstats as es\n"
             f"es.read({str(warm)!r}, jobs=1, progress=False)\n"
             f"[f.read_bytes() for f in pathlib.Path({str(corpus)!r}).glob('*.json')]\n"
-            "gc.collect(); t = time.perf_counter()\n"
+            "gc.collect(); r0 = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "t = time.perf_counter()\n"
             f"es.read({str(corpus)!r}, jobs=1, progress=False)\n"
-            "print(time.perf_counter() - t)")
+            "t = time.perf_counter() - t; r1 = resource.getrusage(resource.RUSAGE_SELF)\n"
+            "print(t, r1.ru_utime - r0.ru_utime, r1.ru_stime - r0.ru_stime, "
+            "r1.ru_minflt - r0.ru_minflt)")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/",
                          capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    t, user, sys_, faults = out.stdout.strip().splitlines()[-1].split()
+    return float(t), float(user), float(sys_), int(faults)
 
 
 # ------------------------------------------------------------------------------------------
