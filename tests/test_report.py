@@ -291,3 +291,30 @@ def test_one_job_runs_the_notebooks_one_after_another(tmp_path, fio_data):
         _nb(nbs / f"0{k}-page.ipynb", [f"open({str(log)!r}, 'a').write('{k}')"])
     report(fio_data, tmp_path / "rep", notebooks=nbs, jobs=1)
     assert log.read_text() == "01"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets: POSIX only (TCP elsewhere)")
+def test_kernels_talk_over_sockets_of_their_own_and_leave_none(tmp_path, fio_data):
+    # kernels started at once took TCP ports the client picked and the kernel bound later
+    # (another kernel's connection could take one: "Address already in use" in a report of the
+    # wheel); each now has Unix sockets at paths of its own, outside the notebooks' folder
+    # (the kernel's working directory), removed when it shuts down
+    import tempfile
+
+    from ebsstats.app.reports import _kernel_manager_class
+
+    kms = [_kernel_manager_class()() for _ in range(2)]
+    assert [km.transport for km in kms] == ["ipc", "ipc"]
+    assert all(os.path.isabs(km.ip) for km in kms) and kms[0].ip != kms[1].ip
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    for k in range(3):
+        _nb(nbs / f"0{k}-page.ipynb", [f"print('page {k}')"])
+    before = set(os.listdir(tempfile.gettempdir()))
+    report(fio_data, tmp_path / "rep", notebooks=nbs, jobs=3)
+    for k in range(3):
+        assert f"page {k}" in (tmp_path / "rep" / f"0{k}-page.html").read_text()
+    assert sorted(p.name for p in nbs.iterdir()) == [f"0{k}-page.ipynb" for k in range(3)]
+    left = {n for n in set(os.listdir(tempfile.gettempdir())) - before
+            if n.startswith("ebsstats-kernel-")}
+    assert left == set()

@@ -443,6 +443,35 @@ def _permissions(root: Path) -> None:
         p.chmod((0o777 if p.is_dir() else 0o666) & ~mask)
 
 
+def _kernel_manager_class():
+    """The kernels' manager: jupyter_client's, talking to its kernel over Unix sockets
+    (``ipc``) where there are some, not TCP. Kernels started at once in threads each took five
+    TCP ports that the client picks and the kernel binds later; another kernel's connection
+    could take one of them meanwhile (jupyter_client issue 487): a heartbeat thread failed with
+    "Address already in use" in a report of the wheel, and a shell or iopub port taken so would
+    fail the page. A Unix socket has a path of its own per kernel."""
+    import uuid
+
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
+
+    if os.name != "posix":
+        return AsyncKernelManager
+
+    class _IpcKernelManager(AsyncKernelManager):
+        @default("transport")
+        def _ipc(self) -> str:
+            return "ipc"
+
+        @default("ip")
+        def _socket_path(self) -> str:  # (absolute: the kernel runs in the notebooks' folder,
+            # where jupyter_client's relative default would put them; the sockets are removed
+            # when the kernel shuts down)
+            return os.path.join(tempfile.gettempdir(), f"ebsstats-kernel-{uuid.uuid4().hex[:12]}")
+
+    return _IpcKernelManager
+
+
 def _run_one(pm, book: Path, tmp: Path, use: dict, kernel_name, timeout, show_code, log
              ) -> tuple[int | None, str] | None:
     """Run one notebook and render its page; the error (cell, message) if it failed."""
@@ -456,6 +485,7 @@ def _run_one(pm, book: Path, tmp: Path, use: dict, kernel_name, timeout, show_co
         # notebooks run at once in threads would race on
         pm.execute_notebook(str(book), str(executed), parameters=use,
                             resources={"metadata": {"path": str(book.parent)}},
+                            kernel_manager_class=_kernel_manager_class(),
                             kernel_name=kernel_name, progress_bar=False,
                             execution_timeout=timeout, report_mode=not show_code,
                             # the kernel's own log is not the report's: its "running over TCP
