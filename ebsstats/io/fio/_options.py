@@ -144,29 +144,14 @@ def job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]
 
 
 def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]] | None:
-    """:func:`job_meta` when every option it reads is a string (what fio prints), else None."""
-    vals = tuple(map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
-    if not _STR_OR_ABSENT.issuperset(map(type, vals)):  # fio prints strings; 1 == True
-        return None
-    key = (defaults, vals)
-    hit = _JOB_META.get(key)
-    if hit is None:
-        hit = _job_meta(opts, defaults)
-        remember(_JOB_META, key, hit, most=4096)  # the jobs of a campaign repeat their
-        # options (2,000 genuine reports: 1,240 distinct sets over 2,924 jobs; a bound of 1,024
-        # that stopped adding kept 216 sets recomputed on every read)
-    return hit
+    """:func:`job_meta` when every option it reads is a string (what fio prints), else None.
+    A set of options already kept is found before any type is looked at (kept sets hold
+    strings only, and no other value, decoded from JSON or text, equals a str: their types are
+    judged once per set, not once per job: 0.4 us a fio JSON job).
 
-
-def job_meta_decoded(opts: dict, defaults: bool) -> tuple[dict, dict[str, int | None]] | None:
-    """:func:`job_meta_plain` of options decoded from JSON (every value a str, int, float,
-    bool, None, list or dict): a set of options already kept is found before any type is
-    looked at (kept sets hold strings only, and no such value but a str equals a str: their
-    types are judged once per set, not once per job: 0.4 us a job).
-
-    >>> job_meta_decoded({"rw": "randread", "bs": "4k"}, True)[0]["workload"]
+    >>> job_meta_plain({"rw": "randread", "bs": "4k"}, True)[0]["workload"]
     'randread'
-    >>> job_meta_decoded({"rw": "randread", "bs": 4096}, True), job_meta_decoded({"bs": []}, 1)
+    >>> job_meta_plain({"rw": "randread", "bs": 4096}, True), job_meta_plain({"bs": []}, 1)
     (None, None)
     """
     vals = tuple(map(opts.get, _META_KEYS, _ABSENTS))  # only the options it reads
@@ -179,7 +164,9 @@ def job_meta_decoded(opts: dict, defaults: bool) -> tuple[dict, dict[str, int | 
         if not _STR_OR_ABSENT.issuperset(map(type, vals)):  # fio prints strings; 1 == True
             return None
         hit = _job_meta(opts, defaults)
-        remember(_JOB_META, key, hit, most=4096)
+        remember(_JOB_META, key, hit, most=4096)  # the jobs of a campaign repeat their
+        # options (2,000 genuine reports: 1,240 distinct sets over 2,924 jobs; a bound of 1,024
+        # that stopped adding kept 216 sets recomputed on every read)
     return hit
 
 

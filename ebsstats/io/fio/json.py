@@ -37,7 +37,7 @@ from ebsstats.io.fio._options import (
     _strip_rw,
     _version_tuple,
     job_meta,
-    job_meta_decoded,
+    job_meta_plain,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
@@ -958,7 +958,7 @@ def _job_head(job, gopts: dict, defaults: bool) -> tuple | None:
     if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
             or type(gid) not in _GROUP_TYPES):
         return None
-    got = job_meta_decoded({**gopts, **jopts}, defaults)  # (decoded by msgspec: JSON values)
+    got = job_meta_plain({**gopts, **jopts}, defaults)  # (decoded by msgspec: JSON values)
     if got is None:
         return None
     return name, gid if type(gid) is str else str(gid), got[0], got[1]
@@ -1077,7 +1077,7 @@ def _made_columns(source: str, version: str | None, infos: list[tuple], n: int
 
 def _meta_columns(meta: dict, n: int) -> dict:
     """The :class:`Const` columns of a job's option metadata over ``n`` rows (read them, never
-    change them): the dict :func:`~ebsstats.io.fio._options.job_meta_decoded` gives is the one
+    change them): the dict :func:`~ebsstats.io.fio._options.job_meta_plain` gives is the one
     dict of every job with those options, and a layout's reports have the same ``n``, so its
     Consts (immutable) are made once per (metadata, ``n``), not once per report (8-9 a report:
     1.7 us of the 2.8 us of a one-job report's columns).
@@ -1103,7 +1103,7 @@ def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     """:func:`_job_columns` of the usual report of several jobs (every job with rows, no flag
     nor host, their option metadata of the same keys), without a dict per job: the source, tool
     and version are the report's, a metadata dict that every job shares (job options alike:
-    :func:`~ebsstats.io.fio._options.job_meta_decoded` gives the one dict) is constant; the
+    :func:`~ebsstats.io.fio._options.job_meta_plain` gives the one dict) is constant; the
     other columns judged per job as there. ``None`` for any other report."""
     counts = tuple([info[6] for info in infos])
     if not all(counts) or any([info[4] for info in infos]):
