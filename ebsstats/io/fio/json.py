@@ -1012,7 +1012,7 @@ def _fast_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     if hit is not None and all(map(operator.is_, hit[0], metas)):  # (ids of kept dicts)
         cols = hit[1].copy()
         cols["source"] = _NEW_TUPLE(Const, (source, n))
-        cols["timestamp"] = _stamps_column(stamps, counts, n)
+        cols["timestamp"] = _jobs_column("timestamp", stamps, counts, n)
         return cols
     cols, by_rule = _made_columns(source, version, infos, n)
     if (by_rule and not any(["source" in m or "timestamp" in m for m in metas])  # (fio's
@@ -1043,19 +1043,25 @@ def _seen_again(key: tuple) -> bool:
     return False
 
 
-def _stamps_column(stamps: tuple, counts: tuple, n: int):
-    """The ``timestamp`` column of the jobs' start times (as :func:`_made_columns` makes it)."""
-    first = stamps[0]
-    if len(stamps) == 1 or (stamps.count(first) == len(stamps)
-                            and (type(first) in _STR_OR_NONE or is_constant(list(stamps)))):
+def _jobs_column(name: str, per_job: tuple, counts: tuple, n: int):
+    """A column of a report of several jobs from each job's value (``counts[i]`` rows each,
+    ``n`` in all), by :func:`_job_columns`' rule: one :class:`Const` when every job has the
+    same value of one type, else each job's value on its rows (:func:`_per_job`).
+
+    >>> _jobs_column("rw", ("read", "read"), (2, 1), 3), _jobs_column("rw", (1, True), (1, 1), 2)
+    (Const(value='read', n=3), Runs(values=(1, True), counts=(1, 1)))
+    """
+    first = per_job[0]
+    if len(per_job) == 1 or (per_job.count(first) == len(per_job) and (
+            type(first) in _STR_OR_NONE or is_constant(list(per_job)))):
         return _NEW_TUPLE(Const, (first, n))
-    return _per_job("timestamp", stamps, counts)
+    return _per_job(name, per_job, counts)
 
 
 def _made_columns(source: str, version: str | None, infos: list[tuple], n: int
                   ) -> tuple[dict, bool]:
     """:func:`_fast_columns`, made (a report of one job, most, without a dict of its
-    constants first), and whether its ``timestamp`` column follows :func:`_stamps_column`
+    constants first), and whether its ``timestamp`` column follows :func:`_jobs_column`
     (not so in :func:`_job_columns`' general rule)."""
     if len(infos) != 1:
         cols = _jobs_columns(source, version, infos, n)
@@ -1114,12 +1120,8 @@ def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) 
     if not shared and any([tuple(m) != tuple(meta) for m in metas]):
         return None
 
-    def col(name: str, per_job: tuple):  # (_job_columns' rule, on the jobs' values)
-        first = per_job[0]
-        if per_job.count(first) == len(per_job) and (
-                type(first) in _STR_OR_NONE or is_constant(list(per_job))):
-            return _NEW_TUPLE(Const, (first, n))
-        return _per_job(name, per_job, counts)
+    def col(name: str, per_job: tuple):
+        return _jobs_column(name, per_job, counts, n)
 
     job = col("test", names)  # (test and job: one immutable piece for the same values)
     cols = {"source": _const(source, n), "run_key": _per_job("run_key", paths, counts),
