@@ -363,12 +363,10 @@ def _aware_rows(values: list, dtype):
     """
     if dtype != _UTC_NS or not values:
         return None
-    n = len(values)
-    starts = run_starts(values)
     counts = None
-    if len(starts) <= n // 2:  # (few runs: each run's object once)
-        counts = list(map(operator.sub, [*starts[1:], n], starts))
-        values = list(map(values.__getitem__, starts))
+    runs = object_runs(values, len(values) // 2)
+    if runs is not None:  # (few runs: each run's object once)
+        values, counts = runs
     ns = _stamps_ns(values, counts)
     return None if ns is None else _utc_ns(ns)
 
@@ -384,6 +382,20 @@ def run_starts(objects: Sequence) -> list[int]:
     """
     return list(itertools.compress(range(len(objects)), itertools.chain((True,), map(
         operator.is_not, itertools.islice(objects, 1, None), objects))))
+
+
+def object_runs(objects: Sequence, most: int) -> Runs | None:
+    """``objects`` as their runs of one object (:func:`run_starts`): a :class:`Runs` of lists,
+    each run's object and its rows; ``None`` when there are more than ``most`` runs.
+
+    >>> object_runs(["a", "a", None], 2), object_runs(["a", None], 1), object_runs([], 0)
+    (Runs(values=['a', None], counts=[2, 1]), None, Runs(values=[], counts=[]))
+    """
+    starts = run_starts(objects)
+    if len(starts) > most:
+        return None
+    return Runs(list(map(objects.__getitem__, starts)),
+                list(map(operator.sub, [*starts[1:], len(objects)], starts)))
 
 
 _TIMESTAMP_ONLY = frozenset({pd.Timestamp})

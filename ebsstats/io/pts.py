@@ -125,7 +125,14 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats.errors import ParseError, SchemaError
-from ebsstats.io._columns import Const, Runs, is_constant, records_of, run_starts
+from ebsstats.io._columns import (
+    Const,
+    Runs,
+    is_constant,
+    object_runs,
+    records_of,
+    run_starts,
+)
 from ebsstats.io._common import (
     Columns,
     Parsed,
@@ -2695,11 +2702,8 @@ def _stamp_runs(stamps: list) -> list | Runs:
     >>> _stamp_runs([t, None])
     [Timestamp('2024-01-01 00:00:00+0000', tz='UTC'), None]
     """
-    n = len(stamps)
-    starts = run_starts(stamps)
-    if not starts or len(starts) > n // 2:
-        return stamps
-    return Runs(list(map(stamps.__getitem__, starts)), list(map(sub, [*starts[1:], n], starts)))
+    runs = object_runs(stamps, len(stamps) // 2)
+    return runs if stamps and runs is not None else stamps
 
 
 def _stamp_runs_of(stamps: list, counts: list[int]) -> list | Runs:
@@ -2780,11 +2784,7 @@ def _object_runs(objects: tuple) -> list | Runs:
     >>> _object_runs(("a", "a", None)), _object_runs(tuple(range(9)))[:2]
     (Runs(values=['a', None], counts=[2, 1]), [0, 1])
     """
-    starts = run_starts(objects)
-    if len(starts) > _FEW_RUNS:
-        return list(objects)
-    return Runs(list(map(objects.__getitem__, starts)),
-                list(map(sub, [*starts[1:], len(objects)], starts)))
+    return object_runs(objects, _FEW_RUNS) or list(objects)
 
 
 def _index_runs(at: list[int]) -> tuple[list[int], list[int]]:
