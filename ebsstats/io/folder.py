@@ -1239,10 +1239,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
               "companion": "companion", "partial": "read in part"}
     rows = []
     for o in outcomes:
-        f = o.failure
-        part = _partial_failures(o) if f is None else []
-        if part:
-            f = IngestFailure(o.rel, part[0].position, part[0].reason, kind="partial")
+        f = o.failure or next(iter(_partial_failures(o)), None)  # (read in part: the first)
         rows.append({
             "source": o.rel,
             "action": action[f.kind] if f else "read",
