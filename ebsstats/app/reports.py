@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import datetime as dt
+import functools
 import html
 import json
 import os
@@ -443,6 +444,7 @@ def _permissions(root: Path) -> None:
         p.chmod((0o777 if p.is_dir() else 0o666) & ~mask)
 
 
+@functools.cache  # (one class for every kernel of the process)
 def _kernel_manager_class():
     """The kernels' manager: jupyter_client's, talking to its kernel over Unix sockets
     (``ipc``) where there are some, not TCP. Kernels started at once in threads each took five
