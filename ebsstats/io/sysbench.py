@@ -702,11 +702,16 @@ def _needed(family: str, fileio: bool) -> tuple[tuple[str, str, str], ...]:
     return tuple(need)
 
 
-class _RunCut(ParseError):
+class _RunCut(Exception):
     """A run of the file whose output ends before its report (its banner and options, then
-    nothing, or the next run's banner): sysbench killed or timed out. Among runs appended to
-    one file (a shell loop) it is left out, named in :attr:`Parsed.partial`, and the file's
-    other runs are kept; a file of that run alone is refused with it."""
+    nothing, or the next run's banner): sysbench killed or timed out; ``error`` says where.
+    Among runs appended to one file (a shell loop) it is left out, named in
+    :attr:`Parsed.partial`, and the file's other runs are kept; a file of that run alone is
+    refused with ``error``."""
+
+    def __init__(self, error: ParseError):
+        super().__init__(str(error))
+        self.error = error
 
 
 class _RunState:
@@ -786,11 +791,10 @@ class _Reader:
             try:
                 shared, series, family, key = self._run(r, rows)
             except _RunCut as exc:  # a run stopped before its report (killed, timed out)
-                said = ParseError(exc.source, exc.position, exc.expected, exc.found)
                 if len(runs) == 1:
-                    raise said from None
+                    raise exc.error from None
                 del rows[k:]
-                cut.append(said)
+                cut.append(exc.error)
                 self.rec = None  # (no plan of a layout read with a run left out)
                 continue
             families.append(family)
@@ -1063,8 +1067,8 @@ class _Reader:
                 last -= 1
             what = "the results ('General statistics:' or 'File operations:')" if st.started \
                 else "a sysbench run, prepare or cleanup report"
-            raise _RunCut(self.source, last + 1, f"{what}; the output ends early",
-                          found=lines[last].strip())
+            raise _RunCut(self.err(last, f"{what}; the output ends early",
+                                   found=lines[last].strip()))
         if st.kind == "cleanup":
             return {}, None, st.family, ("cleanup",)
         test = "prepare" if st.kind == "prepare" else st.test
