@@ -1091,7 +1091,7 @@ def _repeat_str(value: str | None, n: int) -> pd.arrays.ArrowStringArray:
     if data is None or n > _RUNS_ROWS:  # (a long column: Arrow's repeat, in memory of its
         # own pool, against fresh memory of the system's: 136,721 rows 0.5 ms against 1.5)
         return _str_array(pa.repeat(pa.scalar(value, pa.large_string()), n),
-                                          dtype=_ARROW_STRING)
+                          dtype=_ARROW_STRING)
     offsets = np.arange(n + 1, dtype=np.int64) * len(data)
     return _str_array(pa.Array.from_buffers(
         pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)]),
