@@ -285,11 +285,17 @@ def _fresh_fio_read(corpus: Path) -> tuple[float, float, float, int]:
             "t = time.perf_counter() - t; r1 = resource.getrusage(resource.RUSAGE_SELF)\n"
             "print(t, r1.ru_utime - r0.ru_utime, r1.ru_stime - r0.ru_stime, "
             "r1.ru_minflt - r0.ru_minflt)")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    t, user, sys_, faults = _fresh_line(code).split()
+    return float(t), float(user), float(sys_), int(faults)
+
+
+def _fresh_line(code: str) -> str:
+    """The last line ``code`` prints, run in a new Python process (from ``/``, with this
+    checkout and its benchmarks first on the path)."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'benchmarks'}"}
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/",
                          capture_output=True, text=True)
-    t, user, sys_, faults = out.stdout.strip().splitlines()[-1].split()
-    return float(t), float(user), float(sys_), int(faults)
+    return out.stdout.strip().splitlines()[-1]
 
 
 # ------------------------------------------------------------------------------------------
@@ -400,10 +406,7 @@ def _fresh_read(side: str, label: str, d: Path) -> float:
     code = ("import gc, sys, time, pathlib\n" + _FRESH[side].format(warm=str(warm), d=str(d),
                                                                label=label)
             + "\nprint(time.perf_counter() - t)")
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'benchmarks'}"}
-    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd="/",
-                         capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return float(_fresh_line(code))
 
 
 def text_limits_many(work: Path, files: int, repeat: int) -> None:
