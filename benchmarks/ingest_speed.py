@@ -246,28 +246,35 @@ def fio_first_reads(corpus: Path, pkb: str, pkb_python: str, repeat: int) -> Non
     report`` pays: es.read after a read of another tool's folder (its one-time costs), against
     PerfKit Benchmarker's first ParseResults pass after its imports. The figures above are
     best-of-N in one process, where ebsstats' per-layout plans and kept columns are warm and
-    PerfKit keeps nothing: both are shown, the first read is the one a user meets once."""
+    PerfKit keeps nothing: both are shown, the first read is the one a user meets once.
+
+    PerfKit is run twice: dropping each report's samples once counted (the figure the done-when
+    is judged on: the fastest PerfKit there is), and keeping them all in one list, as its own run
+    does for its publisher (like for like with es.read, which ends holding its frame)."""
     here = Path(__file__).resolve().parent
-    es_first, pkb_first = [], []
+    es_first, pkb_first, pkb_kept = [], [], []
     for _ in range(max(repeat, 3)):  # interleaved, min of each
         es_first.append(_fresh_fio_read(corpus))
-        r = _child([pkb_python, str(here / "_peer_pkb.py"), pkb, str(corpus), "1"])
-        if r:
-            pkb_first.append((r["peer"], r["peer_user"], r["peer_sys"], r["peer_faults"]))
-    if not pkb_first:
+        for keep, out in (([], pkb_first), (["keep"], pkb_kept)):
+            r = _child([pkb_python, str(here / "_peer_pkb.py"), pkb, str(corpus), "1", *keep])
+            if r:
+                out.append((r["peer"], r["peer_user"], r["peer_sys"], r["peer_faults"]))
+    if not pkb_first or not pkb_kept:
         return
-    fe, fp = min(es_first), min(pkb_first)
+    fe, fp, fk = min(es_first), min(pkb_first), min(pkb_kept)
     say(f"first read in a fresh process: es.read {fe[0]:.3f} s, PerfKit Benchmarker "
-        f"{fp[0]:.3f} s = {fe[0] / fp[0]:.2f}x")
+        f"{fp[0]:.3f} s = {fe[0] / fp[0]:.2f}x; PerfKit keeping its samples {fk[0]:.3f} s = "
+        f"{fe[0] / fk[0]:.2f}x")
     # where a first read's time goes: ebsstats holds a folder's rows until it types them once
     # and builds a 47-column frame, memory the system maps page by page in a fresh process;
-    # PerfKit keeps one report at a time and a few values of each
-    for who, (_t, user, sys_, faults) in (("es.read", fe), ("PerfKit Benchmarker", fp)):
-        say(f"   {who:20s} user {user * 1e3:5.0f} ms, system {sys_ * 1e3:4.0f} ms, "
+    # PerfKit dropping its samples keeps one report at a time and a few values of each
+    for who, (_t, user, sys_, faults) in (("es.read", fe), ("PerfKit Benchmarker", fp),
+                                          ("PerfKit, samples kept", fk)):
+        say(f"   {who:22s} user {user * 1e3:5.0f} ms, system {sys_ * 1e3:4.0f} ms, "
             f"{faults:,} page faults")
-    fe, fp = fe[0], fp[0]
-    record("fio JSON, first read: es.read / PKB ParseResults", f"{fe / fp:.2f}x",
-           "< 1x (faster)", fe < fp)
+    record("fio JSON, first read: es.read / PKB ParseResults", f"{fe[0] / fp[0]:.2f}x",
+           "< 1x (faster)", fe[0] < fp[0])
+    record("fio JSON, first read: es.read / PKB keeping its samples", f"{fe[0] / fk[0]:.2f}x")
 
 
 def _fresh_fio_read(corpus: Path) -> tuple[float, float, float, int]:
