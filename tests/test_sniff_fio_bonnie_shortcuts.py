@@ -51,7 +51,7 @@ def test_fio_text_format_is_the_rule():
     assert sum(";" not in h for h in heads) > 100 and sum(h.count(";") >= 100 for h in heads) > 50
     for head in heads:
         assert fio._text_format(None, head) == _rule(None, head)
-        assert fio.sniff(head, "x") == (None if fio._PTS_LOG.search(head) else (
+        assert fio.sniff(head, "x") == (None if fio.PTS_TEST_LOG.match(head) else (
             "json" if '"fio version"' in head and fio._JSON_SNIFF.search(head)
             else _rule(None, head)))
 

@@ -597,6 +597,42 @@ def test_sniff():
     assert sb.sniff("", "x") is None
 
 
+def test_runs_after_a_script_s_own_lines_are_read():
+    """A loop that echoes a header, then ``Test: i`` before each run (FossilDaddy/Coen-241's
+    and OneBearr/Cloud-Computing-241's scripts; read as 'not a recognised benchmark output'
+    before): every run read, the lines before the first banner left as notes. Values read
+    off the file: ``events per second: 45176.02`` (line 17), ``45096.58`` (49), ``44751.23``
+    (81)."""
+    path = fixture("sysbench", "sb1.0_cpu_loop_echoed.txt")
+    text = path.read_text()
+    assert text.splitlines()[1] == "Test: 0"  # (the banner is the third line)
+    assert sb.sniff(text[:65536], path.name) == "sysbench 1.0"
+    df = es.read(path)
+    ops = df[df.metric == "ops"].sort_values("repetition")
+    assert ops.value.tolist() == [45176.02, 45096.58, 44751.23]
+    assert ops.repetition.tolist() == [0, 1, 2] and ops.run_id.nunique() == 3
+    assert (ops.unit == "ops/s").all()
+    notes = sb.parse(text, path.name).notes
+    assert notes == ["line 1: ignored before the banner: sysbench CPU test with 2000 "
+                     "cpu-max-prime :", "line 2: ignored before the banner: Test: 0"]
+
+
+def test_a_banner_after_other_lines_claims_no_other_tool_s_file():
+    """The banner may follow a script's lines, but within the first 40 lines, never in a PTS
+    test log (PTS's reader has it, with its composite.xml) and never in an XML or JSON
+    document that quotes sysbench's text."""
+    banner = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n"
+    assert sb.sniff("Test: 0\n" + banner, "x") == "sysbench 1.0"
+    assert sb.sniff("a line\n" * 39 + banner, "x") == "sysbench 1.0"
+    assert sb.sniff("a line\n" * 40 + banner, "x") is None
+    log = next((FIXTURES / "pts").rglob("test-logs/*/piops1000.log"))
+    assert banner in log.read_text() and sb.sniff(log.read_text()[:65536], log.name) is None
+    for doc in ('<?xml version="1.0"?>\n<a>\n' + banner + "</a>\n",
+                '{"log": [\n' + banner + "]}\n", "[\n" + banner + "]\n"):
+        assert sb.sniff(doc, "x") is None
+    assert sb.sniff("sysbench CPU test with 2000 cpu-max-prime :\n", "x") is None
+
+
 @pytest.mark.parametrize("path", [p for p in ALL if p.name not in FAILING], ids=lambda p: p.name)
 def test_every_fixture_reads_twice_identically_and_validates(path):
     before = tree_digest(path.parent)

@@ -20,6 +20,7 @@ import itertools
 import math
 import operator
 import os
+import re
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ from ebsstats.io._bounded import remember as remember  # (the readers take it fr
 
 MAX_BYTES = 2 * 1024**3  # a single file larger than this is refused (folder reads can lower it)
 HEAD_BYTES = 64 * 1024
+# the start of a Phoronix Test Suite test log (test-logs/<hash>/<system>.log): a tool's text
+# (fio's, sysbench's) under PTS's own header, read with its composite.xml, never as that tool's
+PTS_TEST_LOG = re.compile(r"\A#####\r?\n[^\n]* - Run \d+\r?\n")
 
 
 @dataclass

@@ -86,6 +86,7 @@ from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import (
+    PTS_TEST_LOG,
     Columns,
     Parsed,
     number,
@@ -229,20 +230,44 @@ def _family(major: int, minor: int, text: str) -> str:
 def sniff(head: str, name: str = "") -> str | None:
     """Format name (``"sysbench 1.0"``, ``"sysbench 0.4.12"``, …) if ``head`` is sysbench output.
 
-    Content decides: the first meaningful line must be a sysbench banner, possibly after
-    ``WARNING:`` lines (legacy options on 1.0) and seed 001's ``PARAMS`` line.
+    Content decides: a sysbench banner among the first 40 lines. Usually it is the first
+    meaningful line, possibly after ``WARNING:`` lines (legacy options on 1.0) and seed 001's
+    ``PARAMS`` line; a script that appends runs to one file often echoes a line of its own
+    first (``echo "Test: $i"``), which the parser keeps as a note. A Phoronix Test Suite test
+    log (``#####``, ``<system> - Run N``) embeds sysbench's text but is the PTS reader's, and
+    an XML or JSON document is no sysbench output whatever its lines say.
 
     >>> sniff("sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\\n\\nRunning the test", "x")
     'sysbench 1.0'
     >>> sniff("PARAMS 16G rndrd 16\\nsysbench 0.4.12:  multi-threaded system evaluation "
     ...       "benchmark\\n", "x"), sniff("fio-3.33\\n", "x")
     ('sysbench 0.4', None)
+    >>> sniff("Test: 0\\nsysbench 1.0.18 (using system LuaJIT 2.1.0-beta3)\\n", "x")
+    'sysbench 1.0'
+    >>> sniff("#####\\nvol - Run 1\\n#####\\nsysbench 1.0.20 (using system LuaJIT 2.1.0)\\n", "x")
     """
     s = _first_meaningful(head)
     m = _BANNER_RE.match(s) if s is not None else None
     if not m:
-        return None
+        m = _later_banner(head)
+        if not m:
+            return None
     return f"sysbench {_family(int(m['major']), int(m['minor']), head)}"
+
+
+def _later_banner(head: str) -> re.Match | None:
+    """The first banner among the first :data:`_SNIFF_LINES` lines of ``head`` (stripped, as
+    the parser matches them) when its first meaningful line is none; ``None`` for a head
+    without ``"sysbench "`` (one substring search: the usual answer for other tools' files), a
+    PTS test log, and an XML or JSON document."""
+    if "sysbench " not in head or PTS_TEST_LOG.match(head):
+        return None
+    if head.lstrip("\ufeff \t\r\n")[:1] in ("<", "{", "["):
+        return None
+    for line in head.splitlines()[:_SNIFF_LINES]:
+        if "sysbench " in line and (m := _BANNER_RE.match(line.strip())):
+            return m
+    return None
 
 
 _SNIFF_LINES = 40  # the banner is among the first 40 lines

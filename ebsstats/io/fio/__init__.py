@@ -91,7 +91,7 @@ import os
 import re
 
 from ebsstats.io._columns import records_of
-from ebsstats.io._common import HEAD_BYTES, Parsed, decode, read_one
+from ebsstats.io._common import HEAD_BYTES, PTS_TEST_LOG, Parsed, decode, read_one
 from ebsstats.io._registry import Reader
 from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
@@ -109,7 +109,6 @@ __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 MEMORY_FACTOR = 40
 
 _DOC_START = re.compile(r"^\{", re.M)
-_PTS_LOG = re.compile(r"\A#####\r?\n[^\n]* - Run \d+\r?\n")
 
 
 def sniff(head: str, name: str) -> str | None:
@@ -127,7 +126,7 @@ def sniff(head: str, name: str) -> str | None:
     >>> sniff("0, 31371, 0, 4096, 0\\n", "x_bw.1.log") is None
     True
     """
-    if _PTS_LOG.search(head):
+    if PTS_TEST_LOG.match(head):
         return None  # a Phoronix Test Suite test log that embeds fio's text: the PTS reader's
     if '"fio version"' in head and _JSON_SNIFF.search(head):  # (a substring search first)
         return "json"
