@@ -75,7 +75,8 @@ import pandas as pd
 from ebsstats.errors import SchemaError
 
 __all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
-           "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS"]
+           "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS",
+           "WORKLOAD_PARAMETERS"]
 
 #: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
@@ -549,6 +550,22 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
 
 #: Flags of rows that summarise other rows (left out by :func:`select` unless asked for).
 SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
+
+#: The columns that say what a run asked of the storage, beyond its test's name: the schema's
+#: workload, block size, threads and queue depth, and the options the readers keep as extra
+#: columns (fio's ``rw``, engine, direct I/O, file size, rate cap; sysbench's file and CPU
+#: options; bonnie++'s sizes and file counts; a PTS test's ``arguments``). Runs that differ in
+#: one of them measured different things: their values are not repetitions of one another.
+WORKLOAD_PARAMETERS = (
+    "workload", "block_size", "threads", "iodepth",
+    "rw", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",
+    "io_mode", "file_total_size", "file_num", "fsync_freq", "fsync_all", "fsync_end",
+    "extra_flags", "cpu_max_prime", "memory_oper", "memory_scope", "sysbench_tables",
+    "sysbench_table_size",
+    "file_size", "chunk_size", "files", "num_files", "max_size", "min_size", "dirs",
+    "concurrency", "seeks", "seek_proc_count",
+    "arguments",
+)
 
 
 def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,

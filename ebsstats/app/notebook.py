@@ -250,11 +250,17 @@ def priced(data: pd.DataFrame, *, as_of=None, region: str | None = "us-east-1",
 
 def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = None,
            op: str | None = None, by: Sequence[str] = ("config",),
-           metrics: Sequence[str] = PREFERRED_METRICS) -> dict:
+           metrics: Sequence[str] = PREFERRED_METRICS, params: dict | None = None) -> dict:
     """Defaults from the data: the test with the most runs (among those with a preferred
-    metric), its most common op and its first preferred metric; given values are kept.
+    metric), its most common op and its first preferred metric; given values are kept. When
+    that test's runs differ in a workload parameter within a configuration (``by``: a fio job
+    name run at 4 KiB and at 1 MiB, a sysbench ``cpu`` test at several ``--cpu-max-prime``),
+    the most run combination of those parameters is taken and a note says which, and what was
+    left out: values of different workloads are no repetitions of one another. ``params``
+    (``{column: value}``) fixes parameters first.
 
-    Returns ``{"metric", "test", "op", "runs"}`` (``runs``: the selected rows, values present).
+    Returns ``{"metric", "test", "op", "runs", "params"}`` (``runs``: the selected rows,
+    values present; ``params``: the parameters fixed, given or chosen).
 
     Examples
     --------
@@ -262,11 +268,11 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
     ...                    "op": ["read"] * 4, "metric": ["iops", "bandwidth", "iops", "iops"],
     ...                    "value": [1.0, 2.0, 3.0, 4.0], "flag": [None] * 4})
     >>> {k: v for k, v in choose(df).items() if k != "runs"}
-    {'metric': 'iops', 'test': 'a', 'op': 'read'}
+    {'metric': 'iops', 'test': 'a', 'op': 'read', 'params': {}}
     """
     from ebsstats.stats.overview import select
 
-    pool = select(data, dropna=True)
+    pool = select(data, dropna=True, **(params or {}))
     pool = pool[pool["metric"].astype(str).isin(list(metrics))] if metric is None else \
         pool[pool["metric"].astype(str) == metric]
     if test is not None:
@@ -286,7 +292,63 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
         have = set(pool["metric"].astype(str))
         metric = next(m for m in metrics if m in have)
         pool = pool[pool["metric"].astype(str) == metric]
-    return {"metric": metric, "test": test, "op": op, "runs": pool}
+    pool, fixed = _one_workload(pool, by, test)
+    return {"metric": metric, "test": test, "op": op, "runs": pool,
+            "params": {**(params or {}), **fixed}}
+
+
+def workload_columns(data: pd.DataFrame, by: Sequence[str]) -> list[str]:
+    """The workload parameters (:data:`ebsstats.schema.WORKLOAD_PARAMETERS`) whose values
+    differ within a group of ``data`` by ``by`` and the test, op and metric: a page that
+    checks every group (regressions) adds them to its grouping, so that each workload is
+    checked against its own history.
+
+    >>> d = pd.DataFrame({"config": ["a"] * 3, "test": ["t"] * 3, "block_size": [1, 1, 2],
+    ...                   "threads": [1, 1, 1], "value": [1.0, 2.0, 3.0]})
+    >>> workload_columns(d, ["config"])
+    ['block_size']
+    """
+    from ebsstats.stats._checks import mixed_items
+
+    keys = [c for c in (*by, "test", "op", "metric") if c in data]
+    return _mixed_columns(mixed_items(data, list(dict.fromkeys(keys))))
+
+
+def _mixed_columns(said: dict) -> list[str]:
+    """The columns named by :func:`ebsstats.stats._checks.mixed_items`, in order."""
+    return list(dict.fromkeys(item.split(" ", 1)[0] for items in said.values() for item in items))
+
+
+def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataFrame, dict]:
+    """The rows of the most run combination of the workload parameters that differ within a
+    configuration (:func:`group_column` of ``by``), and that combination; a note names what
+    was mixed and what is left out. Parameters that differ only between configurations are
+    what the configurations compare: kept."""
+    from ebsstats.stats._checks import mixed_items
+
+    g = group_column(pool, by[0]) if by else None
+    keys = [g] if g in pool and pool[g].notna().any() else []
+    said = mixed_items(pool, keys)
+    if not said:
+        return pool, {}
+    cols = _mixed_columns(said)
+    combos = pool.assign(**{c: pool[c].astype(object) for c in cols}).groupby(
+        cols, dropna=False, sort=False)["run_id"].nunique()
+    best = combos[combos == combos.max()]
+    key = sorted(best.index, key=lambda k: tuple(map(str, k if isinstance(k, tuple) else (k,))))[0]
+    key = key if isinstance(key, tuple) else (key,)
+    fixed = {c: (None if v is None or v is pd.NA or (isinstance(v, float) and v != v) else v)
+             for c, v in zip(cols, key, strict=True)}
+    keep = pd.Series(True, index=pool.index)
+    for c, v in fixed.items():
+        keep &= pool[c].isna() if v is None else (pool[c].astype(object) == v).fillna(False)
+    runs = pool[keep.astype(bool)]
+    mixes = list(dict.fromkeys(item for items in said.values() for item in items))
+    note(f"The runs of {test!r} are not all one workload ({'; '.join(mixes)}). This page takes "
+         f"the most run combination, {', '.join(f'{c}={v}' for c, v in fixed.items())} "
+         f"({runs['run_id'].nunique()} of {pool['run_id'].nunique()} runs); set `params` to "
+         "choose another.")
+    return runs, fixed
 
 
 _VALUE_COLUMNS = ("value", "median", "mean", "average", "mad", "sd", "min", "max", "shift",

@@ -19,6 +19,7 @@ from scipy import stats
 # grouping, the never-pool policy and the median CI live in the one statistical core; the names
 # stay importable from here for the modules that import them from summary.
 from ebsstats._docs import renamed
+from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
     as_list,
@@ -236,6 +237,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
+    mixed = mixed_parameters(data, keys)  # groups whose runs measured different workloads
     rows = []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         x, n_excl = clean_values(sub, value)
@@ -275,7 +277,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         row["confidence"] = confidence
         row["method"] = ("median: order statistics (binomial); mean: Student t"
                          + (f", BCa bootstrap ({n_boot} resamples)" if n_boot > 0 else ""))
-        warn = [w for w in (median_warning(n, confidence),) if w]
+        warn = [w for w in (median_warning(n, confidence), mixed.get(tuple(key.values())))
+                if w]
         if n_excl:
             warn.append(f"{n_excl} NaN value(s) excluded")
         if meth in ("harmonic", "geometric") and n and np.any(x <= 0):

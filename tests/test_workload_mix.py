@@ -1,0 +1,115 @@
+"""Runs of one test name that asked different things of the storage (a fio job run at 4 KiB
+and at 1 MiB, sysbench ``cpu`` at several ``--cpu-max-prime``) are no repetitions of one
+configuration: ``summarize`` says so in its warning, and the notebooks' selection takes one
+workload (the most run) and says which, instead of pooling them into one spread.
+
+Found on chris-sanders/ceph-fio-results, where 48 runs of the job ``ceph-fuse`` (4k and 1M,
+randread/seqread/mixed, 1 and 4 threads, libaio and rbd; medians 33.5 to 3,390 IOPS) were
+reported as one configuration with cv 4.08 and a "unimodal" verdict.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from ebsstats.app import notebook as nb
+from ebsstats.stats._checks import mixed_parameters
+from tests.conftest import FIXTURES
+
+
+def _runs(spec: list[tuple[str, int, int, float]]) -> pd.DataFrame:
+    """(config, block_size, threads, value) per run, one IOPS row each."""
+    return pd.DataFrame({
+        "run_id": [f"r{i}" for i in range(len(spec))], "config": [s[0] for s in spec],
+        "test": "job", "op": "read", "metric": "iops", "unit": "IO/s",
+        "block_size": pd.array([s[1] for s in spec], dtype="Int64"),
+        "threads": pd.array([s[2] for s in spec], dtype="Int64"),
+        "value": [s[3] for s in spec], "flag": None})
+
+
+MIXED = _runs([("x", 4096, 1, 3000.0)] * 5 + [("x", 2**20, 1, 100.0)] * 3
+              + [("x", 2**20, 4, 390.0)])
+
+
+def test_summarize_says_a_group_mixes_workloads():
+    s = es.summarize(MIXED, by="config", n_boot=0)
+    assert s["n"].tolist() == [9]
+    assert s["warning"].iloc[0].endswith(
+        "the group mixes block_size 4096/1048576, threads 1/4: add them to `by`, or select "
+        "one value")
+
+
+def test_no_warning_when_the_parameters_are_in_by_or_differ_only_between_groups():
+    s = es.summarize(MIXED, by=["config", "block_size", "threads"], n_boot=0)
+    assert s["n"].tolist() == [5, 3, 1]
+    assert not s["warning"].fillna("").str.contains("mixes").any()
+    two = _runs([("x", 4096, 1, 3000.0)] * 3 + [("y", 2**20, 1, 100.0)] * 3)
+    assert not es.summarize(two, by="config", n_boot=0)["warning"].fillna("").str.contains(
+        "mixes").any()
+    assert mixed_parameters(two, ["config"]) == {}
+    assert mixed_parameters(two, []) == {(): "the group mixes block_size 4096/1048576: add it "
+                                              "to `by`, or select one value"}
+
+
+def test_a_missing_value_is_a_value_of_its_own():
+    d = _runs([("x", 4096, 1, 1.0), ("x", 4096, 1, 2.0)])
+    d["cpu_max_prime"] = pd.array(["20000", None], dtype="string")
+    assert mixed_parameters(d, ["config"]) == {
+        ("x",): "the group mixes cpu_max_prime 20000/NA: add it to `by`, or select one value"}
+
+
+def test_choose_takes_the_most_run_workload_and_says_which(monkeypatch):
+    said = []
+    monkeypatch.setattr(nb, "note", said.append)
+    pick = nb.choose(MIXED, by=["config"])
+    assert pick["runs"]["value"].tolist() == [3000.0] * 5
+    assert pick["params"] == {"block_size": 4096, "threads": 1}
+    assert said == ["The runs of 'job' are not all one workload (block_size 4096/1048576; "
+                    "threads 1/4). This page takes the most run combination, block_size=4096, "
+                    "threads=1 (5 of 9 runs); set `params` to choose another."]
+    pick = nb.choose(MIXED, by=["config"], params={"block_size": 2**20})
+    assert pick["runs"]["value"].tolist() == [100.0] * 3
+    assert pick["params"] == {"block_size": 2**20, "threads": 1}
+
+
+def test_choose_keeps_parameters_that_tell_the_configurations_apart(monkeypatch):
+    said = []
+    monkeypatch.setattr(nb, "note", said.append)
+    two = _runs([("x", 4096, 1, 3000.0)] * 3 + [("y", 2**20, 1, 100.0)] * 3)
+    pick = nb.choose(two, by=["config"])
+    assert len(pick["runs"]) == 6 and pick["params"] == {} and said == []
+
+
+def test_workload_columns_for_a_page_that_checks_every_group():
+    assert nb.workload_columns(MIXED, ["config"]) == ["block_size", "threads"]
+    assert nb.workload_columns(MIXED, ["config", "block_size", "threads"]) == []
+
+
+@pytest.fixture(scope="module")
+def cpu_runs() -> pd.DataFrame:
+    df = es.read(FIXTURES / "sysbench")
+    return df[(df["test"] == "cpu") & (df["metric"] == "ops")]
+
+
+def test_genuine_sysbench_cpu_runs_of_several_primes(cpu_runs, monkeypatch):
+    """sysbench 1.0.20 cpu runs made here: 3 at --cpu-max-prime=2000 (~45,000 events/s), 4 at
+    the default 10000 (2,328.85 to 8,615.41 events/s, one of them with 2 threads): pooled,
+    their cv is 0.99; the page takes one prime and one thread count."""
+    assert sorted(cpu_runs["cpu_max_prime"].unique()) == ["10000", "2000"]
+    s = es.summarize(cpu_runs, n_boot=0)
+    by_hand = [45176.02, 45096.58, 44751.23, 4201.48, 8615.41, 3390.25, 2328.85]  # the files'
+    # "events per second" lines
+    assert sorted(cpu_runs["value"]) == sorted(by_hand)
+    assert s["cv"].iloc[0] == pytest.approx(statistics.stdev(by_hand) / statistics.mean(by_hand))
+    assert "the group mixes threads 1/2, cpu_max_prime 2000/10000" in s["warning"].iloc[0]
+    said = []
+    monkeypatch.setattr(nb, "note", said.append)
+    pick = nb.choose(cpu_runs, by=["config"])
+    # (2000, 1) and (10000, 1) both have 3 runs: the first in text order is taken
+    assert pick["params"] == {"threads": 1, "cpu_max_prime": "10000"}
+    assert sorted(pick["runs"]["value"]) == [2328.85, 3390.25, 4201.48]
+    assert "(3 of 7 runs)" in said[0]
