@@ -155,3 +155,35 @@ def test_terse_failed_job_without_direction_gets_nan_total_rates():
     assert {r["flag"] for r in p.records} == {"error=22"}
     assert math.isnan(_value(p, "total", "iops"))
     assert _value(p, "total", "cpu_sys") == pytest.approx(63.233333)
+
+
+def test_normal_text_iops_is_the_issued_count_over_the_runtime():
+    """fio prints a direction's IOPS as an integer quotient (``1000 * issued / runtime_ms``):
+    ``IOPS=2`` for 9 writes in 3,001 ms (tests/fixtures/fio/gen/slow_normal_json.txt, made
+    here by fio 3.33 with ``--rate_iops=3 --output-format=normal,json``: both reports of one
+    run). The text's IOPS is the count over the runtime, 9 / 3.001 s, as the JSON report of the
+    same run prints it (``"iops" : 2.999000``); chris-sanders/ceph-fio-results' fio 2.16 text
+    said ``iops=0`` for 37 writes in 60.119 s."""
+    text = fixture("fio", "gen/slow_normal_json.txt").read_text()
+    assert "write: IOPS=2, BW=12.0KiB/s (12.3kB/s)(36.0KiB/3001msec)" in text
+    assert "issued rwts: total=0,9,0,0" in text and '"iops" : 2.999000' in text
+
+    def iops(fmt):
+        df = es.frame(fio.parse(text, "x", format=fmt).records)
+        return df.loc[(df["metric"] == "iops") & (df["op"] == "write"), "value"].tolist()
+
+    assert iops("normal") == [pytest.approx(9 / 3.001, rel=1e-12)]
+    assert iops("json") == [pytest.approx(iops("normal")[0], abs=5e-7)]  # (6 decimals)
+
+
+def test_a_printed_iops_that_disagrees_with_its_count_is_kept():
+    """Only a quotient that the printed figure rounds: a count or runtime that is not what fio
+    divided (a hand-edited report) leaves the printed IOPS as it is."""
+    text = fixture("fio", "gen/slow_normal_json.txt").read_text()
+    normal = text[text.index("slow: (groupid=0"):]
+    edited = normal.replace("issued rwts: total=0,9,0,0", "issued rwts: total=0,90,0,0")
+    df = es.frame(fio.parse(edited, "x", format="normal").records)
+    assert df.loc[(df["metric"] == "iops") & (df["op"] == "write"), "value"].tolist() == [2.0]
+    df = es.frame(fio.parse(normal, "x", format="normal").records)
+    assert df.loc[(df["metric"] == "iops") & (df["op"] == "write"), "value"].tolist() == [
+        pytest.approx(2.999, abs=5e-7)]
