@@ -63,9 +63,11 @@ def test_a_missing_value_is_a_value_of_its_own():
 
 
 def test_choose_takes_the_most_run_workload_and_says_which(monkeypatch):
-    said = []
-    monkeypatch.setattr(nb, "note", said.append)
+    said, labels = [], []
+    monkeypatch.setattr(nb, "note", lambda text, label="Not shown": (said.append(text),
+                                                                     labels.append(label)))
     pick = nb.choose(MIXED, by=["config"])
+    assert labels == ["Selected"]
     assert pick["runs"]["value"].tolist() == [3000.0] * 5
     assert pick["params"] == {"block_size": 4096, "threads": 1}
     assert said == ["The runs of 'job' are not all one workload (block_size 4096/1048576; "
@@ -78,7 +80,7 @@ def test_choose_takes_the_most_run_workload_and_says_which(monkeypatch):
 
 def test_choose_keeps_parameters_that_tell_the_configurations_apart(monkeypatch):
     said = []
-    monkeypatch.setattr(nb, "note", said.append)
+    monkeypatch.setattr(nb, "note", lambda text, label="Not shown": said.append(text))
     two = _runs([("x", 4096, 1, 3000.0)] * 3 + [("y", 2**20, 1, 100.0)] * 3)
     pick = nb.choose(two, by=["config"])
     assert len(pick["runs"]) == 6 and pick["params"] == {} and said == []
@@ -107,9 +109,25 @@ def test_genuine_sysbench_cpu_runs_of_several_primes(cpu_runs, monkeypatch):
     assert s["cv"].iloc[0] == pytest.approx(statistics.stdev(by_hand) / statistics.mean(by_hand))
     assert "the group mixes threads 1/2, cpu_max_prime 2000/10000" in s["warning"].iloc[0]
     said = []
-    monkeypatch.setattr(nb, "note", said.append)
+    monkeypatch.setattr(nb, "note", lambda text, label="Not shown": said.append(text))
     pick = nb.choose(cpu_runs, by=["config"])
     # (2000, 1) and (10000, 1) both have 3 runs: the first in text order is taken
     assert pick["params"] == {"threads": 1, "cpu_max_prime": "10000"}
     assert sorted(pick["runs"]["value"]) == [2328.85, 3390.25, 4201.48]
     assert "(3 of 7 runs)" in said[0]
+
+
+def test_the_run_count_curve_of_groups_too_small_to_model_says_so():
+    """Three runs: the curve has no point to draw; the plot says so instead of an empty frame
+    with an empty legend (matplotlib's "No artists with labels" warning became a caveat)."""
+    import warnings
+
+    from ebsstats.plots.summary import ci_width_plot
+
+    curve = es.repetitions_needed(MIXED[MIXED["block_size"] == 2**20].iloc[:3], by="config")
+    assert curve["half_width_rel"].isna().all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ax = ci_width_plot(curve, hue="config")
+    assert ax.get_legend() is None and not ax.lines[:-1]
+    assert [t.get_text() for t in ax.texts] == ["no group has enough runs to draw the curve"]

@@ -154,14 +154,15 @@ def _load(data, series, with_series):
     return read(p)
 
 
-def note(text: str) -> None:
-    """Show one sentence in a grey box (a section the data cannot support, and why)."""
+def note(text: str, label: str = "Not shown") -> None:
+    """Show one sentence in a grey box, under ``label``: a section the data cannot support, and
+    why (``Not shown``), or what a page chose of the data (``Selected``)."""
     try:
         from IPython.display import Markdown, display
     except ImportError:  # pragma: no cover
-        print(text)
+        print(f"{label}: {text}")
         return
-    display(Markdown(f"> **Not shown:** {text}"))
+    display(Markdown(f"> **{label}:** {text}"))
 
 
 def needs(ok: bool, text: str) -> bool:
@@ -347,7 +348,7 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     note(f"The runs of {test!r} are not all one workload ({'; '.join(mixes)}). This page takes "
          f"the most run combination, {', '.join(f'{c}={v}' for c, v in fixed.items())} "
          f"({runs['run_id'].nunique()} of {pool['run_id'].nunique()} runs); set `params` to "
-         "choose another.")
+         "choose another.", label="Selected")
     return runs, fixed
 
 

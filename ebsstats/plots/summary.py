@@ -171,6 +171,11 @@ def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float |
     """
     ax = _ax(ax)
     groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=True))
+    # (a group of too few runs to model has no curve: named in the table beside, not drawn)
+    groups = [(name, g) for name, g in groups if g["half_width_rel"].notna().any()]
+    if not groups:
+        ax.text(0.5, 0.5, "no group has enough runs to draw the curve", ha="center",
+                va="center", transform=ax.transAxes)
     for i, (name, g) in enumerate(groups):
         g = g.sort_values("n")
         col = f"C{i % 10}"
@@ -190,7 +195,7 @@ def ci_width_plot(data: pd.DataFrame, hue: str | None = None, precision: float |
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # runs are whole numbers
     ax.set_xlabel("runs (n)")
     ax.set_ylabel("CI half-width of the median [% of median]")
-    if hue is not None:
+    if hue is not None and groups:
         ax.legend(title=hue, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
                   ncols=1 + len(groups) // 16)
         ax.figure.tight_layout()
