@@ -55,6 +55,17 @@ def test_no_warning_when_the_parameters_are_in_by_or_differ_only_between_groups(
                                               "to `by`, or select one value"}
 
 
+def test_a_group_of_missing_keys_is_its_own_group():
+    d = _runs([("x", 4096, 1, 1.0), ("x", 4096, 1, 2.0), ("y", 4096, 1, 3.0), ("y", 2**20, 1, 4.0)])
+    d["config"] = pd.array([None, None, "b", "b"], dtype="string")
+    d.loc[1, "threads"] = 4
+    assert mixed_parameters(d, ["config"]) == {
+        (None,): "the group mixes threads 1/4: add it to `by`, or select one value",
+        ("b",): "the group mixes block_size 4096/1048576: add it to `by`, or select one value"}
+    s = es.summarize(d, by="config", n_boot=0)
+    assert s["warning"].str.contains("mixes threads 1/4").tolist() == [False, True]  # (b, NA)
+
+
 def test_a_missing_value_is_a_value_of_its_own():
     d = _runs([("x", 4096, 1, 1.0), ("x", 4096, 1, 2.0)])
     d["cpu_max_prime"] = pd.array(["20000", None], dtype="string")

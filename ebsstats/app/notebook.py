@@ -317,7 +317,7 @@ def workload_columns(data: pd.DataFrame, by: Sequence[str]) -> list[str]:
 
 def _mixed_columns(said: dict) -> list[str]:
     """The columns named by :func:`ebsstats.stats._checks.mixed_items`, in order."""
-    return list(dict.fromkeys(item.split(" ", 1)[0] for items in said.values() for item in items))
+    return list(dict.fromkeys(col for items in said.values() for col, _vals, _n in items))
 
 
 def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataFrame, dict]:
@@ -325,7 +325,7 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     configuration (:func:`group_column` of ``by``), and that combination; a note names what
     was mixed and what is left out. Parameters that differ only between configurations are
     what the configurations compare: kept."""
-    from ebsstats.stats._checks import mixed_items
+    from ebsstats.stats._checks import _shown, mixed_items
 
     g = group_column(pool, by[0]) if by else None
     keys = [g] if g in pool and pool[g].notna().any() else []
@@ -344,7 +344,7 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     for c, v in fixed.items():
         keep &= pool[c].isna() if v is None else (pool[c].astype(object) == v).fillna(False)
     runs = pool[keep.astype(bool)]
-    mixes = list(dict.fromkeys(item for items in said.values() for item in items))
+    mixes = list(dict.fromkeys(_shown(item) for items in said.values() for item in items))
     note(f"The runs of {test!r} are not all one workload ({'; '.join(mixes)}). This page takes "
          f"the most run combination, {', '.join(f'{c}={v}' for c, v in fixed.items())} "
          f"({runs['run_id'].nunique()} of {pool['run_id'].nunique()} runs); set `params` to "

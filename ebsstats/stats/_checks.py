@@ -50,61 +50,63 @@ def mixed_parameters(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3
                      ) -> dict[tuple, str]:
     """``{group key: warning}`` for the groups of ``data`` by ``keys`` (as
     :func:`~ebsstats.stats._core.iter_groups` forms them: a tuple of the key values, missing
-    values as their own group) whose rows differ in a workload parameter
+    ones as ``None``) whose rows differ in a workload parameter
     (:data:`ebsstats.schema.WORKLOAD_PARAMETERS`) that is not among ``keys``, the values named
-    in the order the rows hold them (missing key values as ``None``): their values are
-    not repetitions of one configuration, and a spread, an average or a comparison of them
-    says nothing about run-to-run variance. A missing value counts as a value of its own (a
-    default beside an explicit setting). Each column is counted once over all groups.
+    in the order the rows hold them: their values are not repetitions of one configuration,
+    and a spread, an average or a comparison of them says nothing about run-to-run variance.
+    A missing value counts as a value of its own (a default beside an explicit setting).
 
     >>> d = pd.DataFrame({"config": ["a", "a", "b", "b"], "block_size": [4096, 4096, 4096, 2**20],
     ...                   "value": [1.0, 2.0, 3.0, 4.0]})
     >>> mixed_parameters(d, ["config"])
     {('b',): 'the group mixes block_size 4096/1048576: add it to `by`, or select one value'}
     """
-    return {k: f"the group mixes {', '.join(v)}: add {'it' if len(v) == 1 else 'them'} to "
-               "`by`, or select one value" for k, v in mixed_items(data, keys, most=most).items()}
+    return {k: f"the group mixes {', '.join(map(_shown, v))}: add "
+               f"{'it' if len(v) == 1 else 'them'} to `by`, or select one value"
+            for k, v in mixed_items(data, keys, most=most).items()}
 
 
 def mixed_items(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3
-                ) -> dict[tuple, list[str]]:
-    """:func:`mixed_parameters` as ``{group key: ["column values", ...]}`` (a column, then at
-    most ``most`` of its values, ``/``-separated), for a caller that words its own message.
+                ) -> dict[tuple, list[tuple[str, list, int]]]:
+    """:func:`mixed_parameters` as ``{group key: [(column, its first values, how many), ...]}``
+    (at most ``most`` values, in the order the rows hold them, missing ones as ``None``), for
+    a caller that words its own message. One grouping per column that varies at all.
 
-    >>> mixed_items(pd.DataFrame({"threads": [1, 4], "value": [1.0, 2.0]}), [])
-    {(): ['threads 1/4']}
+    >>> mixed_items(pd.DataFrame({"threads": [1, 4, 1], "value": [1.0, 2.0, 3.0]}), [])
+    {(): [('threads', [1, 4], 2)]}
     """
     cols = [c for c in WORKLOAD_PARAMETERS if c in data.columns and c not in keys
             and data[c].nunique(dropna=False) > 1]
     if not cols or data.empty:
         return {}
-    said: dict[tuple, list[str]] = {}
+    said: dict[tuple, list[tuple[str, list, int]]] = {}
     for col in cols:
-        if keys:
-            distinct = data.groupby(list(keys), dropna=False, observed=True, sort=False)[
-                col].nunique(dropna=False)
-            groups = [k if isinstance(k, tuple) else (k,) for k in distinct.index[distinct > 1]]
+        if keys:  # (distinct counts of every group first: values only of the mixed ones)
+            grouped = data.groupby(list(keys), dropna=False, observed=True, sort=False)
+            mixed = grouped[col].nunique(dropna=False).to_numpy() > 1
+            if not mixed.any():
+                continue
+            rows = data[mixed[grouped.ngroup().to_numpy()]]
+            per_group = rows.groupby(list(keys), dropna=False, observed=True, sort=False)[
+                col].unique().items()
         else:
-            groups = [()]
-        for key in groups:
-            sub = data if not keys else data[_rows_of(data, keys, key)]
-            vals = pd.unique(sub[col].astype(object))
-            shown = "/".join("NA" if _missing(v) else str(v) for v in vals[:most])
+            per_group = [((), data[col].unique())]
+        for key, vals in per_group:
+            if len(vals) < 2:
+                continue
+            key = key if isinstance(key, tuple) else (key,)
             said.setdefault(tuple(None if _missing(v) else v for v in key), []).append(
-                f"{col} {shown}" + (f" (+{len(vals) - most} more)" if len(vals) > most else ""))
+                (col, [None if _missing(v) else v.item() if isinstance(v, np.generic) else v
+                       for v in list(vals)[:most]], len(vals)))
     return said
+
+
+def _shown(item: tuple[str, list, int]) -> str:
+    """``block_size 4096/1048576`` (``(+2 more)`` after the values left out)."""
+    col, vals, n = item
+    text = f"{col} {'/'.join('NA' if v is None else str(v) for v in vals)}"
+    return text + (f" (+{n - len(vals)} more)" if n > len(vals) else "")
 
 
 def _missing(v) -> bool:
     return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v)
-
-
-def _rows_of(data: pd.DataFrame, keys: Sequence[str], key: tuple) -> pd.Series:
-    """The rows of ``data`` in the group ``key`` (missing values matched by missing ones)."""
-    hit = pd.Series(True, index=data.index)
-    for col, v in zip(keys, key, strict=True):
-        if _missing(v):
-            hit &= data[col].isna()
-        else:
-            hit &= (data[col].astype(object) == v).fillna(False).astype(bool)
-    return hit
