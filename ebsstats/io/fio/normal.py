@@ -232,9 +232,16 @@ def _exact_iops(rows: list) -> None:
     """Each direction's printed IOPS replaced by the I/Os it issued over its runtime, the
     figure fio printed it from: fio computes ``1000 * issued / runtime_ms`` in integers and
     prints the quotient cut to a whole number (``iops=0`` for 37 writes in 60.119 s, 2.x's
-    ``iops=359`` for 359.7) or to three digits (3.x's ``IOPS=85.7k``). Only where the two agree
-    to the printed precision (less than 1 I/O per second apart, or 0.1 %): a count or a runtime
-    that is not the one fio divided leaves the printed figure as it is."""
+    ``iops=359`` for 359.7) or, from 10,000 on, rounded to three significant digits (3.x's
+    ``IOPS=114k`` for 114,189). Only where the two agree to that precision (less than 1 I/O per
+    second apart; from 10,000, half a unit of the third digit): a count or a runtime that is
+    not the one fio divided leaves the printed figure as it is.
+
+    >>> rows = [("read", 6, "iops", 114000.0), ("read", 6, "runtime", 3.001),
+    ...         ("read", 25, "total_ios", 342683.0)]
+    >>> _exact_iops(rows); round(rows[0][3], 1)
+    114189.6
+    """
     found: dict[str, dict[str, int]] = {}
     for k, row in enumerate(rows):
         if row[2] in _EXACT_FROM:
@@ -247,11 +254,25 @@ def _exact_iops(rows: list) -> None:
         if not secs > 0 or not math.isfinite(printed):
             continue
         exact = rows[at["total_ios"]][3] / secs
-        if abs(exact - printed) < max(1.0, 1e-3 * printed):
+        if abs(exact - printed) < _printed_precision(printed):
             rows[at["iops"]] = (*rows[at["iops"]][:3], exact)
 
 
 _EXACT_FROM = frozenset({"iops", "total_ios", "runtime"})
+
+
+def _printed_precision(printed: float) -> float:
+    """How far the quotient may lie from a printed IOPS figure: below 1 under 10,000 (an
+    integer, cut), else half a unit of its third significant digit (``114k``: 500), with a
+    margin for the float of the printed text.
+
+    >>> [round(_printed_precision(v), 3) for v in (359.0, 42300.0, 114000.0)]
+    [1.0, 50.0, 500.0]
+    """
+    if printed < 10_000:
+        return 1.0
+    half = 0.5 * 10.0 ** (math.floor(math.log10(printed)) - 2)
+    return half * (1 + 2e-8)
 
 
 # conversions of a value group (and its unit group) of a direction's summary line
