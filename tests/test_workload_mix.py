@@ -142,3 +142,18 @@ def test_the_run_count_curve_of_groups_too_small_to_model_says_so():
         ax = ci_width_plot(curve, hue="config")
     assert ax.get_legend() is None and not ax.lines[:-1]
     assert [t.get_text() for t in ax.texts] == ["no group has enough runs to draw the curve"]
+
+
+def test_choose_a_test_whose_rows_have_no_op(monkeypatch):
+    """A PTS score of a test with no direction (Stream, Zstd): op is missing on every row. The
+    pool was emptied by comparing with None and the report's variance, drift and regressions
+    pages stopped with StopIteration (laertispappas/aws-ec2-phoronix-benchmark,
+    ManuelJBrito/Phoronix-results)."""
+    monkeypatch.setattr(nb, "note", lambda text, label="Not shown": None)
+    d = MIXED.assign(op=pd.array([None] * len(MIXED), dtype="category"), metric="bandwidth",
+                     unit="B/s", block_size=pd.array([4096] * len(MIXED), dtype="Int64"))
+    d["arguments"] = ["Copy"] * 6 + ["Triad"] * 3
+    pick = nb.choose(d)
+    assert pick["op"] is None and pick["metric"] == "bandwidth"
+    assert pick["params"] == {"threads": 1, "arguments": "Copy"}
+    assert pick["runs"]["value"].tolist() == [3000.0] * 5 + [100.0]

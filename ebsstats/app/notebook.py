@@ -287,8 +287,8 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
         test = sorted(per_test[per_test == per_test.max()].index)[0]
         pool = pool[pool["test"].astype(str) == test]
     if op is None:
-        op = most_common(pool["op"])
-        pool = pool[pool["op"].astype(str) == op]
+        op = most_common(pool["op"])  # (None when no row of the test has an op: a PTS score)
+        pool = pool[pool["op"].isna()] if op is None else pool[pool["op"].astype(str) == op]
     if metric is None:
         have = set(pool["metric"].astype(str))
         metric = next(m for m in metrics if m in have)
