@@ -11,7 +11,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io import pts
-from tests.conftest import fixture, tree_digest
+from tests.conftest import FIXTURES, fixture, tree_digest
 
 MiB = 2**20
 ONE = fixture("pts", "pts-10.8.4_composite_1system.xml")
@@ -390,3 +390,19 @@ def test_inputs_not_modified(tmp_path):
 def test_meta_overrides():
     df = es.read_pts(ONE, volume_type="gp3", config="override")
     assert set(df["volume_type"]) == {"gp3"} and set(df["config"]) == {"override"}
+
+
+def test_a_folder_read_finds_test_logs_wherever_it_was_started(tmp_path, monkeypatch):
+    """The run times in ``test-logs/<hash>/<system>.log`` are found next to the file itself,
+    not next to its path relative to the folder resolved against the working directory: a
+    folder read from elsewhere gave every run its system's TimeStamp (2 distinct times for
+    the two-volume fixture, 38 from its logs; ManuelJBrito/Phoronix-results read from /tmp)."""
+    folder = FIXTURES / "pts" / "ebs-mini-two-volumes"
+    monkeypatch.chdir(tmp_path)  # (no test-logs/ here)
+    whole = es.read(folder)
+    whole = whole[whole["source"] == "composite.xml"]
+    alone = es.read(folder / "composite.xml")
+    assert len(whole) == len(alone) == 148
+    assert whole["timestamp"].nunique() == alone["timestamp"].nunique() == 38
+    assert sorted(whole["timestamp"].dropna().unique()) == sorted(
+        alone["timestamp"].dropna().unique())

@@ -112,6 +112,7 @@ import os
 import re
 import stat
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 from operator import is_not, itemgetter, mul, ne, sub
@@ -136,13 +137,14 @@ from ebsstats.io._columns import (
 from ebsstats.io._common import (
     Columns,
     Parsed,
+    decode,
     number,
     picker,
     public_series,
     read_one,
     remember,
 )
-from ebsstats.io._registry import Reader, text_parser
+from ebsstats.io._registry import Reader
 from ebsstats.schema import metric_info as _metric_info
 from ebsstats.schema import run_id
 
@@ -3043,6 +3045,17 @@ def read_pts(path: str | os.PathLike, *, series: bool = False, tz: str | None = 
                     test_logs=test_logs)
 
 
-# the reader this module registers (ebsstats.io._registry): sniff, then parse text
-READER = Reader(tool="pts", name=__name__, detect=sniff, parse=text_parser(_parse),
-                memory_factor=MEMORY_FACTOR)
+def _parse_data(data: bytes, source: str, context: Mapping) -> Parsed:
+    """The folder read's parse: :func:`_parse` of the decoded bytes, with the ``test-logs/``
+    folder next to the file itself (``context["path"]``), not next to ``source``, which a
+    folder read gives relative to the folder: resolved against the working directory, the
+    run times of the logs were found or not depending on where the reader was started."""
+    path = context.get("path")
+    logs = "auto" if path is None else _test_logs_next_to(str(path))
+    return _parse(decode(data, source), source, test_logs=logs)
+
+
+# the reader this module registers (ebsstats.io._registry): sniff, then parse the bytes (the
+# file's own path asked for: its test-logs folder)
+READER = Reader(tool="pts", name=__name__, detect=sniff, parse=_parse_data,
+                memory_factor=MEMORY_FACTOR, needs=frozenset({"path"}))
