@@ -712,3 +712,23 @@ def test_a_row_checked_in_one_match_agrees_with_the_field_by_field_check(layout,
             assert got == (label, fields)
         else:
             assert got != (label, fields), (fields, problem)
+
+
+def test_comment_lines_with_commas_are_notes_not_corrupted_rows():
+    """A file of CSV rows with a keeper's notes on top ("# 190G L2ARC, 12G SLOG, iSCSI, tuned
+    kernel", cunnie/cloud_storage_benchmarks: 13 files, ~190 runs refused as corrupted): the
+    '#' lines are ignored and said, every row read as without them; a stray line that is no
+    comment is still refused."""
+    text = fixture("bonnie", "bon_q_x3_s512_n0.csv").read_text()
+    plain = bonnie.parse(text, "x.csv")
+    lines = text.splitlines(keepends=True)
+    noted = bonnie.parse("# RAIDZ2, no L2ARC, no SLOG, 80GB file\n" + lines[0]
+                         + "  # between, two, rows, of, it\n" + "".join(lines[1:]), "x.csv")
+    moved = ["run_id", "position"]  # (the rows are two lines further down: their positions)
+    assert frame(noted.records).drop(columns=moved).equals(
+        frame(plain.records).drop(columns=moved)) and len(plain.records) == 54
+    assert noted.notes[0] == ("2 comment line(s) with commas ignored (lines starting with "
+                              "'#', the first on line 1)")
+    with pytest.raises(ParseError, match="line 2"):
+        bonnie.parse(lines[0] + "RAIDZ2, no L2ARC, no SLOG, 80GB file\n" + "".join(lines[1:]),
+                     "x.csv")

@@ -1147,8 +1147,13 @@ def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Ru
     csv_runs: list[_Run] = []
     pending_break = False
     stray: list[int] = []
+    comments: list[int] = []
     for i, line in enumerate(lines):
         if "," not in line:
+            continue
+        if line.lstrip().startswith("#"):  # a note of whoever kept the file ("# 190G L2ARC,
+            # 12G SLOG, iSCSI, tuned kernel"): bonnie++ writes no such line
+            comments.append(i)
             continue
         if line.startswith(_CSV_HEADERS):
             pending_break = True
@@ -1168,6 +1173,9 @@ def _csv_runs(lines: list[str], source: str, notes: list[str]) -> tuple[list[_Ru
         run.group_break = pending_break
         pending_break = False
         csv_runs.append(run)
+    if comments:
+        notes.append(f"{len(comments)} comment line(s) with commas ignored (lines starting "
+                     f"with '#', the first on line {comments[0] + 1})")
     return csv_runs, stray
 
 
