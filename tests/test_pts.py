@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -406,3 +407,29 @@ def test_a_folder_read_finds_test_logs_wherever_it_was_started(tmp_path, monkeyp
     assert whole["timestamp"].nunique() == alone["timestamp"].nunique() == 38
     assert sorted(whole["timestamp"].dropna().unique()) == sorted(
         alone["timestamp"].dropna().unique())
+
+
+def test_a_per_test_file_beside_its_composite_is_read_once(tmp_path):
+    """PTS 5.x keeps ``test-1.xml``, ``test-2.xml``, … beside the ``composite.xml`` it merges
+    them into (laertispappas/aws-ec2-phoronix-benchmark: 20 a result folder); each run was
+    counted twice. A piece whose every system, value and raw-run string is in the composite
+    beside it gives no rows and says why; a file of that name with a value of its own, or
+    without a composite beside it, is read."""
+    whole = FIXTURES / "pts" / "pts-10.8.4_composite_1system.xml"
+    shutil.copy(whole, tmp_path / "composite.xml")
+    text = whole.read_text()
+    (tmp_path / "test-1.xml").write_text(text.replace("<PhoronixTestSuite>",
+                                                      "<PhoronixTestSuite>\n", 1))  # (not the
+    # same bytes: not a duplicate file)
+    first = re.search(r"<Value>([^<]+)</Value>", text)
+    (tmp_path / "test-2.xml").write_text(text.replace(first.group(0), "<Value>12345.6</Value>", 1))
+    alone = es.read(whole)
+    got = es.read(tmp_path)
+    assert sorted(got["source"].unique()) == ["composite.xml", "test-2.xml"]
+    assert (got["source"] == "composite.xml").sum() == len(alone)
+    skipped = [f for f in got.attrs["failures"] if f["source"] == "test-1.xml"]
+    assert skipped[0]["kind"] == "empty" and "merged it into" in skipped[0]["reason"]
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    shutil.copy(whole, lone / "test-1.xml")
+    assert len(es.read(lone)) == len(alone)

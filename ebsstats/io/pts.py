@@ -135,6 +135,7 @@ from ebsstats.io._columns import (
     run_starts,
 )
 from ebsstats.io._common import (
+    MAX_BYTES,
     Columns,
     Parsed,
     decode,
@@ -3052,7 +3053,35 @@ def _parse_data(data: bytes, source: str, context: Mapping) -> Parsed:
     run times of the logs were found or not depending on where the reader was started."""
     path = context.get("path")
     logs = "auto" if path is None else _test_logs_next_to(str(path))
-    return _parse(decode(data, source), source, test_logs=logs)
+    text = decode(data, source)
+    if path is not None and _a_piece_of_its_composite(text, path):
+        return Parsed(tool="pts", format="composite.xml", why_empty=(
+            "a result file PTS keeps beside the composite.xml it merged it into (every system, "
+            "value and raw run of it is there): read there, not twice"))
+    return _parse(text, source, test_logs=logs)
+
+
+def _a_piece_of_its_composite(text: str, path: Path) -> bool:
+    """Whether ``text`` is one of the per-test result files PTS writes beside a result's
+    ``composite.xml`` (``test-1.xml``, …, ``active.xml``; PTS 5.x) and ``composite.xml`` holds
+    every system identifier, value and raw-run string of it: then its runs are that file's
+    too, and reading both counted each run twice (laertispappas/aws-ec2-phoronix-benchmark:
+    7-Zip n=24 a configuration for 12 runs)."""
+    if not _PIECE_NAME.fullmatch(path.name):
+        return False
+    whole = path.parent / "composite.xml"
+    try:
+        if not whole.is_file() or whole.stat().st_size > MAX_BYTES:
+            return False
+        other = whole.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    mine = {m.group(0) for m in _PIECE_FIELDS.finditer(text)}
+    return bool(mine) and all(field in other for field in mine)
+
+
+_PIECE_NAME = re.compile(r"(?:test-\d+|active)\.xml", re.IGNORECASE)
+_PIECE_FIELDS = re.compile(r"<(Identifier|Value|RawString)>[^<]*</\1>")
 
 
 # the reader this module registers (ebsstats.io._registry): sniff, then parse the bytes (the
