@@ -109,6 +109,10 @@ def test_summary_formats(samples):
     assert {"config", "median", "n"} <= set(frame.columns)
     js = run("summary", str(samples), "--metric", "iops", "--format", "json")
     assert __import__("json").loads(js.stdout)[0]["metric"] == "iops"
+    # the count said before the work is the table's: groups by --by and test/op/metric, a
+    # missing op (a PTS score) its own group (it said "2 groups" above a table of 54)
+    said = int(csv.stderr.split(" values in ")[1].split(" groups")[0])
+    assert said == len(frame) > 1
 
 
 def test_check_pattern_shows_each_files_metadata(tmp_path):

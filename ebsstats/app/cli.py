@@ -141,7 +141,7 @@ def cmd_check(args) -> int:
 
 def cmd_summary(args) -> int:
     from ebsstats.app.tables import summary_table
-    from ebsstats.stats._core import runs_only
+    from ebsstats.stats._core import group_keys, runs_only
     from ebsstats.stats.summary import summarize
 
     df = runs_only(_filter(_load(args.data, args.pattern), args))  # as es.select: runs only
@@ -150,8 +150,9 @@ def cmd_summary(args) -> int:
     if bad:
         raise CliError(f"--by {', '.join(bad)}: no such column; columns: "
                        + ", ".join(c for c in df.columns if c not in ("value", "position")))
-    print(f"summarising {len(df):,} values in {df.groupby(by, observed=True).ngroups} groups …",
-          file=sys.stderr)
+    keys = group_keys(df, by)  # (as summarize groups: by, then test/op/metric; NA kept)
+    groups = df.groupby(keys, observed=True, dropna=False).ngroups if keys else 1
+    print(f"summarising {len(df):,} values in {groups} groups …", file=sys.stderr)
     s = summarize(df, by=by, confidence=args.confidence)
     _emit(s, summary_table(s, width=args.width) if args.format == "table" else "", args.format)
     return 0
