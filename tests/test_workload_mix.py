@@ -157,3 +157,25 @@ def test_choose_a_test_whose_rows_have_no_op(monkeypatch):
     assert pick["op"] is None and pick["metric"] == "bandwidth"
     assert pick["params"] == {"threads": 1, "arguments": "Copy"}
     assert pick["runs"]["value"].tolist() == [3000.0] * 5 + [100.0]
+
+
+def test_forest_plot_of_a_comparison_whose_op_is_missing():
+    """A PTS score has no op: the comparison's label columns hold a missing value, which the
+    plot's row names joined as a float (TypeError: the variance page of
+    laertispappas/aws-ec2-phoronix-benchmark stopped)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ebsstats.plots.summary import forest_plot
+    from ebsstats.stats.comparison import compare
+
+    d = pd.DataFrame({"config": ["a"] * 4 + ["b"] * 4, "test": "Stream",
+                      "op": pd.array([None] * 8, dtype="category"), "metric": "bandwidth",
+                      "unit": "B/s", "higher_is_better": True,
+                      "value": [10.0, 11.0, 10.5, 10.2, 12.0, 12.5, 12.2, 12.1]})
+    cmp = compare(d, by="config", baseline="a", n_boot=99)
+    ax = forest_plot(cmp)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Stream NA bandwidth b"]
+    plt.close("all")

@@ -125,7 +125,8 @@ def forest_plot(data: pd.DataFrame, label: str | list[str] | None = None, ax=Non
     if label is None:
         label = list(c.columns[: list(c.columns).index("baseline")])
     label = [label] if isinstance(label, str) else list(label)
-    names = c[label].astype(str).agg(" ".join, axis=1) if label else c.index.astype(str)
+    names = (c[label].astype("string").fillna("NA").agg(" ".join, axis=1) if label
+             else c.index.astype(str))  # (a missing op of a PTS score: "NA", not a float)
     colors = {"better": "C2", "worse": "C3", "higher": "C0", "lower": "C1", "~": "0.5"}
     y = np.arange(len(c))[::-1]
     for yi, (_, r) in zip(y, c.iterrows(), strict=True):
