@@ -326,6 +326,7 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     was mixed and what is left out. Parameters that differ only between configurations are
     what the configurations compare: kept."""
     from ebsstats.stats._checks import _shown, mixed_items
+    from ebsstats.stats._core import key_value
 
     g = group_column(pool, by[0]) if by else None
     keys = [g] if g in pool and pool[g].notna().any() else []
@@ -338,8 +339,7 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     best = combos[combos == combos.max()]
     key = sorted(best.index, key=lambda k: tuple(map(str, k if isinstance(k, tuple) else (k,))))[0]
     key = key if isinstance(key, tuple) else (key,)
-    fixed = {c: (None if v is None or v is pd.NA or (isinstance(v, float) and v != v) else v)
-             for c, v in zip(cols, key, strict=True)}
+    fixed = dict(zip(cols, map(key_value, key), strict=True))  # (missing: None)
     keep = pd.Series(True, index=pool.index)
     for c, v in fixed.items():
         keep &= pool[c].isna() if v is None else (pool[c].astype(object) == v).fillna(False)

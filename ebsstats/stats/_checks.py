@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ebsstats.schema import WORKLOAD_PARAMETERS
+from ebsstats.stats._core import key_value
 
 RATE_UNITS = ("B/s", "IO/s", "s", "ops/s", "B", "count")
 
@@ -94,9 +95,9 @@ def mixed_items(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3
         for key, vals in per_group:
             if len(vals) < 2:
                 continue
-            key = key if isinstance(key, tuple) else (key,)
-            said.setdefault(tuple(None if _missing(v) else v for v in key), []).append(
-                (col, [None if _missing(v) else v.item() if isinstance(v, np.generic) else v
+            key = key if isinstance(key, tuple) else (key,)  # (keyed as iter_groups keys)
+            said.setdefault(tuple(map(key_value, key)), []).append(
+                (col, [key_value(v.item() if isinstance(v, np.generic) else v)
                        for v in list(vals)[:most]], len(vals)))
     return said
 
@@ -106,7 +107,3 @@ def _shown(item: tuple[str, list, int]) -> str:
     col, vals, n = item
     text = f"{col} {'/'.join('NA' if v is None else str(v) for v in vals)}"
     return text + (f" (+{n - len(vals)} more)" if n > len(vals) else "")
-
-
-def _missing(v) -> bool:
-    return v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v)

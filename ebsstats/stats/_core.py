@@ -85,7 +85,12 @@ def group_keys(data: pd.DataFrame, by: str | Sequence[str] | None,
     return keys + [c for c in extra if c not in keys]
 
 
-def _scalar(v):
+def key_value(v):
+    """A group's key value as :func:`iter_groups` gives it: ``None`` for a missing one.
+
+    >>> key_value(float("nan")), key_value(pd.NA), key_value("a")
+    (None, None, 'a')
+    """
     return None if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA else v
 
 
@@ -97,7 +102,7 @@ def iter_groups(data: pd.DataFrame, keys: list[str]) -> Iterator[tuple[dict, pd.
     grouped = data.groupby(keys, dropna=False, observed=True, sort=True)
     for key, sub in grouped:
         key = key if isinstance(key, tuple) else (key,)
-        yield {k: _scalar(v) for k, v in zip(keys, key, strict=True)}, sub
+        yield {k: key_value(v) for k, v in zip(keys, key, strict=True)}, sub
 
 
 def clean_values(sub: pd.DataFrame, value: str) -> tuple[np.ndarray, int]:
