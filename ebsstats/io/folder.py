@@ -921,8 +921,7 @@ def _raise_failures(outcomes: list[_Outcome], root, path) -> None:
                          "PTS or ioping", found=first.failure.reason)
     if root is None and first.parsed is not None and first.parsed.partial:
         raise first.parsed.partial[0]
-    bad = [f for o in outcomes for f in ([o.failure] if o.failure and o.failure.kind == "error"
-                                         else []) + _partial_failures(o)]
+    bad = [f for o in outcomes for f in _outcome_failures(o) if f.kind in ("error", "partial")]
     if bad:
         raise IngestError(bad)
 
@@ -997,10 +996,7 @@ def _failure_rows(outcomes: list[_Outcome], include_companions: bool = False) ->
     """The rows of :func:`failures_frame`."""
     rows = []
     for o in outcomes:
-        first = o.failure
-        if first is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
-            first = IngestFailure(o.rel, None, o.why_empty, kind="empty")
-        for f in ([first] if first is not None else []) + _partial_failures(o):
+        for f in _outcome_failures(o):
             if f.kind == "companion" and not include_companions:
                 continue
             rows.append({"source": f.source, "kind": f.kind,
@@ -1008,6 +1004,15 @@ def _failure_rows(outcomes: list[_Outcome], include_companions: bool = False) ->
                          "format": o.sniffed.format if o.sniffed else None,
                          "position": f.position, "reason": f.reason})
     return rows
+
+
+def _outcome_failures(o: _Outcome) -> list[IngestFailure]:
+    """What one file's outcome says went wrong: its failure (or, read without results, why:
+    kind ``"empty"``), then the parts of it left out (:func:`_partial_failures`)."""
+    first = o.failure
+    if first is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
+        first = IngestFailure(o.rel, None, o.why_empty, kind="empty")
+    return ([first] if first is not None else []) + _partial_failures(o)
 
 
 def _partial_failures(o: _Outcome) -> list[IngestFailure]:
