@@ -344,7 +344,8 @@ def _one_workload(pool: pd.DataFrame, by: Sequence[str], test) -> tuple[pd.DataF
     for c, v in fixed.items():
         keep &= pool[c].isna() if v is None else (pool[c].astype(object) == v).fillna(False)
     runs = pool[keep.astype(bool)]
-    mixes = list(dict.fromkeys(_shown(item) for items in said.values() for item in items))
+    mixes = [_shown(mixed_items(pool[[c]], [])[()][0]) for c in cols]  # (each column once,
+    # its values over every configuration)
     note(f"The runs of {test!r} are not all one workload ({'; '.join(mixes)}). This page takes "
          f"the most run combination, {', '.join(f'{c}={v}' for c, v in fixed.items())} "
          f"({runs['run_id'].nunique()} of {pool['run_id'].nunique()} runs); set `params` to "
