@@ -270,10 +270,11 @@ def test_pre3_schema_synthetic():
     # found; it is written from the element structure documented in FORMATS.md section 4.2.
     df = es.validate(es.read_pts(PRE3))
     r = runs(df, config="raid0-xfs")
-    # RawString 87.00:89.00:89.50 MB/s: a rate, in B/s (no IOPS result: MiB/s assumed)
-    assert r["value"].tolist() == [87.0 * MiB, 89.0 * MiB, 89.5 * MiB]
+    # RawString 87.00:89.00:89.50 MB/s: a rate, in B/s; dbench's MB is 10^6 bytes (dbench.c:
+    # throughput = 1.0e-6 * total_bytes / t), the profile's (PROFILE_MB)
+    assert r["value"].tolist() == [87.0e6, 89.0e6, 89.5e6]
     assert set(r["metric"]) == {"bandwidth"} and set(r["unit"]) == {"B/s"}
-    assert set(r["mb_basis"]) == {"MiB/s assumed (no IOPS result to check)"}
+    assert set(r["mb_basis"]) == {"MB/s (the dbench profile: its tool counts 10^6 bytes)"}
     assert r["description"].iloc[0] == "12 Clients"  # Attributes
     assert r["arguments"].iloc[0] == "-c client.txt 12"  # TestArguments
     assert r["result_identifier"].iloc[0] == "dbench"  # TestName

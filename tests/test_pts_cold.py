@@ -110,7 +110,7 @@ def test_mb_basis_in_two_parts_is_mb_basis_of(scale, mode, fio):
                             (10.0, 2560.0, None), (10.0, 1.0, 4096), (0.0, 1.0, 4096)]:
         entry = None if other is None else _entry("s", repr(other))
         want = pts._mb_basis_of(res, mean, entry, bs, mode, fio)
-        got = pts._result_mb_basis(res, mode) or pts._entry_mb_basis(mean, other, bs, fio)
+        got = pts._result_mb_basis(res, mode) or pts._entry_rule(res)(mean, other, bs, fio)
         assert got == want
 
 

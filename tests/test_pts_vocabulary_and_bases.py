@@ -17,6 +17,7 @@ import pytest
 import ebsstats as es
 from ebsstats.io import _common, pts
 from ebsstats.io._columns import Const
+from tests.conftest import FIXTURES
 from tests.test_pts_fast import REAL, _random_doc, forget_kept
 from tests.test_pts_plan import _mutant
 
@@ -24,6 +25,8 @@ OPTIONS = [{}, {"fio_mb": "MB"}, {"tz": "Europe/Berlin"}, {"test_logs": False}]
 
 _PROPORTION_RE = re.compile(r"<Proportion>[^<]*</Proportion>")
 _SCALE_RE = re.compile(r"<Scale>[^<]*</Scale>")
+
+PTS_FIXTURES = FIXTURES / "pts"
 
 
 def _respelled(doc: str, rng) -> str:
@@ -327,7 +330,118 @@ def test_times_read_as_utc_at_once_are_localized_ones(seed):
                                   "Block Size: 0B", "Type: random read - Block Size: 9EB",
                                   "Build - Type: Copy"])
 def test_workload_kept_per_description(desc):
-    """A Description's workload, op and block size are kept: the same as read again."""
+    """A Description's workload, op, block size and threads are kept: the same as read again."""
     res = pts._Result(None, "t", None, None, desc, None, None, None, "")
-    assert pts._workload(res) == pts._description_workload.__wrapped__(desc)
+    assert pts._workload(res) == pts._description_workload.__wrapped__(None, desc)
     assert pts._workload(res) == pts._workload(res)
+
+
+# Descriptions as PTS writes them from the profiles' options (the DisplayName and the chosen
+# entry's Name, joined by " - "; ob-cache/test-profiles/pts/*/test-definition.xml)
+@pytest.mark.parametrize("identifier, desc, expected", [
+    ("pts/tiobench-1.3.1", "Test: Read - Size Per Thread: 32MB - Thread Count: 8",
+     ("seqread", "read", None, 8)),
+    ("pts/tiobench-1.3.1", "Test: Write - Size Per Thread: 256MB - Thread Count: 32",
+     ("seqwrite", "write", None, 32)),
+    ("pts/tiobench-1.2.0", "Test: Random Write - Size Per Thread: 64MB - Thread Count: 4",
+     ("randwrite", "write", None, 4)),
+    ("pts/iozone-1.9.6", "Record Size: 64Kb - File Size: 512MB - Disk Test: Read Performance",
+     ("seqread", "read", 65536, None)),
+    ("pts/fio-2.2.0", "Type: Random Write - Engine: Linux AIO - Direct: Yes - Block Size: 4KB"
+     " - Job Count: 16 - Disk Target: Default Test Directory",
+     ("randwrite", "write", 4096, 16)),
+    ("pts/dbench-1.0.2", "Client Count: 12", (None, None, None, 12)),
+    ("pts/aio-stress-1.1.3", "Test: Random Write", ("randwrite", "write", None, None)),
+    # a profile's own words are its own: another's "Read" says nothing
+    ("pts/compilebench-1.0.3", "Test: Read Compiled Tree", (None, None, None, None)),
+    ("local/other-1.0.0", "Test: Read - Thread Count: 0", (None, None, None, None)),
+    ("pts/tiobench-1.3.1", "Test: Read - Thread Count: many", ("seqread", "read", None, None)),
+])
+def test_description_workload_per_profile(identifier, desc, expected):
+    """Workload, op, block size and threads of each storage profile's Description."""
+    assert pts._description_workload.__wrapped__(pts._profile_name(identifier), desc) == expected
+
+
+def test_tiobench_result_read_with_its_op_and_threads(tmp_path):
+    """A tiobench result (a generated fio result of the fixture given tiobench's identifier,
+    title and Description; its values are the fixture's) gets op, workload and threads."""
+    path = PTS_FIXTURES / "ebs-mini-single-volume" / "composite.xml"
+    text = path.read_text()
+    first = text.index("<Result>")
+    head, rest = text[:first], text[first:]
+    rest = rest.replace("<Identifier>local/fio-sys-1.0.0</Identifier>\n    <Title>Flexible IO "
+                        "Tester (System fio)</Title>", "<Identifier>pts/tiobench-1.3.1"
+                        "</Identifier>\n    <Title>Threaded I/O Tester</Title>", 1)
+    rest = rest.replace("Type: Random Read - Engine: Linux AIO - Direct: Yes - Block Size: 4KB",
+                        "Test: Read - Size Per Thread: 32MB - Thread Count: 8", 1)
+    (tmp_path / "composite.xml").write_text(head + rest)
+    df = es.read(tmp_path)
+    tio = df[(df["test"] == "Threaded I/O Tester") & (df["metric"] == "bandwidth")]
+    assert len(tio) == 6  # its five runs and the reported mean
+    assert set(tio["op"]) == {"read"} and set(tio["workload"]) == {"seqread"}
+    assert tio["threads"].tolist() == [8] * 6 and tio["block_size"].isna().all()
+    assert tio["value"].iloc[0] == 481 * 2**20  # the first run, 481 MB/s (MiB: no IOPS sibling)
+    # the fio results' threads stay unknown: their Description has no Job Count
+    assert df.loc[df["result_identifier"] == "local/fio-sys-1.0.0", "threads"].isna().all()
+
+
+def _as_fio_2_0_0(text: str) -> str:
+    """The fixture's fio results as pts/fio-2.0.0 writes them: identifier, the ``MiB/s`` scale
+    of its bw-line parser, and each MB/s figure as that line gives it below 1 GiB/s, in KiB/s
+    (the fixture's MB/s are 10^6 bytes: x 10^6 / 1024). No genuine pts/fio-2.0.0 file was
+    found; this is its profile's results-definition.xml applied to the fixture's figures."""
+    def result(m: re.Match) -> str:
+        block = m.group(0)
+        if "<Identifier>local/fio-sys-1.0.0</Identifier>" not in block:
+            return block
+        block = block.replace("local/fio-sys-1.0.0", "pts/fio-2.0.0")
+        if "<Scale>MB/s</Scale>" not in block:
+            return block
+        def kib(v: re.Match) -> str:
+            return f"{float(v.group(0)) * 1e6 / 1024:.6f}"
+        block = re.sub(r"(?<=<Value>)[^<]+", kib, block)
+        block = re.sub(r"(?<=<RawString>)[^<]+",
+                       lambda r: ":".join(f"{float(x) * 1e6 / 1024:.6f}"
+                                          for x in r.group(0).split(":")), block)
+        return block.replace("<Scale>MB/s</Scale>", "<Scale>MiB/s</Scale>")
+    return re.sub(r"<Result>.*?</Result>", result, text, flags=re.S)
+
+
+def test_fio_2_0_0_kib_values_under_a_mib_scale(tmp_path):
+    """pts/fio-2.0.0 files its KiB/s figures under MiB/s (fio prints the bw line in KiB/s up
+    to 1 GiB/s): read as KiB/s where IOPS x block size says so, the same B/s as the
+    fixture's decimal MB/s figures, not 1024 times them."""
+    src = PTS_FIXTURES / "ebs-mini-single-volume" / "composite.xml"
+    (tmp_path / "composite.xml").write_text(_as_fio_2_0_0(src.read_text()))
+    want = es.read(src)
+    got = es.read(tmp_path)
+    bw = want[(want["result_identifier"] == "local/fio-sys-1.0.0")
+              & (want["metric"] == "bandwidth")]
+    bw2 = got[(got["result_identifier"] == "pts/fio-2.0.0") & (got["metric"] == "bandwidth")]
+    assert len(bw2) == len(bw) == 24  # 4 MB/s results x (5 runs + the reported mean)
+    np.testing.assert_allclose(bw2["value"].to_numpy(), bw["value"].to_numpy(), rtol=1e-9)
+    assert set(bw["mb_basis"]) == {"MB/s (checked: IOPS x block size)"}
+    assert set(bw2["mb_basis"]) == {
+        "KiB/s (checked: IOPS x block size; fio printed its bw line in KiB/s)"}
+    # fio_mb forces the scale's MiB/s (the user's word over the check)
+    forced = es.read_pts(tmp_path / "composite.xml", fio_mb="MiB")
+    forced = forced[(forced["result_identifier"] == "pts/fio-2.0.0")
+                    & (forced["metric"] == "bandwidth")]
+    np.testing.assert_allclose(forced["value"].to_numpy(), bw2["value"].to_numpy() * 1024)
+
+
+@pytest.mark.parametrize("mean, iops, bs, unit", [
+    (11718.75, 3000.0, 4096, "KiB"),  # 3,000 IOPS of 4 KiB in KiB/s (EBS gp3 baseline)
+    (11.71875, 3000.0, 4096, "MiB"),  # the same in MiB/s
+    (1000.0, 1000.0, 2**20, "MiB"),  # 1,000 IOPS of 1 MiB: 1000 MiB/s
+    (1024000.0, 1000.0, 2**20, "KiB"),  # the same in KiB/s
+    (5000.0, 3000.0, 4096, None),  # neither: the scale's MiB/s, unchecked
+    (11718.75, None, 4096, None),  # no IOPS entry
+    (11718.75, 3000.0, None, None),  # no block size
+])
+def test_entry_kib_or_mib(mean, iops, bs, unit):
+    factor, basis = pts._entry_kib_or_mib(mean, iops, bs, True)
+    if unit is None:
+        assert factor == 2**20 and basis.startswith("MiB/s (the profile's scale;")
+    else:
+        assert factor == {"KiB": 1024, "MiB": 2**20}[unit] and "checked" in basis

@@ -52,10 +52,14 @@ Metrics
       ``(…MB/s)``. When the check is impossible or inconclusive, MiB/s is assumed (the upstream
       profile) and said so in the ``mb_basis`` column (``fio_mb="MiB"|"MB"`` forces a basis).
       Known upstream quirk: below 10 MiB/s fio prints ``KiB/s`` and ``pts/fio`` divides by
-      1000, a 2.4 % error that no reader can undo.
+      1000, a 2.4 % error that no reader can undo. ``pts/fio-2.0.0`` scales its figures
+      ``MiB/s`` but takes them from fio's ``bw (  KiB/s):`` line, in KiB/s up to 1 GiB/s: a
+      fio result in MiB/s is checked per entry for KiB/s or MiB/s against IOPS × block size.
     * every other result whose Scale is a rate: ``MB/s``/``MiB/s`` → ``bandwidth`` in B/s (the
-      same IOPS × block size check decides the "MB"; without an IOPS result MiB/s is assumed
-      and said so in ``mb_basis``), ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
+      "MB" of the profile's tool where :data:`PROFILE_MB` knows it: 10^6 bytes for dbench,
+      stream, the compression profiles, 2^20 for tiobench, iozone, aio-stress…; else the
+      same IOPS × block size check; without an IOPS result MiB/s is assumed; the basis said
+      in ``mb_basis``), ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
       storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is sysbench's average
       latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
     * every other result: ``score`` with ``unit`` = the Scale verbatim (``ms`` of a frame time,
@@ -64,8 +68,14 @@ Metrics
     * ``test-run-times`` of an Entry → ``runtime`` rows (s) per run, once per run (not repeated
       for the MB/s and IOPS results of the same execution).
 
+Workload columns, from the Description (PTS joins each option's name and choice with `` - ``):
+``workload``/``op`` from its ``Type``/``Test``/``Test Mode`` (Random Read, Sequential Write…;
+tiobench's Read and Write and iozone's Read/Write Performance are sequential), ``block_size``
+from ``Block Size`` (iozone: ``Record Size``), ``threads`` from ``Job Count`` (fio), ``Thread
+Count`` (tiobench) or ``Client Count`` (dbench).
+
 Extra columns: ``result_identifier`` (``local/fio-ebs-1.15.0``), ``app_version``, ``arguments``,
-``description``, ``scale``, ``display_format``, ``proportion``, ``mb_basis`` (fio bandwidth rows),
+``description``, ``scale``, ``display_format``, ``proportion``, ``mb_basis`` (bandwidth rows),
 the System's Hardware/Software pairs as ``hw_<key>``/``sw_<key>`` (``hw_processor``, ``hw_disk``,
 ``sw_os``, ``sw_kernel``, ``sw_file_system`` — also copied to the ``filesystem`` column), and
 ``result_hash`` (PTS's comparison hash, where known).
@@ -117,6 +127,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 from operator import is_not, itemgetter, mul, ne, sub
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 import defusedxml
@@ -153,7 +164,7 @@ from ebsstats.schema import run_id
 MEMORY_FACTOR = 100
 
 
-__all__ = ["sniff", "parse", "read_pts", "FORMATS", "split_system_string"]
+__all__ = ["sniff", "parse", "read_pts", "FORMATS", "PROFILE_MB", "split_system_string"]
 
 FORMATS = ("composite.xml", "composite.xml pre-3.0", "csv export", "raw csv export",
            "json export")
@@ -1149,25 +1160,73 @@ def _description_pairs(desc: str | None) -> dict[str, str]:
     return out
 
 
-def _workload(res: _Result) -> tuple[str | None, str | None, int | None]:
-    return _description_workload(res.description)
+def _workload(res: _Result) -> tuple[str | None, str | None, int | None, int | None]:
+    return _description_workload(_profile_name(res.identifier), res.description)
+
+
+def _profile_name(identifier: str | None) -> str | None:
+    """A test profile's name without its repository and version: ``pts/tiobench-1.2.0`` ->
+    ``tiobench``.
+
+    >>> _profile_name("pts/tiobench-1.2.0"), _profile_name("local/fio-sys"), _profile_name(None)
+    ('tiobench', 'fio-sys', None)
+    """
+    if not identifier:
+        return None
+    return _PROFILE_VERSION_RE.sub("", identifier.rsplit("/", 1)[-1]).lower()
+
+
+_PROFILE_VERSION_RE = re.compile(r"-\d+(?:\.\d+)*$")
+
+# What a profile's test option names where the usual words (_TYPES) do not say it: tiobench's
+# "Read" and "Write" are tiotest's sequential tests (its "Random Read"/"Random Write" are
+# _TYPES'), iozone's "Disk Test" is -i0 (sequential write) or -i1 (sequential read); both
+# from the profiles' test-definition.xml (pts/tiobench-1.3.1, pts/iozone-1.9.6)
+_PROFILE_TYPES = {
+    "tiobench": {"read": ("seqread", "read"), "write": ("seqwrite", "write")},
+    "iozone": {"read performance": ("seqread", "read"),
+               "write performance": ("seqwrite", "write")},
+}
+# the options that count concurrent workers (the threads column: jobs, threads or clients):
+# pts/fio's Job Count (numjobs), tiobench's Thread Count, dbench's Client Count
+_THREAD_KEYS = ("job count", "thread count", "client count", "threads")
+_BLOCK_KEYS = ("block size", "record size")  # (iozone's record size: its -r, an I/O's size)
 
 
 @functools.lru_cache(maxsize=1024)  # (an MB/s result and its IOPS sibling share one)
-def _description_workload(desc: str | None) -> tuple[str | None, str | None, int | None]:
-    """(workload, op, block size) of a result's Description."""
+def _description_workload(profile: str | None, desc: str | None
+                          ) -> tuple[str | None, str | None, int | None, int | None]:
+    """(workload, op, block size, threads) of a result's Description, read as the profile
+    ``profile`` (:func:`_profile_name`) writes it.
+
+    >>> _description_workload("tiobench", "Test: Read - Size Per Thread: 32MB - Thread Count: 8")
+    ('seqread', 'read', None, 8)
+    >>> _description_workload("fio", "Type: Random Read - Block Size: 4KB - Job Count: 1")
+    ('randread', 'read', 4096, 1)
+    >>> _description_workload("other", "Test: Read")
+    (None, None, None, None)
+    """
     pairs = _description_pairs(desc)
-    kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test")
-    workload, op = _TYPES.get(kind.lower(), (None, None)) if kind else (None, None)
+    kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test") or pairs.get(
+        "disk test")
+    workload = op = None
+    if kind:
+        kind = kind.lower()
+        workload, op = _TYPES.get(kind) or _PROFILE_TYPES.get(profile, {}).get(
+            kind, (None, None))
     bs = None
-    if "block size" in pairs:
+    size = next((pairs[k] for k in _BLOCK_KEYS if k in pairs), None)
+    if size is not None:
         try:
-            bs = int(units.binary_size(pairs["block size"]))
+            bs = int(units.binary_size(size))
         except (ValueError, OverflowError):
             bs = None
         if bs is not None and not 0 < bs < 2**63:
             bs = None  # like any block size that is not one
-    return workload, op, bs
+    threads = next((pairs[k] for k in _THREAD_KEYS if k in pairs), None)
+    if threads is not None:
+        threads = int(threads) if threads.isdecimal() and 0 < int(threads) < 2**31 else None
+    return workload, op, bs, threads
 
 
 _STAMPS: dict[tuple, pd.Timestamp] = {}  # (TimeStamp text, tz) -> its time (re-reads repeat)
@@ -1409,17 +1468,112 @@ def _mb_basis_of(res: _Result, mean: float | None, other: _Entry | None, bs: int
     decided = _result_mb_basis(res, mode)
     if decided is not None:
         return decided
-    return _entry_mb_basis(mean, _mean_value(other) if other else None, bs, fio)
+    return _entry_rule(res)(mean, _mean_value(other) if other else None, bs, fio)
 
 
 def _result_mb_basis(res: _Result, mode: str) -> tuple[float, str] | None:
     """The part of :func:`_mb_basis_of` the result alone decides (its scale, the fio_mb
-    option), or None when each entry's values decide."""
-    if (res.scale or "").strip().upper() == "MIB/S":
+    option, the profile's tool: :data:`PROFILE_MB`), or None when each entry's values
+    decide."""
+    if _says_mib(res):
+        if mode == "auto" and _is_fio(res):  # (fio's bw line: each entry checked)
+            return None
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    return None
+    return _profile_mb(res.identifier)
+
+
+def _says_mib(res: _Result) -> bool:
+    return (res.scale or "").strip().upper() == "MIB/S"
+
+
+def _entry_rule(res: _Result):
+    """The rule that decides each MB/s entry of ``res`` (when :func:`_result_mb_basis` does
+    not decide them all): :func:`_entry_kib_or_mib` for a fio result in MiB/s, else
+    :func:`_entry_mb_basis`."""
+    return _entry_kib_or_mib if _says_mib(res) else _entry_mb_basis
+
+
+def _entry_kib_or_mib(mean: float | None, other: float | None, bs: int | None,
+                      fio: bool) -> tuple[float, str]:
+    """The unit of an entry of a fio result whose Scale says MiB/s, checked against the
+    mean of the same system's IOPS entry (``other``) x the block size ``bs``.
+
+    pts/fio-2.0.0 takes the ``avg`` of fio's ``bw (  MiB/s): min=…`` line with that scale, but
+    fio prints that line in KiB/s unless the mean is above 1 GiB/s (fio ``stat.c``:
+    ``if (mean > fkb_base * fkb_base) … bw_str = "MiB"``): at EBS speeds the Value is KiB/s.
+    Of the two units the one within a factor 1.5 of IOPS x block size is taken; without an
+    IOPS entry, or with neither close, the scale's MiB/s (and the basis says so).
+
+    >>> _entry_kib_or_mib(11718.75, 3000.0, 4096, True)[1]  # 3,000 IOPS of 4 KiB, in KiB/s
+    'KiB/s (checked: IOPS x block size; fio printed its bw line in KiB/s)'
+    >>> _entry_kib_or_mib(11.44, 3000.0, 4096, True) == _MIB_CHECKED
+    True
+    """
+    if bs and mean and other and mean > 0 and other > 0:
+        expected = other * bs
+        r_mib, r_kib = mean * _MIB / expected, mean * _KIB / expected
+        if _CLOSE_LO < r_mib < _CLOSE_HI:
+            return _MIB_CHECKED
+        if 0 < r_mib < math.inf and 0 < r_kib < math.inf:
+            d_mib, d_kib = abs(math.log(r_mib)), abs(math.log(r_kib))
+            if min(d_mib, d_kib) < _WITHIN_1_5:
+                return _MIB_CHECKED if d_mib <= d_kib else _KIB_CHECKED
+        return _MIB, "MiB/s (the profile's scale; IOPS x block size says neither MiB/s nor KiB/s)"
+    return _MIB, "MiB/s (the profile's scale; no IOPS result to check)"
+
+
+_KIB = float(units.KiB)
+_WITHIN_1_5 = math.log(1.5)  # (the two units are 1024 times apart: no entry is near both)
+_KIB_CHECKED = (_KIB, "KiB/s (checked: IOPS x block size; fio printed its bw line in KiB/s)")
+
+
+@functools.lru_cache(maxsize=256)
+def _profile_mb(identifier: str | None) -> tuple[float, str] | None:
+    """(factor, basis) of the MB/s results of a profile :data:`PROFILE_MB` knows, else None.
+
+    >>> _profile_mb("pts/stream-1.3.4")
+    (1000000.0, 'MB/s (the stream profile: its tool counts 10^6 bytes)')
+    >>> _profile_mb("pts/fio-2.2.0") is None  # (checked per entry against its IOPS result)
+    True
+    """
+    name = _profile_name(identifier)
+    unit = PROFILE_MB.get(name)  # type: ignore[arg-type]
+    if unit is None:
+        return None
+    what = "10^6 bytes" if unit == "MB" else "2^20 bytes"
+    return _MB_FACTORS[unit], f"{unit}/s (the {name} profile: its tool counts {what})"
+
+
+# What the "MB" of each PTS test profile's MB/s results is, read off the source of the tool it
+# runs and the profile's results-definition.xml (the pts/<name> profiles of PTS's ob-cache,
+# 2026-06): the line that computes the printed figure, and any division the profile adds.
+# Only fio has an IOPS result beside its MB/s one: its "MB" is checked per entry instead.
+PROFILE_MB: Mapping[str, str] = MappingProxyType({  # (read only: _profile_mb remembers)
+    # storage I/O
+    "tiobench": "MiB",  # tiotest.c: MBYTE (1024*KBYTE)
+    "dbench": "MB",  # dbench.c: throughput = 1.0e-6 * total_bytes / t
+    "aio-stress": "MiB",  # aio-stress.c 0.21: started_ios * reclen / (1024 * 1024)
+    "hdparm-read": "MiB",  # hdparm.c: TIMING_BUF_MB 2 of 2 * 1024 * 1024 bytes per read
+    "iozone": "MiB",  # iozone.c: rate >>= 10 (KiB/s), then the profile's DivideResultBy 1024
+    "compilebench": "MiB",  # compilebench: total_bytes / (1024 * 1024)
+    "ior": "MiB",  # ior-output.c: the Mean(MiB) column, bw->mean / MEBIBYTE
+    "sysbench": "MiB",  # sb_memory.c: megabyte = 1024.0 * 1024.0 (its scale says MiB/sec)
+    # memory, compression and other rates
+    "stream": "MB",  # stream.c 5.10: 1.0E-06 * bytes[j] / mintime[j]
+    "ramspeed": "MB",  # ramsmp.c: MiB over microseconds (the profile passes no -r)
+    "tinymembench": "MB",  # main.c: size * loopcount / (t2 - t1) / 1000000.
+    "intel-mlc": "MB",  # its banner: 1 MB/sec = 1,000,000 Bytes/sec
+    "compress-lz4": "MB",  # bench.c: srcSize / fastestC (ns) * 1000
+    "compress-zstd": "MB",  # benchzstd.h: MB_UNIT 1000000
+    "lzbench": "MB",  # lzbench.cpp: origsize * 1000.0 / ctime (ns)
+    "hpcc": "MB",  # bench_lat_bw: bandwidth / 1e6 MByte/s (Max Ping Pong Bandwidth)
+    "petsc": "MB",  # MPIVersion.c: 1.0E-06 * bytes[j] / mintime[j]
+    "cachebench": "MiB",  # cachebench.c: refcnt * datasize / (1024.0 * 1024.0) per second
+    "blosc": "MiB",  # b2bench.c: MB (1024*KB)
+    "leveldb": "MiB",  # db_bench.cc: bytes_ / 1048576.0 / elapsed
+})
 
 
 def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
@@ -1904,11 +2058,11 @@ class _ResultValues(NamedTuple):
 
 def _result_values(res: _Result, fmt: str) -> _ResultValues:
     fio = _is_fio(res)
-    workload, op, bs = _workload(res)
+    workload, op, bs, threads = _workload(res)
     metric, unit, lat_factor = _canonical(res, fmt, fio)
     base = {
         "test": res.title, "workload": workload,
-        "op": op, "block_size": bs, "metric": metric, "unit": unit,
+        "op": op, "block_size": bs, "threads": threads, "metric": metric, "unit": unit,
         "higher_is_better": {"HIB": True, "LIB": False}.get((res.proportion or "").upper()),
         "result_identifier": res.identifier, "app_version": res.app_version,
         "arguments": res.arguments, "description": res.description, "scale": res.scale,
@@ -2008,7 +2162,8 @@ def _scale_bulk(sh: _ResultShared, values: list[float], flat: list[float], lengt
         if _all_mib_checked(values, others, bs):
             decisions = [_MIB_CHECKED] * m
         else:
-            decisions = list(map(_entry_mb_basis, values, others, repeat(bs), repeat(sh.fio)))
+            decisions = list(map(_entry_rule(sh.res), values, others, repeat(bs),
+                                 repeat(sh.fio)))
     factors = [d[0] for d in decisions]
     if factors.count(_MIB) == m:  # (one factor: each run times it, as below)
         scaled, flat = [v * _MIB for v in values], [v * _MIB for v in flat]
