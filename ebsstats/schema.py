@@ -43,7 +43,8 @@ flag                string                     why a value needs care: ``too_fas
                                                ``+++++``: finished too fast to measure, value NaN),
                                                ``error=5`` (fio job error), ``aggregate`` (fio
                                                "All clients"), ``reported_mean`` (PTS Value beside
-                                               its raw runs), ``spread`` (a published ± figure)
+                                               its raw runs), ``spread`` (a published ± figure),
+                                               ``interrupted`` (fio stopped on a signal)
 ==================  =========================  ===================================================
 
 Metadata columns (:data:`META_COLUMNS`) are always present (``<NA>`` when unknown): ``host``,
@@ -76,6 +77,7 @@ from ebsstats.errors import SchemaError
 
 __all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS",
+           "SELECT_EXCLUDES", "INTERRUPTED",
            "WORKLOAD_PARAMETERS"]
 
 #: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
@@ -550,15 +552,19 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
 
 #: Flags of rows that summarise other rows (left out by :func:`select` unless asked for).
 SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
+#: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS`, and the rows of a run fio
+#: stopped on a signal before its end (``interrupted``: a shorter run than the others).
+INTERRUPTED = "interrupted"
+SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED)
 
 #: The columns that say what a run asked of the storage, beyond its test's name: the schema's
 #: workload, block size, threads and queue depth, and the options the readers keep as extra
-#: columns (fio's ``rw``, engine, direct I/O, file size, rate cap; sysbench's file and CPU
+#: columns (fio's ``rw`` and read share of a mix, engine, direct I/O, file size, rate cap; sysbench's file and CPU
 #: options; bonnie++'s sizes and file counts; a PTS test's ``arguments``). Runs that differ in
 #: one of them measured different things: their values are not repetitions of one another.
 WORKLOAD_PARAMETERS = (
     "workload", "block_size", "threads", "iodepth",
-    "rw", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",
+    "rw", "rwmixread", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",
     "io_mode", "file_total_size", "file_num", "fsync_freq", "fsync_all", "fsync_end",
     "extra_flags", "cpu_max_prime", "memory_oper", "memory_scope", "sysbench_tables",
     "sysbench_table_size",
@@ -568,14 +574,15 @@ WORKLOAD_PARAMETERS = (
 )
 
 
-def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SUMMARY_FLAGS,
+def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SELECT_EXCLUDES,
            dropna: bool = False, **equals) -> pd.DataFrame:
     """Rows whose columns equal the given values (a list means any of them).
 
     By default rows that summarise other rows are left out — PTS's reported mean beside its raw
     runs (``reported_mean``), a published ± figure (``spread``) and fio's "All clients" line
-    (``aggregate``) — so statistics see each run once. Columns that are not in the frame match
-    nothing.
+    (``aggregate``) — so statistics see each run once, and so are the rows of a run fio stopped
+    on a signal (``interrupted``: :data:`SELECT_EXCLUDES`). Columns that are not in the frame
+    match nothing.
 
     Examples
     --------

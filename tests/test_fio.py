@@ -469,3 +469,17 @@ def test_package_names_are_functions_whatever_module_is_imported_first(first):
             "assert j.json.__name__ == 'json' and hasattr(j.json, 'JSONDecoder')\n"
             "assert es.read_fio_log.__module__ == 'ebsstats.io.fio.log'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_rwmixread_of_mixed_jobs():
+    """A mixed job's read share (fio 3.33 JSON): --rwmixread=70 -> "70" (its issued reads and
+    writes are near 70:30), a randrw without the option -> fio's default "50", a pure read ->
+    none (the share says nothing there)."""
+    mix = es.read(fixture("fio", "gen", "randrw_mix70.json"))
+    assert set(mix["rwmixread"]) == {"70"}
+    ios = mix[mix["metric"] == "total_ios"].set_index("op")["value"]
+    assert 0.65 < ios["read"] / (ios["read"] + ios["write"]) < 0.75
+    assert set(es.read(fixture("fio", "gen", "custom_percentiles.json"))["rwmixread"]) == {"50"}
+    assert "rwmixread" in es.schema.WORKLOAD_PARAMETERS
+    pure = es.read(fixture("fio", "gen", "sigint.json"))  # randread
+    assert "rwmixread" not in pure or pure["rwmixread"].isna().all()

@@ -187,3 +187,78 @@ def test_a_printed_iops_that_disagrees_with_its_count_is_kept():
     df = es.frame(fio.parse(normal, "x", format="normal").records)
     assert df.loc[(df["metric"] == "iops") & (df["op"] == "write"), "value"].tolist() == [
         pytest.approx(2.999, abs=5e-7)]
+
+
+# ------------------------------------------------- bits, the sync block, a stopped run (fio 3.33)
+
+def _normal_part(name: str) -> str:
+    """The normal text of a ``--output-format=normal,json`` fixture (fio 3.33 writes the JSON
+    first, then the text from the job's ``name: (groupid=…`` line on)."""
+    text = fixture("fio", "gen", name).read_text()
+    end = text.index("\n}\n") + 3  # the JSON document's end
+    return text[:text.index("{")] + text[end:]
+
+
+def test_normal_rates_in_bits():
+    # --unit_base=1: "read: IOPS=42.5k, BW=1328Mibit/s (1393Mbit/s)(166MiB/1001msec)"
+    p = fio.parse(_normal_part("bits_normal_json.txt"), "bits.txt", format="normal")
+    assert _value(p, "read", "bandwidth") == 1328 * MiB / 8  # Mibit/s: 2^20 bits, an eighth
+    assert _value(p, "read", "io_bytes") == 166 * MiB
+    assert _value(p, "read", "iops") == pytest.approx(42_549 / 1.001)  # issued / runtime
+    # the JSON of the same run: bw_bytes 174,106,597 B/s, printed to 4 digits as 1328 Mibit/s
+    js = es.read(fixture("fio", "gen", "bits_normal_json.txt"))
+    bw = js.loc[(js["op"] == "read") & (js["metric"] == "bandwidth"), "value"].item()
+    assert bw == 174_106_597 and abs(1328 * MiB / 8 / bw - 1) < 0.0005
+
+
+def test_normal_rates_in_bits_fio_2():
+    # fio 2.x with --unit_base=1 prints "bw=958205Kbit/s" (K = 1024 bits, as 2.x KB is KiB): a
+    # 2.x line of the small 2.0.5 fixture respelled in its bits
+    text = fixture("fio", "f205_small_normal.txt").read_text()
+    line = next(ln for ln in text.splitlines() if ln.lstrip().startswith(("read :", "write:")))
+    kb = int(line.split("bw=")[1].split("KB/s")[0])
+    p = fio.parse(text.replace(f"bw={kb}KB/s", f"bw={kb * 8}Kbit/s"), "b.txt", format="normal")
+    q = fio.parse(text, "b.txt", format="normal")
+    assert [r["value"] for r in _rows(p, metric="bandwidth")] == [
+        r["value"] for r in _rows(q, metric="bandwidth")]
+
+
+def test_normal_direction_line_not_understood_is_said():
+    # a summary line in a unit no fio prints: its rates are left out, and the notes say so
+    text = _normal_part("bits_normal_json.txt").replace("Mibit/s (1393", "Mibyte/s (1393")
+    p = fio.parse(text, "x.txt", format="normal")
+    assert not _rows(p, metric="bandwidth", op="read")
+    assert _rows(p, metric="clat_mean", op="read")  # the direction's other lines still read
+    assert any(n.startswith("line ") and "does not read" in n for n in p.notes)
+
+
+def test_normal_sync_block_as_the_json():
+    # "fsync/fdatasync/sync_file_range:" then "sync (usec): min=147, max=7972, avg=2361.55,
+    # stdev=1913.47" and its percentiles: op sync, lat_*, as the JSON's "sync" object gives them
+    p = fio.parse(_normal_part("fsync_normal_json.txt"), "f.txt", format="normal")
+    assert _value(p, "sync", "lat_min") == pytest.approx(147e-6)
+    assert _value(p, "sync", "lat_mean") == pytest.approx(2361.55e-6)
+    assert _value(p, "sync", "lat_p99") == pytest.approx(7767e-6)  # "99.00th=[ 7767]"
+    assert _value(p, "sync", "total_ios") == 424  # "issued rwts: total=0,424,0,424"
+    assert not _rows(p, op="sync", metric="iops")  # (a sync block has no rates)
+    js = es.read(fixture("fio", "gen", "fsync_normal_json.txt"))
+    sync = js[js["op"] == "sync"].set_index("metric")["value"]
+    text = {r["metric"]: r["value"] for r in _rows(p, op="sync")}
+    assert set(text) == set(sync.index)
+    for metric, v in text.items():  # the text rounds to its printed digits
+        assert v == pytest.approx(sync[metric], rel=0.005), metric
+
+
+@pytest.mark.parametrize("name", ["sigint.json", "sigint_normal.txt"])
+def test_run_stopped_on_a_signal_is_flagged(name):
+    # "fio: terminating on signal 2": a 10 s job stopped after ~2.1 s; its rows are kept,
+    # flagged interrupted, left out by select() and named in summarize()'s warning
+    df = es.read(fixture("fio", "gen", name))
+    assert set(df["flag"]) == {"interrupted"} and len(df) > 0
+    runtime = df.loc[(df["op"] == "read") & (df["metric"] == "runtime"), "value"].item()
+    assert runtime == pytest.approx(2.167 if name.endswith("json") else 2.138)
+    assert es.select(df, metric="iops").empty
+    s = es.summarize(df[df["metric"] == "iops"], by=["op"])
+    assert "stopped on a signal" in s["warning"].iloc[0]
+    p = fio.parse(fixture("fio", "gen", name).read_text(), name)
+    assert any("signal 2" in n and "interrupted" in n for n in p.notes)

@@ -19,6 +19,7 @@ from scipy import stats
 # grouping, the never-pool policy and the median CI live in the one statistical core; the names
 # stay importable from here for the modules that import them from summary.
 from ebsstats._docs import renamed
+from ebsstats.schema import INTERRUPTED
 from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
@@ -96,6 +97,21 @@ def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
                      "confidence": confidence, "method": "order statistics (binomial)",
                      "warning": median_warning(len(x), confidence)})
     return _frame(rows, keys)
+
+
+def _group_warning(x: np.ndarray, n_excl: int, median: str | None, mixed: str | None,
+                   meth: str, interrupted: int) -> str | None:
+    """What :func:`summarize` says of one group: too few values, runs of different workloads,
+    NaN values left out, runs fio stopped early, an average undefined for its values."""
+    warn = [w for w in (median, mixed) if w]
+    if n_excl:
+        warn.append(f"{n_excl} NaN value(s) excluded")
+    if interrupted:
+        warn.append(f"{interrupted} value(s) of runs fio stopped on a signal (flag "
+                    f"{INTERRUPTED!r}: shorter than asked; ebsstats.select leaves them out)")
+    if meth in ("harmonic", "geometric") and len(x) and np.any(x <= 0):
+        warn.append(f"{meth} mean undefined for values <= 0")
+    return "; ".join(warn) if warn else None
 
 
 def _frame(rows: list[dict], keys: list[str]) -> pd.DataFrame:
@@ -238,6 +254,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
     mixed = mixed_parameters(data, keys)  # groups whose runs measured different workloads
+    # runs fio stopped on a signal (select() leaves them out; a frame given as read has them)
+    cut = "flag" in data and bool((data["flag"] == INTERRUPTED).any())
     rows = []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         x, n_excl = clean_values(sub, value)
@@ -277,13 +295,9 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         row["confidence"] = confidence
         row["method"] = ("median: order statistics (binomial); mean: Student t"
                          + (f", BCa bootstrap ({n_boot} resamples)" if n_boot > 0 else ""))
-        warn = [w for w in (median_warning(n, confidence), mixed.get(tuple(key.values())))
-                if w]
-        if n_excl:
-            warn.append(f"{n_excl} NaN value(s) excluded")
-        if meth in ("harmonic", "geometric") and n and np.any(x <= 0):
-            warn.append(f"{meth} mean undefined for values <= 0")
-        row["warning"] = "; ".join(warn) if warn else None
+        row["warning"] = _group_warning(
+            x, n_excl, median_warning(n, confidence), mixed.get(tuple(key.values())), meth,
+            int((sub["flag"] == INTERRUPTED).sum()) if cut else 0)
         rows.append(row)
     from ebsstats.stats.independence import summary_extras  # CV CI, independence, bimodality
 

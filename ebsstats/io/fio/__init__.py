@@ -90,7 +90,7 @@ from __future__ import annotations
 import os
 import re
 
-from ebsstats.io._columns import records_of
+from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import HEAD_BYTES, PTS_TEST_LOG, Parsed, decode, read_one
 from ebsstats.io._registry import Reader
 from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
@@ -101,6 +101,7 @@ from ebsstats.io.fio.json import _JSON_SNIFF_DATA, _fast_json, _parse_json
 from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
 from ebsstats.io.fio.normal import _parse_normal
 from ebsstats.io.fio.terse import _parse_terse
+from ebsstats.schema import INTERRUPTED
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
@@ -179,12 +180,47 @@ def _parse(text: str, source: str, format: str | None = None) -> Parsed:
     if fmt is None:
         raise _no_report(text, source)
     if fmt == "json":
-        return _parse_json(text, source)
+        return _interrupted(_parse_json(text, source))
     if fmt == "terse":
-        return _parse_terse(text, source)
+        return _interrupted(_parse_terse(text, source))
     if fmt == "normal":
-        return _parse_normal(text, source)
+        return _interrupted(_parse_normal(text, source))
     raise ValueError(f"unknown fio format {fmt!r}")
+
+
+_SIGNAL_NOTE = re.compile(r"fio: terminating on signal (\d+)")
+
+
+def _interrupted(parsed: Parsed) -> Parsed:
+    """``parsed`` with every row that has no flag flagged :data:`INTERRUPTED` when fio said
+    ``fio: terminating on signal N`` (Ctrl-C, ``timeout``, ``kill``): fio then reports what the
+    jobs did until they stopped, a shorter run than the job file asked for, which
+    :func:`ebsstats.select` leaves out and :func:`ebsstats.summarize` warns of.
+
+    >>> p = Parsed("fio", "normal", notes=["fio: terminating on signal 2"],
+    ...            records=[{"flag": None}, {"flag": "error=5"}])
+    >>> [r["flag"] for r in _interrupted(p).records]
+    ['interrupted', 'error=5']
+    """
+    sig = next((m for n in parsed.notes if (m := _SIGNAL_NOTE.match(n))), None)
+    if sig is None:
+        return parsed
+    if parsed.columns is not None:
+        cols, n = parsed.columns
+        flag = cols.get("flag")
+        if flag is None or (type(flag) is Const and flag.value is None):
+            cols = {**cols, "flag": Const(INTERRUPTED, n)}
+        elif type(flag) is list:
+            cols = {**cols, "flag": [INTERRUPTED if f is None else f for f in flag]}
+        elif type(flag) is not Const:  # (another piece: the rows as records, to flag them)
+            parsed.records, cols = records_of(parsed.columns), None
+        parsed.columns = None if cols is None else (cols, n)
+    for rec in parsed.records:
+        if rec.get("flag") is None:
+            rec["flag"] = INTERRUPTED
+    parsed.notes.append(f"fio stopped on signal {sig.group(1)} before its jobs' end: their "
+                        f"rows are flagged {INTERRUPTED!r} (ebsstats.select leaves them out)")
+    return parsed
 
 
 def read_fio(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -248,7 +284,7 @@ def _parse_data(data: bytes, source: str, context) -> Parsed:
     less: 0.4 us a 10 KB report)."""
     if data[:1] == b"{" and data.isascii() and _JSON_SNIFF_DATA.search(data):
         fast = _fast_json(data, source)
-        if fast is not None:
+        if fast is not None:  # (no note before a first "{": never interrupted)
             return fast
     return _parse(decode(data, source), source)
 

@@ -39,13 +39,25 @@ _BS_KEYS = ("bs", "blocksize", "bsrange", "blocksize_range", "bssplit")
 
 
 def _no_report(text: str, source: str) -> ParseError:
-    """ParseError for a file without a fio report, quoting fio's message if there is one."""
+    r"""ParseError for a file without a fio report, quoting fio's message if there is one; a
+    JSON report whose ``{`` does not start a line (something typed before it) is pointed at.
+
+    >>> str(_no_report('>{\n  "fio version" : "fio-3.12",\n  "error" : 0\n}', "r"))
+    "r, line 1: expected a fio JSON report whose '{' starts a line (as fio writes it); found '>{'"
+    """
+    at = text.find('"fio version"')
+    if at > 0 and (brace := text.rfind("{", 0, at)) >= 0:
+        i = text.count("\n", 0, brace) + 1
+        line = text.splitlines()[i - 1].strip()
+        if not line.startswith("{"):
+            return ParseError(source, i, "a fio JSON report whose '{' starts a line (as fio "
+                              "writes it)", found=line)
     first = None
     for i, raw in enumerate(text.splitlines(), 1):
         line = raw.rsplit("\r", 1)[-1].strip()
         if not line:
             continue
-        if line.startswith("fio:") or "error" in line.lower():
+        if line.startswith("fio:") or ("error" in line.lower() and not line.startswith('"')):
             return ParseError(source, i, "a fio report (JSON, terse or normal text)", found=line)
         if first is None:
             first = (i, line)
@@ -172,7 +184,7 @@ def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int |
 
 _JOB_META: dict[tuple, tuple[dict, dict]] = {}
 _META_KEYS = ("rw", "readwrite", *_BS_KEYS, "iodepth", "numjobs", "ioengine", "direct", "size",
-              "runtime", "rate_iops")  # every option _job_meta reads
+              "runtime", "rate_iops", "rwmixread", "rwmixwrite")  # every option _job_meta reads
 
 
 class _Absent:
@@ -210,8 +222,29 @@ def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None
         "job_size": opts.get("size"),
         "job_runtime": opts.get("runtime"),
         "rate_iops": opts.get("rate_iops"),
+        "rwmixread": _rwmixread(rw, opts, defaults),
     }
     return {k: v for k, v in meta.items() if v is not None}, _block_sizes(bs)
+
+
+def _rwmixread(rw, opts: Mapping, defaults: bool) -> str | None:
+    """The read share (%) of a mixed job (``rw``/``randrw``…): ``rwmixread``, else 100 minus
+    ``rwmixwrite``, else fio's default 50 (fio >= 3 prints every option set); None for a job
+    that does not mix (its share says nothing) or when unknown. A string, as fio prints it.
+
+    >>> _rwmixread("randrw", {"rwmixread": "70"}, True), _rwmixread("rw", {"rwmixwrite": "30"}, 0)
+    ('70', '70')
+    >>> _rwmixread("randrw", {}, True), _rwmixread("randrw", {}, False), _rwmixread("read", {}, 1)
+    ('50', None, None)
+    """
+    if len(_RW_OPS.get(_strip_rw(rw) or "", ())) < 2:
+        return None
+    share = _int_option(opts.get("rwmixread"))
+    if share is None and (write := _int_option(opts.get("rwmixwrite"))) is not None:
+        share = 100 - write
+    if share is None and defaults:
+        share = 50
+    return str(share) if share is not None and 0 <= share <= 100 else None
 
 
 class _Bad(Exception):

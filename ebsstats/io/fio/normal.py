@@ -27,14 +27,17 @@ _N_BANNER = re.compile(r"^hostname=([^,]+),.*\bfio=(fio-[^,\s]+)")
 _N_HEADER = re.compile(r"^(.+?): \(g=(\d+)\): rw=([^,]+), bs=(.*), ioengine=([^,]+), "
                        r"iodepth=(\d+)")
 _N_JOB = re.compile(r"^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(-?\d+)")
+# (a rate in bits with --unit_base=1: 2.x ``bw=958205Kbit/s``, 3.x ``BW=935Mibit/s``)
 _N_DIR3 = re.compile(r"^\s+(read|write|trim|mixed)\s*: IOPS=([\d.]+[kMGT]?), "
-                     r"BW=([\d.]+)\s*([KMGTP]?i?B)/s \([^)]*\)\(([\d.]+)\s*([KMGTP]?i?B)/"
-                     r"(\d+)msec\)")
+                     r"BW=([\d.]+)\s*([kKMGTP]?i?(?:B|bit))/s \([^)]*\)\(([\d.]+)\s*"
+                     r"([kKMGTP]?i?B)/(\d+)msec\)")
 _N_DIR2 = re.compile(r"^\s+(read|write|trim|mixed)\s*: io=\s*([\d.]+)\s*([KMGTP]?B),\s*"
-                     r"bw=\s*([\d.]+)\s*([KMGTP]?B)/s,\s*iops=\s*([\d.]+[kMGT]?)\s*,\s*"
-                     r"runt=\s*(\d+)msec")
-_N_LAT = re.compile(r"^\s+(slat|clat|lat)\s*\((usec|nsec|msec)\)\s*:\s*(min=.*)$")
-_N_PCT_HEAD = re.compile(r"^\s+(slat|clat|lat) percentiles \((usec|nsec|msec)\):")
+                     r"bw=\s*([\d.]+)\s*([KMGTP]?(?:B|bit))/s,\s*iops=\s*([\d.]+[kMGT]?)\s*,"
+                     r"\s*runt=\s*(\d+)msec")
+_N_DIR_ANY = re.compile(r"^\s+(read|write|trim|mixed)\s*: ")
+# (``sync``: the latency of the fsync/fdatasync block, the JSON's ``sync.lat_ns``: op sync, lat_*)
+_N_LAT = re.compile(r"^\s+(slat|clat|lat|sync)\s*\((usec|nsec|msec)\)\s*:\s*(min=.*)$")
+_N_PCT_HEAD = re.compile(r"^\s+(slat|clat|lat|sync) percentiles \((usec|nsec|msec)\):")
 _N_PCT = re.compile(r"([\d.]+)th=\[\s*([\d.]+[kMG]?)\]")
 _N_BW = re.compile(r"^\s+bw \(([^)]*)\)\s*:\s*(min=.*)$")
 _N_IOPS = re.compile(r"^\s+iops\s*:\s*(min=.*)$")
@@ -44,7 +47,9 @@ _N_ISSUED2 = re.compile(r"issued\s*: total=r=(\d+)/w=(\d+)(?:/d=(\d+))?")
 _N_TIME = {"usec": units.US, "nsec": units.NS, "msec": units.MS}
 _N_OP = {"read": "read", "write": "write", "trim": "trim", "mixed": "total"}
 _N_OPS = tuple(_N_OP)  # the first word of a direction's summary line
-_N_FAMILIES = ("slat", "clat", "lat")  # … of a latency line
+_N_FAMILIES = ("slat", "clat", "lat", "sync")  # … of a latency line
+_N_FAMILY = {"slat": "slat", "clat": "clat", "lat": "lat", "sync": "lat"}  # its metrics' prefix
+_N_SYNC_HEAD = "fsync/fdatasync/sync_file_range:"  # (3.x: the sync block's first line)
 
 
 def _kv(text: str) -> dict[str, str]:
@@ -58,7 +63,14 @@ def _kv(text: str) -> dict[str, str]:
 
 def _bytes_unit(unit: str) -> float:
     """fio's printed byte units: 3.x ``KiB``/``MiB`` (binary) or ``kB``/``MB`` (decimal, with
-    kb_base=1000); 2.x ``KB``/``MB`` are binary (fio 2.x meant KiB)."""
+    kb_base=1000); 2.x ``KB``/``MB`` are binary (fio 2.x meant KiB). The same in bits
+    (``--unit_base=1``: 2.x ``Kbit``, 3.x ``Kibit``/``kbit``): an eighth of it.
+
+    >>> _bytes_unit("KiB"), _bytes_unit("kB"), _bytes_unit("KB"), _bytes_unit("Kbit")
+    (1024.0, 1000.0, 1024.0, 128.0)
+    """
+    if unit.endswith("bit"):
+        return _bytes_unit(unit[:-3] + "B") / 8
     if unit in ("B", ""):
         return 1.0
     prefix = unit[0].lower()
@@ -139,6 +151,9 @@ def _parse_normal(text: str, source: str) -> Parsed:
     records: list[dict] = []
     for job in rep.jobs:
         records += _job_records(job, rep, source)
+        rep.notes += [f"line {k}: a direction summary in a form ebsstats does not read, its "
+                      f"IOPS, bandwidth and runtime left out: {line[:100]}"
+                      for k, line in job.get("unread", ())]
     return Parsed(tool=TOOL, format="normal", version=rep.version, records=records,
                   notes=rep.notes)
 
@@ -186,11 +201,12 @@ def _job_line(line: str, n: int, job: dict, op: str | None, pfam: tuple[str, flo
                 raise ParseError(source, n, f"a finite, non-negative {metric}",
                                  found=line.strip())
     if opened is not None:
-        job["ops"].append(opened)
+        if opened != "sync":  # (the sync block has latencies and a count, no rates)
+            job["ops"].append(opened)
         return opened, None
     m = _N_PCT_HEAD.match(line) if text.startswith(_N_FAMILIES) else None
     if m:
-        return op, (m.group(1), _N_TIME[m.group(2)])
+        return op, (_N_FAMILY[m.group(1)], _N_TIME[m.group(2)])
     return op, (None if not text.startswith("|") else pfam)
 
 
@@ -319,8 +335,14 @@ def _normal_line(line: str, text: str, n: int, job: dict, op: str | None,
                 o = _N_OP[m.group(1)]
                 rows += [(o, n, metric, conv(m, i, u)) for metric, conv, i, u in fields]
                 return o
+        m = _N_DIR_ANY.match(line)
+        if m:  # a summary line in a form not known: said, and the direction's lines read
+            job.setdefault("unread", []).append((n, line.strip()))
+            return _N_OP[m.group(1)]
     if op is not None and _stats_line(line, text, n, rows, op, pfam):
         return None
+    if text.startswith(_N_SYNC_HEAD):
+        return "sync"
     m = _N_CPU.match(line) if text.startswith("cpu") else None
     if m:
         rows += [("total", n, "cpu_usr", float(m.group(1))),
@@ -337,7 +359,7 @@ def _stats_line(line: str, text: str, n: int, rows: list, op: str,
     """A direction's latency, percentile, bw or iops line → rows; whether it was one."""
     m = _N_LAT.match(line) if text.startswith(_N_FAMILIES) else None
     if m:
-        fam, scale, kv = m.group(1), _N_TIME[m.group(2)], _kv(m.group(3))
+        fam, scale, kv = _N_FAMILY[m.group(1)], _N_TIME[m.group(2)], _kv(m.group(3))
         rows += [(op, n, f"{fam}_{name}", units.scaled(kv[key]) * scale)
                  for key, name in _N_LAT_KEYS]
         return True
