@@ -784,3 +784,54 @@ def test_a_folder_read_in_part_warns_of_it(tmp_path):
         df = es.read(tmp_path)
     assert df.attrs["failures"][0]["kind"] == "partial"
     assert len(df) == 2 * 7  # two cpu runs: ops, runtime, events and four latencies each
+
+
+def test_wrapped_negative_time_is_not_a_latency():
+    """sysbench 0.4.12 counts a negative operation time (a clock step) as unsigned and prints
+    it as the maximum, after its own warning (as in a public 0.4.12 cpu output: "WARNING:
+    Operation time (18446744073688156160.000000) is greater than maximal counted value" then
+    "max: 18446744073688.26ms"). The 0.4 fixture given those two lines: its lat_max is left
+    out and said, every other row is the fixture's."""
+    text = fixture("sysbench", "sb0.4_fileio_rndrw_t1.txt").read_text()
+    bad = text.replace("Threads started!\n", "Threads started!\nWARNING: Operation time "
+                       "(18446744073688156160.000000) is greater than maximal counted value, "
+                       "counting as 10000000000000.000000\nWARNING: Percentile statistics "
+                       "will be inaccurate\n", 1)
+    bad = bad.replace("max:                                  0.19ms",
+                      "max:                            18446744073688.26ms", 1)
+    good, got = sb.parse(text, "sb.txt"), sb.parse(bad, "sb.txt")
+    rows = {(r["op"], r["metric"]): r["value"] for r in got.records}
+    want = {(r["op"], r["metric"]): r["value"] for r in good.records}
+    assert want[("total", "lat_max")] == pytest.approx(0.19e-3)
+    assert ("total", "lat_max") not in rows
+    assert rows == {k: v for k, v in want.items() if k != ("total", "lat_max")}
+    assert any("lat_max 18446744073688.26ms is sysbench's wrapped negative time" in n
+               for n in got.notes)
+    # the report is still complete: a max truly missing is still refused
+    with pytest.raises(ParseError, match="max:"):
+        sb.parse(text.replace("         max:                                  0.19ms\n",
+                                    ""), "sb.txt")
+
+
+def test_a_run_ended_by_fatal_among_others_is_left_out(tmp_path):
+    """Three runs appended by a script; the fileio one ends at line 49, "FATAL: Cannot open
+    file 'test_file.0' errno = 2": it is left out and named (kind partial), the cpu run
+    ("events per second:  3051.30") and the memory run ("4706.86 MiB/sec") are kept."""
+    p = sb.parse(fixture("sysbench", "sb1.0_loop_with_fatal.txt").read_text(), "loop.txt")
+    tests = {r["test"] for r in p.records}
+    assert tests == {"cpu", "memory"}
+    eps = [r["value"] for r in p.records if r["test"] == "cpu" and r["metric"] == "ops"]
+    assert eps == [3051.30]
+    mib = [r["value"] for r in p.records if r["test"] == "memory" and r["metric"] == "bandwidth"]
+    assert mib == [pytest.approx(4706.86 * 2**20)]
+    assert [e.position for e in p.partial] == ["line 49"]
+    assert "Cannot open file 'test_file.0'" in str(p.partial[0])
+    (tmp_path / "loop.txt").write_bytes(fixture("sysbench", "sb1.0_loop_with_fatal.txt")
+                                        .read_bytes())
+    with pytest.warns(UserWarning, match="read in part"):
+        r = es.read(tmp_path, full=True)
+    assert set(r.frame["test"]) == {"cpu", "memory"}
+    assert r.failures["kind"].tolist() == ["partial"]
+    # one run alone that ends at FATAL is refused, as before
+    with pytest.raises(ParseError, match="line 18"):
+        sb.parse(fixture("sysbench", "sb1.0_fileio_noprepare.txt").read_text(), "np.txt")

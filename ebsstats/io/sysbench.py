@@ -53,7 +53,9 @@ Other outputs: ``prepare`` (``67108864 bytes written in 0.12 seconds (533.81 MiB
 row of test ``prepare``, workload ``seqwrite``, op ``write``, metric ``bandwidth`` (the first-write
 pass over fresh files) plus ``io_bytes`` and ``runtime``; ``cleanup`` gives no rows (an empty
 result, not an error). ``WARNING:`` lines are kept in :attr:`Parsed.notes`; a ``FATAL:``/
-``ALERT:`` line or ``invalid option`` raises :class:`~ebsstats.ParseError` quoting it with its line.
+``ALERT:`` line or ``invalid option`` raises :class:`~ebsstats.ParseError` quoting it with its line
+(among runs appended to one file, that run is left out and named in :attr:`Parsed.partial`,
+as an interrupted one is, and the other runs are kept).
 
 Several runs appended to one file are split on banners (``WARNING`` and ``PARAMS`` lines just
 before a banner belong to that run); each run's ``run_key`` is its banner's line, and
@@ -410,6 +412,7 @@ _SERIES_UNIT = {"bandwidth": "B/s", "iops": "IO/s", "ops": "ops/s"}
 _OP_WORDS = {"reads": "read", "writes": "write", "fsyncs": "sync", "read": "read",
              "written": "write", "write": "write", "fsync": "sync"}
 _LAT_NAMES = {"min": "lat_min", "avg": "lat_mean", "max": "lat_max"}
+_WRAPPED_S = 2.0**63 * 1e-9  # 292 years: a latency above it is an unsigned wrap (_wrapped)
 
 # result lines: (pattern, section it counts in (None: any), ((metric, op, group, scale), ...),
 # tag). metric/op: a name, a dict keyed by the line's first group, or the number of the group of
@@ -794,6 +797,8 @@ class _Reader:
         self.lines = text.splitlines()
         self.options = dict(options)
         self.notes: list[str] = []
+        self.wrapped: set[tuple[str, str, int]] = set()  # latencies left out (_wrapped): metric,
+        # op, line
         self.rec: _Recording | None = None  # set to record a plan (see _Plan)
 
     def err(self, idx: int, expected: str, found: str | None = None) -> ParseError:
@@ -803,8 +808,15 @@ class _Reader:
     def run(self) -> Parsed:
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
-        self._refuse_fatal()
-        runs = self._runs()
+        fatal = self._fatal()
+        try:
+            runs = self._runs()
+        except ParseError:
+            if fatal:  # (no banner: sysbench's own message says more)
+                raise fatal[0][1] from None
+            raise
+        if fatal:
+            fatal = self._fatal_runs(fatal, runs)
         parsed = Parsed(tool=TOOL, format="", version=runs[0].version)
         seen: dict[tuple, int] = {}
         families = []
@@ -813,6 +825,10 @@ class _Reader:
         cut: list[ParseError] = []
         for r in runs:
             k = len(rows)
+            if r.banner in fatal:  # a run sysbench gave up (FATAL): left out, the rest kept
+                cut.append(fatal[r.banner])
+                self.rec = None
+                continue
             try:
                 shared, series, family, key = self._run(r, rows)
             except _RunCut as exc:  # a run stopped before its report (killed, timed out)
@@ -830,6 +846,8 @@ class _Reader:
                 parsed.series.append(series)
         if len(cut) == len(runs):
             raise cut[0]  # (no run of the file reached its report)
+        if self.wrapped:
+            self.rec = None  # (no plan of a layout read with a latency left out)
         parsed.partial = cut
         parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
                                      per_run)
@@ -839,16 +857,33 @@ class _Reader:
             parsed.why_empty = self._why_empty()
         return parsed
 
-    def _refuse_fatal(self) -> None:
-        """A FATAL/ALERT line ends the file's story: refuse it, quoting sysbench's hint."""
+    def _fatal(self) -> list[tuple[int, ParseError]]:
+        """The FATAL/ALERT/``invalid option`` lines, each with the error that quotes it (and
+        sysbench's hint after it)."""
         lines, text = self.lines, self.text
         if not ("FATAL:" in text or "ALERT:" in text or "invalid option" in text):
-            return  # no line can match (one substring search each, not a regex per line)
+            return []  # no line can match (one substring search each, not a regex per line)
+        out = []
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
                 hint = next((f" (sysbench adds: {nxt[8:].strip()})" for nxt in lines[i + 1:i + 3]
                              if nxt.startswith("WARNING:")), "")
-                raise self.err(i, f"a completed sysbench run{hint}", found=line.strip())
+                out.append((i, self.err(i, f"a completed sysbench run{hint}",
+                                        found=line.strip())))
+        return out
+
+    @staticmethod
+    def _fatal_runs(fatal: list[tuple[int, ParseError]], runs: list[_Run]
+                    ) -> dict[int, ParseError]:
+        """The runs a FATAL line ends (banner line -> its first such error). A file of one run,
+        or with such a line outside every run, is refused with the first."""
+        out: dict[int, ParseError] = {}
+        for i, err in fatal:
+            run = next((r for r in runs if r.banner <= i < r.end), None)
+            if run is None or len(runs) == 1:
+                raise err
+            out.setdefault(run.banner, err)
+        return out
 
     def _runs(self) -> list[_Run]:
         """One :class:`_Run` per banner, with the PARAMS line that precedes it."""
@@ -1043,6 +1078,16 @@ class _Reader:
         elif s == "Removing test files...":
             st.kind = st.kind or "cleanup"
 
+    def _wrapped(self, i: int, metric: str) -> None:
+        """A latency of 2^63 ns or more: sysbench 0.4 counted a negative time (a clock step)
+        as an unsigned one (``WARNING: Operation time (18446744073688156160.000000) is greater
+        than maximal counted value``) and printed it as the maximum. Left out, and said; no plan
+        is made of the file's read."""
+        self.notes.append(f"line {i + 1}: {metric} {self.lines[i].split(':', 1)[-1].strip()} "
+                          "is sysbench's wrapped negative time (2^64 ns minus a little), not a "
+                          "latency: left out")
+        self.wrapped.add((metric, "total", i))  # (there, for the run's completeness check)
+
     def _result(self, st: _RunState, s: str, i: int, m: re.Match, row: int) -> None:
         """A result line: row ``row`` of :data:`_RESULT_LINES` (the first that matches ``s``,
         its match ``m``) if the line is in the row's section, else the first
@@ -1065,6 +1110,9 @@ class _Reader:
                 if type(metric) is not str:
                     metric = _pick(metric, m)
                 value = scale(text, m) if callable(scale) else float(text) * scale
+                if value >= _WRAPPED_S and metric.startswith("lat_"):
+                    self._wrapped(i, metric)
+                    continue
                 res.append((metric, op if type(op) is str else _pick(op, m),
                             number(value, self.source, i + 1, metric,
                                    context="a sysbench result line", found=self.lines[i]), i))
@@ -1145,6 +1193,7 @@ class _Reader:
 
     def _check(self, r: _Run, family: str, test: str, res: list) -> None:
         have = {(m, op) for m, op, _, _ in res}
+        have |= {(m, op) for m, op, i in self.wrapped if r.banner <= i < r.end}
         for metric, op, label in _needed(family, test in MODES):
             if (metric, op) not in have:
                 last = r.end - 1
@@ -1391,11 +1440,22 @@ class _Plan:
             series.append(Columns.of(cols, n))
         if total - total != 0:  # inf or nan: a figure beyond a float (the full read says which)
             return None
+        if total >= _WRAPPED_S and self._wrapped(values):  # (the full read leaves it out)
+            return None
         cols = dict(self.cols)
         cols["source"] = Const(source, self.n)
         cols["value"] = values
         return Parsed(tool=TOOL, format=self.format, version=self.version, series=series,
                       notes=list(self.notes), columns=(cols, self.n), why_empty=self.why_empty)
+
+
+    def _wrapped(self, values: list[float]) -> bool:
+        """Whether a latency among ``values`` is a wrapped negative time (see
+        :meth:`_Reader._wrapped`)."""
+        metrics = self.cols["metric"]
+        if type(metrics) is Const:
+            metrics = [metrics.value] * self.n
+        return any(v >= _WRAPPED_S and m.startswith("lat_") for v, m in zip(values, metrics, strict=True))
 
 
 def _shape(text: str) -> tuple[list[bytes], bool, bool]:
