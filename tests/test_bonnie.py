@@ -732,3 +732,20 @@ def test_comment_lines_with_commas_are_notes_not_corrupted_rows():
     with pytest.raises(ParseError, match="line 2"):
         bonnie.parse(lines[0] + "RAIDZ2, no L2ARC, no SLOG, 80GB file\n" + "".join(lines[1:]),
                      "x.csv")
+
+
+def test_csv_1_0x_row_takes_its_tables_version():
+    """A 1.0x CSV row has no version field (1.01-1.03 share its layout): the table printed
+    before it says which. The 1.03a fixture's table respelled "Version 1.02b" (as a public
+    2003 post of bonnie++ 1.02b output prints it): its CSV row's tool_version is 1.02b; the
+    values are the fixture's."""
+    text = fixture("bonnie", "bon1.03a_plain_s512_n1.txt").read_text()
+    assert "Version  1.03 " in text
+    p = bonnie.parse(text.replace("Version  1.03 ", "Version 1.02b ", 1), "b.txt")
+    q = bonnie.parse(text, "b.txt")
+    assert {r["tool_version"] for r in p.records} == {"1.02b"}
+    assert {r["tool_version"] for r in q.records} == {"1.03"}
+    assert [r["value"] for r in p.records] == [r["value"] for r in q.records]
+    # another host's table says nothing of this row
+    other = text.replace("Version  1.03 ", "Version 1.02b ", 1).replace("\nvm ", "\nxx ", 1)
+    assert {r["tool_version"] for r in bonnie.parse(other, "b.txt").records} == {"1.03"}

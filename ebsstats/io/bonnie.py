@@ -1121,6 +1121,7 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
         if text_runs or text_error:
             notes.append("text table ignored: the CSV rows of the same output are exact")
         _recover_chunks(csv_runs, text_runs, notes)
+        _recover_versions(csv_runs, text_runs)
     elif text_error is not None:
         raise ParseError(source, text_error.lineno or None, text_error.expected,
                          found=text_error.found)
@@ -1451,6 +1452,26 @@ def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str
             run.chunk = int(units.binary_size(t.meta["chunk_size"]))
             notes.append(f"line {run.line}: io_chunk_size empty in the CSV; chunk "
                          f"{t.meta['chunk_size']} taken from the table at line {t.io_line}")
+
+
+def _recover_versions(csv_runs: list[_Run], text_runs: list[_Run]) -> None:
+    """A 1.0x CSV row has no version field (``csv 1.03`` is its layout, shared by 1.01-1.03):
+    the version its table printed just before it says (``Version 1.02b``), where one does for
+    the same host and size."""
+    native = [r for r in text_runs if r.native and r.io_line is not None and r.version]
+    for run in csv_runs:
+        if run.fmt != "csv 1.03" or not native:
+            continue
+        before = [r for r in native if r.io_line < run.line]
+        if not before:
+            continue
+        t = before[-1]
+        a, b = t.meta.get("host") or "", run.meta.get("host") or ""
+        if (t.version != run.version and t.version.startswith("1.0")
+                and t.meta.get("file_size") == run.meta.get("file_size")
+                and (a.startswith(b) or b.startswith(a))):  # (either may be cut short)
+            run.version = t.version
+            run.settings = None  # (its cached columns are keyed by what its fields make)
 
 
 def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None, **meta):
