@@ -445,3 +445,56 @@ def test_entry_kib_or_mib(mean, iops, bs, unit):
         assert factor == 2**20 and basis.startswith("MiB/s (the profile's scale;")
     else:
         assert factor == {"KiB": 1024, "MiB": 2**20}[unit] and "checked" in basis
+
+
+_ZSTD = """<?xml version="1.0"?>
+<PhoronixTestSuite>
+  <Generated><Title>zstd</Title><LastModified>2024-05-01 10:00:00</LastModified></Generated>
+  <System><Identifier>GVNO3</Identifier><TimeStamp>2024-05-01 09:00:00</TimeStamp></System>
+  <Result>
+    <Identifier>pts/compress-zstd-1.6.0</Identifier><Title>Zstd Compression</Title>
+    <AppVersion>1.5.4</AppVersion><Arguments>-b3</Arguments>
+    <Description>Compression Level: 3 - Compression Speed</Description>
+    <Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>
+    <Data><Entry><Identifier>GVNO3</Identifier><Value>134.6</Value>
+      <RawString>134.6:134.7:134.6</RawString>
+      <JSON>{"test-run-times":"66.20:64.49:64.52"}</JSON></Entry></Data>
+  </Result>
+  <Result>
+    <Identifier>pts/compress-zstd-1.6.0</Identifier><Title>Zstd Compression</Title>
+    <AppVersion>1.5.4</AppVersion><Arguments>-b3</Arguments>
+    <Description>Compression Level: 3 - Decompression Speed</Description>
+    <Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>
+    <Data><Entry><Identifier>GVNO3</Identifier><Value>515.9</Value>
+      <RawString>516.2:515.9:515.6</RawString>
+      <JSON>{"test-run-times":"66.20:64.49:64.52"}</JSON></Entry></Data>
+  </Result>
+</PhoronixTestSuite>
+"""
+
+
+def test_one_execution_gives_its_run_times_once(tmp_path):
+    """Two results PTS parsed from one execution of a test (the structure of a public Zstd
+    composite.xml: one profile and arguments, compression and decompression speeds, the same
+    test-run-times): three runtime rows, not six; each speed in 10^6 B/s (zstd's MB_UNIT).
+    Read alone, and as 40 files of one layout (the plan's replay gives the same rows)."""
+    df = es.read_pts(_write(tmp_path / "one", _ZSTD))
+    rt = df[df["metric"] == "runtime"]
+    assert rt["value"].tolist() == [66.20, 64.49, 64.52]
+    assert set(rt["description"]) == {"Compression Level: 3 - Compression Speed"}
+    bw = df[(df["metric"] == "bandwidth") & df["flag"].isna()]
+    np.testing.assert_allclose(bw["value"], [134.6e6, 134.7e6, 134.6e6, 516.2e6, 515.9e6, 515.6e6],
+                               rtol=1e-15)
+    many = tmp_path / "many"
+    for k in range(40):
+        _write(many / f"r{k:02d}" / "composite.xml", _ZSTD.replace("66.20", f"66.{k:02d}"))
+    got = es.read(many)
+    assert (got[got["metric"] == "runtime"].groupby("source").size() == 3).all()
+    assert len(got) == 40 * len(df)
+
+
+def _write(path, text: str):
+    path = path if path.suffix else path / "composite.xml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path

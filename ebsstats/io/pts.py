@@ -1638,7 +1638,8 @@ class _Rows:
         self.shared = _Shared()  # the values rows share
         self.which: list[int] = []  # per row, whose shared values it has (_Shared)
         self.series: list[Columns] = []
-        self.runtime_done: dict[str, int] = {}  # run key -> runs whose runtime rows exist
+        self.runtime_done: dict[str, int] = {}  # execution key (rt_prefix + system) -> runs
+        # whose runtime rows exist
         self.times: dict = {}  # a System's TimeStamp -> its time, once parsed
         self.times_memo: dict = {}  # test-run-times read at once (_bulk_times)
         self.systems: dict = {}  # system -> (time, tool version, columns), once its time is known
@@ -1686,7 +1687,8 @@ class _Rows:
             return False
         if times[0] is None:
             return True
-        dones = list(map(self.runtime_done.get, keys, repeat(0, m)))
+        rt_keys = [sh.rt_prefix + e.system for e in sh.res.entries]
+        dones = list(map(self.runtime_done.get, rt_keys, repeat(0, m)))
         return dones.count(0) == m or min(dones) >= n
 
     def _emit(self, sh: _ResultShared, values: list[float], runs: list[list[float]],
@@ -1699,14 +1701,15 @@ class _Rows:
         systems = [e.system for e in entries]
         prefix = sh.key_prefix
         keys = [prefix + system for system in systems]
-        rt = times[0] is not None and self.runtime_done.get(keys[0], 0) < n  # runtime rows
+        rt_keys = [sh.rt_prefix + system for system in systems]
+        rt = times[0] is not None and self.runtime_done.get(rt_keys[0], 0) < n  # runtime rows
         got = self.systems.get
         infos = [got(s) or self.system(s) for s in systems]  # (notes in order of entries)
         stamps, tool_versions, metas = (list(map(itemgetter(k), infos)) for k in range(3))
         w = self.shared.entries(sh.base, metas, systems, tool_versions, sh.basis_key, bases, rt)
         span = 2 * n + 1 if rt else n + 1  # rows per entry
         if rt:
-            self.runtime_done.update(zip(keys, repeat(n, m), strict=True))
+            self.runtime_done.update(zip(rt_keys, repeat(n, m), strict=True))
         column = _value_column(values, runs, times, n, rt)
         step = 2 if rt else 1
         which = list(chain.from_iterable(map(repeat, range(w, w + 2 * m, 2), repeat(span, m))))
@@ -1842,7 +1845,7 @@ class _Rows:
             positions = _numbered(entry.position + self.runs_at, ")", n, 1)
             stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
             flag = sh.flag_default
-            done = n if times is None else self.runtime_done.get(key, 0)
+            done = n if times is None else self.runtime_done.get(sh.rt_prefix + system, 0)
             if done >= n:  # no runtime rows among them
                 stamp += stamps
                 run_key += keys
@@ -1852,7 +1855,7 @@ class _Rows:
                 flags += [flag] * n
                 which += [w] * n
             else:
-                self.runtime_done[key] = n
+                self.runtime_done[sh.rt_prefix + system] = n
                 self.shared.runtime()
                 rtpos = _numbered(f"{entry.position}/JSON test-run-times (run ", ")", n, 1)
                 for k in range(n):  # each run's row, then its runtime row (once per run)
@@ -2054,6 +2057,10 @@ class _ResultValues(NamedTuple):
     signed: bool
     key_prefix: str  # of the run key
     basis_key: str  # the column of the entries' basis
+    # of an execution's key: the results PTS parsed from one execution of a test (one profile
+    # and arguments: fio's MB/s and IOPS, Zstd's compression and decompression speeds) share
+    # its test-run-times, given once as runtime rows
+    rt_prefix: str
 
 
 def _result_values(res: _Result, fmt: str) -> _ResultValues:
@@ -2080,7 +2087,8 @@ def _result_values(res: _Result, fmt: str) -> _ResultValues:
         base, metric, fio, fixed, "scale_unknown" if fmt == "raw csv export" else None,
         f"{metric} ({res.scale})", metric in _SIGNED_METRICS,
         f"{res.identifier or res.title}|{res.arguments}|{res.description}|",
-        "mb_basis" if metric == "bandwidth" else "basis")
+        "mb_basis" if metric == "bandwidth" else "basis",
+        f"{res.identifier or res.title}|{res.arguments}|")
 
 
 def _result_key(res: _Result, fmt: str) -> tuple:
