@@ -66,7 +66,8 @@ Metrics
       ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
       ``<NA>``).
     * ``test-run-times`` of an Entry → ``runtime`` rows (s) per run, once per run (not repeated
-      for the MB/s and IOPS results of the same execution).
+      for the other results of the same execution: one profile and arguments, such as fio's
+      MB/s and IOPS, or Zstd's compression and decompression speeds).
 
 Workload columns, from the Description (PTS joins each option's name and choice with `` - ``):
 ``workload``/``op`` from its ``Type``/``Test``/``Test Mode`` (Random Read, Sequential Write…;
