@@ -1458,6 +1458,8 @@ def _recover_versions(csv_runs: list[_Run], text_runs: list[_Run]) -> None:
     """A 1.0x CSV row has no version field (``csv 1.03`` is its layout, shared by 1.01-1.03):
     the version its table printed just before it says (``Version 1.02b``), where one does for
     the same host and size."""
+    if not text_runs:
+        return
     native = [r for r in text_runs if r.native and r.io_line is not None and r.version]
     for run in csv_runs:
         if run.fmt != "csv 1.03" or not native:
