@@ -498,3 +498,78 @@ def _write(path, text: str):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
+
+
+def test_a_single_run_with_an_empty_rawstring_is_a_run(tmp_path):
+    """PTS leaves RawString empty when a test ran once (FORCE_TIMES_TO_RUN=1; a public
+    pts/fio-2.1.0 result: "<Value>357</Value><RawString></RawString>", one test-run-time): the
+    Value is that run's, a row the statistics count, with its runtime row; with several run
+    times and no RawString, only the reported mean is known, and the notes say so."""
+    one = _ZSTD.replace("<RawString>134.6:134.7:134.6</RawString>", "<RawString></RawString>")
+    one = one.replace('"test-run-times":"66.20:64.49:64.52"}</JSON></Entry></Data>\n  </Result>\n'
+                      '  <Result>', '"test-run-times":"66.20"}</JSON></Entry></Data>\n  </Result>'
+                      '\n  <Result>', 1)
+    df = es.read_pts(_write(tmp_path / "one", one))
+    first = df[df["description"] == "Compression Level: 3 - Compression Speed"]
+    assert first[["metric", "value", "repetition"]].values.tolist() == [
+        ["bandwidth", 134.6e6, 0], ["runtime", 66.20, 0]]
+    assert first["flag"].isna().all()
+    assert first["position"].iloc[0].endswith("/Result[1]/Data/Entry[1]/Value (run 1)")
+    many = _ZSTD.replace("<RawString>134.6:134.7:134.6</RawString>", "<RawString></RawString>")
+    p = pts.parse(many, "m.xml")
+    rows = [r for r in p.records if r["description"].endswith(" Compression Speed")]
+    assert [(r["metric"], r["flag"]) for r in rows] == [("bandwidth", "reported_mean")]
+    assert any("3 runs without their values" in n for n in p.notes)
+
+
+@pytest.mark.parametrize("scale, metric, factor", [
+    ("MiB/sec", "bandwidth", 2**20),  # PTS's sysbench memory
+    ("MiB/second", "bandwidth", 2**20),  # Crypto++
+    ("Mbyte/s", "bandwidth", 2**20),  # Nettle (no IOPS result, no known profile: assumed)
+    ("Mb/s", "score", 1),  # srsRAN: megabits, not a storage rate
+    ("Mbit/s", "score", 1),
+])
+def test_rate_scales_however_spelt(scale, metric, factor):
+    text = _ZSTD.replace("<Identifier>pts/compress-zstd-1.6.0</Identifier>",
+                         "<Identifier>pts/other-1.0.0</Identifier>")
+    text = text.replace("<Scale>MB/s</Scale>", f"<Scale>{scale}</Scale>", 1)
+    rows = [r for r in pts.parse(text, "x.xml").records
+            if r["description"].endswith(" Compression Speed") and r["repetition"] == 0
+            and r["metric"] != "runtime"]
+    assert [(r["metric"], r["value"]) for r in rows] == [(metric, 134.6 * factor)]
+
+
+def test_csv_export_result_known_by_its_title():
+    """The CSV export has no identifier: a result is known by its profile's title (RAMspeed
+    SMP counts 10^6 bytes: a public export's 75574.26 MB/s is 75.57 GB/s). The fixture's
+    export with a row of that public export added."""
+    text = (PTS_FIXTURES / "ebs-mini-single-volume" / "ebs-mini-single-volume.csv").read_text()
+    text += '"RAMspeed SMP - Type: Add - Benchmark: Integer (MB/s)",HIB,75574.26\n'
+    got = [r for r in pts.parse(text, "r.csv").records if r["test"] == "RAMspeed SMP"]
+    assert [(r["value"], r["mb_basis"]) for r in got] == [
+        (pytest.approx(75574.26e6), "MB/s (the ramspeed profile: its tool counts 10^6 bytes)")]
+
+
+def test_description_is_a_workload_parameter():
+    """Tinymembench's memcpy and memset results share their (empty) Arguments: only the
+    Description tells them apart, and runs that differ in it are not repetitions."""
+    assert "description" in es.schema.WORKLOAD_PARAMETERS
+    df = pd.DataFrame({"test": "Tinymembench", "op": pd.NA, "metric": "bandwidth",
+                       "description": ["Standard Memcpy"] * 3 + ["Standard Memset"] * 3,
+                       "value": [11.8e9, 11.9e9, 11.7e9, 25.7e9, 25.8e9, 25.6e9]})
+    s = es.summarize(df, n_boot=0)
+    assert "mixes description Standard Memcpy/Standard Memset" in s["warning"].iloc[0]
+    assert len(es.summarize(df, by=["description"], n_boot=0)) == 2
+
+
+def test_pts_results_under_its_hidden_home_are_read(tmp_path):
+    """PTS saves its results in ~/.phoronix-test-suite/test-results: a folder holding that
+    hidden folder is read there (and only there: its installed tests and settings are not)."""
+    home = tmp_path / "box" / ".phoronix-test-suite"
+    _write(home / "test-results" / "zstd" / "composite.xml", _ZSTD)
+    _write(home / "installed-tests" / "pts" / "x" / "composite.xml", _ZSTD)
+    (home / "user-config.xml").write_text("<PhoronixTestSuite><Options/></PhoronixTestSuite>")
+    _write(tmp_path / "box" / ".git" / "composite.xml", _ZSTD)
+    r = es.read(tmp_path, full=True)
+    assert set(r.frame["source"]) == {"box/.phoronix-test-suite/test-results/zstd/composite.xml"}
+    assert r.failures.empty

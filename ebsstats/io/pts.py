@@ -1191,6 +1191,7 @@ _PROFILE_TYPES = {
 # the options that count concurrent workers (the threads column: jobs, threads or clients):
 # pts/fio's Job Count (numjobs), tiobench's Thread Count, dbench's Client Count
 _THREAD_KEYS = ("job count", "thread count", "client count", "threads")
+_COUNT_RE = re.compile(r"(?<![\w.])(\d+) (?:Clients?|Threads?)\b")
 _BLOCK_KEYS = ("block size", "record size")  # (iozone's record size: its -r, an I/O's size)
 
 
@@ -1206,6 +1207,8 @@ def _description_workload(profile: str | None, desc: str | None
     ('randread', 'read', 4096, 1)
     >>> _description_workload("other", "Test: Read")
     (None, None, None, None)
+    >>> _description_workload("dbench", "12 Clients")
+    (None, None, None, 12)
     """
     pairs = _description_pairs(desc)
     kind = pairs.get("type") or pairs.get("test mode") or pairs.get("test") or pairs.get(
@@ -1225,8 +1228,11 @@ def _description_workload(profile: str | None, desc: str | None
         if bs is not None and not 0 < bs < 2**63:
             bs = None  # like any block size that is not one
     threads = next((pairs[k] for k in _THREAD_KEYS if k in pairs), None)
+    if threads is None and desc and (m := _COUNT_RE.search(desc)):  # "12 Clients" (dbench
+        threads = m.group(1)  # 1.0.1), "4 Threads" (fs-mark)
     if threads is not None:
-        threads = int(threads) if threads.isdecimal() and 0 < int(threads) < 2**31 else None
+        threads = (int(threads) if threads.isdecimal() and len(threads) <= 10
+                   and 0 < int(threads) < 2**31 else None)
     return workload, op, bs, threads
 
 
@@ -1386,8 +1392,7 @@ class _TestLogs:
 # Scales that are rates or latencies, onto the canonical metric and unit; "MB/s" is decided per
 # entry by _mb_basis_of. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
 # elsewhere a time in ms is not an I/O latency (a frame time, a compile time) and stays a score.
-_RATE_SCALES = {"MB/S": ("bandwidth", "B/s"), "MIB/S": ("bandwidth", "B/s"),
-                "IOPS": ("iops", "IO/s")}
+_RATE_SCALES = {"IOPS": ("iops", "IO/s")}  # (and every byte rate: _byte_rate)
 _LATENCY_SCALES = {"MS": 1e-3, "MILLISECONDS": 1e-3, "US": 1e-6, "\u00b5S": 1e-6,
                    "MICROSECONDS": 1e-6}
 
@@ -1404,6 +1409,8 @@ def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | Non
     if fmt == "raw csv export":
         return "score", "unknown", None
     up = scale.upper()
+    if _byte_rate(scale):
+        return "bandwidth", "B/s", None
     if up in _RATE_SCALES:
         return (*_RATE_SCALES[up], None)
     if up in _LATENCY_SCALES and _is_storage_io(res):
@@ -1482,11 +1489,29 @@ def _result_mb_basis(res: _Result, mode: str) -> tuple[float, str] | None:
         return _MB_FACTORS["MiB"], "MiB/s (the profile's scale)"
     if mode in _MB_FACTORS:
         return _MB_FACTORS[mode], f"{mode}/s (fio_mb option)"
-    return _profile_mb(res.identifier)
+    return _profile_mb(res.identifier, res.title)
 
 
 def _says_mib(res: _Result) -> bool:
-    return (res.scale or "").strip().upper() == "MIB/S"
+    return _byte_rate((res.scale or "").strip()) == "MiB"
+
+
+def _byte_rate(scale: str) -> str | None:
+    """``"MiB"`` or ``"MB"`` for a Scale in mebibytes or megabytes per second, however spelt
+    (``MiB/sec`` of PTS's sysbench, ``MiB/second`` of Crypto++, ``Mbyte/s`` of Nettle), else
+    None; a lowercase ``b`` after ``M`` is a bit (``Mb/s`` of srsRAN: megabits, not a
+    storage rate).
+
+    >>> [_byte_rate(s) for s in ("MB/s", "MiB/sec", "mib/s", "Mbyte/s", "Mb/s", "Mbit/s", "GB/s")]
+    ['MB', 'MiB', 'MiB', 'MB', None, None, None]
+    """
+    m = _BYTE_RATE_RE.fullmatch(scale)
+    if m is None:
+        return None
+    return "MiB" if m.group(1) else "MB"
+
+
+_BYTE_RATE_RE = re.compile(r"(?:(?i:(mi)b)|M(?:B|[Bb]ytes?))(?i:/s|/sec|/second|ps)")
 
 
 def _entry_rule(res: _Result):
@@ -1531,15 +1556,18 @@ _KIB_CHECKED = (_KIB, "KiB/s (checked: IOPS x block size; fio printed its bw lin
 
 
 @functools.lru_cache(maxsize=256)
-def _profile_mb(identifier: str | None) -> tuple[float, str] | None:
-    """(factor, basis) of the MB/s results of a profile :data:`PROFILE_MB` knows, else None.
+def _profile_mb(identifier: str | None, title: str | None = None) -> tuple[float, str] | None:
+    """(factor, basis) of the MB/s results of a profile :data:`PROFILE_MB` knows (by its
+    identifier, else by its title: the CSV exports give only the title), else None.
 
     >>> _profile_mb("pts/stream-1.3.4")
     (1000000.0, 'MB/s (the stream profile: its tool counts 10^6 bytes)')
+    >>> _profile_mb(None, "RAMspeed SMP")[1]
+    'MB/s (the ramspeed profile: its tool counts 10^6 bytes)'
     >>> _profile_mb("pts/fio-2.2.0") is None  # (checked per entry against its IOPS result)
     True
     """
-    name = _profile_name(identifier)
+    name = _profile_name(identifier) if identifier else _PROFILE_TITLES.get(title or "")
     unit = PROFILE_MB.get(name)  # type: ignore[arg-type]
     if unit is None:
         return None
@@ -1575,6 +1603,17 @@ PROFILE_MB: Mapping[str, str] = MappingProxyType({  # (read only: _profile_mb re
     "blosc": "MiB",  # b2bench.c: MB (1024*KB)
     "leveldb": "MiB",  # db_bench.cc: bytes_ / 1048576.0 / elapsed
 })
+# the <Title> of each of those profiles (test-definition.xml; one title per profile): what names
+# a result in the CSV exports, which have no identifier
+_PROFILE_TITLES = {
+    "Threaded I/O Tester": "tiobench", "Dbench": "dbench", "AIO-Stress": "aio-stress",
+    "hdparm Timed Disk Reads": "hdparm-read", "IOzone": "iozone", "Compile Bench": "compilebench",
+    "IOR": "ior", "Sysbench": "sysbench", "Stream": "stream", "RAMspeed SMP": "ramspeed",
+    "Tinymembench": "tinymembench", "Intel Memory Latency Checker": "intel-mlc",
+    "LZ4 Compression": "compress-lz4", "Zstd Compression": "compress-zstd", "lzbench": "lzbench",
+    "HPC Challenge": "hpcc", "PETSc": "petsc", "CacheBench": "cachebench", "C-Blosc": "blosc",
+    "LevelDB": "leveldb",
+}
 
 
 def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
@@ -1585,7 +1624,7 @@ def _entry_mb_basis(mean: float | None, other: float | None, bs: int | None,
     if checked is not None:
         return checked
     if fio:
-        return _MIB, "MiB/s assumed (pts/fio profile; no IOPS result to check)"
+        return _MIB, "MiB/s assumed (a fio profile, as pts/fio; no IOPS result to check)"
     return _MIB, "MiB/s assumed (no IOPS result to check)"
 
 
@@ -1806,6 +1845,14 @@ class _Rows:
         if values is None:
             return
         value, raw = values
+        runs_at = None
+        if raw is None and value is not None and len(entry.run_times or ()) == 1:
+            # PTS leaves RawString empty when the test ran once (FORCE_TIMES_TO_RUN=1): its
+            # Value is that run's, and a run row, not only a reported mean
+            value, raw, runs_at = None, [value], f"{self.value_at} (run "
+        elif raw is None and len(entry.run_times or ()) > 1:
+            self.notes.append(f"{entry.position}: {len(entry.run_times)} runs without their "
+                              "values (an empty RawString): only their reported mean")
         if sh.fixed is None:  # (the entry's mean: its Value, else the mean of its runs)
             factor, basis = _mb_basis_of(
                 res, value if value is not None else sum(raw) / len(raw),
@@ -1826,13 +1873,15 @@ class _Rows:
                     scaled_value > -math.inf if sh.signed else scaled_value >= 0)):
                 self._check(sh, entry, value, raw, factor)
         times = self._times(entry, raw)
-        self._add(sh, entry, ts, tool_version, meta, basis, scaled_value, scaled_raw, times)
+        self._add(sh, entry, ts, tool_version, meta, basis, scaled_value, scaled_raw, times,
+                  runs_at)
 
     def _add(self, sh: _ResultShared, entry: _Entry, ts, tool_version: str | None, meta: dict,
              basis: str | None, value: float | None, raw: list | None,
-             times: list | None) -> None:
+             times: list | None, runs_at: str | None = None) -> None:
         """The rows of an entry whose values are read, scaled and checked: one per run (and its
-        runtime row, once per run), its Value's; and the runs' series."""
+        runtime row, once per run), its Value's; and the runs' series. ``runs_at``: where the
+        runs are, when not in the RawString (a single run's Value)."""
         system = entry.system
         logged = (self.logs.times(sh.res, system, self.tz, self.notes)
                   if self.logs is not None else _NO_LOG)
@@ -1843,7 +1892,7 @@ class _Rows:
         if raw is not None:
             n = len(raw)
             keys = _numbered(f"{key}|", "", n, 0)
-            positions = _numbered(entry.position + self.runs_at, ")", n, 1)
+            positions = _numbered(entry.position + (runs_at or self.runs_at), ")", n, 1)
             stamps = [logged.get(k + 1, ts) for k in range(n)] if logged else [ts] * n
             flag = sh.flag_default
             done = n if times is None else self.runtime_done.get(sh.rt_prefix + system, 0)
