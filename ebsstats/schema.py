@@ -560,8 +560,10 @@ SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED)
 #: The columns that say what a run asked of the storage, beyond its test's name: the schema's
 #: workload, block size, threads and queue depth, and the options the readers keep as extra
 #: columns (fio's ``rw`` and read share of a mix, engine, direct I/O, file size, rate cap; sysbench's file and CPU
-#: options; bonnie++'s sizes and file counts; a PTS test's ``arguments``). Runs that differ in
-#: one of them measured different things: their values are not repetitions of one another.
+#: options; bonnie++'s sizes and file counts; a PTS test's ``arguments`` and ``description``:
+#: the results of one execution, such as Tinymembench's memcpy and memset, share arguments).
+#: Runs that differ in one of them measured different things: their values are not
+#: repetitions of one another.
 WORKLOAD_PARAMETERS = (
     "workload", "block_size", "threads", "iodepth",
     "rw", "rwmixread", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",
@@ -570,7 +572,7 @@ WORKLOAD_PARAMETERS = (
     "sysbench_table_size",
     "file_size", "chunk_size", "files", "num_files", "max_size", "min_size", "dirs",
     "concurrency", "seeks", "seek_proc_count",
-    "arguments",
+    "arguments", "description",
 )
 
 

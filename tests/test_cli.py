@@ -3,6 +3,7 @@ columns, check, simulate."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -139,3 +140,23 @@ def test_ingest_says_which_files_it_read_in_part(tmp_path):
     assert "read 1 file(s) in part" in proc.stdout and "loop.txt, line 43" in proc.stdout
     assert "FAILED" not in proc.stdout and "skipped" not in proc.stdout
     assert len(es.read_parquet(tmp_path / "t.parquet")) == 14
+
+
+def test_summary_of_reported_means_only_says_why(tmp_path):
+    """A PTS file whose entries hold only their reported mean (several run times, an empty
+    RawString): nothing to summarise, said in one line (it was "'n' is not in list")."""
+    text = (ROOT / "tests" / "fixtures" / "pts" / "ebs-mini-single-volume" / "composite.xml"
+            ).read_text()
+    (tmp_path / "composite.xml").write_text(
+        re.sub(r"<RawString>[^<]*</RawString>", "<RawString></RawString>", text))
+    out = run("summary", str(tmp_path))
+    assert out.returncode == 2, out.stderr  # (the CLI's exit code for a usage error)
+    assert "no runs to summarise" in out.stderr and "reported_mean" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_inventory_counts_runs_not_reported_means():
+    df = es.read(ROOT / "tests" / "fixtures" / "pts" / "ebs-mini-single-volume" / "composite.xml")
+    inv = es.inventory(df, by=["tool"])
+    runs = es.select(df, exclude_flags=es.schema.SUMMARY_FLAGS)["run_id"].nunique()
+    assert inv["runs"].tolist() == [runs] and runs < df["run_id"].nunique()

@@ -144,7 +144,10 @@ def cmd_summary(args) -> int:
     from ebsstats.stats._core import group_keys, runs_only
     from ebsstats.stats.summary import summarize
 
-    df = runs_only(_filter(_load(args.data, args.pattern), args))  # as es.select: runs only
+    data = _filter(_load(args.data, args.pattern), args)
+    df = runs_only(data)  # as es.select: runs only
+    if df.empty:
+        raise CliError(_no_runs(data))
     by = [b for b in args.by.split(",") if b]
     bad = [b for b in by if b not in df.columns]
     if bad:
@@ -156,6 +159,17 @@ def cmd_summary(args) -> int:
     s = summarize(df, by=by, confidence=args.confidence)
     _emit(s, summary_table(s, width=args.width) if args.format == "table" else "", args.format)
     return 0
+
+
+def _no_runs(data) -> str:
+    """Why there is nothing to summarise: no values at all, or only rows that stand for
+    others (a PTS reported mean without its runs, a published ± figure)."""
+    if data.empty:
+        return "no values to summarise (see `ebsstats check DATA` for what was read)"
+    flags = data["flag"].value_counts().to_dict() if "flag" in data else {}
+    said = ", ".join(f"{n} {f}" for f, n in flags.items())
+    return (f"no runs to summarise: the {len(data):,} values are summaries of runs ({said}), "
+            "such as PTS's reported mean of an entry whose runs it did not record")
 
 
 def cmd_compare(args) -> int:

@@ -313,7 +313,9 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
         to_parquet(ts, series)
     if fails is not None:
         fails.to_parquet(where / "failures.parquet")
-    n_runs = df["run_id"].nunique() if len(df) else 0
+    from ebsstats.schema import SUMMARY_FLAGS, select
+
+    n_runs = select(df, exclude_flags=SUMMARY_FLAGS)["run_id"].nunique() if len(df) else 0
     return results, series, f"{len(df):,} values from {n_runs:,} runs"
 
 

@@ -27,6 +27,8 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
     """
     by = [b for b in by if b in data.columns]
     keyed = data.assign(**{b: data[b].astype("string").fillna("–") for b in by})
+    if "flag" in data:  # (a row that stands for others, a PTS reported mean, is not a run)
+        keyed["run_id"] = keyed["run_id"].where(~data["flag"].isin(SUMMARY_FLAGS).fillna(False))
     g = keyed.groupby(by, observed=True, dropna=False, sort=True)
     out = g.agg(runs=("run_id", "nunique"), rows=("value", "size"), tests=("test", "nunique"),
                 metrics=("metric", "nunique"), first=("timestamp", "min"),
