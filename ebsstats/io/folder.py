@@ -8,7 +8,9 @@ an input.
 What a folder may hold besides outputs: files that are not regular (FIFOs, sockets, devices) are
 skipped without being opened (a FIFO would block a read forever); broken or looping symbolic links
 and unreadable files or sub-folders are listed as errors; links to folders are not followed (no
-loops); the same bytes under two names are read once. A file name that is not valid UTF-8 is
+loops); the same bytes under two names are read once. Hidden files and folders (``.git``,
+``.ipynb_checkpoints``) are not read, except the ``test-results`` of a ``.phoronix-test-suite``
+folder, where PTS saves its results. A file name that is not valid UTF-8 is
 shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printable text; see
 :func:`display_name`).
 """
@@ -41,6 +43,7 @@ from ebsstats.io import meta as metamod
 from ebsstats.io._columns import concat
 from ebsstats.io._common import (
     MAX_BYTES,
+    PTS_TEST_LOG,
     UTF16_BOMS,
     Chunk,
     Parsed,
@@ -144,6 +147,9 @@ def _walk(root: Path, errors: list[OSError] | None = None,
     return list(map(Path, _walk_text(root, errors, stats, rels)))
 
 
+_PTS_HOME = f"{os.sep}.phoronix-test-suite"  # (a folder's path ends so: PTS's own folder)
+
+
 def _walk_text(root: Path, errors: list[OSError] | None = None,
                stats: list[os.stat_result | None] | None = None,
                rels: list[str] | None = None, sizes: list[int] | None = None) -> list[str]:
@@ -161,7 +167,11 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
     top = os.fspath(root)  # what os.walk gives as the top's dirpath
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
-        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        pts_home = dirpath.endswith(_PTS_HOME)
+        dirnames[:] = ([d for d in dirnames if d == "test-results"] if pts_home else
+                       [d for d in dirnames if not d.startswith(".") or d == _PTS_HOME[1:]])
+        if pts_home:  # (its own files are its settings: none is a result)
+            filenames = []
         folder = Path(dirpath)
         base = _text_of_child(folder)
         rel_dir = ("." if rels is None or dirpath == top  # (the top: no relative_to)
@@ -445,8 +455,10 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
                                     f"({type(exc).__name__}: {str(exc)[:200]})", kind="error")
         return None
     if sniffed is None:
-        out.failure = IngestFailure(rel, None, "not a recognised benchmark output",
-                                    kind="skipped")
+        why = ("a PTS test log: its run times are read with the composite.xml of its result "
+               "folder" if PTS_TEST_LOG.match(data[:512].decode("utf-8", errors="replace"))
+               else "not a recognised benchmark output")
+        out.failure = IngestFailure(rel, None, why, kind="skipped")
     return sniffed
 
 
