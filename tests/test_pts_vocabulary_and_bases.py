@@ -447,30 +447,24 @@ def test_entry_kib_or_mib(mean, iops, bs, unit):
         assert factor == {"KiB": 1024, "MiB": 2**20}[unit] and "checked" in basis
 
 
-_ZSTD = """<?xml version="1.0"?>
+_ZSTD_RESULT = """  <Result>
+    <Identifier>pts/compress-zstd-1.6.0</Identifier><Title>Zstd Compression</Title>
+    <AppVersion>1.5.4</AppVersion><Arguments>-b3</Arguments>
+    <Description>Compression Level: 3 - {what} Speed</Description>
+    <Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>
+    <Data><Entry><Identifier>GVNO3</Identifier><Value>{value}</Value>
+      <RawString>{raw}</RawString>
+      <JSON>{{"test-run-times":"66.20:64.49:64.52"}}</JSON></Entry></Data>
+  </Result>
+"""
+# two results of one execution (the shape of a public Zstd composite.xml)
+_ZSTD = ("""<?xml version="1.0"?>
 <PhoronixTestSuite>
   <Generated><Title>zstd</Title><LastModified>2024-05-01 10:00:00</LastModified></Generated>
   <System><Identifier>GVNO3</Identifier><TimeStamp>2024-05-01 09:00:00</TimeStamp></System>
-  <Result>
-    <Identifier>pts/compress-zstd-1.6.0</Identifier><Title>Zstd Compression</Title>
-    <AppVersion>1.5.4</AppVersion><Arguments>-b3</Arguments>
-    <Description>Compression Level: 3 - Compression Speed</Description>
-    <Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>
-    <Data><Entry><Identifier>GVNO3</Identifier><Value>134.6</Value>
-      <RawString>134.6:134.7:134.6</RawString>
-      <JSON>{"test-run-times":"66.20:64.49:64.52"}</JSON></Entry></Data>
-  </Result>
-  <Result>
-    <Identifier>pts/compress-zstd-1.6.0</Identifier><Title>Zstd Compression</Title>
-    <AppVersion>1.5.4</AppVersion><Arguments>-b3</Arguments>
-    <Description>Compression Level: 3 - Decompression Speed</Description>
-    <Scale>MB/s</Scale><Proportion>HIB</Proportion><DisplayFormat>BAR_GRAPH</DisplayFormat>
-    <Data><Entry><Identifier>GVNO3</Identifier><Value>515.9</Value>
-      <RawString>516.2:515.9:515.6</RawString>
-      <JSON>{"test-run-times":"66.20:64.49:64.52"}</JSON></Entry></Data>
-  </Result>
-</PhoronixTestSuite>
-"""
+""" + _ZSTD_RESULT.format(what="Compression", value="134.6", raw="134.6:134.7:134.6")
+         + _ZSTD_RESULT.format(what="Decompression", value="515.9", raw="516.2:515.9:515.6")
+         + "</PhoronixTestSuite>\n")
 
 
 def test_one_execution_gives_its_run_times_once(tmp_path):
