@@ -552,18 +552,19 @@ def validate_series(ts: pd.DataFrame) -> pd.DataFrame:
 
 #: Flags of rows that summarise other rows (left out by :func:`select` unless asked for).
 SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
-#: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS`, and the rows of a run fio
-#: stopped on a signal before its end (``interrupted``: a shorter run than the others).
+#: The flag of the rows of a run fio stopped on a signal before its end (a shorter run than the
+#: job asked for).
 INTERRUPTED = "interrupted"
+#: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS` and :data:`INTERRUPTED`.
 SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED)
 
 #: The columns that say what a run asked of the storage, beyond its test's name: the schema's
 #: workload, block size, threads and queue depth, and the options the readers keep as extra
-#: columns (fio's ``rw`` and read share of a mix, engine, direct I/O, file size, rate cap; sysbench's file and CPU
-#: options; bonnie++'s sizes and file counts; a PTS test's ``arguments`` and ``description``:
-#: the results of one execution, such as Tinymembench's memcpy and memset, share arguments).
-#: Runs that differ in one of them measured different things: their values are not
-#: repetitions of one another.
+#: columns (fio's ``rw`` and the read share of a mix, engine, direct I/O, file size, rate cap;
+#: sysbench's file and CPU options; bonnie++'s sizes and file counts; a PTS test's
+#: ``arguments`` and ``description``: the results of one execution, such as Tinymembench's
+#: memcpy and memset, share arguments). Runs that differ in one of them measured different
+#: things: their values are not repetitions of one another.
 WORKLOAD_PARAMETERS = (
     "workload", "block_size", "threads", "iodepth",
     "rw", "rwmixread", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",

@@ -567,3 +567,13 @@ def test_pts_results_under_its_hidden_home_are_read(tmp_path):
     r = es.read(tmp_path, full=True)
     assert set(r.frame["source"]) == {"box/.phoronix-test-suite/test-results/zstd/composite.xml"}
     assert r.failures.empty
+
+
+def test_pts_hidden_home_given_itself(tmp_path, monkeypatch):
+    """The .phoronix-test-suite folder given itself, by a relative path: its test-results are
+    read, its installed tests are not."""
+    home = tmp_path / ".phoronix-test-suite"
+    _write(home / "test-results" / "zstd" / "composite.xml", _ZSTD)
+    _write(home / "installed-tests" / "pts" / "x" / "composite.xml", _ZSTD)
+    monkeypatch.chdir(tmp_path)
+    assert set(es.read(".phoronix-test-suite")["source"]) == {"test-results/zstd/composite.xml"}

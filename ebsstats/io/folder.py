@@ -147,7 +147,7 @@ def _walk(root: Path, errors: list[OSError] | None = None,
     return list(map(Path, _walk_text(root, errors, stats, rels)))
 
 
-_PTS_HOME = f"{os.sep}.phoronix-test-suite"  # (a folder's path ends so: PTS's own folder)
+_PTS_HOME = ".phoronix-test-suite"  # PTS's own folder (its results in test-results/)
 
 
 def _walk_text(root: Path, errors: list[OSError] | None = None,
@@ -167,9 +167,9 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
     top = os.fspath(root)  # what os.walk gives as the top's dirpath
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
         dirnames.sort()
-        pts_home = dirpath.endswith(_PTS_HOME)
+        pts_home = os.path.basename(dirpath) == _PTS_HOME
         dirnames[:] = ([d for d in dirnames if d == "test-results"] if pts_home else
-                       [d for d in dirnames if not d.startswith(".") or d == _PTS_HOME[1:]])
+                       [d for d in dirnames if not d.startswith(".") or d == _PTS_HOME])
         if pts_home:  # (its own files are its settings: none is a result)
             filenames = []
         folder = Path(dirpath)
