@@ -73,7 +73,8 @@ Workload columns, from the Description (PTS joins each option's name and choice 
 ``workload``/``op`` from its ``Type``/``Test``/``Test Mode`` (Random Read, Sequential Write…;
 tiobench's Read and Write and iozone's Read/Write Performance are sequential), ``block_size``
 from ``Block Size`` (iozone: ``Record Size``), ``threads`` from ``Job Count`` (fio), ``Thread
-Count`` (tiobench) or ``Client Count`` (dbench).
+Count`` (tiobench), ``Client Count`` (dbench) or a part such as ``12 Clients`` (dbench 1.0.1) or
+``4 Threads`` (fs-mark).
 
 Extra columns: ``result_identifier`` (``local/fio-ebs-1.15.0``), ``app_version``, ``arguments``,
 ``description``, ``scale``, ``display_format``, ``proportion``, ``mb_basis`` (bandwidth rows),
