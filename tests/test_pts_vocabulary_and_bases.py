@@ -577,3 +577,21 @@ def test_pts_hidden_home_given_itself(tmp_path, monkeypatch):
     _write(home / "installed-tests" / "pts" / "x" / "composite.xml", _ZSTD)
     monkeypatch.chdir(tmp_path)
     assert set(es.read(".phoronix-test-suite")["source"]) == {"test-results/zstd/composite.xml"}
+
+
+def test_a_failed_test_says_the_error_pts_recorded(tmp_path):
+    """A test that failed leaves its Entry without Value and RawString and PTS's error in its
+    JSON (as a public pts/fio-2.1.0 result does: "error":"The test quit with a non-zero exit
+    status."): the file holds no results, and says PTS's words instead of only that."""
+    text = _ZSTD.replace("<Value>134.6</Value>", "<Value></Value>").replace(
+        "<Value>515.9</Value>", "<Value></Value>")
+    text = re.sub(r"<RawString>[^<]*</RawString>", "<RawString></RawString>", text)
+    text = text.replace('{"test-run-times":"66.20:64.49:64.52"}',
+                        '{"test-run-times":"0.03:0.03","error":"The test quit with a non-zero '
+                        'exit status."}')
+    _write(tmp_path / "composite.xml", text)
+    with pytest.warns(UserWarning, match="no results"):
+        r = es.read(tmp_path, full=True)
+    assert r.failures["kind"].tolist() == ["empty"]
+    assert r.failures["reason"].iloc[0].endswith(
+        "PTS recorded the test's error: The test quit with a non-zero exit status.")

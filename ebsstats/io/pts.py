@@ -3271,7 +3271,15 @@ def _parse_data(data: bytes, source: str, context: Mapping) -> Parsed:
         return Parsed(tool="pts", format="composite.xml", why_empty=(
             "a result file PTS keeps beside the composite.xml it merged it into (every system, "
             "value and raw run of it is there): read there, not twice"))
-    return _parse(text, source, test_logs=logs)
+    parsed = _parse(text, source, test_logs=logs)
+    if not parsed.nrows() and parsed.why_empty is None and (err := _PTS_ERROR_RE.search(text)):
+        parsed.why_empty = (f"its entries hold no value; PTS recorded the test's error: "
+                            f"{err.group(1)[:200]}")
+    return parsed
+
+
+# an Entry's JSON error (a test that failed: no Value, no RawString)
+_PTS_ERROR_RE = re.compile(r'"error"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
 def _a_piece_of_its_composite(text: str, path: Path) -> bool:
