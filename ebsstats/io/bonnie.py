@@ -1120,8 +1120,7 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
         runs = csv_runs
         if text_runs or text_error:
             notes.append("text table ignored: the CSV rows of the same output are exact")
-        _recover_chunks(csv_runs, text_runs, notes)
-        _recover_versions(csv_runs, text_runs)
+        _from_tables(csv_runs, text_runs, notes)
     elif text_error is not None:
         raise ParseError(source, text_error.lineno or None, text_error.expected,
                          found=text_error.found)
@@ -1431,49 +1430,32 @@ def _csv_columns_of_one(run: _Run, source: str, layout: _CsvLayout, values: list
 _CSV_FILE_COLUMNS: dict[tuple, dict] = {}
 
 
-def _recover_chunks(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
-    """2.00a leaves io_chunk_size empty in the CSV although its table shows ``512M:64k``: take the
-    chunk from the table printed just before the CSV row of the same run (same host and size)."""
-    if not text_runs:
-        return
+def _from_tables(csv_runs: list[_Run], text_runs: list[_Run], notes: list[str]) -> None:
+    """What a CSV row lacks, taken from the table printed just before it for the same run (the
+    same host, either one cut short, and size): 2.00a leaves io_chunk_size empty although its
+    table shows ``512M:64k``; a 1.0x row has no version field (``csv 1.03`` is its layout,
+    shared by 1.01-1.03) where its table says ``Version 1.02b``."""
     native = [r for r in text_runs if r.native and r.io_line is not None]
+    if not native:  # (the usual CSV file: no table)
+        return
     for run in csv_runs:
-        if run.meta.get("chunk_size") or not run.meta.get("file_size"):
+        t = next((r for r in reversed(native) if r.io_line < run.line), None)
+        if t is None or t.meta.get("file_size") != run.meta.get("file_size"):
             continue
-        before = [r for r in native if r.io_line < run.line]
-        if not before:
+        a, b = t.meta.get("host") or "", run.meta.get("host") or ""
+        if not (a.startswith(b) or b.startswith(a)):
             continue
-        t = before[-1]
-        if (t.meta.get("chunk_size") and t.meta.get("file_size") == run.meta["file_size"]
-                and (t.meta.get("host") or "") == (run.meta.get("host") or "")[:len(
-                    t.meta.get("host") or "")]):
+        if not run.meta.get("chunk_size") and run.meta.get("file_size") and t.meta.get(
+                "chunk_size"):
             run.meta["chunk_size"] = t.meta["chunk_size"]
             run.settings = None  # its metadata is no longer what its settings fields make
             run.chunk = int(units.binary_size(t.meta["chunk_size"]))
             notes.append(f"line {run.line}: io_chunk_size empty in the CSV; chunk "
                          f"{t.meta['chunk_size']} taken from the table at line {t.io_line}")
-
-
-def _recover_versions(csv_runs: list[_Run], text_runs: list[_Run]) -> None:
-    """A 1.0x CSV row has no version field (``csv 1.03`` is its layout, shared by 1.01-1.03):
-    the version its table printed just before it says (``Version 1.02b``), where one does for
-    the same host and size."""
-    if not text_runs:
-        return
-    native = [r for r in text_runs if r.native and r.io_line is not None and r.version]
-    for run in csv_runs:
-        if run.fmt != "csv 1.03" or not native:
-            continue
-        before = [r for r in native if r.io_line < run.line]
-        if not before:
-            continue
-        t = before[-1]
-        a, b = t.meta.get("host") or "", run.meta.get("host") or ""
-        if (t.version != run.version and t.version.startswith("1.0")
-                and t.meta.get("file_size") == run.meta.get("file_size")
-                and (a.startswith(b) or b.startswith(a))):  # (either may be cut short)
+        if (run.fmt == "csv 1.03" and t.version and t.version != run.version
+                and t.version.startswith("1.0")):
             run.version = t.version
-            run.settings = None  # (its cached columns are keyed by what its fields make)
+            run.settings = None
 
 
 def read_bonnie(path: str | os.PathLike, *, chunk_size: str | int | None = None, **meta):
