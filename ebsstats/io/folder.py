@@ -43,7 +43,6 @@ from ebsstats.io import meta as metamod
 from ebsstats.io._columns import concat
 from ebsstats.io._common import (
     MAX_BYTES,
-    PTS_TEST_LOG,
     UTF16_BOMS,
     Chunk,
     Parsed,
@@ -53,7 +52,13 @@ from ebsstats.io._common import (
     series_chunk,
     series_of,
 )
-from ebsstats.io.sniff import Sniffed, is_companion_name, sniff_claim, sniff_text
+from ebsstats.io.sniff import (
+    Sniffed,
+    is_companion_name,
+    sniff_claim,
+    sniff_text,
+    unread_reason,
+)
 
 __all__ = ["read", "read_series", "check", "failures_frame", "display_name", "ReadResult"]
 
@@ -447,18 +452,16 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
     sniffed = sniff_claim(data)  # (a verdict from the bytes alone: a fio JSON report)
     if sniffed is not None:
         return sniffed
+    head = data[:65536].decode("utf-8", errors="replace")
     try:
-        sniffed = sniff_text(data[:65536].decode("utf-8", errors="replace"), name)
+        sniffed = sniff_text(head, name)
     except (ValueError, ArithmeticError, RecursionError, MemoryError) as exc:
         # a reader's sniff that fails on one hostile file fails that file, not the read
         out.failure = IngestFailure(rel, None, f"{rel}: no reader could judge its first bytes "
                                     f"({type(exc).__name__}: {str(exc)[:200]})", kind="error")
         return None
     if sniffed is None:
-        why = ("a PTS test log: its run times are read with the composite.xml of its result "
-               "folder" if PTS_TEST_LOG.match(data[:512].decode("utf-8", errors="replace"))
-               else "not a recognised benchmark output")
-        out.failure = IngestFailure(rel, None, why, kind="skipped")
+        out.failure = IngestFailure(rel, None, unread_reason(head), kind="skipped")
     return sniffed
 
 

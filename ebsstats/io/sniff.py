@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ebsstats.io import _builtin, _registry
-from ebsstats.io._common import HEAD_BYTES, UTF16_BOMS, remember
+from ebsstats.io._common import HEAD_BYTES, PTS_TEST_LOG, UTF16_BOMS, remember
 
 # files that travel with benchmark outputs but are not outputs themselves
 NOT_OUTPUTS = {"meta.yaml", "meta.yml", "truth.yaml", "readme.md", "readme.txt", "manifest.tsv",
@@ -54,6 +54,22 @@ def sniff_text(head: str, name: str) -> Sniffed | None:
     if found is None:
         return None
     return _verdict(*found)
+
+
+def unread_reason(head: str) -> str:
+    """Why a file no reader recognised (its first bytes ``head``) is not read: what it is when
+    another file's reader reads it (a PTS test log, read for its run times with the
+    composite.xml of its result folder), else that it is no benchmark output ebsstats knows.
+
+    >>> unread_reason("#####\\ngp3 - Run 1\\n2024-01-02 03:04:05\\n#####\\n")[:14]
+    'a PTS test log'
+    >>> unread_reason("coffee at 10")
+    'not a recognised benchmark output'
+    """
+    if PTS_TEST_LOG.match(head):
+        return ("a PTS test log: its run times are read with the composite.xml of its result "
+                "folder")
+    return "not a recognised benchmark output"
 
 
 def sniff_claim(data: bytes) -> Sniffed | None:
