@@ -313,9 +313,9 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
         to_parquet(ts, series)
     if fails is not None:
         fails.to_parquet(where / "failures.parquet")
-    from ebsstats.schema import SUMMARY_FLAGS, select
+    from ebsstats.stats._core import runs_only  # (a PTS reported mean is not a run)
 
-    n_runs = select(df, exclude_flags=SUMMARY_FLAGS)["run_id"].nunique() if len(df) else 0
+    n_runs = runs_only(df)["run_id"].nunique() if len(df) else 0
     return results, series, f"{len(df):,} values from {n_runs:,} runs"
 
 

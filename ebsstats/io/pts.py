@@ -1393,7 +1393,6 @@ class _TestLogs:
 # Scales that are rates or latencies, onto the canonical metric and unit; "MB/s" is decided per
 # entry by _mb_basis_of. Latency scales only for storage I/O profiles (fio, sysbench file I/O):
 # elsewhere a time in ms is not an I/O latency (a frame time, a compile time) and stays a score.
-_RATE_SCALES = {"IOPS": ("iops", "IO/s")}  # (and every byte rate: _byte_rate)
 _LATENCY_SCALES = {"MS": 1e-3, "MILLISECONDS": 1e-3, "US": 1e-6, "\u00b5S": 1e-6,
                    "MICROSECONDS": 1e-6}
 
@@ -1409,11 +1408,11 @@ def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | Non
     scale = (res.scale or "").strip()
     if fmt == "raw csv export":
         return "score", "unknown", None
-    up = scale.upper()
-    if _byte_rate(scale):
+    if _byte_rate(scale):  # (MB/s, MiB/sec, Mbyte/s...)
         return "bandwidth", "B/s", None
-    if up in _RATE_SCALES:
-        return (*_RATE_SCALES[up], None)
+    up = scale.upper()
+    if up == "IOPS":
+        return "iops", "IO/s", None
     if up in _LATENCY_SCALES and _is_storage_io(res):
         return "lat_mean", "s", _LATENCY_SCALES[up]
     return "score", scale if scale else "unknown", None
