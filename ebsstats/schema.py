@@ -44,7 +44,8 @@ flag                string                     why a value needs care: ``too_fas
                                                ``error=5`` (fio job error), ``aggregate`` (fio
                                                "All clients"), ``reported_mean`` (PTS Value beside
                                                its raw runs), ``spread`` (a published ± figure),
-                                               ``interrupted`` (fio stopped on a signal)
+                                               ``interrupted`` (fio stopped on a signal); a sysbench
+                                               latency printed as ``0.00`` ms is NaN, ``too_fast``
 ==================  =========================  ===================================================
 
 Metadata columns (:data:`META_COLUMNS`) are always present (``<NA>`` when unknown): ``host``,
@@ -555,6 +556,9 @@ SUMMARY_FLAGS = ("reported_mean", "spread", "aggregate")
 #: The flag of the rows of a run fio stopped on a signal before its end (a shorter run than the
 #: job asked for).
 INTERRUPTED = "interrupted"
+#: The flag of a value too fast to measure, NaN, never zero: bonnie++'s ``+++++`` and a
+#: latency sysbench printed as zero (under the 0.005 ms its two decimals show).
+TOO_FAST = "too_fast"
 #: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS` and :data:`INTERRUPTED`.
 SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED)
 

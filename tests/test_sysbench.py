@@ -9,6 +9,9 @@ Expected values are read by hand off the raw files; each comment says the conver
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -52,7 +55,10 @@ def test_fileio_10_rndrw_all_metrics_and_options():
     assert one(df, "bandwidth", "write") == approx(348.85 * MiB)  # = 365794918.4 B/s
     assert one(df, "runtime") == approx(3.0006)  # "total time: 3.0006s"
     assert one(df, "events") == 174215  # "total number of events: 174215"
-    assert one(df, "lat_min") == 0.0  # "min: 0.00" (ms)
+    # "min: 0.00" (ms): under the 0.005 ms two decimals show, never a time of zero
+    lat_min = df[df.metric == "lat_min"].iloc[0]
+    assert np.isnan(lat_min.value) and lat_min.flag == "too_fast" and lat_min.position == "line 37"
+    assert df.loc[df.metric != "lat_min", "flag"].isna().all()
     assert one(df, "lat_mean") == approx(0.02e-3)  # "avg: 0.02" ms
     assert one(df, "lat_max") == approx(4.69e-3)  # "max: 4.69" ms
     assert one(df, "lat_p95") == approx(0.01e-3)  # "95th percentile: 0.01" ms
@@ -103,7 +109,7 @@ def test_histogram_percentile_and_flags_variants():
     assert one(h, "lat_max") == approx(2.73e-3)
     p99 = read("sb1.0_fileio_rndrd_p99.txt")  # "99th percentile: 0.00"
     assert "lat_p99" in set(p99["metric"]) and "lat_p95" not in set(p99["metric"])
-    assert one(p99, "lat_p99") == 0.0
+    assert np.isnan(one(p99, "lat_p99"))  # printed as 0.00: flagged too_fast
     assert one(p99, "bandwidth", "read") == approx(10480.98 * MiB)
     p0 = read("sb1.0_fileio_rndwr_p0.txt")  # "percentile stats: disabled" -> no percentile row
     assert not any(m.startswith("lat_p") for m in p0["metric"].astype(str))
@@ -136,8 +142,9 @@ def test_verbosity_and_debug_lines_are_skipped():
 
 def test_legacy_options_warnings_kept_in_notes():
     p = sb.parse(fixture("sysbench", "sb1.0_fileio_seqrewr_legacy.txt").read_text(), "legacy")
-    assert len(p.notes) == 3 and p.notes[0].startswith("line 1: WARNING: the --test option")
+    assert len(p.notes) == 4 and p.notes[0].startswith("line 1: WARNING: the --test option")
     assert "--max-time is deprecated" in p.notes[2]
+    assert p.notes[3].startswith("line 38: lat_min printed as zero")  # "min: 0.00" (ms)
     assert {r["test"] for r in p.records} == {"seqrewr"}
 
 
@@ -158,7 +165,12 @@ def test_fileio_04_branch():
     assert one(df, "iops", "total") == approx(54830.04)  # "54830.04 Requests/sec executed"
     assert one(df, "runtime") == approx(3.0002) and one(df, "events") == 164500
     assert one(df, "lat_max") == approx(0.19e-3)  # "max: 0.19ms"
-    assert one(df, "lat_p95") == 0.0  # "approx.  95 percentile: 0.00ms"
+    # "min: 0.00ms", "avg: 0.00ms", "approx.  95 percentile: 0.00ms": too fast for 0.4's two
+    # decimals of a millisecond
+    for metric in ("lat_min", "lat_mean", "lat_p95"):
+        assert np.isnan(one(df, metric)), metric
+    assert sorted(df.loc[df.flag == "too_fast", "metric"].astype(str)) == [
+        "lat_mean", "lat_min", "lat_p95"]
     assert set(df["file_total_size"]) == {str(64 * MiB)}  # "64Mb total file size"
     assert set(df["block_size"]) == {16384}  # "Block size 16Kb"
     assert set(df["extra_flags"]) == {"none"}  # "Extra file open flags: 0"
@@ -835,3 +847,37 @@ def test_a_run_ended_by_fatal_among_others_is_left_out(tmp_path):
     # one run alone that ends at FATAL is refused, as before
     with pytest.raises(ParseError, match="line 18"):
         sb.parse(fixture("sysbench", "sb1.0_fileio_noprepare.txt").read_text(), "np.txt")
+
+
+def test_a_latency_printed_as_zero_is_flagged_too_fast_by_plans_and_rule_alike(tmp_path):
+    """sysbench prints latencies in two decimals of a millisecond: "min: 0.00" is a time under
+    0.005 ms, never zero. Every read (the first, line by line; the later ones, by the
+    layout's plan) gives NaN, ``too_fast``, and a note; a figure that is not zero stays. The
+    five files are the genuine seqwr output with its "max:" figure edited (distinct contents,
+    one layout), the last with "min: 0.03" (edits made here, in memory)."""
+    text = fixture("sysbench", "sb_fileio_seqwr_t1_run.txt").read_text()
+    assert re.search(r"min:\s+0\.00\n", text) and re.search(r"max:\s+6\.62\n", text)
+    for i in range(5):
+        edited = text.replace("6.62\n", f"6.6{i}\n")
+        if i == 4:
+            edited = re.sub(r"(min:\s+)0\.00\n", r"\g<1>0.03\n", edited)
+        (tmp_path / f"run{i}.txt").write_text(edited)
+    df = es.read(tmp_path, jobs=1, progress=False)
+    es.validate(df)
+    lat_min = df[df.metric == "lat_min"].set_index("source")
+    flagged = lat_min.index[lat_min.flag == "too_fast"].tolist()
+    assert [s.rsplit("/", 1)[-1] for s in flagged] == [f"run{i}.txt" for i in range(4)]
+    assert lat_min.value.isna().sum() == 4
+    assert lat_min.value.iloc[-1] == approx(0.03e-3)  # "min: 0.03" ms
+    assert (df.loc[df.metric == "lat_max", "value"] > 0).all()
+    assert one(df[df.source.str.endswith("run0.txt")], "lat_max") == approx(6.60e-3)
+    # the same note on the rule's read and on a plan's
+    notes = [sb._parse(t.read_text(), t.name).notes for t in sorted(tmp_path.iterdir())]
+    assert notes[0] == notes[3] == [
+        "line 35: lat_min printed as zero: under the 0.005 ms sysbench's two decimals show, NaN "
+        "and flagged too_fast"]
+    assert notes[4] == []
+    # a summary counts them out and says which way the rest lean
+    s = es.summarize(df[df.metric == "lat_min"], n_boot=0).iloc[0]
+    assert (s.n, s.n_excluded, s["median"]) == (1, 4, approx(0.03e-3))
+    assert "4 of them too fast to measure (flag 'too_fast')" in s.warning

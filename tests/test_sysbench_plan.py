@@ -42,9 +42,10 @@ TEXTS = _texts()
 
 
 def _line_by_line(text: str, source: str):
-    """The rule: the reader without plans (the summary of its result, or its error)."""
+    """The rule: the reader without plans (the summary of its result, or its error), its
+    latencies printed as zero flagged as ``_parse`` flags them on either path."""
     try:
-        return sb._summary(sb._Reader(text, source, {}).run())
+        return sb._summary(sb._below_resolution(sb._Reader(text, source, {}).run()))
     except ParseError as exc:
         return ("error", str(exc))
     except ValueError as exc:  # _parse turns these into a ParseError too
@@ -57,7 +58,7 @@ def _planned(text: str, source: str):
     for plan in layout.plans if layout is not None else ():
         got = plan.apply(text, source)
         if got is not None:
-            return sb._summary(got)
+            return sb._summary(sb._below_resolution(got))
     return None
 
 

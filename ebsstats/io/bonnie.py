@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from ebsstats import units
+from ebsstats import schema, units
 from ebsstats.errors import ParseError
 from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import Parsed, number, picker, read_one, remember
@@ -77,7 +77,7 @@ MEMORY_FACTOR = 120
 
 DEFAULT_CHUNK = 8192  # bonnie.h DefaultChunkSize (1 << 13), every version
 FILES_UNIT = 1024  # -n counts files in units of 1024 (bonnie.h DirectoryUnit)
-TOO_FAST = "too_fast"
+TOO_FAST = schema.TOO_FAST
 
 # test -> (workload, op, kind); kind: "char" (1-byte IO), "block" (chunk IO), "seek", "file"
 _IO_TESTS = [

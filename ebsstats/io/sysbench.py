@@ -35,6 +35,9 @@ and ``io_bytes`` per op where 0.4/0.5 print counts and sizes, ``lat_min``/``lat_
 and ``lat_pNN`` (percentile as labelled; absent when ``percentile stats: disabled``), ``runtime``
 (``total time``) and ``events`` (``total number of events``), all op ``total`` unless said.
 Rows of an op that the mode does not perform (``writes/s: 0.00`` in a read test) are left out.
+A latency printed as zero (``min: 0.00``: sysbench prints two decimals of a millisecond) is a time
+under 0.005 ms, not zero: NaN, flagged ``too_fast``, and said in a note (the interval lines'
+``lat (ms,95%): 0.00`` of the series frame, which has no flag, stay as printed).
 Other tests: cpu ``events per second`` → ``ops``; memory ``Total operations: N (x per second)`` →
 ``ops``, ``MiB transferred (y MiB/sec)`` → ``bandwidth`` and ``io_bytes``; threads/mutex give the
 latency, runtime and events rows; OLTP ``transactions: N (x per sec.)`` → ``ops`` (test ``oltp``)
@@ -1727,7 +1730,7 @@ def _parse(text: str, source: str, **options) -> Parsed:
                     plan.fullmatch = re.compile(plan.pattern()).fullmatch
                 if seen is None and len(text) <= _SHAPES_CHARS:  # (its shape is the plan's)
                     remember(_SHAPES, masked, (key, plan.shape), _SHAPES_MAX)
-                return got
+                return _below_resolution(got)
     reader = _Reader(text, source, options)
     fresh = layout is None  # (remembered once read)
     if fresh:
@@ -1744,8 +1747,54 @@ def _parse(text: str, source: str, **options) -> Parsed:
         raise ParseError(source, None, "sysbench output", found=f"{type(exc).__name__}: {exc}"
                          ) from exc
     if key is not None and (fresh or reader.rec is not None):
-        _remember(key, layout, text, source, parsed, reader.rec)
+        _remember(key, layout, text, source, parsed, reader.rec)  # (of the figures as printed)
+    return _below_resolution(parsed)
+
+
+def _below_resolution(parsed: Parsed) -> Parsed:
+    """``parsed`` with each latency sysbench printed as zero (``0.00`` ms, ``0.0000s``: below
+    the resolution it prints, never a time of zero) as NaN, flagged ``too_fast`` (as bonnie++'s
+    ``+++++``: too fast to measure, never zero) and listed in a note; on both paths (a plan's
+    read and a line-by-line one), after a plan was made of the figures as printed. Its lists
+    are replaced, never changed (a plan's position list is shared by the files it reads).
+
+    >>> p = Parsed(tool=TOOL, format="", columns=({"metric": ["lat_min", "ops", "lat_p95"],
+    ...            "value": [0.0, 0.0, 2e-05], "position": ["line 3", "line 1", "line 5"]}, 3))
+    >>> cols = _below_resolution(p).columns[0]
+    >>> cols["value"], cols["flag"]
+    ([nan, 0.0, 2e-05], ['too_fast', None, None])
+    >>> p.notes
+    ["line 3: lat_min printed as zero: under the 0.005 ms sysbench's two decimals show, NaN \
+and flagged too_fast"]
+    """
+    cols, n = parsed.columns
+    values = cols.get("value") if n else None
+    if not values or 0.0 not in values:  # (the usual file: no figure of zero at all)
+        return parsed
+    metrics, positions = cols["metric"], cols["position"]
+    if type(metrics) is Const:
+        metrics = [metrics.value] * n
+    if type(positions) is Const:
+        positions = [positions.value] * n
+    zero = [k for k, (v, m) in enumerate(zip(values, metrics, strict=True))
+            if v == 0 and type(m) is str and m.startswith("lat_")]
+    if not zero or "flag" in cols:
+        return parsed
+    values = list(values)
+    flags: list = [None] * n
+    for k in zero:
+        values[k] = _NAN
+        flags[k] = schema.TOO_FAST
+    parsed.columns = ({**cols, "value": values, "flag": flags}, n)
+    where = ", ".join(f"{positions[k]}: {metrics[k]}" for k in zero[:_ZERO_LISTED])
+    more = f" and {len(zero) - _ZERO_LISTED} more" if len(zero) > _ZERO_LISTED else ""
+    parsed.notes = [*parsed.notes, f"{where}{more} printed as zero: under the 0.005 ms "
+                    "sysbench's two decimals show, NaN and flagged too_fast"]
     return parsed
+
+
+_NAN = float("nan")
+_ZERO_LISTED = 6  # latencies of zero named in the note, the rest counted
 
 
 def parse(text: str, source: str, **options) -> Parsed:

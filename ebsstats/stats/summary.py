@@ -19,7 +19,7 @@ from scipy import stats
 # grouping, the never-pool policy and the median CI live in the one statistical core; the names
 # stay importable from here for the modules that import them from summary.
 from ebsstats._docs import renamed
-from ebsstats.schema import INTERRUPTED
+from ebsstats.schema import INTERRUPTED, TOO_FAST
 from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
@@ -100,12 +100,21 @@ def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
 
 
 def _group_warning(x: np.ndarray, n_excl: int, median: str | None, mixed: str | None,
-                   meth: str, interrupted: int) -> str | None:
+                   meth: str, interrupted: int, too_fast: int = 0) -> str | None:
     """What :func:`summarize` says of one group: too few values, runs of different workloads,
-    NaN values left out, runs fio stopped early, an average undefined for its values."""
+    NaN values left out (``too_fast`` of them too fast to measure: the fastest runs, so the
+    rest lean slow), runs fio stopped early, an average undefined for its values.
+
+    >>> print(_group_warning(np.ones(1), 4, None, None, "arithmetic", 0, too_fast=4))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    4 NaN value(s) excluded, 4 of them too fast to measure (flag 'too_fast'): the values
+    kept are the slower runs
+    """
     warn = [w for w in (median, mixed) if w]
     if n_excl:
-        warn.append(f"{n_excl} NaN value(s) excluded")
+        warn.append(f"{n_excl} NaN value(s) excluded" + (
+            f", {too_fast} of them too fast to measure (flag {TOO_FAST!r}): the values kept "
+            "are the slower runs" if too_fast else ""))
     if interrupted:
         warn.append(f"{interrupted} value(s) of runs fio stopped on a signal (flag "
                     f"{INTERRUPTED!r}: shorter than asked; ebsstats.select leaves them out)")
@@ -256,6 +265,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     mixed = mixed_parameters(data, keys)  # groups whose runs measured different workloads
     # runs fio stopped on a signal (select() leaves them out; a frame given as read has them)
     cut = "flag" in data and bool((data["flag"] == INTERRUPTED).any())
+    fast = "flag" in data and bool((data["flag"] == TOO_FAST).any())
     rows = []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         x, n_excl = clean_values(sub, value)
@@ -297,7 +307,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
                          + (f", BCa bootstrap ({n_boot} resamples)" if n_boot > 0 else ""))
         row["warning"] = _group_warning(
             x, n_excl, median_warning(n, confidence), mixed.get(tuple(key.values())), meth,
-            int((sub["flag"] == INTERRUPTED).sum()) if cut else 0)
+            int((sub["flag"] == INTERRUPTED).sum()) if cut else 0,
+            int((sub["flag"] == TOO_FAST).sum()) if fast else 0)
         rows.append(row)
     from ebsstats.stats.independence import summary_extras  # CV CI, independence, bimodality
 
