@@ -1778,10 +1778,11 @@ and flagged too_fast"]
         positions = [positions.value] * n
     zero = [k for k, (v, m) in enumerate(zip(values, metrics, strict=True))
             if v == 0 and type(m) is str and m.startswith("lat_")]
-    if not zero or "flag" in cols:
+    if not zero:
         return parsed
     values = list(values)
-    flags: list = [None] * n
+    flags = cols.get("flag", Const(None, n))  # (sysbench's rows have none of their own yet)
+    flags = [flags.value] * n if type(flags) is Const else list(flags)
     for k in zero:
         values[k] = _NAN
         flags[k] = schema.TOO_FAST
