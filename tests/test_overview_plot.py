@@ -71,3 +71,20 @@ def test_zero_values_are_left_out_of_a_log_axis_and_counted():
         ax = overview_plot(zeros).axes[0]
     assert ax.get_xlabel() == "lat_mean (ms; 4 zero value(s) not shown)"
     assert [t.get_text() for t in ax.texts] == ["every value is 0"]
+
+
+def test_values_too_fast_to_measure_are_counted_beside_the_zeros():
+    # (dyu/vps-comparison again: sysbench 0.4.12 printed those memory latencies as "0.00ms",
+    # which the reader now gives as NaN flagged too_fast, not 0; they stay counted, not gone)
+    rows = pd.DataFrame([{"metric": "lat_mean", "unit": "s", "value": v, "test": t, "tool": "x",
+                          "flag": f} for t, v, f in [("mem", float("nan"), "too_fast"),
+                                                     ("mem", float("nan"), "too_fast"),
+                                                     ("io", 0.0, None), ("cpu", 3e-3, None),
+                                                     ("cpu", float("nan"), "other")]])
+    ax = overview_plot(rows).axes[0]
+    assert ax.get_xlabel() == ("lat_mean (ms; 1 zero value(s) not shown; 2 too fast to measure "
+                               "not shown)")
+    fast = rows[rows.flag == "too_fast"]
+    ax = overview_plot(fast).axes[0]  # every value too fast: the panel says so, and its unit
+    assert ax.get_xlabel() == "lat_mean (ms; 2 too fast to measure not shown)"
+    assert [t.get_text() for t in ax.texts] == ["no value to show"]

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ebsstats.plots._text import plain_text
+from ebsstats.schema import TOO_FAST
 from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
@@ -18,8 +19,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                   height_per_row: float = 0.28):
     """One panel per main metric: the spread of run values per configuration (or test) as box
     plots on a log scale (boxes, not one dot per run: a corpus has tens of thousands of runs).
-    Values of 0 (a latency a tool printed as ``0.00`` at its resolution) have no place on a log
-    axis: they are left out and counted in the axis label.
+    Values of 0 have no place on a log axis, nor values too fast to measure (NaN, flagged
+    ``too_fast``: bonnie++'s ``+++++``, a sysbench latency printed as ``0.00`` ms): both are left
+    out and counted in the axis label.
 
     Parameters
     ----------
@@ -47,7 +49,10 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         return plain_text(fig)
     if y is None:
         y = "config" if "config" in data and data["config"].notna().mean() > 0.5 else "test"
-    rows = data[data["metric"].isin(present) & data[value].notna()].copy()
+    chosen = data["metric"].isin(present)
+    fast = (data.loc[chosen & data[value].isna() & (data["flag"] == TOO_FAST), "metric"]
+            .astype(str).value_counts() if "flag" in data else pd.Series(dtype="int64"))
+    rows = data[chosen & data[value].notna()].copy()
     rows[y] = rows[y].astype("string").fillna("–")
     order = sorted(rows[y].unique())
     n_levels = max(len(order), 2)
@@ -55,19 +60,21 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
                              1.2 + height_per_row * n_levels), squeeze=False, sharey=False)
     for ax, metric in zip(axes[0], present, strict=True):
         sub = rows[rows["metric"] == metric]
-        factor, label = display(str(sub["unit"].iloc[0]))
+        unit = (sub if len(sub) else data[data["metric"] == metric])["unit"].iloc[0]
+        factor, label = display(str(unit))  # (a metric of NaN values only: its unit as read)
         sub = sub.assign(shown=sub[value] * factor)
         zeros = int((sub["shown"] <= 0).sum())  # (a log axis has no place for them: said)
         sub = sub[sub["shown"] > 0]
-        note = f"; {zeros:,} zero value(s) not shown" if zeros else ""
+        note = "".join(f"; {k:,} {what} not shown" for k, what in (
+            (zeros, "zero value(s)"), (int(fast.get(metric, 0)), "too fast to measure")) if k)
         if len(sub):
             sns.boxplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
                         ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
                         log_scale=True)
             _log_ticks(ax)
         else:
-            ax.text(0.5, 0.5, "every value is 0", ha="center", va="center",
-                    transform=ax.transAxes)
+            ax.text(0.5, 0.5, "every value is 0" if zeros else "no value to show", ha="center",
+                    va="center", transform=ax.transAxes)
             ax.set_yticks([])
         ax.set_xlabel(f"{metric} ({label}{note})")
         ax.set_ylabel(y if ax is axes[0][0] else "")
