@@ -84,6 +84,8 @@ def test_values_too_fast_to_measure_are_counted_beside_the_zeros():
     ax = overview_plot(rows).axes[0]
     assert ax.get_xlabel() == ("lat_mean (ms; 1 zero value(s) not shown; 2 too fast to measure "
                                "not shown)")
+    nullable = rows.assign(flag=rows["flag"].astype(pd.StringDtype("python")))  # (<NA> flags)
+    assert overview_plot(nullable).axes[0].get_xlabel() == ax.get_xlabel()
     fast = rows[rows.flag == "too_fast"]
     ax = overview_plot(fast).axes[0]  # every value too fast: the panel says so, and its unit
     assert ax.get_xlabel() == "lat_mean (ms; 2 too fast to measure not shown)"

@@ -1752,8 +1752,8 @@ def _parse(text: str, source: str, **options) -> Parsed:
 
 
 def _below_resolution(parsed: Parsed) -> Parsed:
-    """``parsed`` with each latency sysbench printed as zero (``0.00`` ms, ``0.0000s``: below
-    the resolution it prints, never a time of zero) as NaN, flagged ``too_fast`` (as bonnie++'s
+    """``parsed`` with each latency sysbench printed as zero (``0.00`` ms: below the resolution
+    it prints, never a time of zero) as NaN, flagged ``too_fast`` (as bonnie++'s
     ``+++++``: too fast to measure, never zero) and listed in a note; on both paths (a plan's
     read and a line-by-line one), after a plan was made of the figures as printed. Its lists
     are replaced, never changed (a plan's position list is shared by the files it reads).

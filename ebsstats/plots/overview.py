@@ -50,8 +50,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     if y is None:
         y = "config" if "config" in data and data["config"].notna().mean() > 0.5 else "test"
     chosen = data["metric"].isin(present)
-    fast = (data.loc[chosen & data[value].isna() & (data["flag"] == TOO_FAST), "metric"]
-            .astype(str).value_counts() if "flag" in data else pd.Series(dtype="int64"))
+    fast = (data.loc[chosen & data[value].isna() & data["flag"].eq(TOO_FAST).fillna(False)
+                     .astype(bool), "metric"].astype(str).value_counts()
+            if "flag" in data else pd.Series(dtype="int64"))  # (a flag of pandas' NA: no)
     rows = data[chosen & data[value].notna()].copy()
     rows[y] = rows[y].astype("string").fillna("–")
     order = sorted(rows[y].unique())
