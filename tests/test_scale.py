@@ -110,7 +110,11 @@ def test_summarize_dask_equals_pandas(client, tree):
     assert len(got) == len(ref) > 20
     assert got["n_excluded"].sum() > 0  # bonnie++ "+++++" values are NaN and excluded
     for c in SUMMARY_COLUMNS:
-        np.testing.assert_allclose(got[c].to_numpy(float), ref[c].to_numpy(float), rtol=1e-12,
+        # (sd and cv come from sums of squares across partitions, pandas' from two passes: the
+        # one-pass formula loses digits where the spread is small beside the mean, 1.4e-12
+        # relative on a group of sysbench latencies of ~1e-4 s)
+        rtol = 1e-9 if c in ("sd", "cv") else 1e-12
+        np.testing.assert_allclose(got[c].to_numpy(float), ref[c].to_numpy(float), rtol=rtol,
                                    equal_nan=True, err_msg=c)
     for k in keys:
         assert got[k].astype(object).tolist() == ref[k].astype(str).tolist()

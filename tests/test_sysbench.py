@@ -881,3 +881,23 @@ def test_a_latency_printed_as_zero_is_flagged_too_fast_by_plans_and_rule_alike(t
     s = es.summarize(df[df.metric == "lat_min"], n_boot=0).iloc[0]
     assert (s.n, s.n_excluded, s["median"]) == (1, 4, approx(0.03e-3))
     assert "4 of them too fast to measure (flag 'too_fast')" in s.warning
+
+
+def test_a_second_report_without_its_banner_is_left_out_not_merged_into_the_run(tmp_path):
+    """Two cpu runs in one log, the second's banner cut to "ysbench 1.0.20 (...)" (as
+    caprice-j/e6118's pasted notes lost a letter; the fixture script cuts it, MANIFEST row):
+    its results were read as the first run's, two "events per second" under one run id.
+    The first run is kept; the second report is listed as partial at its "Running the test"
+    line, with the cut banner quoted; the version is not guessed."""
+    name = "sb1.0_cpu_pasted_cut_banner.txt"
+    (tmp_path / name).write_bytes(fixture("sysbench", name).read_bytes())
+    df, fails = es.read(tmp_path, full=True, progress=False)[::2]
+    assert df["run_id"].nunique() == 1 and not df.duplicated(["metric", "op"]).any()
+    assert one(df, "ops") == approx(4432.84)  # line 15 "events per second:  4432.84"
+    assert one(df, "events") == 4437  # "total number of events:  4437"
+    assert set(df["threads"]) == {1}  # line 4 "Number of threads: 1" (line 35 says 2)
+    assert fails[["source", "kind", "position"]].values.tolist() == [[name, "partial",
+                                                                      "line 34"]]
+    assert "found 'ysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)'" in fails["reason"][0]
+    p = sb.parse(fixture("sysbench", name).read_text(), name)
+    assert [e.position for e in p.partial] == ["line 34"]

@@ -803,6 +803,7 @@ class _Reader:
         self.wrapped: set[tuple[str, str, int]] = set()  # latencies left out (_wrapped): metric,
         # op, line
         self.rec: _Recording | None = None  # set to record a plan (see _Plan)
+        self.orphans: list[ParseError] = []  # reports without a banner, left out (_orphans)
 
     def err(self, idx: int, expected: str, found: str | None = None) -> ParseError:
         return ParseError(self.source, idx + 1, expected, found=found)
@@ -851,6 +852,9 @@ class _Reader:
             raise cut[0]  # (no run of the file reached its report)
         if self.wrapped:
             self.rec = None  # (no plan of a layout read with a latency left out)
+        if self.orphans:
+            cut = sorted(cut + self.orphans, key=_line_number)
+            self.rec = None  # (no plan of a layout read with a report left out)
         parsed.partial = cut
         parsed.columns = run_columns({"source": self.source, "tool": TOOL}, _ROW_COLUMNS, rows,
                                      per_run)
@@ -920,7 +924,29 @@ class _Reader:
                              params=dict(params) or dict(name_meta)))
             if not params and self.rec is not None:
                 self.rec.uses_name = True  # (what the file name says, or that it says nothing)
+        if self.text.count(_RUNNING) > len(runs):
+            self._orphans(runs)
         return runs
+
+    def _orphans(self, runs: list[_Run]) -> None:
+        """End each run before a second report that has no banner of its own (a run pasted
+        after another with its ``sysbench 1.1.0 (...)`` line cut: caprice-j/e6118 lost its
+        first letter, ``ysbench 1.1.0-4e0e44c``): its results were read as the first run's, two
+        values of each metric under one run id. Such a report is left out, listed as
+        :attr:`Parsed.partial` with its line and the line before it (the sysbench version is
+        not guessed)."""
+        lines = self.lines
+        for r in runs:
+            starts = [i for i in range(r.banner + 1, r.end) if lines[i].strip() == _RUNNING]
+            for k in starts[1:]:
+                before = next((lines[j].strip() for j in range(k - 1, r.banner, -1)
+                               if lines[j].strip()), "")
+                self.orphans.append(self.err(
+                    k, "a sysbench banner line ('sysbench 1.0.20 (using ...)') before a "
+                    "report's 'Running the test with following options:' (a second report in "
+                    "one run: left out, the run kept)", found=before[:80] or "a blank line"))
+            if len(starts) > 1:
+                r.end = starts[1]
 
     def _before_banner(self, start: int, banner: int, params: dict) -> dict:
         """The PARAMS of the lines before a banner (else ``params``); notes for the rest."""
@@ -1794,7 +1820,14 @@ and flagged too_fast"]
     return parsed
 
 
+def _line_number(error: ParseError) -> int:
+    """The line an error of this reader names (``"line 12"``: 12), 0 for none."""
+    where = error.position
+    return int(where[5:]) if type(where) is str and where.startswith("line ") else 0
+
+
 _NAN = float("nan")
+_RUNNING = "Running the test with following options:"  # once per report, after its banner
 _ZERO_LISTED = 6  # latencies of zero named in the note, the rest counted
 
 
