@@ -141,6 +141,10 @@ def _parse_normal(text: str, source: str) -> Parsed:
                 job = None
             else:
                 op, pfam = _job_line(line, n, job, op, pfam, source)
+                if type(pfam) is _Kept:  # a job file's section line amid the percentiles
+                    rep.notes.append(f"line {n}: {line.strip()!r} inside a percentiles block: "
+                                     "skipped, the block read on")
+                    pfam = tuple(pfam)
         except ParseError:
             raise
         except (ValueError, KeyError, IndexError, OverflowError) as exc:
@@ -207,7 +211,18 @@ def _job_line(line: str, n: int, job: dict, op: str | None, pfam: tuple[str, flo
     m = _N_PCT_HEAD.match(line) if text.startswith(_N_FAMILIES) else None
     if m:
         return op, (_N_FAMILY[m.group(1)], _N_TIME[m.group(2)])
+    if pfam is not None and text.startswith("[") and _SECTION.fullmatch(text.rstrip()):
+        # (kangeek/fio-bench-disks-ceph: a "[global]" line, the job file's, printed between
+        # "clat percentiles (usec):" and its rows: the block ended there, 17 rows lost)
+        return op, _Kept(pfam)
     return op, (None if not text.startswith("|") else pfam)
+
+
+_SECTION = re.compile(r"\[[^\]\s]+\]")  # a fio job file's section line: [global], [job1]
+
+
+class _Kept(tuple):
+    """A percentile family kept across a stray line (the caller notes the line)."""
 
 
 def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
