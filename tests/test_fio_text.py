@@ -262,3 +262,37 @@ def test_run_stopped_on_a_signal_is_flagged(name):
     assert "stopped on a signal" in s["warning"].iloc[0]
     p = fio.parse(fixture("fio", "gen", name).read_text(), name)
     assert any("signal 2" in n and "interrupted" in n for n in p.notes)
+
+
+def test_a_job_file_section_line_amid_the_percentiles_is_skipped_and_said():
+    """kangeek/fio-bench-disks-ceph printed a "[global]" line (its job file's) between "clat
+    percentiles (usec):" and the rows: all 17 percentiles were lost without a word. The
+    genuine small_normal.txt with that line put after its line 10 (an edit made here, in
+    memory): the 17 rows as without it ("1.00th=[   50]" ... "99.99th=[ 1532]"), and a note."""
+    text = _small_normal()
+    lines = text.splitlines(keepends=True)
+    assert lines[9].strip() == "clat percentiles (usec):"
+    edited = "".join(lines[:10] + ["[global]\n"] + lines[10:])
+    plain, got = fio.parse(text, "a.txt"), fio.parse(edited, "a.txt")
+    pct = [(r["metric"], r["value"]) for r in got.records if r["metric"].startswith("clat_p")]
+    assert len(pct) == 17 and pct == [(r["metric"], r["value"]) for r in plain.records
+                                      if r["metric"].startswith("clat_p")]
+    assert pct[0] == ("clat_p1", pytest.approx(50e-6)) and pct[-1] == ("clat_p99.99",
+                                                                     pytest.approx(1532e-6))
+    assert "line 11: '[global]' inside a percentiles block: skipped, the block read on" in (
+        got.notes)
+
+
+def test_a_terse_record_run_into_the_status_line_is_read():
+    """A terminal log of terse,normal output that lost its carriage returns (made with fio
+    3.33 under ``script``, ``tr -d '\\r'``: MANIFEST row), as hikalium/bench's: line 7 is
+    fio's status "Jobs: 1 (f=1): [...][eta ...]" run into the first job's terse record, whose
+    job was dropped without a word. Now both jobs: seqread's "3;fio-3.33;seqread;0;0;
+    2870272;1432986;1399;2003" is 1,432,986 KiB/s, 1,399 IOPS over 2.003 s."""
+    text = fixture("fio", "gen/terse_after_status_tty.txt").read_text()
+    assert text.splitlines()[6].startswith("Jobs: 1 (f=1)")
+    p = fio.parse(text, "tty.txt")
+    assert p.format == "terse" and {r["test"] for r in p.records} == {"seqread", "seqwrite"}
+    read = {r["metric"]: r["value"] for r in _rows(p, test="seqread", op="read")}
+    assert read["bandwidth"] == 1432986 * 1024 and read["iops"] == 1399
+    assert read["runtime"] == pytest.approx(2.003)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
@@ -38,6 +39,8 @@ def _parse_terse(text: str, source: str) -> Parsed:
             continue
         if line.startswith(";"):
             continue  # client/server: disk util on its own line
+        if line.startswith("Jobs:") and not _TERSE_START.match(line):
+            line = _after_status(line)
         if not (_TERSE_START.match(line) and line.count(";") >= 100):
             notes.append(line.strip())
             continue
@@ -51,6 +54,25 @@ def _parse_terse(text: str, source: str) -> Parsed:
     if not nterse:
         raise _no_report(text, source)
     return Parsed(tool=TOOL, format="terse", version=version, records=records, notes=notes)
+
+
+def _after_status(line: str) -> str:
+    """A line of fio's status (``Jobs: 1 (f=1): [R(1)][55.3%][r=85 IOPS][eta 04``) whose
+    carriage returns were lost, a terse record after it on the same line (hikalium/bench's
+    log: ``…[eta 043;fio-3.28;Seq1M-Read-Q8;0;0;1048576;87098;…``, a whole job dropped): the
+    record from its version and ``fio-`` fields on (terse 3-5; the status text has no
+    ``;``), else the line as it is.
+
+    >>> _after_status("Jobs: 1 (f=1): [R(1)][eta 043;fio-3.28;job;0")
+    '3;fio-3.28;job;0'
+    """
+    m = _RECORD_IN_STATUS.search(line)
+    if m is None or ";" in line[:m.start()]:
+        return line
+    return line[m.start():]
+
+
+_RECORD_IN_STATUS = re.compile(r"[3-5];fio-")
 
 
 def _f(fields: list[str], i: int, lineno: int, what: str) -> float:
