@@ -134,3 +134,19 @@ def test_log_kind_unknown():
 def test_hist_log_not_a_series():
     with pytest.raises(es.ParseError, match="read_fio_hist_log"):
         es.read_fio_log(fixture("fio", "gen", "logs_hist", "lh_clat_hist.1.log"))
+
+
+def test_a_job_line_without_a_report_is_fio_output_that_says_why(tmp_path):
+    """fio 3.33 with --numjobs=5000 (MANIFEST row) prints "error: maximum number of jobs
+    reached." and the job line "manyjobs: (g=0): rw=randread, bs=(R) 4096B-4096B, ..." and no
+    report; 74th/m1-mac-fio-bench's macOS runs stopped at 8 jobs that way. Such a file was
+    skipped as "not a recognised benchmark output"; fio's job line now makes it fio's output,
+    refused with fio's own message."""
+    src = fixture("fio", "gen", "max_jobs_error.txt")
+    assert "error: maximum number of jobs reached." in src.read_text()
+    (tmp_path / "max.txt").write_bytes(src.read_bytes())
+    row = es.check(tmp_path).set_index("source").loc["max.txt"]
+    assert (row["action"], row["tool"], row["position"]) == ("refuse", "fio", "line 1")
+    assert row["reason"].endswith("found 'error: maximum number of jobs reached.'")
+    with pytest.raises(es.ParseError, match="maximum number of jobs reached"):
+        es.read_fio(src)

@@ -5,6 +5,7 @@ heads with ``;`` put in."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 
@@ -29,13 +30,16 @@ def _genuine_heads(seed: int) -> list[str]:
 
 
 def _rule(lines, text):
-    """_text_format as it was: the count of ``;`` first, whatever the text."""
+    """_text_format as it was: the count of ``;`` first, whatever the text; then a normal
+    report's job header, then fio's job line alone (a report that never came)."""
     if text.count(";") >= 100:
         for line in text.splitlines()[:200] if lines is None else lines:
             line = line.rsplit("\r", 1)[-1]
             if fio._TERSE_START.match(line) and line.count(";") >= 100:
                 return "terse"
     if "(groupid=" in text and fio._NORMAL_SNIFF.search(text):
+        return "normal"
+    if re.search(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", text, re.M):
         return "normal"
     return None
 

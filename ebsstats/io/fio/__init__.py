@@ -258,7 +258,9 @@ def _detect(text: str) -> str | None:
 def _text_format(lines: list[str] | None, text: str) -> str | None:
     """``"terse"`` when one of ``lines`` (default: the first 200 of ``text``) is a terse line
     (``3;fio-3.33;…``, 100 or more fields; a carriage return overwrites the line, as on a
-    terminal), else ``"normal"`` when ``text`` holds a normal-report job header, else None."""
+    terminal), else ``"normal"`` when ``text`` holds a normal-report job header or fio's job
+    line (``name: (g=0): rw=..., bs=...``: a report that never came, whose parse quotes fio's
+    error), else None."""
     if ";" in text and text.count(";") >= 100:  # else no line can be terse (one C-level
         # count, not a loop; a text without any ";", an XML or JSON head, ruled out by a
         # memchr first: 20 KB 5.6 -> 0.2 us)
@@ -268,7 +270,14 @@ def _text_format(lines: list[str] | None, text: str) -> str | None:
                 return "terse"
     if "(groupid=" in text and _NORMAL_SNIFF.search(text):
         return "normal"
+    if "(g=" in text and _JOB_LINE.search(text):  # fio's job line, no report after it: the
+        # parse says what fio said instead ("error: maximum number of jobs (8) reached.")
+        return "normal"
     return None
+
+
+# the line fio prints for each job before it starts (init.c): "name: (g=0): rw=randread, bs=..."
+_JOB_LINE = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
 
 
 def _parse_data(data: bytes, source: str, context) -> Parsed:
