@@ -901,3 +901,15 @@ def test_a_second_report_without_its_banner_is_left_out_not_merged_into_the_run(
     assert "found 'ysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)'" in fails["reason"][0]
     p = sb.parse(fixture("sysbench", name).read_text(), name)
     assert [e.position for e in p.partial] == ["line 34"]
+
+
+def test_a_memory_rate_under_10000_a_second_is_read_padded_as_printed():
+    """sysbench prints the memory rate with "%8.2f": 32 MiB blocks make "Total operations: 64
+    (  803.72 per second)" (line 18 of the fixture made here), whose ops row was dropped without
+    a word (caprice-j/e6118: "203 (   20.24 per second)")."""
+    df = read("sb1.0_memory_32M_blocks.txt")
+    es.validate(df)
+    assert one(df, "ops") == approx(803.72)  # line 18
+    assert df.loc[df.metric == "ops", "position"].item() == "line 18"
+    assert one(df, "bandwidth") == approx(25719.07 * MiB)  # "(25719.07 MiB/sec)"
+    assert one(df, "events") == 64
