@@ -8,6 +8,7 @@ logs, then the tools).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,11 +66,20 @@ def unread_reason(head: str) -> str:
     'a PTS test log'
     >>> unread_reason("coffee at 10")
     'not a recognised benchmark output'
+    >>> unread_reason("$ ioping .\\n4.0 KiB from . (ext4 /dev/vda1): request=1 time=296 us")[:40]
+    "ioping's older output ('4.0 KiB from TAR"
     """
     if PTS_TEST_LOG.match(head):
         return ("a PTS test log: its run times are read with the composite.xml of its result "
                 "folder")
+    if " from " in head and _OLD_IOPING.search(head):
+        return ("ioping's older output ('4.0 KiB from TARGET (...): request=1 time=296 us', "
+                "where ioping 1.x prints '4 KiB <<< TARGET'): a form ebsstats does not read")
     return "not a recognised benchmark output"
+
+
+# a request line of ioping before its "<<<" lines (AbhishekGhosh/OpenVZ-2GB-Host1Plus-Benchmark)
+_OLD_IOPING = re.compile(r"^\d+(?:\.\d+)? [KMG]?i?B from \S.*: request=\d+ time=", re.M)
 
 
 def sniff_claim(data: bytes) -> Sniffed | None:
