@@ -76,6 +76,8 @@ SNIFF = {
     "gen_s0_n1_4096_512_2.txt": "csv 1.98",
     "gen_s0_n1_q.csv": "csv 1.98",
     "gen_s0_n1_q.stderr.txt": "text",
+    "gen_s0_n64_q.csv": "csv 1.98",
+    "gen_s0_n64_q.stderr.txt": "text",
     "gen_seed42_q.csv": "csv 1.98",
     "gen_seed42_q.stderr.txt": "text",
     "gen_x2_s512_n0_f.txt": "csv 1.98",
@@ -749,3 +751,28 @@ def test_csv_1_0x_row_takes_its_tables_version():
     # another host's table says nothing of this row
     other = text.replace("Version  1.03 ", "Version 1.02b ", 1).replace("\nvm ", "\nxx ", 1)
     assert {r["tool_version"] for r in bonnie.parse(other, "b.txt").records} == {"1.03"}
+
+
+def test_the_file_rates_of_2_00a_text_alone_are_left_out_and_said(tmp_path):
+    """bonnie++ 2.00a's text prints every timed file-test rate of -n 64 as 65536, where the
+    CSV row of the same run (gen_s0_n64_q.csv, stdout of -q; the text is its stderr: both made
+    here, MANIFEST rows) says 22223, 84644, 2746 and 92256 a second. Read alone, the text's
+    rates are left out with a note; its %CP, latencies and +++++ agree with the CSV and stay."""
+    text_src = FIXTURES / "bonnie" / "gen_s0_n64_q.stderr.txt"
+    csv_src = FIXTURES / "bonnie" / "gen_s0_n64_q.csv"
+    assert text_src.read_text().splitlines()[3].split()[:4] == ["64", "65536", "90", "+++++"]
+    (tmp_path / "text.txt").write_bytes(text_src.read_bytes())
+    (tmp_path / "row.csv").write_bytes(csv_src.read_bytes())
+    df = es.read(tmp_path, progress=False)
+    text, row = df[df.source == "text.txt"], df[df.source == "row.csv"]
+    assert sorted(row.loc[(row.metric == "ops") & row.value.notna(), "value"]) == [
+        2746, 22223, 84644, 92256]
+    assert not (text.metric == "ops").loc[text.value.notna()].any()  # no 65536
+    assert (text.flag == "too_fast").sum() == (row.flag == "too_fast").sum() == 4  # 2 x +++++
+    key = ["test", "metric"]
+    kept = text.set_index(key)["value"]
+    assert kept.equals(row.set_index(key)["value"].reindex(kept.index))  # %CP and latencies
+    p = bonnie.parse(text_src.read_text(), "text.txt")
+    assert p.notes == ["4 file-test rate(s) of bonnie++ 2.00's text left out (line 4 first): "
+                       "that text prints them wrongly (65536 where its CSV row says 22223); the "
+                       "CSV row, printed after the tables (on stdout with -q), has them"]
