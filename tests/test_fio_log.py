@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,7 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io.fio import log as fio_log
-from tests.conftest import fixture
+from tests.conftest import FIXTURES, fixture
 
 
 def first(ts: pd.DataFrame, op: str | None = None) -> pd.Series:
@@ -248,3 +249,27 @@ def test_threaded_float_columns_equal_the_serial_conversion(monkeypatch):
     with pytest.raises(es.ParseError, match="line 3001: expected a non-negative t"):
         fio_log.parse(text + "-1, 5, 5, 0, 4096, 1\n", "x_lat.1.log", fio_version="3.38",
                       log_max_value="both")
+
+
+def test_a_log_prefix_named_by_several_reports_is_linked_to_none():
+    """Two runs of one template into one folder (fio 3.33, randread then randwrite, both with
+    write_bw_log=.../shared: MANIFEST row) leave one shared_bw.1.log, the second run's (its
+    lines say direction 1, write), and two reports naming it. louwrentius/fio-plot's 14 reports
+    per prefix had every log linked to the first (a one-job randread) without a word. Now the log
+    is linked to none, and its parse says why."""
+    folder = FIXTURES / "fio" / "gen" / "logs_shared"
+    assert fixture("fio", "gen", "logs_shared", "shared_bw.1.log").read_text().startswith(
+        "500, 128432, 1, 0")
+    df, ts, _ = es.read(folder, series=True, full=True, progress=False)
+    assert ts["op"].astype(str).unique().tolist() == ["write"] and len(ts) == 3
+    assert ts["value"].iloc[0] == 128432 * 1024  # KiB/s -> B/s
+    assert set(ts["run_id"]).isdisjoint(df["run_id"])  # linked to neither report
+    run = fio_log.find_run(folder / "shared_bw.1.log")
+    assert run["run_id"] is None and [Path(r).name for r in run["reports"]] == [
+        "randread.json", "randwrite.json"]
+    data = (folder / "shared_bw.1.log").read_bytes()
+    parsed = fio_log._parse_in_folder(data, "shared_bw.1.log",
+                                      {"path": folder / "shared_bw.1.log"})
+    assert parsed.notes == [
+        "2 fio reports name this log's prefix (randread.json, randwrite.json): fio rewrote the "
+        "log on each run, so which run wrote it is unknown; not linked to any of them"]

@@ -73,6 +73,7 @@ from ebsstats.io._common import (
     Parsed,
     decode,
     load_bytes,
+    remember,
     unconvertible,
 )
 from ebsstats.io._registry import Reader
@@ -665,37 +666,65 @@ def find_run(path: str | os.PathLike) -> dict | None:
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
+    found = []  # (report, document, key, jobs writing the prefix) of every report naming it
     for c in candidates:
         doc = _report_naming(c, prefix)
         if doc is None:
             continue
         key = "jobs" if "jobs" in doc else "client_stats"
         matches = _jobs_writing(doc, key, kind, prefix)
-        if not matches:
-            continue
-        pick = None
-        if len(matches) == 1:
-            pick = matches[0]
-        elif index is not None and int(index) <= len(matches):
-            pick = matches[int(index) - 1]
-        version = doc.get("fio version")
-        out = {"version": None if version is None else str(version), "report": str(c),
-               "options": matches[0][2], "run_id": None, "run_key": None, "test": None}
-        if pick is not None:
-            i, job, opts = pick
-            out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
-                       run_key=f"$.{key}[{i}]", test=job.get("jobname"))
-        return out
-    return None
+        if matches:
+            found.append((c, doc, key, matches))
+    if not found:
+        return None
+    c, doc, key, matches = found[0]
+    pick = None
+    if len(matches) == 1:
+        pick = matches[0]
+    elif index is not None and int(index) <= len(matches):
+        pick = matches[int(index) - 1]
+    version = doc.get("fio version")
+    out = {"version": None if version is None else str(version), "report": str(c),
+           "options": matches[0][2], "run_id": None, "run_key": None, "test": None,
+           "reports": [str(f[0]) for f in found]}
+    if len(found) > 1:  # fio rewrote the log on each run: which one wrote it is unknown
+        return out  # (the first report's version and options read its columns)
+    if pick is not None:
+        i, job, opts = pick
+        out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
+                   run_key=f"$.{key}[{i}]", test=job.get("jobname"))
+    return out
 
 
 def _report_naming(c: Path, prefix: str) -> dict | None:
-    """The last document of the fio JSON report ``c`` if it mentions ``prefix``, else None."""
+    """The last document of the fio JSON report ``c`` if it mentions ``prefix``, else None.
+    A report's bytes and document are kept while the file stays as it was (its size and
+    time): the logs of a folder ask every report beside them (:func:`find_run` looks for all
+    that name a prefix), each read and decoded once, not once per log."""
+    try:
+        st = os.stat(c)
+    except OSError:
+        return None
+    key = (str(c), st.st_size, st.st_mtime_ns)
+    if key in _REPORTS:
+        return _REPORTS[key]  # (its jobs are matched to the prefix by the caller)
+    doc = _report_of(c, prefix)
+    if doc is not False and st.st_size <= _REPORT_KEPT_BYTES:
+        remember(_REPORTS, key, doc, _REPORTS_KEPT)
+    return doc or None
+
+
+def _report_of(c: Path, prefix: str) -> dict | None | bool:
+    """The last document of the fio JSON report ``c``; ``None`` for a file that is no fio
+    report; ``False`` for a report that does not mention ``prefix`` (not decoded: a large report
+    of other jobs is not made into objects)."""
     from ebsstats.io.fio import json as fio_reader
     try:
         raw = load_bytes(c, 256 * 1024**2)
-        if b'"fio version"' not in raw[:HEAD_BYTES] or prefix.encode() not in raw:
-            return None  # not a fio report, or no job of it names this log prefix
+        if b'"fio version"' not in raw[:HEAD_BYTES]:
+            return None
+        if prefix.encode() not in raw:
+            return False
         text = decode(raw, str(c))
         docs, _ = fio_reader._json_docs(text, str(c))
     except (ParseError, OSError):
@@ -703,6 +732,14 @@ def _report_naming(c: Path, prefix: str) -> dict | None:
     if not docs or not isinstance(docs[-1][0], dict):
         return None
     return docs[-1][0]
+
+
+# (path, size, time) -> last document of a fio JSON report beside fio logs (None: no report),
+# at most _REPORTS_KEPT of at most _REPORT_KEPT_BYTES each (~0.5 MB of objects each at most;
+# the documents are only read, never changed)
+_REPORTS: dict[tuple, dict | None] = {}
+_REPORTS_KEPT = 64
+_REPORT_KEPT_BYTES = 64 * 1024
 
 
 def _jobs_writing(doc: dict, key: str, kind: str, prefix: str) -> list[tuple[int, dict, dict]]:
@@ -953,7 +990,15 @@ def _parse_context(data: bytes, source: str, context: Mapping) -> Parsed:
     if run.get("run_key"):
         source_of = context.get("source_of") or str
         out["run_id"] = schema.run_id(source_of(Path(run["report"])), run["run_key"])
-    return _parse_bytes(data, source, **{k: v for k, v in out.items() if v is not None})
+    parsed = _parse_bytes(data, source, **{k: v for k, v in out.items() if v is not None})
+    reports = run.get("reports") or []
+    if len(reports) > 1:  # (louwrentius/fio-plot: 14 reports of one template name each prefix)
+        names = ", ".join(os.path.basename(r) for r in reports[:4])
+        parsed.notes.append(
+            f"{len(reports)} fio reports name this log's prefix ({names}"
+            f"{', ...' if len(reports) > 4 else ''}): fio rewrote the log on each run, so which "
+            "run wrote it is unknown; not linked to any of them")
+    return parsed
 
 
 # the reader this module registers (ebsstats.io._registry): bytes straight to pyarrow's CSV
