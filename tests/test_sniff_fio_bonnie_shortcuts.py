@@ -5,7 +5,6 @@ heads with ``;`` put in."""
 from __future__ import annotations
 
 import random
-import re
 
 import numpy as np
 
@@ -39,7 +38,7 @@ def _rule(lines, text):
                 return "terse"
     if "(groupid=" in text and fio._NORMAL_SNIFF.search(text):
         return "normal"
-    if re.search(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", text, re.M):
+    if "(g=" in text and fio._JOB_LINE_SNIFF.search(text):
         return "normal"
     return None
 

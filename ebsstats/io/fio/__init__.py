@@ -93,7 +93,13 @@ import re
 from ebsstats.io._columns import Const, records_of
 from ebsstats.io._common import HEAD_BYTES, PTS_TEST_LOG, Parsed, decode, read_one
 from ebsstats.io._registry import Reader
-from ebsstats.io.fio._options import _JSON_SNIFF, _NORMAL_SNIFF, _TERSE_START, _no_report
+from ebsstats.io.fio._options import (
+    _JOB_LINE_SNIFF,
+    _JSON_SNIFF,
+    _NORMAL_SNIFF,
+    _TERSE_START,
+    _no_report,
+)
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
 from ebsstats.io.fio._options import job_meta as job_meta
 from ebsstats.io.fio._options import workload_of as workload_of
@@ -270,14 +276,11 @@ def _text_format(lines: list[str] | None, text: str) -> str | None:
                 return "terse"
     if "(groupid=" in text and _NORMAL_SNIFF.search(text):
         return "normal"
-    if "(g=" in text and _JOB_LINE.search(text):  # fio's job line, no report after it: the
+    if "(g=" in text and _JOB_LINE_SNIFF.search(text):  # fio's job line, no report after: the
         # parse says what fio said instead ("error: maximum number of jobs (8) reached.")
         return "normal"
     return None
 
-
-# the line fio prints for each job before it starts (init.c): "name: (g=0): rw=randread, bs=..."
-_JOB_LINE = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
 
 
 def _parse_data(data: bytes, source: str, context) -> Parsed:

@@ -20,6 +20,9 @@ TOOL = "fio"
 _JSON_SNIFF = re.compile(r'"fio version"\s*:')
 _TERSE_START = re.compile(r"^([2-5]);")
 _NORMAL_SNIFF = re.compile(r"\(groupid=\d+, jobs=\d+\): err=\s*-?\d+")
+# the line fio prints for each job before it starts (init.c), a report or not after it:
+# "name: (g=0): rw=randread, bs=..." (normal.py's _N_HEADER reads its options)
+_JOB_LINE_SNIFF = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
 
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 
