@@ -177,7 +177,12 @@ def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
     pd.testing.assert_frame_equal(serial.frame, parallel.frame)
     pd.testing.assert_frame_equal(serial.series, parallel.series)
     pd.testing.assert_frame_equal(serial.failures, parallel.failures)
-    assert set(serial.failures["kind"]) == {"duplicate", "error"}
+    assert set(serial.failures["kind"]) == {"duplicate", "error", "note"}
+    # the notes, made in the workers, come back with their files: the 30 copies of the
+    # report-interval fixture each say its line-42 minimum latency printed as 0.00
+    noted = serial.failures[serial.failures["kind"] == "note"]
+    assert len(noted) == 30 and noted["reason"].str.startswith("line 42: lat_min printed as "
+                                                                "zero").all()
     assert len(serial.series) and serial.frame["source"].nunique() == 148
 
 

@@ -90,6 +90,10 @@ def test_mixed_folder_every_good_file_read_and_the_two_others_listed(mixed):
         assert df.loc[df["source"] == name, "tool"].astype(str).unique().tolist() == [tool]
         got = read[name]
         assert got == version, (name, got)
+    noted = fails[fails["kind"] == "note"]  # files read, with what their readers noted
+    assert len(noted) and set(noted["source"]) <= set(read.index)
+    assert noted["reason"].str.contains("text table ignored|printed as zero").all()
+    fails = fails[fails["kind"] != "note"]
     assert sorted(fails["source"]) == ["cut_run.json", "syslog.txt"]
     f = fails.set_index("source")
     assert f.loc["cut_run.json", "kind"] == "error" and f.loc["cut_run.json", "tool"] == "fio"

@@ -843,7 +843,9 @@ def test_a_run_ended_by_fatal_among_others_is_left_out(tmp_path):
     with pytest.warns(UserWarning, match="read in part"):
         r = es.read(tmp_path, full=True)
     assert set(r.frame["test"]) == {"cpu", "memory"}
-    assert r.failures["kind"].tolist() == ["partial"]
+    assert r.failures["kind"].tolist() == ["partial", "note"]
+    assert r.failures["reason"].iloc[1].startswith("line 78: lat_min, line 79: lat_mean, line "
+                                                   "81: lat_p95 printed as zero")  # (a run kept)
     # one run alone that ends at FATAL is refused, as before
     with pytest.raises(ParseError, match="line 18"):
         sb.parse(fixture("sysbench", "sb1.0_fileio_noprepare.txt").read_text(), "np.txt")

@@ -100,9 +100,13 @@ def cmd_ingest(args) -> int:
         print(f"  {tool:<10} {row['nunique']:>6} runs {row['size']:>9,} rows")
     bad = fails[fails["kind"] == "error"]
     part = fails[fails["kind"] == "partial"]
-    skipped = fails[~fails["kind"].isin(["error", "partial"])]
+    noted = fails[fails["kind"] == "note"]
+    skipped = fails[~fails["kind"].isin(["error", "partial", "note"])]
     if len(skipped):
         print(f"skipped {len(skipped)} file(s) (not benchmark outputs, or duplicates)")
+    if len(noted):
+        print(f"{len(noted)} note(s) on {noted['source'].nunique()} file(s) read (the tools' "
+              f"warnings, values not taken as printed): see `ebsstats check {args.path}`")
     if len(part):
         print(f"read {part['source'].nunique()} file(s) in part (their other runs kept):")
         for _, f in part.iterrows():
@@ -131,11 +135,19 @@ def cmd_check(args) -> int:
 
         c["metadata"] = [", ".join(f"{k}={v}" for k, v in pattern_meta(str(f), args.pattern)
                                    .items()) or "(pattern does not match)" for f in c["source"]]
+    notes = c.pop("notes")
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
         print(c.fillna("").to_string(index=False))
     print()
     print(c["action"].value_counts().to_string())
+    if notes.notna().any():  # what the readers noted, file by file, in full
+        print("\nnotes (the tools' warnings, values not taken as printed):")
+        for source, said in zip(c["source"], notes, strict=True):
+            if isinstance(said, str):
+                print(f"  {source}:")
+                for one in said.split(" | "):
+                    print(f"    {one}")
     return 0
 
 

@@ -79,7 +79,11 @@ class ReadResult(NamedTuple):
         Every skipped or refused file, and every part of a file left out: ``source``,
         ``kind`` (``error``: refused; ``partial``: a part left out, an interrupted run among
         several in one file, the file's other rows kept; ``skipped``, ``empty``,
-        ``duplicate``), ``tool``, ``format``, ``position``, ``reason``.
+        ``duplicate``; ``note``: what the reader noted of a file it read, the tool's own
+        warnings (``fio: io_u error ...``, sysbench's ``WARNING:`` lines) and values it could
+        not take as printed and what it did instead (a latency printed as ``0.00``, stored as
+        NaN and flagged ``too_fast``), at most 20 a file), ``tool``, ``format``,
+        ``position``, ``reason``.
     """
 
     frame: pd.DataFrame
@@ -1023,11 +1027,32 @@ def _failure_rows(outcomes: list[_Outcome], include_companions: bool = False) ->
 
 def _outcome_failures(o: _Outcome) -> list[IngestFailure]:
     """What one file's outcome says went wrong: its failure (or, read without results, why:
-    kind ``"empty"``), then the parts of it left out (:func:`_partial_failures`)."""
+    kind ``"empty"``), then the parts of it left out (:func:`_partial_failures`), then what
+    its reader noted (:func:`_note_failures`)."""
     first = o.failure
     if first is None and o.parsed is not None and o.why_empty:  # read, but nothing in it
         first = IngestFailure(o.rel, None, o.why_empty, kind="empty")
-    return ([first] if first is not None else []) + _partial_failures(o)
+    return (([first] if first is not None else []) + _partial_failures(o)
+            + _note_failures(o))
+
+
+def _note_failures(o: _Outcome) -> list[IngestFailure]:
+    """The notes of a file read (``Parsed.notes``: the tool's own warnings, a value the reader
+    could not take as printed and what it did instead, a test it had to guess), each of kind
+    ``"note"``: the file's rows are in the frame, these say what to know of them. At most
+    :data:`NOTES_SHOWN` a file, then one that counts the others (a file of thousands of
+    repeated warnings is not thousands of rows)."""
+    notes = o.parsed.notes if o.parsed is not None else None
+    if not notes:
+        return []
+    shown = [IngestFailure(o.rel, None, str(n), kind="note") for n in notes[:NOTES_SHOWN]]
+    if len(notes) > NOTES_SHOWN:
+        shown.append(IngestFailure(o.rel, None, f"... and {len(notes) - NOTES_SHOWN} more "
+                                   f"note(s) ({len(notes)} in all)", kind="note"))
+    return shown
+
+
+NOTES_SHOWN = 20
 
 
 def _partial_failures(o: _Outcome) -> list[IngestFailure]:
@@ -1240,8 +1265,10 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
 
     Returns one row per file: ``source``, ``action`` (``read``, ``read in part``, ``skip``,
     ``refuse``, ``duplicate``, ``companion``), ``tool``, ``format``, ``version``, ``rows``
-    (results it would give), ``position`` and ``reason`` (of a file read in part: the first
-    part left out, an interrupted run among several).
+    (results it would give), ``position``, ``reason`` (of a file read in part: the first
+    part left out, an interrupted run among several) and ``notes`` (what the reader noted of
+    a file read, joined by ``" | "``: the tool's warnings, values not taken as printed;
+    ``read(..., full=True).failures`` lists them one by one, kind ``"note"``).
 
     Examples
     --------
@@ -1269,6 +1296,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
             "rows": o.nrows if o.parsed else 0,
             "position": f.position if f else None,
             "reason": f.reason if f else o.why_empty,
+            "notes": " | ".join(n.reason for n in _note_failures(o)) or None,
         })
     return pd.DataFrame(rows, columns=["source", "action", "tool", "format", "version", "rows",
-                                       "position", "reason"])
+                                       "position", "reason", "notes"])

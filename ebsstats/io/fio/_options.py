@@ -72,14 +72,46 @@ def _no_report(text: str, source: str) -> ParseError:
 
 
 def _notes_of(chunk: str) -> list[str]:
-    """fio's warnings from the text around a report: ETA (``Jobs:``) pieces dropped."""
+    """fio's warnings from the text around a report: its progress chatter dropped (ETA
+    ``Jobs:`` pieces, and :data:`_CHATTER`: what every run prints and says nothing of the
+    results, which made a dozen notes a file that hid fio's real warnings)."""
     out = []
     for raw in chunk.splitlines():
         for piece in raw.split("\r"):
             piece = piece.strip()
-            if piece and not piece.startswith("Jobs:"):
+            if piece and not piece.startswith("Jobs:") and not _CHATTER.match(piece):
                 out.append(piece)
     return out
+
+
+def _notes_beside(chunks: list[str], reports: str) -> list[str]:
+    r"""fio's notes from the text around its machine-readable reports (``reports``: what they
+    are, "JSON", "terse lines"): a normal text report printed beside them
+    (``--output-format=normal,json``) named once, not line by line (the same results), its
+    warnings kept; other text as :func:`_notes_of` keeps it.
+
+    >>> _notes_beside(["fio-3.33\nStarting 1 process\nfio: io_u error"], "JSON")
+    ['fio: io_u error']
+    >>> _notes_beside(["a: (groupid=0, jobs=1): err= 0: pid=1"], "JSON")[0][:45]
+    'the normal text report beside the JSON was no'
+    """
+    notes: list[str] = []
+    for chunk in chunks:
+        if _NORMAL_SNIFF.search(chunk):
+            notes.append(f"the normal text report beside the {reports} was not read (the "
+                         f"{reports} hold{'s' if reports == 'JSON' else ''} the same results)")
+            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
+                         or "warning" in n.lower())
+            continue
+        notes.extend(_notes_of(chunk))
+    return notes
+
+
+# fio's progress chatter, one line each: its banner ("fio-3.33"), "Starting 2 processes", the
+# line it prints per job ("name: (g=0): rw=read, bs=...", then "..." for numjobs > 1) and per
+# file it lays out ("name: Laying out IO file (1 file / 16MiB)")
+_CHATTER = re.compile(r"(?:fio-\d\S*|Starting \d+ (?:process|thread)(?:es|s)?|\.\.\.|"
+                      r"[^\s:].*?: \(g=\d+\): rw=\w+, bs=.*|[^\s:].*?: Laying out IO file.*)$")
 
 
 @functools.lru_cache(maxsize=256)  # a campaign's reports print a handful of versions

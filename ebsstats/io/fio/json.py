@@ -25,13 +25,12 @@ from ebsstats.io._common import Parsed, line_of, picker, remember
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
     _DIRS,
-    _NORMAL_SNIFF,
     _RATE_METRICS,
     _RW_OPS,
     TOOL,
     _Bad,
     _no_report,
-    _notes_of,
+    _notes_beside,
     _num,
     _sane,
     _strip_rw,
@@ -166,17 +165,8 @@ def _parse_json(text: str, source: str) -> Parsed:
 
 
 def _notes_around(between: list[str]) -> list[str]:
-    """fio's warnings from the text around the JSON documents."""
-    notes: list[str] = []
-    for chunk in between:
-        if _NORMAL_SNIFF.search(chunk):  # --output-format=normal,json: same results as text
-            notes.append("the normal text report beside the JSON was not read (the JSON holds "
-                         "the same results)")
-            notes.extend(n for n in _notes_of(chunk) if n.startswith(("fio:", "note:"))
-                         or "warning" in n.lower())
-            continue
-        notes.extend(_notes_of(chunk))
-    return notes
+    """fio's warnings from the text around the JSON documents (:func:`_notes_beside`)."""
+    return _notes_beside(between, "JSON")
 
 
 def _keys(obj) -> str:

@@ -16,6 +16,7 @@ from ebsstats.io.fio._options import (
     _TERSE_START,
     TOOL,
     _no_report,
+    _notes_beside,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
@@ -26,15 +27,14 @@ _TERSE_TAIL = 34  # cpu 5 + io depths 7 + lat us 10 + lat ms 12
 
 def _parse_terse(text: str, source: str) -> Parsed:
     records: list[dict] = []
-    notes: list[str] = []
+    other: list[str] = []  # the text that is no terse line: fio's notes (_notes_beside)
     version = None
     nterse = 0
     lines = text.splitlines()
     for lineno, raw in enumerate(lines, 1):
         pieces = raw.split("\r")
         line = pieces[-1]
-        notes.extend(p.strip() for p in pieces[:-1] if p.strip() and
-                     not p.strip().startswith("Jobs:"))
+        other.extend(pieces[:-1])
         if not line.strip():
             continue
         if line.startswith(";"):
@@ -42,7 +42,7 @@ def _parse_terse(text: str, source: str) -> Parsed:
         if line.startswith("Jobs:") and not _TERSE_START.match(line):
             line = _after_status(line)
         if not (_TERSE_START.match(line) and line.count(";") >= 100):
-            notes.append(line.strip())
+            other.append(line)
             continue
         nterse += 1
         try:
@@ -53,7 +53,8 @@ def _parse_terse(text: str, source: str) -> Parsed:
         records.extend(recs)
     if not nterse:
         raise _no_report(text, source)
-    return Parsed(tool=TOOL, format="terse", version=version, records=records, notes=notes)
+    return Parsed(tool=TOOL, format="terse", version=version, records=records,
+                  notes=_notes_beside(["\n".join(other)], "terse lines"))
 
 
 def _after_status(line: str) -> str:
