@@ -45,7 +45,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     # readers
     "ebsstats.io.folder": ("read", "read_series", "check"),
     "ebsstats.io.fio": ("read_fio",),
-    "ebsstats.io.fio.log": ("read_fio_log",),
+    "ebsstats.io.fio.log": ("read_fio_log", "read_fio_hist_log"),
     "ebsstats.io.bonnie": ("read_bonnie",),
     "ebsstats.io.sysbench": ("read_sysbench",),
     "ebsstats.io.pts": ("read_pts",),

@@ -146,6 +146,22 @@ def test_hist_log():
     assert set(h["op"]) == {"read"}
 
 
+def test_a_folder_says_what_a_hist_log_is_and_how_to_read_it(tmp_path):
+    """A folder read leaves fio's histogram logs out of its frames (no series metric: a
+    histogram per interval); it said they were "not a recognised benchmark output", though
+    ebsstats reads them. It now names them and the function that reads them."""
+    for name in ("lh_clat_hist.1.log", "lh_run.json"):
+        (tmp_path / name).write_bytes(fixture("fio", "gen", "logs_hist", name).read_bytes())
+    (tmp_path / "short.log").write_text("501, 0, 4096, " + ", ".join(["7"] * 1000) + "\n")
+    c = es.check(tmp_path).set_index("source")
+    assert c.loc["lh_clat_hist.1.log", "action"] == "skip"
+    assert c.loc["lh_clat_hist.1.log", "reason"].startswith(
+        "a fio histogram log (write_hist_log): latency histograms per interval")
+    assert "ebsstats.read_fio_hist_log" in c.loc["lh_clat_hist.1.log", "reason"]
+    assert c.loc["short.log", "reason"] == "not a recognised benchmark output"  # (1003 columns)
+    assert len(es.read_fio_hist_log(tmp_path / "lh_clat_hist.1.log"))  # (as said: it reads)
+
+
 def test_sniff():
     assert fio_log.sniff("500, 107344, 0, 0, 0\n", "logavg_bw.1.log") == "bw"
     assert fio_log.sniff("500, 107344, 0, 0, 0\n", "whatever.txt") == "log"

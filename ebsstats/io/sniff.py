@@ -68,14 +68,33 @@ def unread_reason(head: str) -> str:
     'not a recognised benchmark output'
     >>> unread_reason("$ ioping .\\n4.0 KiB from . (ext4 /dev/vda1): request=1 time=296 us")[:40]
     "ioping's older output ('4.0 KiB from TAR"
+    >>> unread_reason("1000, 0, 4096, " + ", ".join(["0"] * 1856) + "\\n")[:36]
+    'a fio histogram log (write_hist_log)'
     """
     if PTS_TEST_LOG.match(head):
         return ("a PTS test log: its run times are read with the composite.xml of its result "
                 "folder")
+    if _is_hist_log(head):
+        return ("a fio histogram log (write_hist_log): latency histograms per interval, which "
+                "the series frame does not hold; read it with ebsstats.read_fio_hist_log, its "
+                "percentiles over time with ebsstats.percentiles_over_time")
     if " from " in head and _OLD_IOPING.search(head):
         return ("ioping's older output ('4.0 KiB from TARGET (...): request=1 time=296 us', "
                 "where ioping 1.x prints '4 KiB <<< TARGET'): a form ebsstats does not read")
     return "not a recognised benchmark output"
+
+
+def _is_hist_log(head: str) -> bool:
+    """Whether the first line of ``head`` is a fio histogram log's: ``time, ddir, bs`` and
+    the bin counts, 1216 (fio 2.x) or 1856 (3.x), all integers (what read_fio_hist_log reads).
+
+    >>> _is_hist_log("5, 1, 4096, " + ", ".join(["3"] * 1216)), _is_hist_log("1, 2, 3")
+    (True, False)
+    """
+    first = head.lstrip().partition("\n")[0]
+    if first.count(",") not in (1218, 1858):
+        return False
+    return all(f.strip().isdigit() for f in first.split(",")[:8])
 
 
 # a request line of ioping before its "<<<" lines (AbhishekGhosh/OpenVZ-2GB-Host1Plus-Benchmark)
