@@ -296,3 +296,28 @@ def test_a_terse_record_run_into_the_status_line_is_read():
     read = {r["metric"]: r["value"] for r in _rows(p, test="seqread", op="read")}
     assert read["bandwidth"] == 1432986 * 1024 and read["iops"] == 1399
     assert read["runtime"] == pytest.approx(2.003)
+
+
+def test_terse_rows_take_the_options_of_their_job_line():
+    """With ``--output-format=terse,normal`` fio prints each job's line ("seqread: (g=0):
+    rw=read, bs=(R) 1024KiB-1024KiB, ..., ioengine=psync, iodepth=1") before the terse
+    records, which hold none of these: the rows had no workload, block size nor queue depth
+    (the normal report of the same run had them). Each terse job now takes the last job line
+    of its name before it (runs appended to one file: each run its own options)."""
+    text = fixture("fio", "gen/terse_after_status_tty.txt").read_text()
+    p = fio.parse(text, "tty.txt")
+    for test, workload, rw in (("seqread", "seqread", "read"), ("seqwrite", "seqwrite", "write")):
+        rows = _rows(p, test=test)
+        assert {r["workload"] for r in rows} == {workload} and {r["rw"] for r in rows} == {rw}
+        assert {r["iodepth"] for r in rows} == {1} and {r["ioengine"] for r in rows} == {"psync"}
+        assert {r.get("block_size") for r in rows} == {1024 * 1024}  # 1024KiB, every op
+    # the same job again, appended with other options: each run its own
+    again = text.replace("rw=read, bs=(R) 1024KiB-1024KiB", "rw=randread, bs=(R) 4096B-4096B")
+    p2 = fio.parse(text + again, "two.txt")
+    reads = [r for r in p2.records if r["test"] == "seqread" and r["op"] == "read"
+             and r["metric"] == "iops"]
+    assert [(r["workload"], r["block_size"]) for r in reads] == [("seqread", 1048576),
+                                                                 ("randread", 4096)]
+    # pure terse (no job line printed): as before, no options
+    plain = fio.parse(fixture("fio", "small_terse_v3.txt").read_text(), "t.txt")
+    assert not any("workload" in r for r in plain.records)

@@ -175,10 +175,7 @@ def _preamble_line(line: str, rep: _Report) -> None:
     """A line before the first job block: a job's header, fio's version or banner, a warning."""
     m = _N_HEADER.match(line)
     if m:
-        opts = {"rw": m.group(3).strip(), "ioengine": m.group(5), "iodepth": int(m.group(6))}
-        if opts["iodepth"] >= 2**63:
-            raise ValueError("an iodepth beyond 64 bits")
-        rep.headers.setdefault(m.group(1), (opts, _normal_bs(m.group(4))))
+        rep.headers.setdefault(m.group(1), _header_options(m))
         return
     m = _N_VERSION.match(line.strip())
     if m:
@@ -225,11 +222,32 @@ class _Kept(tuple):
     """A percentile family kept across a stray line (the caller notes the line)."""
 
 
+def _header_options(m: re.Match) -> tuple[dict, dict]:
+    """The options (``rw``, ``ioengine``, ``iodepth``) and per-op block sizes of a job line
+    (:data:`_N_HEADER`'s match); raises ``ValueError`` for an iodepth beyond 64 bits."""
+    opts = {"rw": m.group(3).strip(), "ioengine": m.group(5), "iodepth": int(m.group(6))}
+    if opts["iodepth"] >= 2**63:
+        raise ValueError("an iodepth beyond 64 bits")
+    return opts, _normal_bs(m.group(4))
+
+
+def job_line_meta(m: re.Match) -> tuple[dict, dict]:
+    """A job line's metadata (:data:`_N_HEADER`'s match): ``workload``, ``rw``, ``ioengine``,
+    ``iodepth`` (``None`` where absent), and the block size per op: what the rows of that job
+    get, in the normal report and beside terse lines."""
+    opts, bsizes = _header_options(m)
+    return _options_meta(opts), bsizes
+
+
+def _options_meta(opts: dict) -> dict:
+    return {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
+            "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
+
+
 def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
     """The rows of one job block as records, with the job's header options."""
     opts, bsizes = rep.headers.get(job["name"], ({}, {}))
-    meta = {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
-            "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
+    meta = _options_meta(opts)
     base = {"source": source, "run_key": f"line {job['line']}", "tool": TOOL,
             "tool_version": rep.version, "test": job["name"], "job": job["name"],
             "groupid": job["gid"], "threads": job["jobs"],

@@ -18,6 +18,7 @@ from ebsstats.io.fio._options import (
     _no_report,
     _notes_beside,
 )
+from ebsstats.io.fio.normal import _N_HEADER, job_line_meta
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
 
@@ -28,6 +29,9 @@ _TERSE_TAIL = 34  # cpu 5 + io depths 7 + lat us 10 + lat ms 12
 def _parse_terse(text: str, source: str) -> Parsed:
     records: list[dict] = []
     other: list[str] = []  # the text that is no terse line: fio's notes (_notes_beside)
+    headers: dict[str, tuple[dict, dict]] = {}  # job name -> (options, block sizes), the last
+    # job line of that name before a terse line (runs appended to one file: each its own)
+    bad: list[str] = []
     version = None
     nterse = 0
     lines = text.splitlines()
@@ -43,6 +47,12 @@ def _parse_terse(text: str, source: str) -> Parsed:
             line = _after_status(line)
         if not (_TERSE_START.match(line) and line.count(";") >= 100):
             other.append(line)
+            m = _N_HEADER.match(line)
+            if m:  # the line fio prints per job before it starts: its options, for its rows
+                try:
+                    headers[m.group(1)] = _header_meta(m)
+                except ValueError as exc:  # (an iodepth beyond 64 bits: no options taken)
+                    bad.append(f"line {lineno}: job line not read ({exc})")
             continue
         nterse += 1
         try:
@@ -50,11 +60,37 @@ def _parse_terse(text: str, source: str) -> Parsed:
         except (ValueError, IndexError, OverflowError) as exc:
             raise ParseError(source, lineno, "a fio terse line", found=str(exc)) from exc
         version = version or v
+        if headers:
+            _with_header(recs, headers)
         records.extend(recs)
     if not nterse:
         raise _no_report(text, source)
     return Parsed(tool=TOOL, format="terse", version=version, records=records,
-                  notes=_notes_beside(["\n".join(other)], "terse lines"))
+                  notes=_notes_beside(["\n".join(other)], "terse lines") + bad)
+
+
+def _header_meta(m) -> tuple[dict, dict]:
+    """The metadata of a job line (``name: (g=0): rw=read, bs=(R) 1024KiB-1024KiB, …,
+    ioengine=psync, iodepth=1``, :data:`_N_HEADER`'s match) as the normal report's rows get
+    it: ``workload``, ``rw``, ``ioengine``, ``iodepth``, and the block size per op. fio prints
+    that line with ``--output-format=terse,normal`` (or terse among other output), and a
+    terse line holds none of these: without it a terse job's rows had no workload, block size
+    nor queue depth."""
+    meta, bsizes = job_line_meta(m)
+    return {k: v for k, v in meta.items() if v is not None}, bsizes
+
+
+def _with_header(recs: list[dict], headers: dict[str, tuple[dict, dict]]) -> None:
+    """A terse job's records given the options of the job line of its name, if any."""
+    got = headers.get(recs[0]["job"]) if recs else None
+    if got is None:
+        return
+    meta, bsizes = got
+    for rec in recs:
+        rec.update(meta)
+        bs = bsizes.get(rec["op"])
+        if bs is not None:
+            rec["block_size"] = bs
 
 
 def _after_status(line: str) -> str:
