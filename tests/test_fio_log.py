@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -267,25 +268,66 @@ def test_threaded_float_columns_equal_the_serial_conversion(monkeypatch):
                       log_max_value="both")
 
 
-def test_a_log_prefix_named_by_several_reports_is_linked_to_none():
+def test_a_log_prefix_named_by_several_reports_is_linked_to_the_last_run():
     """Two runs of one template into one folder (fio 3.33, randread then randwrite, both with
     write_bw_log=.../shared: MANIFEST row) leave one shared_bw.1.log, the second run's (its
     lines say direction 1, write), and two reports naming it. louwrentius/fio-plot's 14 reports
-    per prefix had every log linked to the first (a one-job randread) without a word. Now the log
-    is linked to none, and its parse says why."""
+    per prefix had every log linked to the first (a one-job randread) without a word, then (to
+    be safe) to none. fio rewrites the log on each run: the run that ended last (its report's
+    timestamp, 2 s later here) wrote it, and the log's own direction agrees."""
     folder = FIXTURES / "fio" / "gen" / "logs_shared"
     assert fixture("fio", "gen", "logs_shared", "shared_bw.1.log").read_text().startswith(
         "500, 128432, 1, 0")
+    stamps = {n: json.loads((folder / n).read_text())["timestamp"]
+              for n in ("randread.json", "randwrite.json")}
+    assert stamps["randwrite.json"] > stamps["randread.json"]
     df, ts, _ = es.read(folder, series=True, full=True, progress=False)
     assert ts["op"].astype(str).unique().tolist() == ["write"] and len(ts) == 3
     assert ts["value"].iloc[0] == 128432 * 1024  # KiB/s -> B/s
-    assert set(ts["run_id"]).isdisjoint(df["run_id"])  # linked to neither report
+    writer = df.loc[df["source"] == "randwrite.json", "run_id"].unique().tolist()
+    assert ts["run_id"].unique().tolist() == writer and ts["test"].unique().tolist() == [
+        "randwrite"]
     run = fio_log.find_run(folder / "shared_bw.1.log")
-    assert run["run_id"] is None and [Path(r).name for r in run["reports"]] == [
-        "randread.json", "randwrite.json"]
+    assert Path(run["report"]).name == "randwrite.json" and run["run_key"] == "$.jobs[0]"
     data = (folder / "shared_bw.1.log").read_bytes()
     parsed = fio_log._parse_in_folder(data, "shared_bw.1.log",
                                       {"path": folder / "shared_bw.1.log"})
     assert parsed.notes == [
-        "2 fio reports name this log's prefix (randread.json, randwrite.json): fio rewrote the "
-        "log on each run, so which run wrote it is unknown; not linked to any of them"]
+        "2 fio reports name this log's prefix (randwrite.json, randread.json): fio rewrote the "
+        "log on each run, so it is linked to randwrite.json, the last run (by its report's "
+        "timestamp) whose jobs could write it"]
+
+
+def test_a_log_only_a_run_of_more_jobs_wrote_is_linked_to_it(tmp_path):
+    """louwrentius/fio-plot runs one prefix at 1, 2, 4 ... 64 jobs: ``prefix_bw.33.log`` can
+    only be the 64-job run's. Here (fio 3.33, MANIFEST rows) randread with 2 jobs, then a
+    second later randwrite with 1 job: .1 is the second run's (direction 1 in its lines), .2
+    the first run's second job (direction 0)."""
+    folder = FIXTURES / "fio" / "gen" / "logs_rewritten"
+    assert fixture("fio", "gen", "logs_rewritten", "rewritten_bw.1.log").read_text() == (
+        "500, 103544, 1, 0, 0\n")
+    assert fixture("fio", "gen", "logs_rewritten", "rewritten_bw.2.log").read_text() == (
+        "500, 66120, 0, 0, 0\n")
+    one, two = (fio_log.find_run(folder / f"rewritten_bw.{i}.log") for i in (1, 2))
+    assert (Path(one["report"]).name, one["run_key"], one["test"]) == ("one.json", "$.jobs[0]",
+                                                                         "onejob")
+    assert (Path(two["report"]).name, two["run_key"], two["test"]) == ("two.json", "$.jobs[1]",
+                                                                         "twojobs")
+    df, ts, _ = es.read(folder, series=True, full=True, progress=False)
+    ids = df.groupby(["source", "op"], observed=True)["run_id"].first()
+    got = ts.groupby("source", observed=True).agg(op=("op", "first"), run_id=("run_id", "first"))
+    assert got.loc["rewritten_bw.1.log", "op"] == "write"
+    assert got.loc["rewritten_bw.1.log", "run_id"] == ids["one.json", "write"]
+    assert got.loc["rewritten_bw.2.log", "op"] == "read"
+    assert got.loc["rewritten_bw.2.log", "run_id"] == df.loc[
+        (df["source"] == "two.json") & (df["job"] == "twojobs"), "run_id"].unique()[1]
+    # two runs that ended in the same second: which wrote .1 is unknown, linked to none
+    for name in ("one.json", "two.json", "rewritten_bw.1.log"):
+        (tmp_path / name).write_bytes((folder / name).read_bytes())
+    t = json.loads((folder / "two.json").read_text())["timestamp"]
+    text = (tmp_path / "one.json").read_text()
+    (tmp_path / "one.json").write_text(text.replace(f'"timestamp" : {t + 2},',
+                                                    f'"timestamp" : {t},'))
+    assert f'"timestamp" : {t},' in (tmp_path / "one.json").read_text()
+    run = fio_log.find_run(tmp_path / "rewritten_bw.1.log")
+    assert run["run_id"] is None and run["linked"] is None

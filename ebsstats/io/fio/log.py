@@ -649,8 +649,12 @@ def find_run(path: str | os.PathLike) -> dict | None:
     Looks at ``*.json`` files in the log's folder and at ``<folder>_run.json`` beside the folder
     (the layout of ``tests/fixtures/fio``) for a fio report whose job wrote this log prefix
     (``write_bw_log=…/logavg`` for ``logavg_bw.1.log``; ``write_bw_log=1`` means the job name).
-    Returns ``{"version", "options", "run_id", "run_key", "test", "report"}`` or ``None``. When several
-    jobs wrote the prefix (``numjobs``), the log's 1-based index picks the job entry.
+    Returns ``{"version", "options", "run_id", "run_key", "test", "report", "reports",
+    "linked"}`` or ``None``. When several jobs wrote the prefix (``numjobs``), the log's
+    1-based index picks the job entry. When several reports name the prefix (runs of one
+    template into one folder), fio rewrote the log on each run: it is linked to the run that
+    wrote it last (:func:`_last_writer`, ``linked="last"``), or to none when that is not known
+    (``run_id`` ``None``); ``reports`` lists them all.
 
     Examples
     --------
@@ -677,6 +681,13 @@ def find_run(path: str | os.PathLike) -> dict | None:
             found.append((c, doc, key, matches))
     if not found:
         return None
+    how = None
+    if len(found) > 1:  # fio rewrote the log on each run: the last run able to write it did
+        last = _last_writer(found, index)
+        if last is not None:
+            found.remove(last)
+            found.insert(0, last)
+            how = "last"
     c, doc, key, matches = found[0]
     pick = None
     if len(matches) == 1:
@@ -686,14 +697,51 @@ def find_run(path: str | os.PathLike) -> dict | None:
     version = doc.get("fio version")
     out = {"version": None if version is None else str(version), "report": str(c),
            "options": matches[0][2], "run_id": None, "run_key": None, "test": None,
-           "reports": [str(f[0]) for f in found]}
-    if len(found) > 1:  # fio rewrote the log on each run: which one wrote it is unknown
-        return out  # (the first report's version and options read its columns)
+           "reports": [str(f[0]) for f in found], "linked": how}
+    if len(found) > 1 and how is None:  # fio rewrote the log on each run: which run wrote
+        return out  # it is unknown (the first report's version and options read its columns)
     if pick is not None:
         i, job, opts = pick
         out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
                    run_key=f"$.{key}[{i}]", test=job.get("jobname"))
     return out
+
+
+def _last_writer(found: list[tuple], index: str | None) -> tuple | None:
+    """Of several reports naming a log's prefix (``(report, document, key, jobs writing the
+    prefix)`` each), the run that wrote the log last: fio rewrites ``prefix_bw.N.log`` on each
+    run whose N-th job writes it, so of the runs with N jobs or more on the prefix the one
+    that ended last (its report's ``timestamp``) wrote it; the only such run needs no time.
+    ``None`` when that is not known (a run without a time, two ending in the same second).
+    louwrentius/fio-plot runs one template name per queue depth at 1, 2, 4 … 64 jobs: 14
+    reports name each prefix, and no log was linked to its run.
+
+    >>> one = ("a.json", {"timestamp": 100}, "jobs", [(0, {}, {"numjobs": "1"})])
+    >>> four = ("b.json", {"timestamp": 50}, "jobs", [(0, {}, {"numjobs": "4"})])
+    >>> [_last_writer([one, four], i)[0] for i in ("1", "3")]
+    ['a.json', 'b.json']
+    >>> _last_writer([one, (*one[:1], {"timestamp": 100}, *one[2:])], "1") is None
+    True
+    """
+    n = int(index) if index is not None else 1  # (2.x logs have no index: every run writes it)
+    able = [f for f in found if _threads(f[3]) >= n]
+    if len(able) == 1:
+        return able[0]
+    ends = [f[1].get("timestamp") for f in able]
+    if not able or not all(type(t) is int for t in ends) or ends.count(max(ends)) > 1:
+        return None
+    return able[ends.index(max(ends))]
+
+
+def _threads(matches: list[tuple[int, dict, dict]]) -> int:
+    """How many of a run's jobs wrote a prefix's logs (numbered 1 … that): one entry per job
+    in the report, or one entry for ``numjobs`` clones (``group_reporting``)."""
+    if len(matches) != 1:
+        return len(matches)
+    try:
+        return max(1, int(str(matches[0][2].get("numjobs", 1)).strip()))
+    except ValueError:
+        return 1
 
 
 def _report_naming(c: Path, prefix: str) -> dict | None:
@@ -994,10 +1042,14 @@ def _parse_context(data: bytes, source: str, context: Mapping) -> Parsed:
     reports = run.get("reports") or []
     if len(reports) > 1:  # (louwrentius/fio-plot: 14 reports of one template name each prefix)
         names = ", ".join(os.path.basename(r) for r in reports[:4])
-        parsed.notes.append(
-            f"{len(reports)} fio reports name this log's prefix ({names}"
-            f"{', ...' if len(reports) > 4 else ''}): fio rewrote the log on each run, so which "
-            "run wrote it is unknown; not linked to any of them")
+        said = (f"{len(reports)} fio reports name this log's prefix ({names}"
+                f"{', ...' if len(reports) > 4 else ''}): fio rewrote the log on each run, ")
+        if run.get("linked") == "last":
+            said += (f"so it is linked to {os.path.basename(run['report'])}, the last run (by "
+                     "its report's timestamp) whose jobs could write it")
+        else:
+            said += "so which run wrote it is unknown; not linked to any of them"
+        parsed.notes.append(said)
     return parsed
 
 
