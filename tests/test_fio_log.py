@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -331,3 +332,40 @@ def test_a_log_only_a_run_of_more_jobs_wrote_is_linked_to_it(tmp_path):
     assert f'"timestamp" : {t},' in (tmp_path / "one.json").read_text()
     run = fio_log.find_run(tmp_path / "rewritten_bw.1.log")
     assert run["run_id"] is None and run["linked"] is None
+
+
+def test_a_log_below_its_report_takes_the_version_of_the_reports_above(tmp_path):
+    """pbench keeps a run's fio report at the top and each client's logs two folders below
+    (``clients/<host>/fio_clat.1.log``), where no report names them: a latency log needs the
+    fio version (ns in 3.x, us in 2.x) and was refused ("expected fio_version= or
+    time_unit="). Made with fio 3.33 (MANIFEST rows): the nearest folder above whose fio
+    reports all print one version gives it, and a note says so; reports of two versions
+    there say nothing (refused, as before)."""
+    folder = FIXTURES / "fio" / "gen" / "logs_nested"
+    log = folder / "clients" / "h1" / "fio_clat.1.log"
+    assert log.read_text().startswith("500, 77375, 0, 0, 0\n")  # ns in 3.x: 77.375 us
+    assert json.loads((folder / "run.json").read_text())["fio version"] == "fio-3.33"
+    df, ts, fails = es.read(folder, series=True, full=True, progress=False)
+    clat = ts[ts["source"] == "clients/h1/fio_clat.1.log"]
+    assert clat["value"].iloc[0] == pytest.approx(77375e-9) and clat["t"].iloc[0] == 0.5
+    assert clat["op"].astype(str).unique().tolist() == ["read"] and len(clat) == 5
+    assert set(ts["source"]) == {f"clients/h1/fio_{k}.1.log" for k in ("clat", "lat", "slat")}
+    noted = fails[(fails["kind"] == "note") & (fails["source"] == "clients/h1/fio_clat.1.log")]
+    assert noted["reason"].tolist() == [
+        "no fio report beside this log names it: its columns are read as fio-3.33's, the "
+        "version of the fio reports at the top of the folder read"]
+    # the full intervals' means lie within 10 % of the report's clat mean (73.33 us): the unit
+    # is right (read as us, they would be 1,000 times the report's)
+    mean = json.loads((folder / "run.json").read_text())["jobs"][0]["read"]["clat_ns"]["mean"]
+    assert ((clat["value"].iloc[:4] / (mean * 1e-9) - 1).abs() < 0.1).all()
+    # without the report: refused, as before
+    shutil.copytree(folder / "clients", tmp_path / "alone" / "clients")
+    bad = es.read(tmp_path / "alone", full=True, progress=False).failures
+    assert set(bad.loc[bad["kind"] == "error", "reason"].str.contains(
+        "expected fio_version= or time_unit=")) == {True}
+    # two reports of different versions above: which wrote the logs is unknown, refused
+    shutil.copytree(folder, tmp_path / "two")
+    text = (folder / "run.json").read_text()
+    (tmp_path / "two" / "old.json").write_text(text.replace('"fio-3.33"', '"fio-3.1"'))
+    two = es.read(tmp_path / "two", full=True, progress=False).failures
+    assert len(two[two["kind"] == "error"]) == 3

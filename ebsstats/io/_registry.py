@@ -13,9 +13,12 @@ Context a reader may declare in ``needs`` (the folder read provides it in ``cont
 ``"source_of"``
     a function giving any path the ``source`` name this read gives it (relative to the folder);
 ``"folder_version"``
-    the version that the same tool's reports in the same folder print (``"fio-3.33"``), ``None``
-    when none does. Readers that need it are parsed after every other file, so that a fio log
-    can take the version, and the options, of the JSON report beside it.
+    the version that the same tool's reports in the same folder print (``"fio-3.33"``), else
+    those in the nearest folder above it (up to the folder read) if they all print one, else
+    ``None``; the context then also holds ``"folder_version_from"``: that folder above,
+    relative to the folder read (``None``: the file's own). Readers that need it are parsed
+    after every other file, so that a fio log can take the version, and the options, of the
+    JSON report beside it (or above it: pbench's ``clients/<host>/`` logs).
 
 Tests and plugins add a reader with :func:`register` (and take it away with
 :func:`unregister`); nobody patches modules. The built-in readers are added by

@@ -303,7 +303,8 @@ class _Job:
     root: Path | None
     pattern: str | None
     max_bytes: int
-    versions: Mapping[tuple[str, str], str]  # (folder, tool) -> version its reports print
+    versions: Mapping[tuple[str, str], tuple[str, bool]]  # (folder, tool) -> the first
+    # version its reports print, and whether they all print it (_collect_versions)
     want_digest: bool
     meta: Mapping | None
     series: bool
@@ -341,8 +342,39 @@ def _context(reader, path: str, job: _Job) -> dict:
     if "source_of" in reader.needs:
         ctx["source_of"] = _source_of(job)
     if "folder_version" in reader.needs:
-        ctx["folder_version"] = job.versions.get((str(Path(path).parent), reader.tool))
+        ctx["folder_version"], ctx["folder_version_from"] = _nearest_version(
+            job.versions, Path(path).parent, reader.tool, job.root)
     return ctx
+
+
+def _nearest_version(versions: Mapping, folder: Path, tool: str, root: Path | None
+                     ) -> tuple[str | None, str | None]:
+    """The version ``tool``'s reports print nearest a file in ``folder``: its own folder's
+    (the first its reports print), else the nearest folder above it, up to the read's root,
+    whose reports of that tool all print one version (pbench keeps a run's fio report two
+    folders above the logs of each client; a folder of reports of several versions says
+    nothing of which wrote the logs below it: then none). Returns ``(version, the folder
+    above it came from, relative to the root; None: its own)`` or ``(None, None)``.
+
+    >>> v = {("r", "fio"): ("fio-3.7", True), ("r/a", "fio"): ("fio-3.1", False)}
+    >>> _nearest_version(v, Path("r/c/h"), "fio", Path("r"))
+    ('fio-3.7', '.')
+    >>> _nearest_version(v, Path("r/a/h"), "fio", Path("r")), _nearest_version(v, Path("r/a"),
+    ...                                                                        "fio", Path("r"))
+    ((None, None), ('fio-3.1', None))
+    """
+    if not versions:
+        return None, None
+    here = versions.get((str(folder), tool))
+    up = folder
+    while here is None and root is not None and up != root and up.parent != up:
+        up = up.parent
+        here = versions.get((str(up), tool))
+        if here is not None and not here[1]:
+            return None, None
+    if here is None:
+        return None, None
+    return here[0], (os.path.relpath(up, root) if up != folder else None)
 
 
 _HEAD_FIRST = 1024**2  # files above this are sniffed from their head before being read
@@ -820,11 +852,16 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
 def _collect_versions(versions: dict, batch: list[int], files: list[str],
                       outcomes: list[_Outcome]) -> None:
     """``versions[(folder, tool)]``: the first version a report of that tool in that folder
-    printed."""
+    printed, and whether every report of it there printed that one."""
     for i in batch:
         o = outcomes[i]
         if o.parsed is not None and o.parsed.version and o.sniffed is not None:
-            versions.setdefault((str(Path(files[i]).parent), o.sniffed.tool), o.parsed.version)
+            key = (str(Path(files[i]).parent), o.sniffed.tool)
+            had = versions.get(key)
+            if had is None:
+                versions[key] = (o.parsed.version, True)
+            elif had[1] and had[0] != o.parsed.version:
+                versions[key] = (had[0], False)
 
 
 def _sidecar_names(files: list[str]) -> frozenset:

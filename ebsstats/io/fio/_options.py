@@ -109,9 +109,11 @@ def _notes_beside(chunks: list[str], reports: str) -> list[str]:
 
 # fio's progress chatter, one line each: its banner ("fio-3.33"), "Starting 2 processes", the
 # line it prints per job ("name: (g=0): rw=read, bs=...", then "..." for numjobs > 1) and per
-# file it lays out ("name: Laying out IO file (1 file / 16MiB)")
+# file it lays out ("name: Laying out IO file (1 file / 16MiB)"), and the disk statistics it
+# prints at the end ("Disk stats (read/write):", "  vda: ios=1533/1508, merge=25/0, ...")
 _CHATTER = re.compile(r"(?:fio-\d\S*|Starting \d+ (?:process|thread)(?:es|s)?|\.\.\.|"
-                      r"[^\s:].*?: \(g=\d+\): rw=\w+, bs=.*|[^\s:].*?: Laying out IO file.*)$")
+                      r"[^\s:].*?: \(g=\d+\): rw=\w+, bs=.*|[^\s:].*?: Laying out IO file.*|"
+                      r"Disk stats \(read/write\):|\S+: ios=\d+/\d+, .*)$")
 
 
 @functools.lru_cache(maxsize=256)  # a campaign's reports print a handful of versions

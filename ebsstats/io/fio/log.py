@@ -1029,7 +1029,14 @@ def _parse_context(data: bytes, source: str, context: Mapping) -> Parsed:
     run = find_run(path) if path is not None else None
     if run is None:
         version = context.get("folder_version")
-        return _parse_bytes(data, source, **({"fio_version": version} if version else {}))
+        parsed = _parse_bytes(data, source, **({"fio_version": version} if version else {}))
+        where = context.get("folder_version_from")  # (None: the log's own folder)
+        if version and where is not None:
+            named = version if str(version).startswith("fio") else f"fio {version}"
+            at = "at the top of the folder read" if where == "." else f"in {where!r}"
+            parsed.notes.append(f"no fio report beside this log names it: its columns are read "
+                                f"as {named}'s, the version of the fio reports {at}")
+        return parsed
     opts = run.get("options") or {}
     out = {"fio_version": run.get("version") or context.get("folder_version"),
            "log_offset": _flag(opts.get("log_offset")),
