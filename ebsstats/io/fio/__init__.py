@@ -69,9 +69,10 @@ Every JSON document that starts at the beginning of a line is decoded (``json.ra
 text between them (warnings, notes, ``Jobs:`` ETA lines with ``\\r``, the normal report of
 ``--output-format=normal,json``) is skipped; fio's warnings are kept in ``Parsed.notes`` (a
 folder read lists them, kind ``"note"``), its progress chatter (banner, ``Starting N
-processes``, ``Laying out IO file``) is not. Terse lines take their job's options (``workload``, ``rw``, ``ioengine``, ``iodepth``, block
-size per op) from the line fio prints per job (``name: (g=0): rw=read, bs=(R) 4096B-4096B, …``)
-where the output has one before them (``terse,normal``): a terse line holds none. Duplicate
+processes``, ``Laying out IO file``) is not. Terse lines take their job's options
+(``workload``, ``rw``, ``ioengine``, ``iodepth``, block size per op) from the line fio prints
+per job (``name: (g=0): rw=read, bs=(R) 4096B-4096B, …``) where the output has one before them
+(``terse,normal``): a terse line holds none. Duplicate
 keys (old 2.x percentile padding, client/server ``global options``) keep the last value, which is
 what ``json`` does natively. Several documents (``--status-interval``): the last is the result;
 all of them also give the series frame rows ``iops``/``bandwidth`` per op, where each row is the
