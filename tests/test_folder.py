@@ -181,7 +181,7 @@ def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
     # the notes, made in the workers, come back with their files: the 30 copies of the
     # report-interval fixture each say its line-42 minimum latency printed as 0.00
     noted = serial.failures[serial.failures["kind"] == "note"]
-    assert len(noted) == 30 and noted["reason"].str.startswith("line 42: lat_min printed as "
+    assert len(noted) == 30 and noted["reason"].str.startswith("lat_min (line 42) printed as "
                                                                 "zero").all()
     assert len(serial.series) and serial.frame["source"].nunique() == 148
 

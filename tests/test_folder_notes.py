@@ -16,14 +16,15 @@ from tests.conftest import fixture
 
 LEGACY = "sb1.0_fileio_seqrewr_legacy.txt"
 # read off the file: its first three lines, and its minimum latency printed as 0.00 ms
-LEGACY_NOTES = [
-    "line 1: WARNING: the --test option is deprecated. You can pass a script name or path on "
-    "the command line without any options.",
-    "line 2: WARNING: --num-threads is deprecated, use --threads instead",
-    "line 3: WARNING: --max-time is deprecated, use --time instead",
-    "line 38: lat_min printed as zero: under the 0.005 ms sysbench's two decimals show, NaN "
-    "and flagged too_fast",
+LEGACY_NOTES = [  # (position, reason): the line a note names is its position
+    ("line 1", "WARNING: the --test option is deprecated. You can pass a script name or path "
+     "on the command line without any options."),
+    ("line 2", "WARNING: --num-threads is deprecated, use --threads instead"),
+    ("line 3", "WARNING: --max-time is deprecated, use --time instead"),
+    (None, "lat_min (line 38) printed as zero: under the 0.005 ms sysbench's two decimals "
+     "show, NaN and flagged too_fast"),
 ]
+SAID = [f"{at}: {why}" if at else why for at, why in LEGACY_NOTES]  # (as check() joins them)
 
 
 def _folder(tmp_path, *names):
@@ -42,7 +43,8 @@ def test_a_folder_read_lists_each_note_of_each_file_read(tmp_path):
     assert set(df["source"]) == {LEGACY, "small_json.json"}  # both read, whole
     assert fails["kind"].tolist() == ["note"] * 4
     assert fails["source"].tolist() == [LEGACY] * 4 and set(fails["tool"]) == {"sysbench"}
-    assert fails["reason"].tolist() == LEGACY_NOTES
+    assert list(zip(fails["position"].astype(object).where(fails["position"].notna(), None),
+                    fails["reason"], strict=True)) == LEGACY_NOTES
     assert df.attrs["failures"][0]["kind"] == "note"  # (where the report finds them)
 
 
@@ -56,7 +58,7 @@ def test_notes_warn_nobody_and_raise_nothing(tmp_path, recwarn):
 def test_check_has_the_notes_of_each_file(tmp_path):
     d = _folder(tmp_path, ("sysbench", LEGACY), ("fio", "small_json.json"))
     c = es.check(d).set_index("source")
-    assert c.loc[LEGACY, "notes"] == " | ".join(LEGACY_NOTES)
+    assert c.loc[LEGACY, "notes"] == " | ".join(SAID)
     assert c.loc["small_json.json", "action"] == "read"
     assert c["notes"].isna().tolist() == [False, True]  # (sorted: small_json.json second)
 
@@ -70,8 +72,10 @@ def test_a_file_of_many_warnings_shows_the_first_twenty_and_counts_the_rest(tmp_
     fails = es.read(d, full=True).failures
     # 30 of ours + the 3 of the file + its line-68 latency = 34 notes
     assert len(fails) == NOTES_SHOWN + 1 == 21
-    assert fails["reason"].iloc[0] == "line 1: WARNING: warning number 0"
-    assert fails["reason"].iloc[19] == "line 20: WARNING: warning number 19"
+    assert (fails["position"].iloc[0], fails["reason"].iloc[0]) == ("line 1", "WARNING: "
+                                                                    "warning number 0")
+    assert (fails["position"].iloc[19], fails["reason"].iloc[19]) == ("line 20", "WARNING: "
+                                                                      "warning number 19")
     assert fails["reason"].iloc[20] == "... and 14 more note(s) (34 in all)"
 
 
@@ -100,6 +104,25 @@ def test_the_command_line_says_the_notes(tmp_path, capsys):
     assert cli.main(["check", str(d)]) == 0
     out = capsys.readouterr().out
     said = out[out.index("notes (the tools' warnings"):].splitlines()
-    assert said[1:] == [f"  {LEGACY}:"] + [f"    {n}" for n in LEGACY_NOTES]
+    assert said[1:] == [f"  {LEGACY}:"] + [f"    {n}" for n in SAID]
     assert cli.main(["ingest", str(d), "-o", str(tmp_path / "t.parquet"), "--quiet"]) == 0
     assert "4 note(s) on 1 file(s) read" in capsys.readouterr().out
+
+
+def test_the_report_page_shows_each_note_once_line_numbers_aside(tmp_path):
+    """Page 00 groups the notes (``notes_summary``): caprice-j's sysbench logs repeat
+    ``WARNING: the --test option is deprecated`` on every run of a loop, which made one table
+    row per line. Three copies of the legacy fixture: each of its four notes once, three times
+    in three files."""
+    from ebsstats.app.notebook import notes_summary
+
+    d = tmp_path / "runs"
+    d.mkdir()
+    for k in range(3):  # (a trailing newline apart: not duplicates)
+        (d / f"r{k}.txt").write_bytes(fixture("sysbench", LEGACY).read_bytes() + b"\n" * k)
+    s = notes_summary(es.read(d, full=True).failures)
+    assert s["notes"].tolist() == [3] * 4 and s["files"].tolist() == [3] * 4
+    assert s.index.get_level_values("note")[3] == (
+        "lat_min (line …) printed as zero: under the 0.005 ms sysbench's two decimals show, "
+        "NaN and flagged too_fast")
+    assert s["example"].tolist() == ["r0.txt"] * 4

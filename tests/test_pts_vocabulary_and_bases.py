@@ -593,7 +593,7 @@ def test_a_failed_test_says_the_error_pts_recorded(tmp_path):
     with pytest.warns(UserWarning, match="no results"):
         r = es.read(tmp_path, full=True)
     assert r.failures["kind"].tolist() == ["empty", "note", "note"]  # (each empty entry noted)
-    assert r.failures["reason"].iloc[1] == ("/PhoronixTestSuite/Result[1]/Data/Entry[1]: empty "
-                                            "entry skipped")
+    assert (r.failures["position"].iloc[1], r.failures["reason"].iloc[1]) == (
+        "/PhoronixTestSuite/Result[1]/Data/Entry[1]", "empty entry skipped")  # (its element)
     assert r.failures["reason"].iloc[0].endswith(
         "PTS recorded the test's error: The test quit with a non-zero exit status.")

@@ -144,7 +144,7 @@ def test_legacy_options_warnings_kept_in_notes():
     p = sb.parse(fixture("sysbench", "sb1.0_fileio_seqrewr_legacy.txt").read_text(), "legacy")
     assert len(p.notes) == 4 and p.notes[0].startswith("line 1: WARNING: the --test option")
     assert "--max-time is deprecated" in p.notes[2]
-    assert p.notes[3].startswith("line 38: lat_min printed as zero")  # "min: 0.00" (ms)
+    assert p.notes[3].startswith("lat_min (line 38) printed as zero")  # "min: 0.00" (ms)
     assert {r["test"] for r in p.records} == {"seqrewr"}
 
 
@@ -844,8 +844,8 @@ def test_a_run_ended_by_fatal_among_others_is_left_out(tmp_path):
         r = es.read(tmp_path, full=True)
     assert set(r.frame["test"]) == {"cpu", "memory"}
     assert r.failures["kind"].tolist() == ["partial", "note"]
-    assert r.failures["reason"].iloc[1].startswith("line 78: lat_min, line 79: lat_mean, line "
-                                                   "81: lat_p95 printed as zero")  # (a run kept)
+    assert r.failures["reason"].iloc[1].startswith("lat_min (line 78), lat_mean (line 79), "
+                                                   "lat_p95 (line 81) printed as zero")  # (kept)
     # one run alone that ends at FATAL is refused, as before
     with pytest.raises(ParseError, match="line 18"):
         sb.parse(fixture("sysbench", "sb1.0_fileio_noprepare.txt").read_text(), "np.txt")
@@ -876,7 +876,7 @@ def test_a_latency_printed_as_zero_is_flagged_too_fast_by_plans_and_rule_alike(t
     # the same note on the rule's read and on a plan's
     notes = [sb._parse(t.read_text(), t.name).notes for t in sorted(tmp_path.iterdir())]
     assert notes[0] == notes[3] == [
-        "line 35: lat_min printed as zero: under the 0.005 ms sysbench's two decimals show, NaN "
+        "lat_min (line 35) printed as zero: under the 0.005 ms sysbench's two decimals show, NaN "
         "and flagged too_fast"]
     assert notes[4] == []
     # a summary counts them out and says which way the rest lean

@@ -20,7 +20,7 @@ import pandas as pd
 from ebsstats import units
 from ebsstats._docs import renamed
 
-__all__ = ["setup", "load", "needs", "choose", "most_common", "stage_runs", "table", "note",
+__all__ = ["setup", "load", "notes_summary", "needs", "choose", "most_common", "stage_runs", "table", "note",
            "group_column", "priced"]
 
 #: Columns that can stand in for a missing ``config``, in order of preference.
@@ -163,6 +163,26 @@ def note(text: str, label: str = "Not shown") -> None:
         print(f"{label}: {text}")
         return
     display(Markdown(f"> **{label}:** {text}"))
+
+
+def notes_summary(failures: pd.DataFrame) -> pd.DataFrame:
+    """The notes of a read (its failures of kind ``"note"``) once per note, line numbers aside
+    (sysbench's ``WARNING: --max-time is deprecated`` on every run of a loop is one note): how
+    many times it was noted, in how many files, and an example file, the most noted first.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"source": ["a.txt", "a.txt", "b.txt"], "kind": ["note"] * 3,
+    ...                   "tool": ["sysbench"] * 3, "reason": ["WARNING: x", "WARNING: x",
+    ...                   "lat_min (line 38) printed as zero"]})
+    >>> notes_summary(f).reset_index().values.tolist()
+    [['sysbench', 'WARNING: x', 2, 1, 'a.txt'], ['sysbench', 'lat_min (line …) printed as zero', 1, 1, 'b.txt']]
+    """
+    noted = failures[failures["kind"] == "note"]
+    note = noted["reason"].astype(str).str.replace(r"\bline \d+", "line …", regex=True)
+    out = noted.assign(note=note).groupby(["tool", "note"], sort=False, dropna=False).agg(
+        notes=("source", "size"), files=("source", "nunique"), example=("source", "first"))
+    return out.sort_values("notes", ascending=False, kind="stable")
 
 
 def needs(ok: bool, text: str) -> bool:

@@ -26,6 +26,7 @@ import inspect
 import itertools
 import multiprocessing
 import os
+import re
 import stat
 import sys
 import warnings
@@ -1082,7 +1083,8 @@ def _note_failures(o: _Outcome) -> list[IngestFailure]:
     notes = o.parsed.notes if o.parsed is not None else None
     if not notes:
         return []
-    shown = [IngestFailure(o.rel, None, str(n), kind="note") for n in notes[:NOTES_SHOWN]]
+    shown = [IngestFailure(o.rel, *_note_position(str(n)), kind="note")
+             for n in notes[:NOTES_SHOWN]]
     if len(notes) > NOTES_SHOWN:
         shown.append(IngestFailure(o.rel, None, f"... and {len(notes) - NOTES_SHOWN} more "
                                    f"note(s) ({len(notes)} in all)", kind="note"))
@@ -1090,6 +1092,23 @@ def _note_failures(o: _Outcome) -> list[IngestFailure]:
 
 
 NOTES_SHOWN = 20
+
+
+def _note_position(note: str) -> tuple[str | None, str]:
+    """A note as ``(position, reason)``: a leading line (``"line 12: WARNING: ..."``, as the
+    text readers write them) or XML element (PTS's ``"/PhoronixTestSuite/Result[1]/...:
+    empty entry skipped"``) goes to the position, as for the other failures; else none.
+
+    >>> _note_position("line 2: WARNING: --num-threads is deprecated")
+    ('line 2', 'WARNING: --num-threads is deprecated')
+    >>> _note_position("fio: io_u error")
+    (None, 'fio: io_u error')
+    """
+    m = _NOTE_AT.match(note)
+    return (m.group(1), m.group(2)) if m else (None, note)
+
+
+_NOTE_AT = re.compile(r"(line \d+|/[A-Za-z][\w\[\]/.-]*): (\S.*)", re.S)
 
 
 def _partial_failures(o: _Outcome) -> list[IngestFailure]:
@@ -1333,7 +1352,8 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
             "rows": o.nrows if o.parsed else 0,
             "position": f.position if f else None,
             "reason": f.reason if f else o.why_empty,
-            "notes": " | ".join(n.reason for n in _note_failures(o)) or None,
+            "notes": " | ".join(f"{n.position}: {n.reason}" if n.position else n.reason
+                                for n in _note_failures(o)) or None,
         })
     return pd.DataFrame(rows, columns=["source", "action", "tool", "format", "version", "rows",
                                        "position", "reason", "notes"])

@@ -1791,7 +1791,7 @@ def _below_resolution(parsed: Parsed) -> Parsed:
     >>> cols["value"], cols["flag"]
     ([nan, 0.0, 2e-05], ['too_fast', None, None])
     >>> p.notes
-    ["line 3: lat_min printed as zero: under the 0.005 ms sysbench's two decimals show, NaN \
+    ["lat_min (line 3) printed as zero: under the 0.005 ms sysbench's two decimals show, NaN \
 and flagged too_fast"]
     """
     cols, n = parsed.columns
@@ -1814,7 +1814,7 @@ and flagged too_fast"]
         values[k] = _NAN
         flags[k] = schema.TOO_FAST
     parsed.columns = ({**cols, "value": values, "flag": flags}, n)
-    where = ", ".join(f"{positions[k]}: {metrics[k]}" for k in zero[:_ZERO_LISTED])
+    where = ", ".join(f"{metrics[k]} ({positions[k]})" for k in zero[:_ZERO_LISTED])
     more = f" and {len(zero) - _ZERO_LISTED} more" if len(zero) > _ZERO_LISTED else ""
     parsed.notes = [*parsed.notes, f"{where}{more} printed as zero: under the 0.005 ms "
                     "sysbench's two decimals show, NaN and flagged too_fast"]
