@@ -20,8 +20,8 @@ import pandas as pd
 from ebsstats import units
 from ebsstats._docs import renamed
 
-__all__ = ["setup", "load", "notes_summary", "needs", "choose", "most_common", "stage_runs", "table", "note",
-           "group_column", "priced"]
+__all__ = ["setup", "load", "notes_summary", "needs", "choose", "most_common", "stage_runs",
+           "table", "note", "group_column", "priced"]
 
 #: Columns that can stand in for a missing ``config``, in order of preference.
 GROUP_FALLBACKS = ("volume_type", "instance_type", "filesystem", "volume", "host")
@@ -175,8 +175,9 @@ def notes_summary(failures: pd.DataFrame) -> pd.DataFrame:
     >>> f = pd.DataFrame({"source": ["a.txt", "a.txt", "b.txt"], "kind": ["note"] * 3,
     ...                   "tool": ["sysbench"] * 3, "reason": ["WARNING: x", "WARNING: x",
     ...                   "lat_min (line 38) printed as zero"]})
-    >>> notes_summary(f).reset_index().values.tolist()
-    [['sysbench', 'WARNING: x', 2, 1, 'a.txt'], ['sysbench', 'lat_min (line …) printed as zero', 1, 1, 'b.txt']]
+    >>> notes_summary(f).reset_index().values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['sysbench', 'WARNING: x', 2, 1, 'a.txt'],
+     ['sysbench', 'lat_min (line …) printed as zero', 1, 1, 'b.txt']]
     """
     noted = failures[failures["kind"] == "note"]
     note = noted["reason"].astype(str).str.replace(r"\bline \d+", "line …", regex=True)

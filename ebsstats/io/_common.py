@@ -38,6 +38,9 @@ HEAD_BYTES = 64 * 1024
 # the start of a Phoronix Test Suite test log (test-logs/<hash>/<system>.log): a tool's text
 # (fio's, sysbench's) under PTS's own header, read with its composite.xml, never as that tool's
 PTS_TEST_LOG = re.compile(r"\A#####\r?\n[^\n]* - Run \d+\r?\n")
+# the bins of a fio histogram log line (write_hist_log: "time, ddir, bs" then one count per
+# bin): 1216 in fio 2.x, 1856 in 3.x; read by fio.log.read_fio_hist_log, named by the sniff
+FIO_HIST_BINS = (1216, 1856)
 
 
 @dataclass

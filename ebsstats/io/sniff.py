@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ebsstats.io import _builtin, _registry
-from ebsstats.io._common import HEAD_BYTES, PTS_TEST_LOG, UTF16_BOMS, remember
+from ebsstats.io._common import FIO_HIST_BINS, HEAD_BYTES, PTS_TEST_LOG, UTF16_BOMS, remember
 
 # files that travel with benchmark outputs but are not outputs themselves
 NOT_OUTPUTS = {"meta.yaml", "meta.yml", "truth.yaml", "readme.md", "readme.txt", "manifest.tsv",
@@ -86,13 +86,14 @@ def unread_reason(head: str) -> str:
 
 def _is_hist_log(head: str) -> bool:
     """Whether the first line of ``head`` is a fio histogram log's: ``time, ddir, bs`` and
-    the bin counts, 1216 (fio 2.x) or 1856 (3.x), all integers (what read_fio_hist_log reads).
+    the bin counts (:data:`~ebsstats.io._common.FIO_HIST_BINS`), integers (what
+    read_fio_hist_log reads).
 
     >>> _is_hist_log("5, 1, 4096, " + ", ".join(["3"] * 1216)), _is_hist_log("1, 2, 3")
     (True, False)
     """
     first = head.lstrip().partition("\n")[0]
-    if first.count(",") not in (1218, 1858):
+    if first.count(",") - 2 not in FIO_HIST_BINS:  # (3 columns before the bins: 2 commas more)
         return False
     return all(f.strip().isdigit() for f in first.split(",")[:8])
 

@@ -21,8 +21,10 @@ _JSON_SNIFF = re.compile(r'"fio version"\s*:')
 _TERSE_START = re.compile(r"^([2-5]);")
 _NORMAL_SNIFF = re.compile(r"\(groupid=\d+, jobs=\d+\): err=\s*-?\d+")
 # the line fio prints for each job before it starts (init.c), a report or not after it:
-# "name: (g=0): rw=randread, bs=..." (normal.py's _N_HEADER reads its options)
+# "name: (g=0): rw=randread, bs=..." (_JOB_LINE reads its options: job_line)
 _JOB_LINE_SNIFF = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
+_JOB_LINE = re.compile(r"^(.+?): \(g=(\d+)\): rw=([^,]+), bs=(.*), ioengine=([^,]+), "
+                       r"iodepth=(\d+)")
 
 _VERSION = re.compile(r"(\d+)\.(\d+)")
 
@@ -112,8 +114,57 @@ def _notes_beside(chunks: list[str], reports: str) -> list[str]:
 # file it lays out ("name: Laying out IO file (1 file / 16MiB)"), and the disk statistics it
 # prints at the end ("Disk stats (read/write):", "  vda: ios=1533/1508, merge=25/0, ...")
 _CHATTER = re.compile(r"(?:fio-\d\S*|Starting \d+ (?:process|thread)(?:es|s)?|\.\.\.|"
-                      r"[^\s:].*?: \(g=\d+\): rw=\w+, bs=.*|[^\s:].*?: Laying out IO file.*|"
+                      rf"{_JOB_LINE_SNIFF.pattern.removeprefix('^')}.*|"
+                      r"[^\s:].*?: Laying out IO file.*|"
                       r"Disk stats \(read/write\):|\S+: ios=\d+/\d+, .*)$")
+
+
+def job_line(m: re.Match) -> tuple[dict, dict]:
+    """The options (``rw``, ``ioengine``, ``iodepth``) and per-op block sizes of fio's job line
+    (:data:`_JOB_LINE`'s match), which the normal report prints before its jobs and
+    ``terse,normal`` output before its terse lines (a terse line holds none of them); raises
+    ``ValueError`` for an iodepth beyond 64 bits.
+
+    >>> job_line(_JOB_LINE.match("a: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, "
+    ...                          "(T) 4096B-4096B, ioengine=psync, iodepth=2"))[0]
+    {'rw': 'read', 'ioengine': 'psync', 'iodepth': 2}
+    """
+    opts = {"rw": m.group(3).strip(), "ioengine": m.group(5), "iodepth": int(m.group(6))}
+    if opts["iodepth"] >= 2**63:
+        raise ValueError("an iodepth beyond 64 bits")
+    return opts, _job_line_bs(m.group(4))
+
+
+def job_line_meta(opts: Mapping) -> dict:
+    """The metadata a job's rows take from its job line's options (:func:`job_line`):
+    ``workload``, ``rw``, ``ioengine``, ``iodepth``, those it has."""
+    meta = {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
+            "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
+    return {k: v for k, v in meta.items() if v is not None}
+
+
+def _job_line_bs(bs: str) -> dict[str, int | None]:
+    """``(R) 4096B-4096B, (W) …`` (3.x) or ``4K-4K/4K-4K/4K-4K`` (2.x) → per-op block size."""
+    out: dict[str, int | None] = {}
+    pairs = re.findall(r"\((R|W|T)\)\s*([\w.]+)-([\w.]+)", bs)
+    if pairs:
+        items = [({"R": "read", "W": "write", "T": "trim"}[k], lo, hi) for k, lo, hi in pairs]
+    else:
+        items = []
+        for op, part in zip(("read", "write", "trim"), bs.split("/"), strict=False):
+            lo, _, hi = part.strip().partition("-")
+            items.append((op, lo, hi or lo))
+    for op, lo, hi in items:
+        try:
+            a, b = units.binary_size(lo), units.binary_size(hi)
+        except ValueError:
+            continue
+        out[op] = int(a) if a == b and 0 <= a < 2**63 else None
+    known = {v for v in out.values()}
+    if len(known) == 1 and None not in known:
+        out["total"] = out["sync"] = next(iter(known))
+    return out
+
 
 
 @functools.lru_cache(maxsize=256)  # a campaign's reports print a handful of versions

@@ -141,7 +141,7 @@ def _parse_json(text: str, source: str) -> Parsed:
     docs, between = _json_docs(text, source)
     if not docs:
         raise _no_report(text, source)
-    notes = _notes_around(between)
+    notes = _notes_beside(between, "JSON")
     for obj, line in docs:
         if not isinstance(obj, dict) or not ("jobs" in obj or "client_stats" in obj):
             raise ParseError(source, f"line {line}, $",
@@ -162,11 +162,6 @@ def _parse_json(text: str, source: str) -> Parsed:
     return Parsed(tool=TOOL, format="json+" if plus else "json",
                   version=None if version is None else str(version), columns=records,
                   series=series, notes=notes)
-
-
-def _notes_around(between: list[str]) -> list[str]:
-    """fio's warnings from the text around the JSON documents (:func:`_notes_beside`)."""
-    return _notes_beside(between, "JSON")
 
 
 def _keys(obj) -> str:
@@ -779,7 +774,7 @@ def _fast_json(text: str | bytes, source: str) -> Parsed | None:
     if got is None:
         return None
     records, plus, version = got
-    notes = _notes_around([text[:start]]) if start else []  # after it: whitespace
+    notes = _notes_beside([text[:start]], "JSON") if start else []  # after it: whitespace
     # (fields by position: tool, format, version, records, series, notes, columns; the
     # keywords and two default lists cost 0.27 us a report more)
     return Parsed(TOOL, "json+" if plus else "json", version, [], [], notes, records)

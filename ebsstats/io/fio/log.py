@@ -68,6 +68,7 @@ from ebsstats._docs import renamed
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
 from ebsstats.io._common import (
+    FIO_HIST_BINS,
     HEAD_BYTES,
     MAX_BYTES,
     Parsed,
@@ -980,7 +981,7 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
                              "lat": [], "count": []})
     ncol = first.count(",") + 1
     nbins = ncol - 3
-    if nbins not in (1216, 1856):
+    if nbins not in FIO_HIST_BINS:
         raise ParseError(source, 1, "a fio histogram log line (3 + 1216 or 3 + 1856 columns)",
                          found=f"{ncol} columns")
     run = find_run(path) if find_report else None

@@ -12,20 +12,20 @@ from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
+    _JOB_LINE,
     _RATE_METRICS,
     _RW_OPS,
     TOOL,
     _no_report,
     _strip_rw,
-    workload_of,
+    job_line,
+    job_line_meta,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
 
 _N_VERSION = re.compile(r"^fio[- ](\d[\w.\-+]*)\s*$")
 _N_BANNER = re.compile(r"^hostname=([^,]+),.*\bfio=(fio-[^,\s]+)")
-_N_HEADER = re.compile(r"^(.+?): \(g=(\d+)\): rw=([^,]+), bs=(.*), ioengine=([^,]+), "
-                       r"iodepth=(\d+)")
 _N_JOB = re.compile(r"^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(-?\d+)")
 # (a rate in bits with --unit_base=1: 2.x ``bw=958205Kbit/s``, 3.x ``BW=935Mibit/s``)
 _N_DIR3 = re.compile(r"^\s+(read|write|trim|mixed)\s*: IOPS=([\d.]+[kMGT]?), "
@@ -77,29 +77,6 @@ def _bytes_unit(unit: str) -> float:
     if "i" in unit or unit.isupper():
         return float(units.KiB ** ("kmgtp".index(prefix) + 1))
     return float(1000 ** ("kmgtp".index(prefix) + 1))
-
-
-def _normal_bs(bs: str) -> dict[str, int | None]:
-    """``(R) 4096B-4096B, (W) …`` (3.x) or ``4K-4K/4K-4K/4K-4K`` (2.x) → per-op block size."""
-    out: dict[str, int | None] = {}
-    pairs = re.findall(r"\((R|W|T)\)\s*([\w.]+)-([\w.]+)", bs)
-    if pairs:
-        items = [({"R": "read", "W": "write", "T": "trim"}[k], lo, hi) for k, lo, hi in pairs]
-    else:
-        items = []
-        for op, part in zip(("read", "write", "trim"), bs.split("/"), strict=False):
-            lo, _, hi = part.strip().partition("-")
-            items.append((op, lo, hi or lo))
-    for op, lo, hi in items:
-        try:
-            a, b = units.binary_size(lo), units.binary_size(hi)
-        except ValueError:
-            continue
-        out[op] = int(a) if a == b and 0 <= a < 2**63 else None
-    known = {v for v in out.values()}
-    if len(known) == 1 and None not in known:
-        out["total"] = out["sync"] = next(iter(known))
-    return out
 
 
 class _Report:
@@ -173,9 +150,9 @@ def _new_job(m: re.Match, n: int) -> dict:
 
 def _preamble_line(line: str, rep: _Report) -> None:
     """A line before the first job block: a job's header, fio's version or banner, a warning."""
-    m = _N_HEADER.match(line)
+    m = _JOB_LINE.match(line)
     if m:
-        rep.headers.setdefault(m.group(1), _header_options(m))
+        rep.headers.setdefault(m.group(1), job_line(m))
         return
     m = _N_VERSION.match(line.strip())
     if m:
@@ -222,36 +199,12 @@ class _Kept(tuple):
     """A percentile family kept across a stray line (the caller notes the line)."""
 
 
-def _header_options(m: re.Match) -> tuple[dict, dict]:
-    """The options (``rw``, ``ioengine``, ``iodepth``) and per-op block sizes of a job line
-    (:data:`_N_HEADER`'s match); raises ``ValueError`` for an iodepth beyond 64 bits."""
-    opts = {"rw": m.group(3).strip(), "ioengine": m.group(5), "iodepth": int(m.group(6))}
-    if opts["iodepth"] >= 2**63:
-        raise ValueError("an iodepth beyond 64 bits")
-    return opts, _normal_bs(m.group(4))
-
-
-def job_line_meta(m: re.Match) -> tuple[dict, dict]:
-    """A job line's metadata (:data:`_N_HEADER`'s match): ``workload``, ``rw``, ``ioengine``,
-    ``iodepth`` (``None`` where absent), and the block size per op: what the rows of that job
-    get, in the normal report and beside terse lines."""
-    opts, bsizes = _header_options(m)
-    return _options_meta(opts), bsizes
-
-
-def _options_meta(opts: dict) -> dict:
-    return {"workload": workload_of(opts.get("rw")), "rw": opts.get("rw"),
-            "ioengine": opts.get("ioengine"), "iodepth": opts.get("iodepth")}
-
-
 def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
     """The rows of one job block as records, with the job's header options."""
     opts, bsizes = rep.headers.get(job["name"], ({}, {}))
-    meta = _options_meta(opts)
     base = {"source": source, "run_key": f"line {job['line']}", "tool": TOOL,
             "tool_version": rep.version, "test": job["name"], "job": job["name"],
-            "groupid": job["gid"], "threads": job["jobs"],
-            **{k: v for k, v in meta.items() if v is not None}}
+            "groupid": job["gid"], "threads": job["jobs"], **job_line_meta(opts)}
     if rep.host:
         base["host"] = rep.host
     error = job["err"]

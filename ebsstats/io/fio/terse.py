@@ -12,13 +12,15 @@ from ebsstats.errors import ParseError
 from ebsstats.io._common import Parsed
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
+    _JOB_LINE,
     _RATE_METRICS,
     _TERSE_START,
     TOOL,
     _no_report,
     _notes_beside,
+    job_line,
+    job_line_meta,
 )
-from ebsstats.io.fio.normal import _N_HEADER, job_line_meta
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
 
@@ -47,10 +49,11 @@ def _parse_terse(text: str, source: str) -> Parsed:
             line = _after_status(line)
         if not (_TERSE_START.match(line) and line.count(";") >= 100):
             other.append(line)
-            m = _N_HEADER.match(line)
+            m = _JOB_LINE.match(line)
             if m:  # the line fio prints per job before it starts: its options, for its rows
                 try:
-                    headers[m.group(1)] = _header_meta(m)
+                    opts, bsizes = job_line(m)
+                    headers[m.group(1)] = job_line_meta(opts), bsizes
                 except ValueError as exc:  # (an iodepth beyond 64 bits: no options taken)
                     bad.append(f"line {lineno}: job line not read ({exc})")
             continue
@@ -69,19 +72,10 @@ def _parse_terse(text: str, source: str) -> Parsed:
                   notes=_notes_beside(["\n".join(other)], "terse lines") + bad)
 
 
-def _header_meta(m) -> tuple[dict, dict]:
-    """The metadata of a job line (``name: (g=0): rw=read, bs=(R) 1024KiB-1024KiB, …,
-    ioengine=psync, iodepth=1``, :data:`_N_HEADER`'s match) as the normal report's rows get
-    it: ``workload``, ``rw``, ``ioengine``, ``iodepth``, and the block size per op. fio prints
-    that line with ``--output-format=terse,normal`` (or terse among other output), and a
-    terse line holds none of these: without it a terse job's rows had no workload, block size
-    nor queue depth."""
-    meta, bsizes = job_line_meta(m)
-    return {k: v for k, v in meta.items() if v is not None}, bsizes
-
-
 def _with_header(recs: list[dict], headers: dict[str, tuple[dict, dict]]) -> None:
-    """A terse job's records given the options of the job line of its name, if any."""
+    """A terse job's records given the metadata and block sizes of the job line of its name,
+    if any (``terse,normal`` output prints it; a terse line holds neither): as the normal
+    report's rows get them."""
     got = headers.get(recs[0]["job"]) if recs else None
     if got is None:
         return
