@@ -126,3 +126,21 @@ def test_the_report_page_shows_each_note_once_line_numbers_aside(tmp_path):
         "lat_min (line …) printed as zero: under the 0.005 ms sysbench's two decimals show, "
         "NaN and flagged too_fast")
     assert s["example"].tolist() == ["r0.txt"] * 4
+
+
+def test_ingest_parquet_keeps_what_the_read_said(tmp_path):
+    """``ebsstats ingest`` wrote the frame without its failures and notes, so a report made from
+    that Parquet file said "every file was read" of a folder whose read had listed four notes.
+    The file now keeps ``attrs["failures"]`` and ``read_parquet`` (and the report's loader)
+    gives it back; a frame without failures stays without."""
+    from ebsstats.app.notebook import load
+
+    d = _folder(tmp_path, ("sysbench", LEGACY), ("fio", "small_json.json"))
+    out = tmp_path / "tidy.parquet"
+    assert cli.main(["ingest", str(d), "-o", str(out), "--quiet"]) == 0
+    want = es.read(d).attrs["failures"]
+    assert len(want) == 4 and es.read_parquet(out).attrs["failures"] == want
+    assert load(out).attrs["failures"] == want
+    clean = tmp_path / "clean.parquet"
+    es.to_parquet(es.read(fixture("fio", "small_json.json")), clean)
+    assert "failures" not in es.read_parquet(clean).attrs

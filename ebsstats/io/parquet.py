@@ -20,7 +20,11 @@ def to_parquet(data: pd.DataFrame, path: str | os.PathLike, *,
     """Write a tidy frame to Parquet atomically (a temporary file or folder, then a rename).
 
     With ``partition_cols`` (e.g. ``["tool", "config"]``) a partitioned dataset folder is written;
-    an existing one at ``path`` is replaced only once the new one is complete.
+    an existing one at ``path`` is replaced only once the new one is complete. A single file
+    keeps what the read said of its files (``data.attrs["failures"]``: files refused or read in
+    part, the readers' notes) in its metadata, and :func:`read_parquet` gives it back: a
+    report made from ``ebsstats ingest``'s Parquet says what a report made from the folder
+    says. Other ``attrs`` are not kept.
 
     Examples
     --------
@@ -30,6 +34,7 @@ def to_parquet(data: pd.DataFrame, path: str | os.PathLike, *,
     0
     """
     target = Path(path)
+    failures = data.attrs.get("failures")
     data = data.copy(deep=False)
     data.attrs = {}
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -37,6 +42,8 @@ def to_parquet(data: pd.DataFrame, path: str | os.PathLike, *,
         with atomic_dir(target) as tmp:
             data.to_parquet(tmp, partition_cols=partition_cols, index=False)
         return target
+    if failures:  # (a list of dicts of texts: pandas keeps attrs as JSON in the file)
+        data.attrs = {"failures": failures}
     with atomic_file(target) as tmp:
         data.to_parquet(tmp, index=False)
     return target
@@ -57,4 +64,8 @@ def read_parquet(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     df = pd.read_parquet(path, **kwargs)
     if "t" in df.columns and "offset" in df.columns:
         return _columns.series_frame(df)
-    return _columns.conform(df)
+    out = _columns.conform(df)
+    failures = df.attrs.get("failures")
+    if isinstance(failures, list):
+        out.attrs["failures"] = failures
+    return out
