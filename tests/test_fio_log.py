@@ -148,6 +148,31 @@ def test_hist_log():
     assert set(h["op"]) == {"read"}
 
 
+def test_hist_log_corrupt_counts_are_refused_with_their_line(tmp_path):
+    """pbench's sample clat_hist logs hold bin counts such as 7,310,584,035,473,358,880 (ASCII
+    bytes read as a count) beside 2,147,483,647: their int64 sum wrapped to -2,472,969,824,354,
+    250,113 I/Os and every percentile came from garbage, without a word. A line that counts
+    more than 1e9 I/Os per second of the run so far is refused, its line named; the genuine
+    log (fio 3.33, 0.501 s) still reads."""
+    good = fixture("fio", "gen", "logs_hist", "lh_clat_hist.1.log").read_text()
+    t, ddir, bs, *bins = good.strip().split(", ")
+    assert 0 < sum(map(int, bins)) <= 0.501 * fio_log.HIST_MAX_IOPS  # (fio's own: passes)
+    bad = bins.copy()
+    bad[700] = "7310584035473358880"
+    path = tmp_path / "x_clat_hist.1.log"
+    path.write_text(good + ", ".join([t, ddir, bs, *bad]) + "\n")
+    with pytest.raises(es.ParseError, match="corrupt bin counts") as err:
+        fio_log.read_fio_hist_log(path, find_report=False)
+    assert err.value.position == "line 2"
+    assert "501,000,000 by 0.501 s" in str(err.value)
+    # at the bound itself a line is kept: 1e9 I/Os per second, 1 ms at least for t = 0
+    path.write_text("0, 0, 4096, " + ", ".join(["1000000"] + ["0"] * 1855) + "\n")
+    assert fio_log.read_fio_hist_log(path, find_report=False)["count"].tolist() == [1_000_000]
+    path.write_text("0, 0, 4096, " + ", ".join(["1000001"] + ["0"] * 1855) + "\n")
+    with pytest.raises(es.ParseError, match="corrupt bin counts"):
+        fio_log.read_fio_hist_log(path, find_report=False)
+
+
 def test_a_folder_says_what_a_hist_log_is_and_how_to_read_it(tmp_path):
     """A folder read leaves fio's histogram logs out of its frames (no series metric: a
     histogram per interval); it said they were "not a recognised benchmark output", though

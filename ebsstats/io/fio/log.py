@@ -993,6 +993,7 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
     names = ["t", "ddir", "bs"] + [f"b{i}" for i in range(nbins)]
     table = _read_columns(data, names, source)
     counts = np.column_stack([table.column(f"b{i}").to_numpy() for i in range(nbins)])
+    _check_hist_counts(counts, table.column("t").to_numpy(), data, source)
     rows, bins = np.nonzero(counts)
     lat = _plat_values(nbins)[bins] * scale
     ddir = table.column("ddir").to_numpy()[rows]
@@ -1010,6 +1011,44 @@ def read_fio_hist_log(path: str | os.PathLike, *, fio_version: str | None = None
         "lat": lat,
         "count": counts[rows, bins].astype(np.int64),
     })
+
+
+#: The most I/Os a histogram log line may count per second of its time since the run
+#: started: 10**9, a thousand times what one fio job completes at best (a few million IOPS).
+#: The interval a line covers is at most that time; a line beyond it holds no I/O counts.
+HIST_MAX_IOPS = 1e9
+
+
+def _check_hist_counts(counts: np.ndarray, t_ms: np.ndarray, data: bytes, source: str) -> None:
+    """Refuse a histogram log whose line counts more I/Os than a job can complete: more than
+    :data:`HIST_MAX_IOPS` per second of the line's time since the start (the interval it
+    covers is no longer), or than float64 holds exactly (2**53, what percentiles sum in).
+    Such counts are not a slow or fast device but corrupt bins: pbench's sample
+    ``fio_clat_hist`` logs hold values such as 7,310,584,035,473,358,880 (ASCII bytes read as
+    a count) and 2,147,483,647, whose sum overflows int64 to a negative I/O count.
+
+    >>> _check_hist_counts(np.array([[3, 4]]), np.array([500]), b"500, 0, 4096, 3, 4", "x")
+    >>> try:
+    ...     _check_hist_counts(np.array([[2**62, 4]]), np.array([500]), b"500, 0, 4096, 1, 4",
+    ...                        "x.log")
+    ... except ParseError as e:
+    ...     print(e.position, e.expected)
+    line 1 at most 1e9 I/Os per second of the run so far in one histogram log line \
+(500,000,000 by 0.5 s)
+    """
+    if not counts.size:
+        return
+    totals = counts.sum(axis=1, dtype=np.float64)  # (float: an int64 sum wraps)
+    limit = np.minimum(np.maximum(t_ms, 1).astype(np.float64) / 1000 * HIST_MAX_IOPS, 2.0**53)
+    bad = np.flatnonzero(totals > limit)
+    if bad.size:
+        row = int(bad[0])
+        exact = int(sum(int(c) for c in counts[row]))
+        line, found = _row_line(data, row)
+        raise ParseError(source, line or 1,
+                         f"at most 1e9 I/Os per second of the run so far in one histogram log "
+                         f"line ({limit[row]:,.0f} by {max(int(t_ms[row]), 1) / 1000:g} s)",
+                         found=f"{exact:,} I/Os (corrupt bin counts): {found}")
 
 
 def _parse_in_folder(data: bytes, source: str, context: Mapping) -> Parsed:
