@@ -44,8 +44,10 @@ flag                string                     why a value needs care: ``too_fas
                                                ``error=5`` (fio job error), ``aggregate`` (fio
                                                "All clients"), ``reported_mean`` (PTS Value beside
                                                its raw runs), ``spread`` (a published ± figure),
-                                               ``interrupted`` (fio stopped on a signal); a sysbench
-                                               latency printed as ``0.00`` ms is NaN, ``too_fast``
+                                               ``interrupted`` (fio stopped on a signal),
+                                               ``implausible`` (a fio latency longer than its job
+                                               ran); a sysbench latency printed as ``0.00`` ms is
+                                               NaN, ``too_fast``
 ==================  =========================  ===================================================
 
 Metadata columns (:data:`META_COLUMNS`) are always present (``<NA>`` when unknown): ``host``,
@@ -78,7 +80,7 @@ from ebsstats.errors import SchemaError
 
 __all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS",
-           "SELECT_EXCLUDES", "INTERRUPTED",
+           "SELECT_EXCLUDES", "INTERRUPTED", "IMPLAUSIBLE",
            "WORKLOAD_PARAMETERS"]
 
 #: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
@@ -559,8 +561,12 @@ INTERRUPTED = "interrupted"
 #: The flag of a value too fast to measure, NaN, never zero: bonnie++'s ``+++++`` and a
 #: latency sysbench printed as zero (under the 0.005 ms its two decimals show).
 TOO_FAST = "too_fast"
-#: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS` and :data:`INTERRUPTED`.
-SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED)
+#: The flag of a value its run cannot have measured: a fio latency longer than the job ran
+#: (fio's clock or counters gone wrong), with the other statistics of its latency family.
+IMPLAUSIBLE = "implausible"
+#: What :func:`select` leaves out by default: :data:`SUMMARY_FLAGS`, :data:`INTERRUPTED` and
+#: :data:`IMPLAUSIBLE`.
+SELECT_EXCLUDES = (*SUMMARY_FLAGS, INTERRUPTED, IMPLAUSIBLE)
 
 #: The columns that say what a run asked of the storage, beyond its test's name: the schema's
 #: workload, block size, threads and queue depth, and the options the readers keep as extra

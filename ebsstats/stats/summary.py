@@ -19,7 +19,7 @@ from scipy import stats
 # grouping, the never-pool policy and the median CI live in the one statistical core; the names
 # stay importable from here for the modules that import them from summary.
 from ebsstats._docs import renamed
-from ebsstats.schema import INTERRUPTED, TOO_FAST
+from ebsstats.schema import IMPLAUSIBLE, INTERRUPTED, TOO_FAST
 from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
@@ -100,7 +100,8 @@ def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
 
 
 def _group_warning(x: np.ndarray, n_excl: int, median: str | None, mixed: str | None,
-                   meth: str, interrupted: int, too_fast: int = 0) -> str | None:
+                   meth: str, interrupted: int, too_fast: int = 0,
+                   implausible: int = 0) -> str | None:
     """What :func:`summarize` says of one group: too few values, runs of different workloads,
     NaN values left out (``too_fast`` of them too fast to measure: the fastest runs, so the
     rest lean slow), runs fio stopped early, an average undefined for its values.
@@ -118,6 +119,10 @@ def _group_warning(x: np.ndarray, n_excl: int, median: str | None, mixed: str | 
     if interrupted:
         warn.append(f"{interrupted} value(s) of runs fio stopped on a signal (flag "
                     f"{INTERRUPTED!r}: shorter than asked; ebsstats.select leaves them out)")
+    if implausible:
+        warn.append(f"{implausible} value(s) longer than their fio job ran (flag "
+                    f"{IMPLAUSIBLE!r}: fio's clock or counters went wrong; ebsstats.select "
+                    "leaves them out)")
     if meth in ("harmonic", "geometric") and len(x) and np.any(x <= 0):
         warn.append(f"{meth} mean undefined for values <= 0")
     return "; ".join(warn) if warn else None
@@ -266,6 +271,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     # runs fio stopped on a signal (select() leaves them out; a frame given as read has them)
     cut = "flag" in data and bool((data["flag"] == INTERRUPTED).any())
     fast = "flag" in data and bool((data["flag"] == TOO_FAST).any())
+    odd = "flag" in data and bool((data["flag"] == IMPLAUSIBLE).any())
     rows = []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         x, n_excl = clean_values(sub, value)
@@ -308,7 +314,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
         row["warning"] = _group_warning(
             x, n_excl, median_warning(n, confidence), mixed.get(tuple(key.values())), meth,
             int((sub["flag"] == INTERRUPTED).sum()) if cut else 0,
-            int((sub["flag"] == TOO_FAST).sum()) if fast else 0)
+            int((sub["flag"] == TOO_FAST).sum()) if fast else 0,
+            int((sub["flag"] == IMPLAUSIBLE).sum()) if odd else 0)
         rows.append(row)
     from ebsstats.stats.independence import summary_extras  # CV CI, independence, bimodality
 

@@ -92,6 +92,8 @@ reader of its own); what they share (job options → metadata, the number checks
 
 from __future__ import annotations
 
+import math
+import operator
 import os
 import re
 
@@ -112,7 +114,7 @@ from ebsstats.io.fio.json import _JSON_SNIFF_DATA, _fast_json, _parse_json
 from ebsstats.io.fio.jsonplus import histogram, read_fio_histogram
 from ebsstats.io.fio.normal import _parse_normal
 from ebsstats.io.fio.terse import _parse_terse
-from ebsstats.schema import INTERRUPTED
+from ebsstats.schema import IMPLAUSIBLE, INTERRUPTED
 
 __all__ = ["sniff", "parse", "read_fio", "read_fio_histogram", "histogram"]
 
@@ -191,11 +193,11 @@ def _parse(text: str, source: str, format: str | None = None) -> Parsed:
     if fmt is None:
         raise _no_report(text, source)
     if fmt == "json":
-        return _interrupted(_parse_json(text, source))
+        return _implausible(_interrupted(_parse_json(text, source)))
     if fmt == "terse":
-        return _interrupted(_parse_terse(text, source))
+        return _implausible(_interrupted(_parse_terse(text, source)))
     if fmt == "normal":
-        return _interrupted(_parse_normal(text, source))
+        return _implausible(_interrupted(_parse_normal(text, source)))
     raise ValueError(f"unknown fio format {fmt!r}")
 
 
@@ -232,6 +234,133 @@ def _interrupted(parsed: Parsed) -> Parsed:
     parsed.notes.append(f"fio stopped on signal {sig.group(1)} before its jobs' end: their "
                         f"rows are flagged {INTERRUPTED!r} (ebsstats.select leaves them out)")
     return parsed
+
+
+
+_LAT_FAMILIES = ("slat_", "clat_", "lat_")  # the times one I/O took: submission, completion, both
+# the statistics judged: each family's other ones are bounded by its max in fio's accounting
+# (min <= mean <= max; a percentile is a bin of samples no longer than the max; a standard
+# deviation of times in [0, max] is at most max / 2); its mean as well, in case only the sum
+# went wrong
+_JUDGED = frozenset(f"{fam}{stat}" for fam in _LAT_FAMILIES for stat in ("max", "mean"))
+#: Seconds a latency may exceed twice the job's longest runtime by (its ramp and setup time,
+#: which fio's runtime leaves out): an I/O never takes longer than the job it belongs to ran.
+_LIFETIME_SLACK = 10.0
+
+
+def _implausible(parsed: Parsed) -> Parsed:
+    """``parsed`` with each latency family (``slat``, ``clat``, ``lat``: their min, max, mean,
+    stddev and percentiles) of a job's direction flagged :data:`IMPLAUSIBLE` where its max or
+    mean is longer than the job can have run: more than twice its longest ``runtime`` plus
+    :data:`_LIFETIME_SLACK` seconds. No I/O outlives its job; such a figure is fio's clock or
+    counters gone wrong (a 30 s run printing a 756,537 s latency), and the family's other
+    statistics come from the same samples. The values are kept as printed; a note names each
+    job and direction. Rows that carry a flag already keep it.
+
+    >>> recs = [{"run_key": "j", "op": "read", "metric": m, "value": v, "flag": None}
+    ...         for m, v in [("runtime", 30.0), ("clat_max", 756537.0), ("clat_mean", 2.0),
+    ...                      ("lat_mean", 0.002), ("iops", 100.0)]]
+    >>> p = _implausible(Parsed("fio", "normal", records=recs))
+    >>> [r["flag"] for r in p.records]
+    [None, 'implausible', 'implausible', None, None]
+    >>> p.notes[0][:58]
+    "job 'j' read: clat_max 756537 s is longer than the job can"
+    """
+    if parsed.columns is not None:
+        cols, _n = parsed.columns
+        metric, value = cols.get("metric"), cols.get("value")
+        if type(metric) is list and type(value) is list and not _may_be_implausible(
+                metric, value, shared=True):
+            return parsed
+        parsed.records, parsed.columns = records_of(parsed.columns), None
+    recs = parsed.records
+    if not _may_be_implausible([r.get("metric") for r in recs], [r.get("value") for r in recs]):
+        return parsed
+    longest: dict = {}
+    for r in recs:
+        if r.get("metric") == "runtime" and _finite(r.get("value")):
+            key = r.get("run_key")
+            longest[key] = max(longest.get(key, 0.0), r["value"])
+    bad: dict = {}  # (run_key, op, family) -> the first statistic beyond the job's lifetime
+    for r in recs:
+        key = r.get("run_key")
+        if r.get("metric") not in _JUDGED or key not in longest or not _finite(r.get("value")):
+            continue
+        fam = _family(r["metric"])
+        if r["value"] > 2 * longest[key] + _LIFETIME_SLACK:
+            bad.setdefault((key, r.get("op"), fam), (r["metric"], r["value"]))
+    if not bad:
+        return parsed
+    for r in recs:
+        if (r.get("run_key"), r.get("op"), _family(r.get("metric"))) in bad \
+                and r.get("flag") is None:
+            r["flag"] = IMPLAUSIBLE
+    for (key, op, fam), (metric, value) in bad.items():
+        job = next((r.get("job") or r.get("test") for r in recs if r.get("run_key") == key),
+                   None) or key
+        parsed.notes.append(
+            f"job {job!r} {op}: {metric} {value:g} s is longer than the job can have run "
+            f"(runtime {longest[key]:g} s): fio's clock or counters went wrong; its {fam} rows "
+            f"are flagged {IMPLAUSIBLE!r} (ebsstats.select leaves them out)")
+    return parsed
+
+
+def _may_be_implausible(metric: list, value: list, shared: bool = False) -> bool:
+    """Whether any latency in the rows exceeds twice the shortest positive ``runtime`` among
+    them plus the slack (each job's bound is at least that): the usual report is cleared
+    without grouping its rows by job. ``shared``: ``metric`` is a list that reports of one
+    layout share (the fast JSON path's), whose row indices are found once (a report's check
+    then takes ~1 us, not 6-35)."""
+    rt, lat = _screen_of(metric) if shared else _screen(metric)
+    if rt is None or lat is None:
+        return False
+    try:
+        runtimes = [v for v in rt(value) if v > 0]
+        if not runtimes:
+            return False
+        top = max(lat(value))
+        return not top <= 2 * min(runtimes) + _LIFETIME_SLACK  # (NaN: judged row by row)
+    except TypeError:  # (a value that is not a number: judged row by row)
+        return True
+
+
+def _screen(metric: list) -> tuple:
+    """Getters of the ``runtime`` values and of the judged latency values (:data:`_JUDGED`) of
+    rows with these metrics (each a tuple, :func:`operator.itemgetter`), ``None`` for either
+    kind absent."""
+    rt = [i for i, m in enumerate(metric) if m == "runtime"]
+    lat = [i for i, m in enumerate(metric) if m in _JUDGED]
+    return tuple(operator.itemgetter(*k, k[0]) if k else None for k in (rt, lat))
+
+
+def _screen_of(metric: list) -> tuple:
+    """:func:`_screen` of a shared list, remembered with the list (held, so that its ``id``
+    stays its own) for :data:`_SCREENS_KEPT` layouts."""
+    got = _SCREENS.get(id(metric))
+    if got is not None and got[0] is metric:
+        return got[1]
+    found = _screen(metric)
+    if len(_SCREENS) >= _SCREENS_KEPT:
+        _SCREENS.pop(next(iter(_SCREENS)))
+    _SCREENS[id(metric)] = (metric, found)
+    return found
+
+
+_SCREENS: dict[int, tuple[list, tuple]] = {}
+_SCREENS_KEPT = 256
+
+
+def _family(metric) -> str | None:
+    """``"slat"``, ``"clat"`` or ``"lat"`` for a latency statistic's metric, else ``None``."""
+    if type(metric) is str:
+        for fam in _LAT_FAMILIES:
+            if metric.startswith(fam):
+                return fam[:-1]
+    return None
+
+
+def _finite(v) -> bool:
+    return type(v) in (float, int) and math.isfinite(v)
 
 
 def read_fio(path: str | os.PathLike, *, series: bool = False, **meta):
@@ -302,7 +431,7 @@ def _parse_data(data: bytes, source: str, context) -> Parsed:
     if data[:1] == b"{" and data.isascii() and _JSON_SNIFF_DATA.search(data):
         fast = _fast_json(data, source)
         if fast is not None:  # (no note before a first "{": never interrupted)
-            return fast
+            return _implausible(fast)
     return _parse(decode(data, source), source)
 
 

@@ -1,0 +1,90 @@
+"""A fio latency longer than its job ran is no measurement (fio's clock or counters gone wrong:
+a 30 s run of fio 2.1.11 printed a latency of 756,537 s): its latency family's rows are flagged
+``implausible``, said in a note, left out by ``select`` and counted by ``summarize``; genuine
+reports are never flagged. The reports below are genuine fixtures (fio 3.33 and 2.1.10) with one
+number changed, as fio's bug changes it."""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import ebsstats as es
+from tests.conftest import FIXTURES, fixture
+
+
+def _write(tmp_path, name: str, text: str):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _flags(df, op="read"):
+    rows = df[df["op"] == op]
+    return dict(zip(rows["metric"].astype(str), rows["flag"], strict=True))
+
+
+def test_json_clat_max_beyond_the_run_flags_the_clat_family_only(tmp_path):
+    text = fixture("fio", "small_json.json").read_text()
+    # the read clat_ns max of the 3.001 s job: 33,431,375 ns -> 756,537 s in ns
+    assert text.count('"max" : 33431375,') == 1
+    path = _write(tmp_path, "r.json", text.replace('"max" : 33431375,',
+                                                   '"max" : 756537000000000,'))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = es.read(path)
+    flags = _flags(df)
+    clat = {m: f for m, f in flags.items() if m.startswith("clat_")}
+    assert len(clat) == 21 and set(clat.values()) == {"implausible"}  # 4 + 17 percentiles
+    assert df.loc[(df["metric"] == "clat_max") & (df["op"] == "read"), "value"].item() == 756537.0
+    # the job's slat and lat statistics, its rates and runtime: as they were
+    assert all(pd.isna(f) for m, f in flags.items() if not m.startswith("clat_"))
+    assert not df["flag"].eq("implausible").fillna(False).loc[df["op"] != "read"].any()
+    notes = [f for f in df.attrs["failures"] if f["kind"] == "note"]
+    assert any("clat_max 756537 s is longer than the job can have run (runtime 3.001 s)"
+               in n["reason"] for n in notes)
+    kept = es.select(df, metric="clat_p50")
+    assert kept.empty  # (the one job's read: left out)
+    s = es.summarize(df[df["metric"] == "clat_max"], by=["op"])
+    assert "1 value(s) longer than their fio job ran" in s.set_index("op").loc["read", "warning"]
+
+
+def test_the_bound_is_twice_the_runtime_plus_ten_seconds(tmp_path):
+    text = fixture("fio", "small_json.json").read_text()
+    # 2 * 3.001 + 10 = 16.002 s: 16.0 s is kept, 16.1 s is not
+    for ns, flagged in ((16_000_000_000, False), (16_100_000_000, True)):
+        path = _write(tmp_path, "b.json", text.replace('"max" : 33431375,', f'"max" : {ns},'))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            df = es.read(path)
+        assert df["flag"].eq("implausible").fillna(False).any() == flagged, ns
+
+
+@pytest.mark.parametrize("name, old, new", [
+    # fio 2.1.10 normal text: lat (usec) max 25,388 us -> 756,537 s
+    ("f2110_small_normal.txt", "lat (usec): min=20, max=25388,",
+     "lat (usec): min=20, max=756537000000,"),
+    # fio 2.1.10 terse: the read clat max (field 15, usec) 31,189 -> 756,537 s
+    ("f2110_small_terse.txt", ";14;31189;81.989982;", ";14;756537000000;81.989982;"),
+])
+def test_text_and_terse_reports_are_flagged_too(tmp_path, name, old, new):
+    text = fixture("fio", name).read_text()
+    assert text.count(old) == 1
+    path = _write(tmp_path, name, text.replace(old, new, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = es.read(path)
+    odd = df[df["flag"] == "implausible"]
+    assert len(odd) and set(odd["op"]) == {"read"}
+    fam = "lat_" if "normal" in name else "clat_"
+    assert all(str(m).startswith(fam) for m in odd["metric"])
+    assert odd["value"].max() == pytest.approx(756537.0)
+
+
+def test_no_genuine_fixture_is_flagged():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = es.read(FIXTURES / "fio", progress=False)
+    assert len(df) > 1000 and not df["flag"].eq("implausible").fillna(False).any()
