@@ -434,3 +434,19 @@ def test_a_per_test_file_beside_its_composite_is_read_once(tmp_path):
     lone.mkdir()
     shutil.copy(whole, lone / "test-1.xml")
     assert len(es.read(lone)) == len(alone)
+
+
+def test_an_active_xml_with_its_composites_bytes_is_read_once_not_dropped(tmp_path):
+    """laertispappas/aws-ec2-phoronix-benchmark's ``threaded-last`` folders hold an
+    ``active.xml`` with the very bytes of the ``composite.xml`` beside it: the folder read named
+    the composite a duplicate of ``active.xml``, and ``active.xml`` gave no rows as a piece of
+    that composite, so the folder's 261 results were read by neither. One of the twins is read
+    now (the first in the listing), the other is named its duplicate."""
+    whole = FIXTURES / "pts" / "pts-10.8.4_composite_1system.xml"
+    for name in ("active.xml", "composite.xml"):
+        shutil.copy(whole, tmp_path / name)
+    alone = es.read(whole)
+    got = es.read(tmp_path)
+    assert len(got) == len(alone) > 0 and set(got["source"]) == {"active.xml"}
+    [dup] = [f for f in got.attrs["failures"] if f["source"] == "composite.xml"]
+    assert dup["kind"] == "duplicate" and "active.xml" in dup["reason"]

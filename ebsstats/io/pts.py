@@ -3287,7 +3287,10 @@ def _a_piece_of_its_composite(text: str, path: Path) -> bool:
     every system identifier, value and raw-run string of it: then its runs are that file's
     too, and reading both counted each run twice (laertispappas/aws-ec2-phoronix-benchmark:
     6,268 rows for 3,333). A composite beyond :data:`_WHOLE_MOST` bytes is not read for it
-    (a folder of many pieces would read it once each): the piece is read as a result."""
+    (a folder of many pieces would read it once each): the piece is read as a result. So is a
+    piece with the very text of its composite (``active.xml`` copied over it, as in that
+    repository's ``threaded-last`` folders): the folder read then names the composite a
+    duplicate of it, and the results are read once, not dropped by each file for the other."""
     if not _PIECE_NAME.fullmatch(path.name):
         return False
     whole = path.parent / "composite.xml"
@@ -3296,6 +3299,9 @@ def _a_piece_of_its_composite(text: str, path: Path) -> bool:
             return False
         other = whole.read_text(encoding="utf-8", errors="replace")
     except OSError:
+        return False
+    if other == text:  # (the composite's twin: the folder read keeps one of the two, this one
+        # when it comes first, and names the other a duplicate; as a piece, neither was read)
         return False
     mine = {m.group(0) for m in _PIECE_FIELDS.finditer(text)}
     return bool(mine) and all(field in other for field in mine)
