@@ -230,3 +230,31 @@ def test_the_older_request_lines_are_skipped_with_what_they_are(tmp_path):
     row = es.check(tmp_path).set_index("source").loc["ioping.txt"]
     assert row["action"] == "skip" and row["reason"].startswith("ioping's older output")
     assert "'4 KiB <<< TARGET'" in row["reason"]
+
+
+def test_a_run_copied_from_a_terminal_with_its_prompt_is_read(tmp_path):
+    """A run pasted with the shell's prompt and command before it (echochio-tw's blog post:
+    ``[root@ip-172-31-35-11 ramdisk] #  ioping -S64M -L -s4k -W -c 10 .``) was "not a
+    recognised benchmark output": the sniff looked at the first line only. Up to 5 such lines
+    may come first; lines before each run are left out with a note naming them; a line that
+    is not ioping's inside a run is still refused."""
+    run = fixture("ioping", "ioping_c10.txt").read_text()
+    alone = es.read(fixture("ioping", "ioping_c10.txt"))
+    prompt = "[root@ip-172-31-35-11 ~] # cd /mnt/bench\n[root@ip-172-31-35-11 bench] #  ioping "
+    path = tmp_path / "session.txt"
+    path.write_text(prompt + "-c 10 iopwork\n" + run + "[root@ip ~] # date\nFri Aug 27 2021\n"
+                    + run)
+    c = es.check(tmp_path).set_index("source")
+    assert c.loc["session.txt", "action"] == "read"
+    got = es.read(path)
+    assert len(got) == 2 * len(alone)
+    assert got["value"].tolist() == alone["value"].tolist() * 2
+    notes = [f["reason"] for f in got.attrs["failures"] if f["kind"] == "note"]
+    assert len(notes) == 4 and "[root@ip ~] # date" in notes[2]
+    lines = run.splitlines()
+    path.write_text(prompt + "-c 10 iopwork\n" + "\n".join(lines[:3] + ["oops"] + lines[3:]))
+    with pytest.raises(ParseError, match="line 6"):
+        es.read_ioping(path)
+    # six lines before ioping's first: not taken for ioping's
+    (tmp_path / "six.txt").write_text("x\n" * 6 + run)
+    assert es.check(tmp_path).set_index("source").loc["six.txt", "action"] == "skip"

@@ -89,6 +89,7 @@ _RAW_RE = re.compile(r"^\d+(?: \d+){9}\s*$")
 
 _EXCLUDED = {"warmup", "too fast", "too slow", "EAGAIN"}
 
+
 # the summary block's lines in order: (pattern, key in the run, the key that must precede it)
 _SUMMARY_LINES = ((_HEAD_RE, "head", None), (_DONE_RE, "done", "head"), (_GEN_RE, "gen", "done"),
                   (_MDEV_RE, "mdev", "gen"))
@@ -130,6 +131,9 @@ def sniff(head: str, name: str = "") -> str | None:
     'text'
     >>> sniff("19 1707550 11127 45576411 45505 89871 170009 38269 20 1900157788\\n", "x")
     'raw'
+    >>> sniff("[root@ip-172-31-35-11 ramdisk] #  ioping -c 10 .\\n"
+    ...       "4 KiB >>> . (tmpfs tmpfs): request=1 time=3.48 us (warmup)\\n", "x")
+    'text'
     """
     lines = [s.strip() for s in head.splitlines()[:20] if s.strip()]
     if not lines:
@@ -139,13 +143,23 @@ def sniff(head: str, name: str = "") -> str | None:
         body = head.lstrip()
         if '"target"' in body[:2000] and ('"io"' in body or '"stat"' in body):
             return "json"
-        return None
-    if _REQ_RE.match(first) or _HEAD_RE.match(first):
+    # a request line or a statistics block's head, first or after a few lines of the terminal
+    # it was copied from (a prompt, the command: "[root@ip-172-31-35-11 ramdisk] #  ioping ...")
+    if any(_REQ_RE.match(s) or _HEAD_RE.match(s) for s in lines[:_PREAMBLE_MOST + 1]):
         return "text"
     if _RAW_RE.match(first) and all(_RAW_RE.match(s) or _HEAD_RE.match(s) or _REQ_RE.match(s)
                                     for s in lines[:5]):
         return "raw"
     return None
+
+
+_PREAMBLE_MOST = 5  # lines before the first of ioping's a file may start with
+
+
+def _starts_run(line: str) -> bool:
+    """Whether ``line`` (stripped) can start a run: a request, raw statistics or the head of a
+    statistics block."""
+    return bool(_REQ_RE.match(line) or _RAW_RE.match(line) or _HEAD_RE.match(line))
 
 
 def _info(target: str, info: str) -> dict:
@@ -189,6 +203,10 @@ class _Text:
             if not s:
                 continue
             if run["start"] is None:
+                if not _starts_run(s) and not s.startswith("ioping:"):
+                    # before a run's first line: the terminal's prompt or command, a date
+                    self.notes.append(f"line {i + 1}: not ioping's output, left out: {s[:120]!r}")
+                    continue
                 run["start"] = i
             if self._line(run, s, i) == "mdev":
                 self._finish_text(run)
@@ -506,7 +524,7 @@ def parse(text: str, source: str, *, interval: float | None = None, **options) -
     8.9871e-05
     """
     stripped = text.lstrip()
-    if stripped.startswith("[") or stripped.startswith("{"):
+    if (stripped.startswith("[") or stripped.startswith("{")) and sniff(text) != "text":
         return _parse_json(text, source)
     try:
         return _Text(text, source, interval).parse()
