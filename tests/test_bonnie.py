@@ -776,3 +776,29 @@ def test_the_file_rates_of_2_00a_text_alone_are_left_out_and_said(tmp_path):
     assert p.notes == ["4 file-test rate(s) of bonnie++ 2.00's text left out (line 4 first): "
                        "that text prints them wrongly (65536 where its CSV row says 22223); the "
                        "CSV row, printed after the tables (on stdout with -q), has them"]
+
+
+def test_a_date_between_text_runs_ends_the_table_with_a_note(tmp_path):
+    """A shell loop's ``date`` between bonnie++ text tables (``bonnie++ -q 2>>log; date
+    >>log``; cunnie/cloud_storage_benchmarks' RAIDZ2 runs without their CSV lines) refused the
+    whole file: ``Thu Oct 30 08:40:38 PDT 2014`` was read as a file-table row. A line after a
+    Latency row that is no row of the table now ends the table, named in a note; the runs
+    around it are read, their values as in the genuine table (1.96: 410 K/sec -> 419,840 B/s)."""
+    text = fixture("bonnie", "bon1.96_plain_s512_n1.txt").read_text()
+    table = "\n".join(ln for ln in text.splitlines()
+                      if ln.startswith(("Version", "Concurrency", "Machine", "vm", "Latency",
+                                        "              files", "                  1")))
+    path = tmp_path / "loop.txt"
+    path.write_text(f"{table}\nThu Oct 30 08:40:38 PDT 2014\n{table}\n"
+                    "Thu Oct 30 09:12:01 PDT 2014\n")
+    df = es.read(path)
+    assert sorted(df["repetition"].unique()) == [0, 1]
+    putc = df[(df["test"] == "putc") & (df["metric"] == "bandwidth")]["value"]
+    assert putc.tolist() == [410 * 1024] * 2
+    notes = [f["reason"] for f in df.attrs["failures"] if f["kind"] == "note"]
+    assert any("'Thu Oct 30 08:40:38 PDT 2014'" in n for n in notes)
+    # a line that is no row before any Latency row is still refused
+    lines = table.splitlines()
+    path.write_text("\n".join(lines[:3] + ["Thu Oct 30 08:40:38 PDT 2014"] + lines[3:]) + "\n")
+    with pytest.raises(es.ParseError, match="line 4"):
+        es.read_bonnie(path)

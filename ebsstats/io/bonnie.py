@@ -892,23 +892,37 @@ def _file_run(row: str, j: int, t: _Table) -> _Run:
     return run
 
 
-def _table_rows(lines: list[str], t: _Table) -> tuple[list[_Run], int]:
-    """The runs of a table's rows (Latency rows join the row above), and the index after."""
+def _table_rows(lines: list[str], t: _Table, notes: list[str] | None = None
+                ) -> tuple[list[_Run], int]:
+    """The runs of a table's rows (Latency rows join the row above), and the index after. A
+    line after a Latency row that is no row of the table (a ``date`` a shell loop printed
+    between runs: ``Thu Oct 30 08:40:38 PDT 2014``) ends the table, said in ``notes``; where
+    no note can be kept, or before any Latency row, it is refused."""
     n = len(lines)
     j = t.start + 3
     block: list[_Run] = []
+    after_latency = False
     while j < n:
         row = lines[j]
         if row.startswith("Latency"):
             if not block:
                 raise _TextError(j + 1, "a table row before the Latency row", row)
             block[-1].cells += _latency_cells(row, j + 1, _IO_TESTS if t.io else _FILE_TESTS)
+            after_latency = True
         elif row.strip() and "Latency".startswith(row.strip()):
             raise _TextError(j + 1, "a Latency row", row)
         elif _block_end(row) or not _looks_like_row(row):
             break
         else:
-            block.append((_io_run if t.io else _file_run)(row, j, t))
+            try:
+                block.append((_io_run if t.io else _file_run)(row, j, t))
+            except _TextError as exc:
+                if not after_latency or notes is None:
+                    raise
+                notes.append(f"line {j + 1}: not a row of the table above ({exc.expected}), "
+                             f"left out: {row.strip()[:100]!r}")
+                return block, j + 1
+            after_latency = False
         j += 1
     if not block:
         raise _TextError(j + 1, "a data row under the bonnie++ table header",
@@ -924,9 +938,9 @@ def _same_report(last_io: tuple[_Run, int] | None, t: _Table, block: list[_Run])
     return fh is None or host in (None, fh) or fh.startswith(host or "")
 
 
-def _text_runs(lines: list[str]) -> list[_Run]:
+def _text_runs(lines: list[str], notes: list[str] | None = None) -> list[_Run]:
     """Every table of the text report, as runs (an IO row and the file row of the same report
-    are one run). Raises _TextError on a malformed table row."""
+    are one run). Raises _TextError on a malformed table row (see :func:`_table_rows`)."""
     runs: list[_Run] = []
     i, n = 0, len(lines)
     last_io: tuple[_Run, int] | None = None  # (single-row IO run, index after its block)
@@ -937,7 +951,7 @@ def _text_runs(lines: list[str]) -> list[_Run]:
             i += 1
             continue
         t = _table(lines, i, io, fl)
-        block, j = _table_rows(lines, t)
+        block, j = _table_rows(lines, t, notes)
         if t.io:
             runs += block
             last_io = (block[0], j) if len(block) == 1 and not t.csv2txt else None
@@ -1105,9 +1119,10 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
     notes: list[str] = []
     csv_runs, stray = _csv_runs(lines, source, notes)
     text_runs: list[_Run] = []
+    text_notes: list[str] = []  # (what the tables' read noted: kept where the tables are read)
     text_error: _TextError | None = None
     try:  # every table header says "Sequential Output" or "Sequential Create"
-        text_runs = _text_runs(lines) if "Sequential " in text else []
+        text_runs = _text_runs(lines, text_notes) if "Sequential " in text else []
     except _TextError as exc:
         text_error = exc
     except ValueError as exc:  # a size or number the table should not hold
@@ -1126,6 +1141,7 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
                          found=text_error.found)
     elif text_runs:
         runs = text_runs
+        notes += text_notes
         _unsure_file_rates(runs, notes)
     else:
         first = next((ln.strip() for ln in lines if ln.strip()), "an empty file")
