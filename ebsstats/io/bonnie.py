@@ -39,8 +39,10 @@ seq, ran: create, stat, del     create/...  total      ops/s  ops, cpu, lat_max
 * Text rows are read by column, allowing printf overflow (``112336`` in a ``%5d`` column);
   a cell that is not right-aligned in its column, or a row that stops short, is a cut or
   re-spaced table: ParseError rather than a wrong number.
-* ``repetition`` numbers consecutive runs of the same configuration (``-x N`` → 0..N-1); a CSV
-  header row or a change of machine, size, file spec, concurrency or seed starts a new group.
+* ``repetition`` numbers consecutive runs of the same configuration (``-x N`` → 0..N-1, and
+  runs a shell loop appended: each bonnie++ draws a new seed, which the text report does not
+  print, so a CSV row and its table agree); a CSV header row or a change of machine, size, file
+  spec or concurrency starts a new group.
 * Extra string columns: ``host`` (machine name), ``file_size`` (``512M``), ``chunk_size`` (as
   printed, ``<NA>`` when default), ``num_files`` (``16``, ``2:4096:512/4``), ``files`` (number
   of files: count × 1024), ``max_size``, ``min_size``, ``dirs``, ``concurrency``, ``seed``,
@@ -1073,7 +1075,7 @@ _META_SET = frozenset(_META_KEYS)
 def _group_key(run: _Run) -> tuple:
     m = run.meta
     return (run.fmt, run.version, m.get("host"), m.get("file_size"), m.get("chunk_size"),
-            m.get("num_files"), m.get("concurrency"), m.get("seed"))
+            m.get("num_files"), m.get("concurrency"))  # (not the seed: see the module doc)
 
 
 # --- parse --------------------------------------------------------------------------------------
