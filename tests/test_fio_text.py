@@ -321,3 +321,50 @@ def test_terse_rows_take_the_options_of_their_job_line():
     # pure terse (no job line printed): as before, no options
     plain = fio.parse(fixture("fio", "small_terse_v3.txt").read_text(), "t.txt")
     assert not any("workload" in r for r in plain.records)
+
+
+def test_fio_2_17_to_3_3_issued_rwt_line_gives_total_ios_and_exact_iops():
+    """fio 2.17 to 3.3 print ``issued rwt: total=r,w,t`` (three counts; 3.4+ ``issued rwts:``
+    with four, 2.16 and older ``issued : total=r=…/w=…``): the reader matched neither, so fio
+    3.1's reports (Ubuntu 18.04's fio; chris-sanders/ceph-fio-results) had no ``total_ios``
+    and kept the rounded IOPS. tests/fixtures/fio/gen/f31_randrw_normal.txt is made here by fio
+    3.1 built from its tag (tests/fixtures/make_fio31_fixtures.sh)."""
+    text = fixture("fio", "gen/f31_randrw_normal.txt").read_text()
+    assert "issued rwt: total=15988,15933,0, short=0,0,0" in text
+    assert "read: IOPS=7990," in text and "write: IOPS=7962," in text and "2001msec" in text
+    df = es.read(fixture("fio", "gen/f31_randrw_normal.txt"))
+
+    def one(metric, op):
+        return df.loc[(df["metric"] == metric) & (df["op"] == op), "value"].item()
+
+    assert one("total_ios", "read") == 15988 and one("total_ios", "write") == 15933
+    assert one("iops", "read") == pytest.approx(15988 / 2.001, rel=1e-12)  # 7990.0049…
+    assert one("iops", "write") == pytest.approx(15933 / 2.001, rel=1e-12)  # 7962.5187…
+
+
+def test_iops_from_10k_printed_from_the_cut_quotient_is_refined():
+    """From 10,000 IOPS fio prints its integer quotient to three digits: rawstor/rawstor_bench's
+    fio-3.40 ``IOPS=10.1k`` for ``issued rwts: total=101514`` in 10,001 ms: fio's 10,150 (cut
+    from 10,150.38) printed as ``10.1``, 50.38 from the quotient, beyond the half unit (50)
+    the refinement allowed; the JSON report of the same run says 10150.384962."""
+    from ebsstats.io.fio.normal import _exact_iops
+
+    rows = [("read", 3, "iops", 10100.0), ("read", 3, "runtime", 10.001),
+            ("read", 21, "total_ios", 101514.0)]
+    _exact_iops(rows)
+    assert rows[0][3] == pytest.approx(10150.384962, abs=1e-6)
+    # a count that is not the one fio divided still leaves the printed figure
+    rows = [("read", 3, "iops", 10100.0), ("read", 3, "runtime", 10.001),
+            ("read", 21, "total_ios", 101530.0)]  # 10,151.98: 51.98 away
+    _exact_iops(rows)
+    assert rows[0][3] == 10100.0
+
+
+def test_fio_3_1_json_reads():
+    """fio 3.1's JSON (the same build): ``"bw" : 70712`` KiB/s -> 72,409,088 B/s, ``"iops" :
+    17678.160920``, ``"total_ios" : 35374`` in ``"runtime" : 2001`` ms."""
+    df = es.read(fixture("fio", "gen/f31_randread.json"))
+    got = dict(zip(df["metric"], df["value"], strict=False))
+    assert got["bandwidth"] == 70712 * 1024 and got["iops"] == pytest.approx(17678.160920)
+    assert got["total_ios"] == 35374 and got["runtime"] == pytest.approx(2.001)
+    assert set(df["tool_version"]) == {"fio-3.1"}

@@ -42,7 +42,8 @@ _N_PCT = re.compile(r"([\d.]+)th=\[\s*([\d.]+[kMG]?)\]")
 _N_BW = re.compile(r"^\s+bw \(([^)]*)\)\s*:\s*(min=.*)$")
 _N_IOPS = re.compile(r"^\s+iops\s*:\s*(min=.*)$")
 _N_CPU = re.compile(r"^\s+cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%")
-_N_ISSUED3 = re.compile(r"issued rwts: total=(\d+),(\d+),(\d+),(\d+)")
+# fio 3.4+: "issued rwts: total=r,w,t,sync"; fio 2.17-3.3: "issued rwt: total=r,w,t"
+_N_ISSUED3 = re.compile(r"issued rwts?: total=(\d+),(\d+),(\d+)(?:,(\d+))?")
 _N_ISSUED2 = re.compile(r"issued\s*: total=r=(\d+)/w=(\d+)(?:/d=(\d+))?")
 _N_TIME = {"usec": units.US, "nsec": units.NS, "msec": units.MS}
 _N_OP = {"read": "read", "write": "write", "trim": "trim", "mixed": "total"}
@@ -265,16 +266,18 @@ _EXACT_FROM = frozenset({"iops", "total_ios", "runtime"})
 
 def _printed_precision(printed: float) -> float:
     """How far the quotient may lie from a printed IOPS figure: below 1 under 10,000 (an
-    integer, cut), else half a unit of its third significant digit (``114k``: 500), with a
-    margin for the float of the printed text.
+    integer, cut), else half a unit of its third significant digit (``114k``: 500) plus the 1
+    the integer quotient fio rounds was cut by, with a margin for the float of the printed
+    text (rawstor_bench's fio-3.40 ``IOPS=10.1k`` for 101,514 I/Os in 10.001 s: 10,150.38,
+    fio's 10,150 printed as ``10.1``, 50.38 from it).
 
     >>> [round(_printed_precision(v), 3) for v in (359.0, 42300.0, 114000.0)]
-    [1.0, 50.0, 500.0]
+    [1.0, 51.0, 501.0]
     """
     if printed < 10_000:
         return 1.0
     half = 0.5 * 10.0 ** (math.floor(math.log10(printed)) - 2)
-    return half * (1 + 2e-8)
+    return (half + 1) * (1 + 2e-8)
 
 
 # conversions of a value group (and its unit group) of a direction's summary line
@@ -380,8 +383,9 @@ def _pct_metric(fam: str, p: str) -> str:
 
 
 def _issued_rows(m: re.Match, n: int, job: dict) -> None:
-    """``issued rwts: total=…`` (3.x) or ``issued : total=r=…/w=…`` (2.x) → ``total_ios`` of the
-    job's directions (``total``: their sum) and of ``sync``."""
+    """``issued rwts: total=…`` (3.4+; ``issued rwt:`` from 2.17 to 3.3, without ``sync``) or
+    ``issued : total=r=…/w=…`` (2.x) → ``total_ios`` of the job's directions (``total``: their
+    sum) and of ``sync``."""
     rows = job["rows"]
     counts = dict(zip(("read", "write", "trim", "sync"), m.groups(), strict=False))
     for o in job["ops"]:
