@@ -5,6 +5,7 @@ values worked out by hand from the lines below."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -330,16 +331,16 @@ def test_fio_2_17_to_3_3_issued_rwt_line_gives_total_ios_and_exact_iops():
     and kept the rounded IOPS. tests/fixtures/fio/gen/f31_randrw_normal.txt is made here by fio
     3.1 built from its tag (tests/fixtures/make_fio31_fixtures.sh)."""
     text = fixture("fio", "gen/f31_randrw_normal.txt").read_text()
-    assert "issued rwt: total=15988,15933,0, short=0,0,0" in text
-    assert "read: IOPS=7990," in text and "write: IOPS=7962," in text and "2001msec" in text
+    assert "issued rwt: total=18373,18393,0, short=0,0,0" in text
+    assert "read: IOPS=9181," in text and "write: IOPS=9191," in text and "2001msec" in text
     df = es.read(fixture("fio", "gen/f31_randrw_normal.txt"))
 
     def one(metric, op):
         return df.loc[(df["metric"] == metric) & (df["op"] == op), "value"].item()
 
-    assert one("total_ios", "read") == 15988 and one("total_ios", "write") == 15933
-    assert one("iops", "read") == pytest.approx(15988 / 2.001, rel=1e-12)  # 7990.0049…
-    assert one("iops", "write") == pytest.approx(15933 / 2.001, rel=1e-12)  # 7962.5187…
+    assert one("total_ios", "read") == 18373 and one("total_ios", "write") == 18393
+    assert one("iops", "read") == pytest.approx(18373 / 2.001, rel=1e-12)  # 9181.9090…
+    assert one("iops", "write") == pytest.approx(18393 / 2.001, rel=1e-12)  # 9191.9040…
 
 
 def test_iops_from_10k_printed_from_the_cut_quotient_is_refined():
@@ -361,10 +362,41 @@ def test_iops_from_10k_printed_from_the_cut_quotient_is_refined():
 
 
 def test_fio_3_1_json_reads():
-    """fio 3.1's JSON (the same build): ``"bw" : 70712`` KiB/s -> 72,409,088 B/s, ``"iops" :
-    17678.160920``, ``"total_ios" : 35374`` in ``"runtime" : 2001`` ms."""
+    """fio 3.1's JSON (the same build): ``"bw" : 74094`` KiB/s -> 75,872,256 B/s, ``"iops" :
+    18523.738131``, ``"total_ios" : 37066`` in ``"runtime" : 2001`` ms."""
     df = es.read(fixture("fio", "gen/f31_randread.json"))
     got = dict(zip(df["metric"], df["value"], strict=False))
-    assert got["bandwidth"] == 70712 * 1024 and got["iops"] == pytest.approx(17678.160920)
-    assert got["total_ios"] == 35374 and got["runtime"] == pytest.approx(2.001)
+    assert got["bandwidth"] == 74094 * 1024 and got["iops"] == pytest.approx(18523.738131)
+    assert got["total_ios"] == 37066 and got["runtime"] == pytest.approx(2.001)
     assert set(df["tool_version"]) == {"fio-3.1"}
+
+
+def test_bw_agg_before_fio_2_1_8_is_left_out_with_a_note():
+    """fio before 2.1.8 wrote a direction's mean bandwidth (KiB/s) as the JSON's ``bw_agg``
+    (fio commit a806bf2e): PerfKit Benchmarker's fio-2.1.4 sample read as 63,936.8 %. Such rows
+    are left out with a note; from 2.1.8 on the share is kept. The fio 2.1.7 and 2.1.10 builds
+    here take no bandwidth samples on this VM (``"bw_mean" : 0.00``: no such rows at all), so
+    the rule is shown on fio 2.1.10's report given samples as fio 2.1.4 writes them: its read
+    ``bw_min``/``bw_max``/``bw_mean`` 380,000/395,000/387,701 KiB/s, ``bw_agg`` the same mean."""
+    old = es.read(fixture("fio", "gen/f217_randrw.json"))  # (fio 2.1.7's JSON reads)
+    assert set(old["tool_version"]) == {"fio-2.1.7"}
+    text = fixture("fio", "gen/f217_randrw.json").read_text()
+    assert old.loc[(old["metric"] == "bandwidth") & (old["op"] == "read"), "value"].item() == (
+        int(re.search(r'"bw" : (\d+)', text)[1]) * 1024)
+    text = fixture("fio", "f2110_small_json.json").read_text()
+    sampled = text.replace('"bw_min" : 0,\n        "bw_max" : 0,\n        "bw_agg" : 0.00,\n'
+                           '        "bw_mean" : 0.00,',
+                           '"bw_min" : 380000,\n        "bw_max" : 395000,\n        "bw_agg" : '
+                           '{agg},\n        "bw_mean" : 387701.00,', 1)
+    assert sampled != text
+
+    def parsed(version, agg):
+        p = fio.parse(sampled.replace("fio-2.1.10", version).replace("{agg}", agg), "x.json")
+        return es.frame(p.records), p.notes
+
+    df, notes = parsed("fio-2.1.10", "100.00")  # the share, as 2.1.8+ write it
+    assert df.loc[df["metric"] == "bw_agg", "value"].tolist() == [100.0]
+    assert df.loc[df["metric"] == "bandwidth_mean", "value"].item() == 387701 * 1024
+    df, notes = parsed("fio-2.1.4", "387701.00")
+    assert "bw_agg" not in set(df["metric"]) and "bandwidth_mean" in set(df["metric"])
+    assert any("fio-2.1.4 writes the mean bandwidth (KiB/s) as bw_agg" in n for n in notes)

@@ -36,7 +36,8 @@ Metric names: ``iops``, ``bandwidth``, ``io_bytes``, ``runtime``, ``total_ios``,
 ``{slat,clat,lat}_{min,max,mean,stddev}``, percentiles as printed (``clat_p99.9`` via
 :func:`ebsstats.schema.percentile_metric`, from whichever of clat/lat/slat has them),
 ``bandwidth_{min,max,mean,stddev}`` and ``iops_{min,max,mean,stddev}`` (fio's within-run samples,
-only when fio took samples), ``bw_agg`` (%), ``cpu_usr``/``cpu_sys`` (%).
+only when fio took samples), ``bw_agg`` (%; left out of JSON before fio 2.1.8, which wrote the
+mean bandwidth there), ``cpu_usr``/``cpu_sys`` (%).
 
 Metadata columns: ``threads`` = ``numjobs``, ``iodepth``, ``block_size`` (bytes, per op when
 ``bs=4k,64k``), and string columns ``job``, ``groupid``, ``rw``, ``ioengine``, ``direct``,
@@ -193,7 +194,7 @@ def _parse(text: str, source: str, format: str | None = None) -> Parsed:
     if fmt is None:
         raise _no_report(text, source)
     if fmt == "json":
-        return _implausible(_interrupted(_parse_json(text, source)))
+        return _implausible(_interrupted(_old_bw_agg(_parse_json(text, source))))
     if fmt == "terse":
         return _implausible(_interrupted(_parse_terse(text, source)))
     if fmt == "normal":
@@ -236,6 +237,41 @@ def _interrupted(parsed: Parsed) -> Parsed:
     return parsed
 
 
+
+
+def _old_bw_agg(parsed: Parsed) -> Parsed:
+    """``parsed`` (a JSON report) without its ``bw_agg`` rows when fio before 2.1.8 wrote it:
+    those versions put the direction's mean bandwidth in KiB/s there, not its share of the
+    group's in % (fio commit a806bf2e, "stat: fixing bw_agg reporting"), so PerfKit
+    Benchmarker's fio-2.1.4 sample read as 63,936.8 %; a note says so.
+
+    >>> p = _old_bw_agg(Parsed("fio", "json", version="fio-2.1.4", records=[
+    ...     {"metric": "bw_agg", "value": 63936.8}, {"metric": "iops", "value": 1.0}]))
+    >>> [r["metric"] for r in p.records], p.notes[0][:46]
+    (['iops'], 'fio-2.1.4 writes the mean bandwidth (KiB/s) as')
+    """
+    vt = _patch_version(parsed.version)
+    if vt is None or vt >= (2, 1, 8):
+        return parsed
+    if parsed.columns is not None:
+        parsed.records, parsed.columns = records_of(parsed.columns), None
+    kept = [r for r in parsed.records if r.get("metric") != "bw_agg"]
+    if len(kept) < len(parsed.records):
+        parsed.notes.append(
+            f"{parsed.version} writes the mean bandwidth (KiB/s) as bw_agg, not the share of "
+            f"its group's bandwidth in % (fixed in fio 2.1.8): its "
+            f"{len(parsed.records) - len(kept)} bw_agg row(s) are left out")
+        parsed.records = kept
+    return parsed
+
+
+_PATCH_VERSION = re.compile(r"fio-(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def _patch_version(version: str | None) -> tuple[int, int, int] | None:
+    """``(major, minor, patch)`` of ``fio-2.1.4`` (``fio-2.1``: patch 0), else ``None``."""
+    m = _PATCH_VERSION.match(version or "")
+    return None if m is None else (int(m[1]), int(m[2]), int(m[3] or 0))
 
 _LAT_FAMILIES = ("slat_", "clat_", "lat_")  # the times one I/O took: submission, completion, both
 # the statistics judged: each family's other ones are bounded by its max in fio's accounting
@@ -431,7 +467,7 @@ def _parse_data(data: bytes, source: str, context) -> Parsed:
     if data[:1] == b"{" and data.isascii() and _JSON_SNIFF_DATA.search(data):
         fast = _fast_json(data, source)
         if fast is not None:  # (no note before a first "{": never interrupted)
-            return _implausible(fast)
+            return _implausible(_old_bw_agg(fast))
     return _parse(decode(data, source), source)
 
 
