@@ -254,6 +254,9 @@ def _old_bw_agg(parsed: Parsed) -> Parsed:
     if vt is None or vt >= (2, 1, 8):
         return parsed
     if parsed.columns is not None:
+        metric = parsed.columns[0].get("metric")
+        if type(metric) is list and "bw_agg" not in metric:  # (no samples: nothing to take)
+            return parsed
         parsed.records, parsed.columns = records_of(parsed.columns), None
     kept = [r for r in parsed.records if r.get("metric") != "bw_agg"]
     if len(kept) < len(parsed.records):
