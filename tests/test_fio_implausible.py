@@ -88,3 +88,31 @@ def test_no_genuine_fixture_is_flagged():
         warnings.simplefilter("ignore")
         df = es.read(FIXTURES / "fio", progress=False)
     assert len(df) > 1000 and not df["flag"].eq("implausible").fillna(False).any()
+
+
+def test_a_mean_clat_longer_than_the_mean_lat_flags_clat_and_slat_not_lat(tmp_path):
+    """lat = slat + clat for every I/O, so a direction's mean clat never exceeds its mean lat;
+    rawstor/rawstor_bench's fio-3.40 engine printed clat means of 5-15 s beside lat means of
+    185 us in 10 s runs (4,184 directions): the I/Os' issue times were wrong, and with them
+    clat and slat, while lat (fio's own start-to-end time) agrees with the IOPS. Here the
+    genuine report's read clat mean, 118,820.499299 ns, becomes 5,062,580,000 ns (5.06 s): the
+    read clat and slat rows are flagged, the lat rows and the write direction are not."""
+    text = fixture("fio", "small_json.json").read_text()
+    assert text.count('"mean" : 118820.499299,') == 1
+    path = _write(tmp_path, "c.json", text.replace('"mean" : 118820.499299,',
+                                                   '"mean" : 5062580000.0,'))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = es.read(path)
+    flags = _flags(df)
+    fams = {m.split("_")[0] for m, f in flags.items() if pd.notna(f) and f == "implausible"}
+    assert fams == {"clat", "slat"}
+    assert all(pd.isna(f) for m, f in flags.items() if m.startswith("lat_"))
+    notes = [f["reason"] for f in df.attrs["failures"] if f["kind"] == "note"]
+    assert any("clat_mean 5.06258 s is longer than lat_mean 0.000126824 s" in n for n in notes)
+    # the printed rounding of a mean is no inconsistency: 1 % above lat is kept
+    path = _write(tmp_path, "c.json", text.replace('"mean" : 118820.499299,',
+                                                   '"mean" : 128000.0,'))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert not es.read(path)["flag"].eq("implausible").fillna(False).any()

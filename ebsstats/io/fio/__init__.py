@@ -285,16 +285,27 @@ _JUDGED = frozenset(f"{fam}{stat}" for fam in _LAT_FAMILIES for stat in ("max", 
 #: Seconds a latency may exceed twice the job's longest runtime by (its ramp and setup time,
 #: which fio's runtime leaves out): an I/O never takes longer than the job it belongs to ran.
 _LIFETIME_SLACK = 10.0
+#: How far a direction's mean clat may exceed its mean lat (which holds it: lat = slat + clat,
+#: I/O by I/O) as printed: 1 % (a mean printed in another unit, to two decimals) plus 1 us.
+_CLAT_OVER_LAT = (1.01, 1e-6)
 
 
 def _implausible(parsed: Parsed) -> Parsed:
-    """``parsed`` with each latency family (``slat``, ``clat``, ``lat``: their min, max, mean,
-    stddev and percentiles) of a job's direction flagged :data:`IMPLAUSIBLE` where its max or
-    mean is longer than the job can have run: more than twice its longest ``runtime`` plus
-    :data:`_LIFETIME_SLACK` seconds. No I/O outlives its job; such a figure is fio's clock or
-    counters gone wrong (a 30 s run printing a 756,537 s latency), and the family's other
-    statistics come from the same samples. The values are kept as printed; a note names each
-    job and direction. Rows that carry a flag already keep it.
+    """``parsed`` with latency families (``slat``, ``clat``, ``lat``: their min, max, mean,
+    stddev and percentiles) of a job's direction flagged :data:`IMPLAUSIBLE` where they cannot
+    be what the run measured, the values kept as printed, a note naming each:
+
+    * a family whose max or mean is longer than the job can have run, more than twice its
+      longest ``runtime`` plus :data:`_LIFETIME_SLACK` seconds: no I/O outlives its job (a 30 s
+      run printing a 756,537 s latency: fio's clock or counters gone wrong); the family's
+      other statistics come from the same samples;
+    * ``clat`` and ``slat`` where the mean clat is longer than the mean lat, which holds it
+      (lat = slat + clat for each I/O; :data:`_CLAT_OVER_LAT`): the times the I/Os were
+      issued are wrong, and so are both figures taken from them, while lat is timed by fio
+      from the I/O's start to its end (rawstor_bench's fio-3.40 engine: clat 15.6 s, lat
+      185 us, in 10 s runs).
+
+    Rows that carry a flag already keep it.
 
     >>> recs = [{"run_key": "j", "op": "read", "metric": m, "value": v, "flag": None}
     ...         for m, v in [("runtime", 30.0), ("clat_max", 756537.0), ("clat_mean", 2.0),
@@ -307,85 +318,118 @@ def _implausible(parsed: Parsed) -> Parsed:
     """
     if parsed.columns is not None:
         cols, _n = parsed.columns
-        metric, value = cols.get("metric"), cols.get("value")
-        if type(metric) is list and type(value) is list and not _may_be_implausible(
-                metric, value, shared=True):
+        metric, value, pos = cols.get("metric"), cols.get("value"), cols.get("position")
+        if type(metric) is list and type(value) is list and type(pos) is list and \
+                not _may_be_implausible(_screen_of(metric, pos), value):
             return parsed
         parsed.records, parsed.columns = records_of(parsed.columns), None
     recs = parsed.records
-    if not _may_be_implausible([r.get("metric") for r in recs], [r.get("value") for r in recs]):
+    metric = [r.get("metric") for r in recs]
+    if not _may_be_implausible(_screen(metric, [(r.get("run_key"), r.get("op"))
+                                                for r in recs]),
+                               [r.get("value") for r in recs]):
         return parsed
-    longest: dict = {}
-    for r in recs:
-        if r.get("metric") == "runtime" and _finite(r.get("value")):
-            key = r.get("run_key")
-            longest[key] = max(longest.get(key, 0.0), r["value"])
-    bad: dict = {}  # (run_key, op, family) -> the first statistic beyond the job's lifetime
-    for r in recs:
-        key = r.get("run_key")
-        if r.get("metric") not in _JUDGED or key not in longest or not _finite(r.get("value")):
-            continue
-        fam = _family(r["metric"])
-        if r["value"] > 2 * longest[key] + _LIFETIME_SLACK:
-            bad.setdefault((key, r.get("op"), fam), (r["metric"], r["value"]))
+    bad = _implausible_families(recs)
     if not bad:
         return parsed
     for r in recs:
         if (r.get("run_key"), r.get("op"), _family(r.get("metric"))) in bad \
                 and r.get("flag") is None:
             r["flag"] = IMPLAUSIBLE
-    for (key, op, fam), (metric, value) in bad.items():
-        job = next((r.get("job") or r.get("test") for r in recs if r.get("run_key") == key),
-                   None) or key
-        parsed.notes.append(
-            f"job {job!r} {op}: {metric} {value:g} s is longer than the job can have run "
-            f"(runtime {longest[key]:g} s): fio's clock or counters went wrong; its {fam} rows "
-            f"are flagged {IMPLAUSIBLE!r} (ebsstats.select leaves them out)")
+    for note in dict.fromkeys(bad.values()):
+        parsed.notes.append(f"{note}; its rows are flagged {IMPLAUSIBLE!r} (ebsstats.select "
+                            "leaves them out)")
     return parsed
 
 
-def _may_be_implausible(metric: list, value: list, shared: bool = False) -> bool:
-    """Whether any latency in the rows exceeds twice the shortest positive ``runtime`` among
-    them plus the slack (each job's bound is at least that): the usual report is cleared
-    without grouping its rows by job. ``shared``: ``metric`` is a list that reports of one
-    layout share (the fast JSON path's), whose row indices are found once (a report's check
-    then takes ~1 us, not 6-35)."""
-    rt, lat = _screen_of(metric) if shared else _screen(metric)
-    if rt is None or lat is None:
-        return False
+def _implausible_families(recs: list[dict]) -> dict:
+    """``{(run_key, op, family): why}`` of the families :func:`_implausible` flags."""
+    longest: dict = {}
+    means: dict = {}  # (run_key, op) -> {"clat_mean": v, "lat_mean": v}
+    for r in recs:
+        m, v, key = r.get("metric"), r.get("value"), r.get("run_key")
+        if not _finite(v):
+            continue
+        if m == "runtime":
+            longest[key] = max(longest.get(key, 0.0), v)
+        elif m in ("clat_mean", "lat_mean"):
+            means.setdefault((key, r.get("op")), {})[m] = v
+    jobs = {}
+    for r in recs:
+        jobs.setdefault(r.get("run_key"), r.get("job") or r.get("test"))
+    bad: dict = {}
+    for r in recs:
+        key, op, m, v = r.get("run_key"), r.get("op"), r.get("metric"), r.get("value")
+        if m not in _JUDGED or key not in longest or not _finite(v):
+            continue
+        if v > 2 * longest[key] + _LIFETIME_SLACK:
+            fam = _family(m)
+            bad.setdefault((key, op, fam), (
+                f"job {jobs[key] or key!r} {op}: {m} {v:g} s is longer than the job can have "
+                f"run (runtime {longest[key]:g} s): fio's clock or counters went wrong; the "
+                f"{fam} statistics are no measurement"))
+    scale, slack = _CLAT_OVER_LAT
+    for (key, op), got in means.items():
+        c, lat = got.get("clat_mean"), got.get("lat_mean")
+        if c is not None and lat is not None and c > lat * scale + slack:
+            why = (f"job {jobs[key] or key!r} {op}: clat_mean {c:g} s is longer than lat_mean "
+                   f"{lat:g} s, which holds it (lat = slat + clat): the I/Os' issue times are "
+                   f"wrong, and the clat and slat statistics taken from them")
+            for fam in ("clat", "slat"):
+                bad.setdefault((key, op, fam), why)
+    return bad
+
+
+def _may_be_implausible(screen: tuple, value: list) -> bool:
+    """Whether the rows may hold what :func:`_implausible` flags (``screen``: the getters of
+    :func:`_screen`): a judged latency beyond twice the shortest positive ``runtime`` among
+    them plus the slack (each job's bound is at least that), or a mean clat beyond the mean lat
+    of its direction. The usual report is cleared without its rows grouped by job; a shared
+    layout's getters are found once (:func:`_screen_of`: a report's check then takes ~1 us)."""
+    rt, judged, clat, lat = screen
     try:
-        runtimes = [v for v in rt(value) if v > 0]
-        if not runtimes:
-            return False
-        top = max(lat(value))
-        return not top <= 2 * min(runtimes) + _LIFETIME_SLACK  # (NaN: judged row by row)
+        if rt is not None and judged is not None:
+            runtimes = [v for v in rt(value) if v > 0]
+            if runtimes and not max(judged(value)) <= 2 * min(runtimes) + _LIFETIME_SLACK:
+                return True  # (NaN too: judged row by row)
+        if clat is not None:
+            scale, slack = _CLAT_OVER_LAT
+            return not all(c <= lt * scale + slack
+                           for c, lt in zip(clat(value), lat(value), strict=True))
     except TypeError:  # (a value that is not a number: judged row by row)
         return True
+    return False
 
 
-def _screen(metric: list) -> tuple:
-    """Getters of the ``runtime`` values and of the judged latency values (:data:`_JUDGED`) of
-    rows with these metrics (each a tuple, :func:`operator.itemgetter`), ``None`` for either
-    kind absent."""
+def _screen(metric: list, keys: list) -> tuple:
+    """Getters (:func:`operator.itemgetter`, each giving a tuple) of the ``runtime`` values, of
+    the judged latency values (:data:`_JUDGED`), and of the ``clat_mean`` and ``lat_mean``
+    values of the same direction in pairs (``keys``: a row's direction, equal for the two
+    rows of a pair), ``None`` where there are none."""
     rt = [i for i, m in enumerate(metric) if m == "runtime"]
-    lat = [i for i, m in enumerate(metric) if m in _JUDGED]
-    return tuple(operator.itemgetter(*k, k[0]) if k else None for k in (rt, lat))
+    judged = [i for i, m in enumerate(metric) if m in _JUDGED]
+    lat_at = {keys[i]: i for i, m in enumerate(metric) if m == "lat_mean"}
+    pairs = [(i, lat_at[keys[i]]) for i, m in enumerate(metric)
+             if m == "clat_mean" and keys[i] in lat_at]
+    clat, lat = [c for c, _ in pairs], [lt for _, lt in pairs]
+    return tuple(operator.itemgetter(*k, k[0]) if k else None for k in (rt, judged, clat, lat))
 
 
-def _screen_of(metric: list) -> tuple:
-    """:func:`_screen` of a shared list, remembered with the list (held, so that its ``id``
-    stays its own) for :data:`_SCREENS_KEPT` layouts."""
+def _screen_of(metric: list, position: list) -> tuple:
+    """:func:`_screen` of the shared lists of a layout (the fast JSON path's: a row's direction
+    is its JSON path up to the statistic, ``$.jobs[0].read``), remembered with the lists
+    (held, so that their ``id`` stays theirs) for :data:`_SCREENS_KEPT` layouts."""
     got = _SCREENS.get(id(metric))
-    if got is not None and got[0] is metric:
-        return got[1]
-    found = _screen(metric)
+    if got is not None and got[0] is metric and got[1] is position:
+        return got[2]
+    found = _screen(metric, [p.rsplit(".", 2)[0] if type(p) is str else p for p in position])
     if len(_SCREENS) >= _SCREENS_KEPT:
         _SCREENS.pop(next(iter(_SCREENS)))
-    _SCREENS[id(metric)] = (metric, found)
+    _SCREENS[id(metric)] = (metric, position, found)
     return found
 
 
-_SCREENS: dict[int, tuple[list, tuple]] = {}
+_SCREENS: dict[int, tuple[list, list, tuple]] = {}
 _SCREENS_KEPT = 256
 
 
