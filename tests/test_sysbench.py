@@ -915,3 +915,54 @@ def test_a_memory_rate_under_10000_a_second_is_read_padded_as_printed():
     assert df.loc[df.metric == "ops", "position"].item() == "line 18"
     assert one(df, "bandwidth") == approx(25719.07 * MiB)  # "(25719.07 MiB/sec)"
     assert one(df, "events") == 64
+
+
+OLTP_05_NO_TRX = """\
+sysbench 0.5:  multi-threaded system evaluation benchmark
+
+Running the test with following options:
+Number of threads: 8
+Random number generator seed is 0 and will be ignored
+
+
+Threads started!
+
+OLTP test statistics:
+    queries performed:
+        read:                            0
+        write:                           120000
+        other:                           0
+        total:                           120000
+    transactions:                        0      (0.00 per sec.)
+    read/write requests:                 120000 (3000.00 per sec.)
+    other operations:                    0      (0.00 per sec.)
+    ignored errors:                      0      (0.00 per sec.)
+    reconnects:                          0      (0.00 per sec.)
+
+General statistics:
+    total time:                          40.0000s
+    total number of events:              60000
+    total time taken by event execution: 319.2000s
+    response time:
+         min:                                  1.20ms
+         avg:                                  5.32ms
+         max:                                 48.00ms
+         approx.  95 percentile:               9.10ms
+
+Threads fairness:
+    events (avg/stddev):           7500.0000/4.10
+    execution time (avg/stddev):   39.9000/0.00
+"""
+
+
+def test_oltp_without_transactions_takes_its_events_per_second():
+    """sysbench 0.5's OLTP without BEGIN/COMMIT (--oltp-skip-trx) prints ``transactions: 0``
+    beside its events: hgxl64/mariadb-benchmarks' write-only run of 8,112 queries a second
+    read as 0 operations a second. Constructed in 0.5's layout (no MySQL here to run it): its
+    ``ops`` are 60,000 events / 40 s = 1,500 a second, with a note; a run with transactions
+    keeps its printed rate (test_constructed_oltp)."""
+    p = sb.parse(OLTP_05_NO_TRX, "notrx.txt")
+    df = es.frame(p.records)
+    assert one(df, "ops", test="oltp") == approx(1500.0)
+    assert one(df, "ops", test="oltp_queries") == approx(3000.0)
+    assert any(n.startswith("no transactions") and "60000 / 40 s" in n for n in p.notes)

@@ -89,7 +89,7 @@ import msgspec
 
 from ebsstats import schema, units
 from ebsstats.errors import ParseError
-from ebsstats.io._columns import Const, records_of
+from ebsstats.io._columns import Const, columns_of, records_of
 from ebsstats.io._common import (
     PTS_TEST_LOG,
     Columns,
@@ -1775,7 +1775,51 @@ def _parse(text: str, source: str, **options) -> Parsed:
                          ) from exc
     if key is not None and (fresh or reader.rec is not None):
         _remember(key, layout, text, source, parsed, reader.rec)  # (of the figures as printed)
-    return _below_resolution(parsed)
+    return _no_transactions(_below_resolution(parsed))
+
+
+def _no_transactions(parsed: Parsed) -> Parsed:
+    """``parsed`` with the OLTP ``ops`` of a run that counted no transactions but did events
+    (``transactions: 0 (0.00 per sec.)`` beside ``total number of events: 206892``: sysbench
+    0.5's ``--oltp-skip-trx``, queries without BEGIN/COMMIT) taken as its events per second
+    (events / total time), with a note: as printed, a write-only run of 8,112 queries a second
+    (hgxl64/mariadb-benchmarks) read as 0 operations a second.
+
+    >>> p = Parsed(tool=TOOL, format="", records=[
+    ...     {"test": "oltp", "metric": m, "value": v, "run_key": "line 1"}
+    ...     for m, v in [("ops", 0.0), ("runtime", 51.0055), ("events", 206892.0)]])
+    >>> round(_no_transactions(p).records[0]["value"], 2), p.notes[0][:42]  # (records: kept)
+    (4056.27, 'no transactions (line 1: sysbench ran its ')
+    """
+    columns = parsed.columns is not None
+    if columns:
+        cols, n = parsed.columns
+        values = cols.get("value") if n else None
+        if not values or 0.0 not in values or "ops" not in _listed(cols.get("metric"), n):
+            return parsed
+        parsed.records = records_of(parsed.columns)  # (then columns again, as they came)
+    runs: dict = {}
+    for r in parsed.records:
+        if r.get("test") == "oltp" and r.get("metric") in ("ops", "runtime", "events"):
+            runs.setdefault(r.get("run_key"), {})[r["metric"]] = r
+    for key, got in runs.items():
+        ops, secs, events = (got.get(m) for m in ("ops", "runtime", "events"))
+        if ops is None or ops["value"] != 0 or secs is None or events is None \
+                or not secs["value"] > 0 or not events["value"] > 0:
+            continue
+        ops["value"] = events["value"] / secs["value"]
+        parsed.notes.append(f"no transactions ({key}: sysbench ran its queries without "
+                            f"BEGIN/COMMIT, --oltp-skip-trx): ops is its events per second, "
+                            f"{events['value']:.0f} / {secs['value']:g} s, not the 0 "
+                            f"transactions per second printed")
+    if columns:
+        parsed.columns, parsed.records = (columns_of(parsed.records), len(parsed.records)), []
+    return parsed
+
+
+def _listed(column, n: int) -> list | tuple:
+    """A column as its values (a :class:`Const` repeated ``n`` times)."""
+    return [column.value] * n if type(column) is Const else column or ()
 
 
 def _below_resolution(parsed: Parsed) -> Parsed:
