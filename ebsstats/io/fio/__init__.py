@@ -93,6 +93,7 @@ reader of its own); what they share (job options → metadata, the number checks
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import os
@@ -271,6 +272,7 @@ def _old_bw_agg(parsed: Parsed) -> Parsed:
 _PATCH_VERSION = re.compile(r"fio-(\d+)\.(\d+)(?:\.(\d+))?")
 
 
+@functools.lru_cache(maxsize=256)  # (a handful of versions, asked once a report)
 def _patch_version(version: str | None) -> tuple[int, int, int] | None:
     """``(major, minor, patch)`` of ``fio-2.1.4`` (``fio-2.1``: patch 0), else ``None``."""
     m = _PATCH_VERSION.match(version or "")
@@ -387,18 +389,22 @@ def _may_be_implausible(screen: tuple, value: list) -> bool:
     of its direction. The usual report is cleared without its rows grouped by job; a shared
     layout's getters are found once (:func:`_screen_of`: a report's check then takes ~1 us)."""
     rt, judged, clat, lat = screen
-    try:
+    try:  # (maps in C: the usual report costs its calls, not a loop over its rows)
         if rt is not None and judged is not None:
-            runtimes = [v for v in rt(value) if v > 0]
-            if runtimes and not max(judged(value)) <= 2 * min(runtimes) + _LIFETIME_SLACK:
+            shortest = min(filter(_POSITIVE, rt(value)), default=None)
+            if shortest is not None and not (
+                    max(judged(value)) <= 2 * shortest + _LIFETIME_SLACK):
                 return True  # (NaN too: judged row by row)
         if clat is not None:
-            scale, slack = _CLAT_OVER_LAT
-            return not all(c <= lt * scale + slack
-                           for c, lt in zip(clat(value), lat(value), strict=True))
+            return not all(map(operator.le, clat(value),
+                               map(_SLACK_ADD, map(_SCALE_MUL, lat(value)))))
     except TypeError:  # (a value that is not a number: judged row by row)
         return True
     return False
+
+
+_POSITIVE = (0.0).__lt__
+_SCALE_MUL, _SLACK_ADD = _CLAT_OVER_LAT[0].__mul__, _CLAT_OVER_LAT[1].__add__
 
 
 def _screen(metric: list, keys: list) -> tuple:
