@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 
+import pandas as pd
 import pytest
 
 import ebsstats as es
@@ -400,3 +401,21 @@ def test_bw_agg_before_fio_2_1_8_is_left_out_with_a_note():
     df, notes = parsed("fio-2.1.4", "387701.00")
     assert "bw_agg" not in set(df["metric"]) and "bandwidth_mean" in set(df["metric"])
     assert any("fio-2.1.4 writes the mean bandwidth (KiB/s) as bw_agg" in n for n in notes)
+
+
+def test_each_stonewalled_job_starts_at_its_job_start():
+    """fio's ``elapsed`` is whole seconds since fio started (``mtime_since_genesis``, rounded
+    up), the same for every job of a report: a second job stonewalled behind the first was
+    dated at fio's start (rawstor_bench: both jobs 10:39:06.858, the second began at 17.678).
+    fio 3.36+ print each job's ``job_start`` (ms since the epoch), which is now its start.
+    f336_stonewall.json is made here by fio 3.36 built from its tag."""
+    text = fixture("fio", "gen/f336_stonewall.json").read_text()
+    assert '"job_start" : 1795811516317' in text and '"job_start" : 1795811518521' in text
+    assert text.count('"elapsed" : 5,') == 2 and '"timestamp_ms" : 1795811520533' in text
+    df = es.read(fixture("fio", "gen/f336_stonewall.json"))
+    start = df.groupby("job")["timestamp"].first()
+    assert start["f336-first"] == pd.Timestamp(1795811516317, unit="ms", tz="UTC")
+    assert start["f336-second"] == pd.Timestamp(1795811518521, unit="ms", tz="UTC")
+    # without job_start (fio before 3.36): the report's end minus elapsed, for both
+    old = es.frame(fio.parse(re.sub(r'\n\s*"job_start" : \d+,', "", text), "x.json").records)
+    assert set(old["timestamp"]) == {pd.Timestamp(1795811520533 - 5000, unit="ms", tz="UTC")}

@@ -51,9 +51,10 @@ behaviour) and may not describe every merged job. Client/server output sets ``ho
 Timestamps
 ----------
 JSON ``timestamp``/``timestamp_ms`` is when fio wrote the report, i.e. the END of the run. The
-``timestamp`` column is the START: ``timestamp_ms/1000 - elapsed`` (``elapsed`` is whole seconds
-since the job started, including file layout), or, where ``elapsed`` is absent (client/server),
-``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON before 2.2.5 and
+``timestamp`` column is the START: the job's ``job_start`` (fio 3.36+, ms since the epoch), else
+``timestamp_ms/1000 - elapsed`` (``elapsed`` is whole seconds, rounded up, since fio started:
+the same start for every job of a report, stonewalled ones too), or, where ``elapsed`` is absent
+(client/server), ``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON before 2.2.5 and
 normal text carry no usable date (the normal ``pid=…: <date>`` line is local time without a zone),
 so ``timestamp`` is ``<NaT>`` there: give it through metadata.
 

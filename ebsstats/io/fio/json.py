@@ -294,12 +294,33 @@ def _start_time(job: dict, path: str, end: float | None, runtimes: list[float]) 
     minus its longest runtime; ``None`` when the report has no time."""
     if isinstance(job.get("job_runtime"), (int, float)):
         runtimes.append(_sane(job["job_runtime"], f"{path}.job_runtime"))
+    started = _job_start(job.get("job_start"), end)
+    if started is not None:
+        return started
     elapsed = job.get("elapsed")
     if end is None:
         return None
     if isinstance(elapsed, (int, float)) and elapsed > 0:
         return end - _sane(elapsed, f"{path}.elapsed")
     return end - max(runtimes) / 1000.0
+
+
+def _job_start(ms, end: float | None) -> float | None:
+    """A job's ``job_start`` (fio 3.36+: when the job started, ms since the epoch on
+    ``job_start_clock_id``'s clock, the real-time clock by default) in epoch seconds, where it
+    is a time from 2000 on no later than the report's end; else ``None`` (another clock: the
+    report's end minus ``elapsed`` is taken).
+
+    >>> _job_start(1784630357678, 1784630368.858), _job_start(12345678, 1784630368.858)
+    (1784630357.678, None)
+    """
+    if type(ms) not in (int, float) or not _Y2000_MS <= ms < _PLAIN_MAX:
+        return None
+    seconds = ms / 1000.0
+    return seconds if end is None or seconds <= end + 1 else None
+
+
+_Y2000_MS = 946_684_800_000
 
 
 def _failed_rates(path: str, meta: dict, present: list, jops: list, jpos: list, jmet: list,
@@ -730,7 +751,8 @@ _Direction = msgspec.defstruct(
 _Job = msgspec.defstruct(
     "_Job", [(k, Any, _UNSET) for k in ("jobname", "groupid", "error", "job_options",
                                         "hostname")]
-    + [(k, _MAYBE_PLAIN, _UNSET) for k in ("elapsed", "job_runtime", "usr_cpu", "sys_cpu")]
+    + [(k, _MAYBE_PLAIN, _UNSET) for k in ("elapsed", "job_runtime", "usr_cpu", "sys_cpu",
+                                           "job_start")]
     + [(k, _Direction | msgspec.UnsetType, _UNSET) for k, _ in _DIRS],
     rename={"job_options": "job options"}, gc=False, module=__name__)
 _Report = msgspec.defstruct(
@@ -1163,6 +1185,9 @@ def _fast_start(job, end: float | None, runtimes: list[float]):
         if type(jr) is bool or not 0 <= jr < _PLAIN_MAX:
             return False
         runtimes.append(float(jr))
+    started = _job_start(job.job_start, end)
+    if started is not None:
+        return started
     if end is None:
         return None
     elapsed = job.elapsed
