@@ -386,8 +386,9 @@ def test_a_log_below_its_report_takes_the_version_of_the_reports_above(tmp_path)
     # without the report: refused, as before
     shutil.copytree(folder / "clients", tmp_path / "alone" / "clients")
     bad = es.read(tmp_path / "alone", full=True, progress=False).failures
-    assert set(bad.loc[bad["kind"] == "error", "reason"].str.contains(
-        "expected fio_version= or time_unit=")) == {True}
+    assert set(bad.loc[bad["kind"] == "error", "reason"].str.contains(regex=False, pat=
+        "a fio report of its run beside it or in a folder above, or "
+        "ebsstats.read_fio_log(path, fio_version=")) == {True}
     # two reports of different versions above: which wrote the logs is unknown, refused
     shutil.copytree(folder, tmp_path / "two")
     text = (folder / "run.json").read_text()

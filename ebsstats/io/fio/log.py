@@ -432,8 +432,10 @@ def _latency_scale(kind: str, vt, time_unit: str | None, source: str) -> float |
         return _LAT_SCALE[time_unit]
     if vt is not None:
         return units.NS if vt[0] >= 3 else units.US
-    raise ParseError(source, None, "fio_version= or time_unit=: fio 3.x logs latency "
-                     "in ns, 2.x in µs", found="no fio version for a latency log")
+    raise ParseError(source, None, "the fio version of this latency log (fio 3.x logs latency "
+                     "in ns, 2.x in µs): a fio report of its run beside it or in a folder "
+                     "above, or ebsstats.read_fio_log(path, fio_version=... or time_unit=...)",
+                     found="no fio version for a latency log")
 
 
 def _first_data_line(data: bytes) -> bytes:
