@@ -255,6 +255,10 @@ def test_a_run_copied_from_a_terminal_with_its_prompt_is_read(tmp_path):
     path.write_text(prompt + "-c 10 iopwork\n" + "\n".join(lines[:3] + ["oops"] + lines[3:]))
     with pytest.raises(ParseError, match="line 6"):
         es.read_ioping(path)
+    # no line of ioping's at all: refused at the first line, not called "an empty file"
+    path.write_text("$ ioping -c 10 .\n19 1707550 11127\n")
+    with pytest.raises(ParseError, match="line 1: expected an ioping request line"):
+        es.read_ioping(path)
     # six lines before ioping's first: not taken for ioping's
     (tmp_path / "six.txt").write_text("x\n" * 6 + run)
     assert es.check(tmp_path).set_index("source").loc["six.txt", "action"] == "skip"

@@ -191,6 +191,7 @@ class _Text:
         self.records: list[dict] = []
         self.series: list[pd.DataFrame] = []
         self.notes: list[str] = []
+        self.skipped: tuple[int, str] | None = None  # the first line left out before a run
 
     def err(self, idx, expected, found=None):
         return ParseError(self.source, idx + 1, expected, found=found)
@@ -206,6 +207,7 @@ class _Text:
                 if not _starts_run(s) and not s.startswith("ioping:"):
                     # before a run's first line: the terminal's prompt or command, a date
                     self.notes.append(f"line {i + 1}: not ioping's output, left out: {s[:120]!r}")
+                    self.skipped = self.skipped or (i, s)
                     continue
                 run["start"] = i
             if self._line(run, s, i) == "mdev":
@@ -249,6 +251,9 @@ class _Text:
         if run["raw"]:
             self._finish_raw(run)
         elif run["start"] is None and not summaries:
+            if self.skipped is not None:  # (lines, none of them ioping's: the first one named)
+                raise self.err(self.skipped[0], "an ioping request line, raw statistics line or "
+                               "summary block", found=self.skipped[1])
             raise ParseError(self.source, None, "ioping output", found="an empty file")
         fmt = "text" if summaries else "raw"
         return Parsed(tool=TOOL, format=fmt, version=None, records=self.records,
