@@ -529,7 +529,7 @@ def parse(text: str, source: str, *, interval: float | None = None, **options) -
     8.9871e-05
     """
     stripped = text.lstrip()
-    if (stripped.startswith("[") or stripped.startswith("{")) and sniff(text) != "text":
+    if (stripped.startswith("[") or stripped.startswith("{")) and sniff(text[:65536]) != "text":
         return _parse_json(text, source)
     try:
         return _Text(text, source, interval).parse()

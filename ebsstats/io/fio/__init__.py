@@ -54,9 +54,9 @@ JSON ``timestamp``/``timestamp_ms`` is when fio wrote the report, i.e. the END o
 ``timestamp`` column is the START: the job's ``job_start`` (fio 3.36+, ms since the epoch), else
 ``timestamp_ms/1000 - elapsed`` (``elapsed`` is whole seconds, rounded up, since fio started:
 the same start for every job of a report, stonewalled ones too), or, where ``elapsed`` is absent
-(client/server), ``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON before 2.2.5 and
-normal text carry no usable date (the normal ``pid=…: <date>`` line is local time without a zone),
-so ``timestamp`` is ``<NaT>`` there: give it through metadata.
+(client/server), ``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON
+before 2.2.5 and normal text carry no usable date (the normal ``pid=…: <date>`` line is local
+time without a zone), so ``timestamp`` is ``<NaT>`` there: give it through metadata.
 
 Errors
 ------
@@ -239,8 +239,6 @@ def _interrupted(parsed: Parsed) -> Parsed:
     return parsed
 
 
-
-
 def _old_bw_agg(parsed: Parsed) -> Parsed:
     """``parsed`` (a JSON report) without its ``bw_agg`` rows when fio before 2.1.8 wrote it:
     those versions put the direction's mean bandwidth in KiB/s there, not its share of the
@@ -325,8 +323,9 @@ def _implausible(parsed: Parsed) -> Parsed:
         if type(metric) is list and type(value) is list and type(pos) is list and \
                 not _may_be_implausible(_screen_of(metric, pos), value):
             return parsed
-        parsed.records, parsed.columns = records_of(parsed.columns), None
-    recs = parsed.records
+        recs = records_of(parsed.columns)  # (to judge by job; the columns stay as they are)
+    else:
+        recs = parsed.records
     metric = [r.get("metric") for r in recs]
     if not _may_be_implausible(_screen(metric, [(r.get("run_key"), r.get("op"))
                                                 for r in recs]),
@@ -335,10 +334,16 @@ def _implausible(parsed: Parsed) -> Parsed:
     bad = _implausible_families(recs)
     if not bad:
         return parsed
-    for r in recs:
-        if (r.get("run_key"), r.get("op"), _family(r.get("metric"))) in bad \
-                and r.get("flag") is None:
-            r["flag"] = IMPLAUSIBLE
+    flags = [IMPLAUSIBLE if r.get("flag") is None and (
+        r.get("run_key"), r.get("op"), _family(r.get("metric"))) in bad else r.get("flag")
+        for r in recs]
+    if parsed.columns is not None:  # (only the flag column changes: a report's other columns
+        # keep the shared lists and runs the typing takes at once)
+        cols, n = parsed.columns
+        parsed.columns = ({**cols, "flag": flags}, n)
+    else:
+        for r, flag in zip(recs, flags, strict=True):
+            r["flag"] = flag
     for note in dict.fromkeys(bad.values()):
         parsed.notes.append(f"{note}; its rows are flagged {IMPLAUSIBLE!r} (ebsstats.select "
                             "leaves them out)")
@@ -384,21 +389,25 @@ def _implausible_families(recs: list[dict]) -> dict:
 
 
 def _may_be_implausible(screen: tuple, value: list) -> bool:
-    """Whether the rows may hold what :func:`_implausible` flags (``screen``: the getters of
-    :func:`_screen`): a judged latency beyond twice the shortest positive ``runtime`` among
-    them plus the slack (each job's bound is at least that), or a mean clat beyond the mean lat
-    of its direction. The usual report is cleared without its rows grouped by job; a shared
-    layout's getters are found once (:func:`_screen_of`: a report's check then takes ~1 us)."""
-    rt, judged, clat, lat = screen
-    try:  # (maps in C: the usual report costs its calls, not a loop over its rows)
-        if rt is not None and judged is not None:
-            shortest = min(filter(_POSITIVE, rt(value)), default=None)
+    """Whether the rows may hold what :func:`_implausible` flags (``screen``: what
+    :func:`_screen` found of their metrics): a judged latency beyond twice the shortest
+    positive ``runtime`` among them plus the slack (each job's bound is at least that), or a
+    mean clat beyond the mean lat of its direction. The usual report is cleared by one getter
+    and two maps in C, without its rows grouped by job: its judged latencies are all under the
+    slack (10 s), no bound is lower, and its runtimes are not looked at."""
+    get, judged, pairs, rt = screen
+    if get is None:
+        return False
+    try:
+        vals = get(value)
+        if judged and not max(vals[:judged]) <= _LIFETIME_SLACK:  # (NaN too: row by row)
+            shortest = min(filter(_POSITIVE, rt(value)), default=None) if rt else None
             if shortest is not None and not (
-                    max(judged(value)) <= 2 * shortest + _LIFETIME_SLACK):
-                return True  # (NaN too: judged row by row)
-        if clat is not None:
-            return not all(map(operator.le, clat(value),
-                               map(_SLACK_ADD, map(_SCALE_MUL, lat(value)))))
+                    max(vals[:judged]) <= 2 * shortest + _LIFETIME_SLACK):
+                return True
+        if pairs:
+            return not all(map(operator.le, vals[judged:judged + pairs],
+                               map(_SLACK_ADD, map(_SCALE_MUL, vals[judged + pairs:]))))
     except TypeError:  # (a value that is not a number: judged row by row)
         return True
     return False
@@ -409,17 +418,20 @@ _SCALE_MUL, _SLACK_ADD = _CLAT_OVER_LAT[0].__mul__, _CLAT_OVER_LAT[1].__add__
 
 
 def _screen(metric: list, keys: list) -> tuple:
-    """Getters (:func:`operator.itemgetter`, each giving a tuple) of the ``runtime`` values, of
-    the judged latency values (:data:`_JUDGED`), and of the ``clat_mean`` and ``lat_mean``
-    values of the same direction in pairs (``keys``: a row's direction, equal for the two
-    rows of a pair), ``None`` where there are none."""
+    """``(get, judged, pairs, rt)`` of rows with these metrics: ``get`` gives the judged
+    latency values (:data:`_JUDGED`; ``judged`` of them), then the ``clat_mean`` and then the
+    ``lat_mean`` values of ``pairs`` directions (``keys``: a row's direction, equal for the
+    two rows of a pair), in one tuple (:func:`operator.itemgetter`; ``None`` for no such row);
+    ``rt`` gives the ``runtime`` values (``None``: none)."""
     rt = [i for i, m in enumerate(metric) if m == "runtime"]
     judged = [i for i, m in enumerate(metric) if m in _JUDGED]
     lat_at = {keys[i]: i for i, m in enumerate(metric) if m == "lat_mean"}
     pairs = [(i, lat_at[keys[i]]) for i, m in enumerate(metric)
              if m == "clat_mean" and keys[i] in lat_at]
-    clat, lat = [c for c, _ in pairs], [lt for _, lt in pairs]
-    return tuple(operator.itemgetter(*k, k[0]) if k else None for k in (rt, judged, clat, lat))
+    every = judged + [c for c, _ in pairs] + [lt for _, lt in pairs]
+    get = operator.itemgetter(*every, every[0]) if every else None  # (a tuple, even of one)
+    return (get, len(judged), len(pairs),
+            operator.itemgetter(*rt, rt[0]) if rt else None)
 
 
 def _screen_of(metric: list, position: list) -> tuple:
