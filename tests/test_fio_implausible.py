@@ -15,10 +15,15 @@ import ebsstats as es
 from tests.conftest import FIXTURES, fixture
 
 
-def _write(tmp_path, name: str, text: str):
+def _read_changed(tmp_path, name: str, old: str, new: str):
+    """The fixture ``fio/name`` with its one ``old`` text made ``new``, read (warnings aside)."""
+    text = fixture("fio", name).read_text()
+    assert text.count(old) == 1, old
     path = tmp_path / name
-    path.write_text(text)
-    return path
+    path.write_text(text.replace(old, new))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return es.read(path)
 
 
 def _flags(df, op="read"):
@@ -27,14 +32,9 @@ def _flags(df, op="read"):
 
 
 def test_json_clat_max_beyond_the_run_flags_the_clat_family_only(tmp_path):
-    text = fixture("fio", "small_json.json").read_text()
     # the read clat_ns max of the 3.001 s job: 33,431,375 ns -> 756,537 s in ns
-    assert text.count('"max" : 33431375,') == 1
-    path = _write(tmp_path, "r.json", text.replace('"max" : 33431375,',
-                                                   '"max" : 756537000000000,'))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        df = es.read(path)
+    df = _read_changed(tmp_path, "small_json.json", '"max" : 33431375,',
+                       '"max" : 756537000000000,')
     flags = _flags(df)
     clat = {m: f for m, f in flags.items() if m.startswith("clat_")}
     assert len(clat) == 21 and set(clat.values()) == {"implausible"}  # 4 + 17 percentiles
@@ -52,13 +52,9 @@ def test_json_clat_max_beyond_the_run_flags_the_clat_family_only(tmp_path):
 
 
 def test_the_bound_is_twice_the_runtime_plus_ten_seconds(tmp_path):
-    text = fixture("fio", "small_json.json").read_text()
     # 2 * 3.001 + 10 = 16.002 s: 16.0 s is kept, 16.1 s is not
     for ns, flagged in ((16_000_000_000, False), (16_100_000_000, True)):
-        path = _write(tmp_path, "b.json", text.replace('"max" : 33431375,', f'"max" : {ns},'))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            df = es.read(path)
+        df = _read_changed(tmp_path, "small_json.json", '"max" : 33431375,', f'"max" : {ns},')
         assert df["flag"].eq("implausible").fillna(False).any() == flagged, ns
 
 
@@ -70,12 +66,7 @@ def test_the_bound_is_twice_the_runtime_plus_ten_seconds(tmp_path):
     ("f2110_small_terse.txt", ";14;31189;81.989982;", ";14;756537000000;81.989982;"),
 ])
 def test_text_and_terse_reports_are_flagged_too(tmp_path, name, old, new):
-    text = fixture("fio", name).read_text()
-    assert text.count(old) == 1
-    path = _write(tmp_path, name, text.replace(old, new, 1))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        df = es.read(path)
+    df = _read_changed(tmp_path, name, old, new)
     odd = df[df["flag"] == "implausible"]
     assert len(odd) and set(odd["op"]) == {"read"}
     fam = "lat_" if "normal" in name else "clat_"
@@ -97,13 +88,8 @@ def test_a_mean_clat_longer_than_the_mean_lat_flags_clat_and_slat_not_lat(tmp_pa
     clat and slat, while lat (fio's own start-to-end time) agrees with the IOPS. Here the
     genuine report's read clat mean, 118,820.499299 ns, becomes 5,062,580,000 ns (5.06 s): the
     read clat and slat rows are flagged, the lat rows and the write direction are not."""
-    text = fixture("fio", "small_json.json").read_text()
-    assert text.count('"mean" : 118820.499299,') == 1
-    path = _write(tmp_path, "c.json", text.replace('"mean" : 118820.499299,',
-                                                   '"mean" : 5062580000.0,'))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        df = es.read(path)
+    df = _read_changed(tmp_path, "small_json.json", '"mean" : 118820.499299,',
+                       '"mean" : 5062580000.0,')
     flags = _flags(df)
     fams = {m.split("_")[0] for m, f in flags.items() if pd.notna(f) and f == "implausible"}
     assert fams == {"clat", "slat"}
@@ -111,8 +97,6 @@ def test_a_mean_clat_longer_than_the_mean_lat_flags_clat_and_slat_not_lat(tmp_pa
     notes = [f["reason"] for f in df.attrs["failures"] if f["kind"] == "note"]
     assert any("clat_mean 5.06258 s is longer than lat_mean 0.000126824 s" in n for n in notes)
     # the printed rounding of a mean is no inconsistency: 1 % above lat is kept
-    path = _write(tmp_path, "c.json", text.replace('"mean" : 118820.499299,',
-                                                   '"mean" : 128000.0,'))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert not es.read(path)["flag"].eq("implausible").fillna(False).any()
+    df = _read_changed(tmp_path, "small_json.json", '"mean" : 118820.499299,',
+                       '"mean" : 128000.0,')
+    assert not df["flag"].eq("implausible").fillna(False).any()
