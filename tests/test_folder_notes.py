@@ -122,9 +122,17 @@ def test_the_report_page_shows_each_note_once_line_numbers_aside(tmp_path):
         (d / f"r{k}.txt").write_bytes(fixture("sysbench", LEGACY).read_bytes() + b"\n" * k)
     s = notes_summary(es.read(d, full=True).failures)
     assert s["notes"].tolist() == [3] * 4 and s["files"].tolist() == [3] * 4
-    assert s.index.get_level_values("note")[3] == (
-        "lat_min (line …) printed as zero: under the 0.005 ms sysbench's two decimals show, "
+    assert s.index.get_level_values("note")[3] == (  # (one text in every copy: as it is)
+        "lat_min (line 38) printed as zero: under the 0.005 ms sysbench's two decimals show, "
         "NaN and flagged too_fast")
+    # the same note of other lines and figures: one row, its numbers aside
+    failures = es.read(d, full=True).failures
+    failures.loc[failures.index[-1], "reason"] = failures["reason"].iloc[-1].replace(
+        "line 38", "line 40")
+    failures = failures[failures["reason"].str.startswith("lat_min")]
+    assert notes_summary(failures).index.get_level_values("note").tolist() == [
+        "lat_min (line …) printed as zero: under the 0.005 ms sysbench's two decimals show, "
+        "NaN and flagged too_fast"]
     assert s["example"].tolist() == ["r0.txt"] * 4
 
 

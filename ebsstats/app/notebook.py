@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -166,24 +167,56 @@ def note(text: str, label: str = "Not shown") -> None:
 
 
 def notes_summary(failures: pd.DataFrame) -> pd.DataFrame:
-    """The notes of a read (its failures of kind ``"note"``) once per note, line numbers aside
-    (sysbench's ``WARNING: --max-time is deprecated`` on every run of a loop is one note): how
-    many times it was noted, in how many files, and an example file, the most noted first.
+    """The notes of a read (its failures of kind ``"note"``) once per note, its numbers aside
+    (sysbench's ``WARNING: --max-time is deprecated`` on every run of a loop is one note, and so
+    are fio's implausible latencies of 212 directions, each with its own figures): how many
+    times it was noted, in how many files, and an example file, the most noted first. A number
+    is one standing alone (``line 38``, ``15.3797 s``, ``2,066``), not one inside a name or a
+    version (``lat_p95``, ``fio-3.40``, ``2.1.8``); a note whose numbers never differ is shown
+    with them; the notes themselves are in the read's failures.
 
     Examples
     --------
-    >>> f = pd.DataFrame({"source": ["a.txt", "a.txt", "b.txt"], "kind": ["note"] * 3,
-    ...                   "tool": ["sysbench"] * 3, "reason": ["WARNING: x", "WARNING: x",
-    ...                   "lat_min (line 38) printed as zero"]})
+    >>> f = pd.DataFrame({"source": ["a.txt", "a.txt", "b.txt", "c.json"], "kind": ["note"] * 4,
+    ...                   "tool": ["sysbench"] * 3 + ["fio"], "reason": ["WARNING: x",
+    ...                   "WARNING: x", "lat_min (line 38) printed as zero",
+    ...                   "clat_mean 15.3797 s is longer than lat_mean 0.000187 s (fio 2.1.8)"]})
     >>> notes_summary(f).reset_index().values.tolist()  # doctest: +NORMALIZE_WHITESPACE
     [['sysbench', 'WARNING: x', 2, 1, 'a.txt'],
-     ['sysbench', 'lat_min (line …) printed as zero', 1, 1, 'b.txt']]
+     ['sysbench', 'lat_min (line 38) printed as zero', 1, 1, 'b.txt'],
+     ['fio', 'clat_mean 15.3797 s is longer than lat_mean 0.000187 s (fio 2.1.8)', 1, 1,
+      'c.json']]
     """
     noted = failures[failures["kind"] == "note"]
-    note = noted["reason"].astype(str).str.replace(r"\bline \d+", "line …", regex=True)
-    out = noted.assign(note=note).groupby(["tool", "note"], sort=False, dropna=False).agg(
-        notes=("source", "size"), files=("source", "nunique"), example=("source", "first"))
+    reason = noted["reason"].astype(str)
+    shape = reason.str.replace(_NUMBER_ALONE, "…", regex=True)
+    out = noted.assign(note=shape, reason=reason).groupby(
+        ["tool", "note"], sort=False, dropna=False).agg(
+        notes=("source", "size"), files=("source", "nunique"), example=("source", "first"),
+        texts=("reason", lambda texts: _numbers_kept(texts.unique())))
+    out = out.reset_index()
+    out["note"] = out["texts"]
+    out = out.drop(columns=["texts"]).set_index(["tool", "note"])
     return out.sort_values("notes", ascending=False, kind="stable")
+
+
+def _numbers_kept(texts) -> str:
+    """The texts of one note (equal but for their numbers) as one: each number that all of
+    them share kept, the others ``…``.
+
+    >>> _numbers_kept(["a 1 b 0.5 c", "a 2 b 0.5 c"])
+    'a … b 0.5 c'
+    """
+    numbers = [re.findall(_NUMBER_ALONE, t) for t in texts]
+    shape = re.sub(_NUMBER_ALONE, "\0", texts[0])
+    parts = shape.split("\0")
+    kept = [vals[0] if len(set(vals)) == 1 else "…" for vals in zip(*numbers, strict=True)]
+    return "".join(p + k for p, k in zip(parts, [*kept, ""], strict=True))
+
+
+# a number standing alone: not after a letter, digit, "_", "." or "-" (lat_p95, fio-3.40), nor
+# followed by one of those or a "." (a version's 2.1.8 stays whole)
+_NUMBER_ALONE = r"(?<![\w.-])\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?(?![\w.])"
 
 
 def needs(ok: bool, text: str) -> bool:
