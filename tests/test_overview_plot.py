@@ -90,3 +90,15 @@ def test_values_too_fast_to_measure_are_counted_beside_the_zeros():
     ax = overview_plot(fast).axes[0]  # every value too fast: the panel says so, and its unit
     assert ax.get_xlabel() == "lat_mean (ms; 2 too fast to measure not shown)"
     assert [t.get_text() for t in ax.texts] == ["no value to show"]
+
+
+def test_implausible_values_are_left_out_and_counted():
+    """A fio latency flagged ``implausible`` (longer than its job ran) stretched the overview's
+    latency axis to 10^5 ms (rawstor_bench's clat means of 5-15 s beside lat means of 0.19 ms);
+    such values are left out of the panel and counted in its label, as zeros are."""
+    rows = pd.DataFrame([{"metric": "lat_mean", "unit": "s", "value": v, "test": "t",
+                          "tool": "fio", "flag": f}
+                         for v, f in [(1.9e-4, None), (2.0e-4, None), (15.4, "implausible")]])
+    ax = overview_plot(rows).axes[0]
+    assert "1 implausible not shown" in ax.get_xlabel()
+    assert ax.get_xlim()[1] < 1.0  # (ms: the 15,400 ms value is not on the axis)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ebsstats.plots._text import plain_text
-from ebsstats.schema import TOO_FAST
+from ebsstats.schema import IMPLAUSIBLE, TOO_FAST
 from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
@@ -21,7 +21,8 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     plots on a log scale (boxes, not one dot per run: a corpus has tens of thousands of runs).
     Values of 0 have no place on a log axis, nor values too fast to measure (NaN, flagged
     ``too_fast``: bonnie++'s ``+++++``, a sysbench latency printed as ``0.00`` ms): both are left
-    out and counted in the axis label.
+    out and counted in the axis label, as are values no run can have measured (flagged
+    ``implausible``: a fio latency longer than its job ran).
 
     Parameters
     ----------
@@ -53,7 +54,10 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     fast = (data.loc[chosen & data[value].isna() & data["flag"].eq(TOO_FAST).fillna(False)
                      .astype(bool), "metric"].astype(str).value_counts()
             if "flag" in data else pd.Series(dtype="int64"))  # (a flag of pandas' NA: no)
-    rows = data[chosen & data[value].notna()].copy()
+    odd = (data["flag"].eq(IMPLAUSIBLE).fillna(False).astype(bool) if "flag" in data
+           else pd.Series(False, index=data.index))  # (no run can have measured them)
+    odd_n = data.loc[chosen & odd, "metric"].astype(str).value_counts()
+    rows = data[chosen & data[value].notna() & ~odd].copy()
     rows[y] = rows[y].astype("string").fillna("–")
     order = sorted(rows[y].unique())
     n_levels = max(len(order), 2)
@@ -67,7 +71,8 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
         zeros = int((sub["shown"] <= 0).sum())  # (a log axis has no place for them: said)
         sub = sub[sub["shown"] > 0]
         note = "".join(f"; {k:,} {what} not shown" for k, what in (
-            (zeros, "zero value(s)"), (int(fast.get(metric, 0)), "too fast to measure")) if k)
+            (zeros, "zero value(s)"), (int(fast.get(metric, 0)), "too fast to measure"),
+            (int(odd_n.get(metric, 0)), "implausible")) if k)
         if len(sub):
             sns.boxplot(data=sub, x="shown", y=y, hue=hue if hue in sub else None, order=order,
                         ax=ax, fliersize=1.5, linewidth=0.8, legend=ax is axes[0][-1],
