@@ -96,8 +96,9 @@ def _log_ticks(ax) -> None:
     """Label a log x axis by two or more of its powers of ten, else by 1, 2 and 5 times them,
     never also by its minor ticks (matplotlib labelled 2, 3, 4 and 6 times each power beside
     the powers on a narrow panel, and the labels ran into each other); an axis too narrow for
-    two such ticks keeps matplotlib's labels."""
-    from matplotlib.ticker import LogLocator, NullFormatter
+    two such ticks is labelled at 2 to 4 round values, as plain numbers (matplotlib labelled
+    1.4, 1.6, … 2.4 x 10^-1 there, one label over the next)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullFormatter
 
     lo, hi = ax.get_xlim()
     if not 0 < lo < hi:
@@ -108,3 +109,6 @@ def _log_ticks(ax) -> None:
             ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
             ax.xaxis.set_minor_formatter(NullFormatter())
             return
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
