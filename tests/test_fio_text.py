@@ -419,3 +419,17 @@ def test_each_stonewalled_job_starts_at_its_job_start():
     # without job_start (fio before 3.36): the report's end minus elapsed, for both
     old = es.frame(fio.parse(re.sub(r'\n\s*"job_start" : \d+,', "", text), "x.json").records)
     assert set(old["timestamp"]) == {pd.Timestamp(1795811520533 - 5000, unit="ms", tz="UTC")}
+
+
+def test_fio_1_57_issued_line_gives_total_ios_and_exact_iops():
+    """fio 1.x prints ``issued r/w/d: total=20001/0/0`` (terryma/ebs-benchmarking's 389 EBS
+    reports of fio 1.55/1.57 had no ``total_ios``). f157_randread_normal.txt is made here by fio
+    1.57 built from its tag: ``iops=9995`` is 20,001 I/Os over 2,001 ms cut to an integer;
+    ``bw=39982KB/s`` is KiB/s (x 1,024)."""
+    text = fixture("fio", "gen/f157_randread_normal.txt").read_text()
+    assert "issued r/w/d: total=20001/0/0" in text and "iops=9995 , runt=  2001msec" in text
+    df = es.read(fixture("fio", "gen/f157_randread_normal.txt"))
+    got = dict(zip(df["metric"], df["value"], strict=False))
+    assert got["total_ios"] == 20001
+    assert got["iops"] == pytest.approx(20001 / 2.001, rel=1e-12)  # 9995.0025…
+    assert got["bandwidth"] == 39982 * 1024

@@ -1,4 +1,5 @@
-"""fio result outputs: JSON / json+ (2.x and 3.x, client/server), terse v2–v5, normal text.
+"""fio result outputs: JSON / json+ (2.x and 3.x, client/server), terse v2–v5, normal text
+(1.5x to 3.x).
 
 :func:`read_fio` reads one file into the tidy results frame; :func:`parse` is the reader-protocol
 entry point; :func:`read_fio_histogram` gives the json+ latency bins. Log files

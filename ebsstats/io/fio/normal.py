@@ -45,6 +45,8 @@ _N_CPU = re.compile(r"^\s+cpu\s*:\s*usr=([\d.]+)%,\s*sys=([\d.]+)%")
 # fio 3.4+: "issued rwts: total=r,w,t,sync"; fio 2.17-3.3: "issued rwt: total=r,w,t"
 _N_ISSUED3 = re.compile(r"issued rwts?: total=(\d+),(\d+),(\d+)(?:,(\d+))?")
 _N_ISSUED2 = re.compile(r"issued\s*: total=r=(\d+)/w=(\d+)(?:/d=(\d+))?")
+# fio 1.x: "issued r/w/d: total=32239/0/0" (1.5x; "issued r/w:" before discards)
+_N_ISSUED1 = re.compile(r"issued r/w(?:/d)?: total=(\d+)/(\d+)(?:/(\d+))?")
 _N_TIME = {"usec": units.US, "nsec": units.NS, "msec": units.MS}
 _N_OP = {"read": "read", "write": "write", "trim": "trim", "mixed": "total"}
 _N_OPS = tuple(_N_OP)  # the first word of a direction's summary line
@@ -337,7 +339,8 @@ def _normal_line(line: str, text: str, n: int, job: dict, op: str | None,
         rows += [("total", n, "cpu_usr", float(m.group(1))),
                  ("total", n, "cpu_sys", float(m.group(2)))]
         return None
-    m = (_N_ISSUED3.search(line) or _N_ISSUED2.search(line)) if "issued" in line else None
+    m = (_N_ISSUED3.search(line) or _N_ISSUED2.search(line) or _N_ISSUED1.search(line)
+         ) if "issued" in line else None
     if m:
         _issued_rows(m, n, job)
     return None
@@ -383,9 +386,9 @@ def _pct_metric(fam: str, p: str) -> str:
 
 
 def _issued_rows(m: re.Match, n: int, job: dict) -> None:
-    """``issued rwts: total=…`` (3.4+; ``issued rwt:`` from 2.17 to 3.3, without ``sync``) or
-    ``issued : total=r=…/w=…`` (2.x) → ``total_ios`` of the job's directions (``total``: their
-    sum) and of ``sync``."""
+    """``issued rwts: total=…`` (3.4+; ``issued rwt:`` from 2.17 to 3.3, without ``sync``),
+    ``issued : total=r=…/w=…`` (2.x) or ``issued r/w/d: total=…/…/…`` (1.x) → ``total_ios`` of
+    the job's directions (``total``: their sum) and of ``sync``."""
     rows = job["rows"]
     counts = dict(zip(("read", "write", "trim", "sync"), m.groups(), strict=False))
     for o in job["ops"]:
