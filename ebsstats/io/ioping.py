@@ -51,7 +51,7 @@ import pandas as pd
 
 from ebsstats import schema
 from ebsstats.errors import ParseError
-from ebsstats.io._common import Parsed, number, read_one, unconvertible
+from ebsstats.io._common import HEAD_BYTES, Parsed, number, read_one, unconvertible
 from ebsstats.io._registry import Reader, text_parser
 
 __all__ = ["sniff", "parse", "read_ioping"]
@@ -529,7 +529,7 @@ def parse(text: str, source: str, *, interval: float | None = None, **options) -
     8.9871e-05
     """
     stripped = text.lstrip()
-    if (stripped.startswith("[") or stripped.startswith("{")) and sniff(text[:65536]) != "text":
+    if stripped[:1] in ("[", "{") and sniff(text[:HEAD_BYTES]) != "text":
         return _parse_json(text, source)
     try:
         return _Text(text, source, interval).parse()

@@ -1846,18 +1846,14 @@ and flagged too_fast"]
     values = cols.get("value") if n else None
     if not values or 0.0 not in values:  # (the usual file: no figure of zero at all)
         return parsed
-    metrics, positions = cols["metric"], cols["position"]
-    if type(metrics) is Const:
-        metrics = [metrics.value] * n
-    if type(positions) is Const:
-        positions = [positions.value] * n
+    metrics, positions = _listed(cols["metric"], n), _listed(cols["position"], n)
     zero = [k for k, (v, m) in enumerate(zip(values, metrics, strict=True))
             if v == 0 and type(m) is str and m.startswith("lat_")]
     if not zero:
         return parsed
     values = list(values)
     flags = cols.get("flag", Const(None, n))  # (sysbench's rows have none of their own yet)
-    flags = [flags.value] * n if type(flags) is Const else list(flags)
+    flags = list(_listed(flags, n))
     for k in zero:
         values[k] = _NAN
         flags[k] = schema.TOO_FAST

@@ -95,7 +95,6 @@ reader of its own); what they share (job options → metadata, the number checks
 
 from __future__ import annotations
 
-import functools
 import math
 import operator
 import os
@@ -110,6 +109,7 @@ from ebsstats.io.fio._options import (
     _NORMAL_SNIFF,
     _TERSE_START,
     _no_report,
+    version_parts,
 )
 from ebsstats.io.fio._options import TOOL as TOOL  # the names below are this package's too
 from ebsstats.io.fio._options import job_meta as job_meta
@@ -251,7 +251,7 @@ def _old_bw_agg(parsed: Parsed) -> Parsed:
     >>> [r["metric"] for r in p.records], p.notes[0][:46]
     (['iops'], 'fio-2.1.4 writes the mean bandwidth (KiB/s) as')
     """
-    vt = _patch_version(parsed.version)
+    vt = version_parts(parsed.version)
     if vt is None or vt >= (2, 1, 8):
         return parsed
     if parsed.columns is not None:
@@ -268,15 +268,6 @@ def _old_bw_agg(parsed: Parsed) -> Parsed:
         parsed.records = kept
     return parsed
 
-
-_PATCH_VERSION = re.compile(r"fio-(\d+)\.(\d+)(?:\.(\d+))?")
-
-
-@functools.lru_cache(maxsize=256)  # (a handful of versions, asked once a report)
-def _patch_version(version: str | None) -> tuple[int, int, int] | None:
-    """``(major, minor, patch)`` of ``fio-2.1.4`` (``fio-2.1``: patch 0), else ``None``."""
-    m = _PATCH_VERSION.match(version or "")
-    return None if m is None else (int(m[1]), int(m[2]), int(m[3] or 0))
 
 _LAT_FAMILIES = ("slat_", "clat_", "lat_")  # the times one I/O took: submission, completion, both
 # the statistics judged: each family's other ones are bounded by its max in fio's accounting

@@ -26,7 +26,7 @@ _JOB_LINE_SNIFF = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
 _JOB_LINE = re.compile(r"^(.+?): \(g=(\d+)\): rw=([^,]+), bs=(.*), ioengine=([^,]+), "
                        r"iodepth=(\d+)")
 
-_VERSION = re.compile(r"(\d+)\.(\d+)")
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 _DIRS = (("read", "read"), ("write", "write"), ("trim", "trim"), ("sync", "sync"),
          ("mixed", "total"))
@@ -168,11 +168,23 @@ def _job_line_bs(bs: str) -> dict[str, int | None]:
 
 
 @functools.lru_cache(maxsize=256)  # a campaign's reports print a handful of versions
-def _version_tuple(version: str | None) -> tuple[int, int] | None:
+def version_parts(version: str | None) -> tuple[int, int, int] | None:
+    """``(major, minor, patch)`` of the first ``N.N[.N]`` in a version (``fio-2.1.4``, ``fio 1.57``,
+    ``fio-3.33-12-gabc``; no patch: 0), else ``None``.
+
+    >>> version_parts("fio-2.1.4"), version_parts("fio 1.57"), version_parts("x")
+    ((2, 1, 4), (1, 57, 0), None)
+    """
     if not version:
         return None
-    m = _VERSION.search(version)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    m = _VERSION.search(str(version))
+    return (int(m[1]), int(m[2]), int(m[3] or 0)) if m else None
+
+
+def _version_tuple(version: str | None) -> tuple[int, int] | None:
+    """``(major, minor)`` of :func:`version_parts`."""
+    parts = version_parts(version)
+    return None if parts is None else parts[:2]
 
 
 def _strip_rw(rw: str | None) -> str | None:

@@ -78,6 +78,7 @@ from ebsstats.io._common import (
     unconvertible,
 )
 from ebsstats.io._registry import Reader
+from ebsstats.io.fio._options import _version_tuple
 
 __all__ = ["sniff", "parse", "read_fio_log", "aggregate_log", "read_fio_hist_log",
            "find_run"]
@@ -95,7 +96,6 @@ _NAME = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat|clat_hist|la
 _LINE = re.compile(r"^\d+, -?\d+(?:, (?:\d+|0x[0-9a-fA-F]+)){2,5}$")
 _LINE_START = re.compile(r"\d+, ")  # how a line _LINE matches starts (a prefilter)
 _HIST_LINE = re.compile(r"^\d+, \d+, \d+(?:, \d+){100,}$")
-_VERSION = re.compile(r"(\d+)\.(\d+)")
 _LAT_SCALE = {"ns": units.NS, "nsec": units.NS, "us": units.US, "usec": units.US,
               "µs": units.US}
 
@@ -138,13 +138,6 @@ def sniff(head: str, name: str) -> str | None:
     if kind is not None and kind.endswith("_hist"):
         return None
     return kind or "log"
-
-
-def _version_tuple(version: str | None) -> tuple[int, int] | None:
-    if not version:
-        return None
-    m = _VERSION.search(str(version))
-    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def _flag(value) -> bool | None:
