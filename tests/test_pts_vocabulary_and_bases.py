@@ -522,6 +522,17 @@ def test_a_single_run_with_an_empty_rawstring_is_a_run(tmp_path):
     ("Mbyte/s", "bandwidth", 2**20),  # Nettle (no IOPS result, no known profile: assumed)
     ("Mb/s", "score", 1),  # srsRAN: megabits, not a storage rate
     ("Mbit/s", "score", 1),
+    ("byte/s", "bandwidth", 1),  # PTS's OpenSSL
+    ("Bytes/sec", "bandwidth", 1),
+    ("GiB/s", "bandwidth", 2**30),  # as the scale says
+    ("KiB/s", "bandwidth", 2**10),
+    ("TiB/s", "bandwidth", 2**40),
+    ("kB/s", "bandwidth", 10**3),  # the SI kilo
+    ("GB/s", "bandwidth", 2**30),  # a tool not known: binary assumed, as for MB/s
+    ("KB/s", "bandwidth", 2**10),
+    ("Gb/s", "score", 1),  # bits
+    ("Gbit/s", "score", 1),
+    ("GB", "score", 1),  # a size, not a rate
 ])
 def test_rate_scales_however_spelt(scale, metric, factor):
     text = _ZSTD.replace("<Identifier>pts/compress-zstd-1.6.0</Identifier>",
@@ -531,6 +542,42 @@ def test_rate_scales_however_spelt(scale, metric, factor):
             if r["description"].endswith(" Compression Speed") and r["repetition"] == 0
             and r["metric"] != "runtime"]
     assert [(r["metric"], r["value"]) for r in rows] == [(metric, 134.6 * factor)]
+    if metric == "bandwidth" and "M" not in scale:
+        basis = rows[0]["mb_basis"]
+        assert basis.startswith({1: "B/s", 2**10: "KiB/s", 10**3: "kB/s", 2**30: "GiB/s",
+                                 2**40: "TiB/s"}[factor])
+        assert ("assumed" in basis) == (scale in ("GB/s", "KB/s"))
+
+
+@pytest.mark.parametrize("identifier, scale, value, factor, basis", [
+    # simdjson's bench_ondemand counts best_bytes_per_sec with Google Benchmark's 1000-base
+    # prefixes: a public result's 1.36 GB/s is 1.36e9 B/s
+    ("pts/simdjson-2.0.1", "GB/s", "1.36", 1e9,
+     "GB/s (the simdjson profile: its tool counts 10^9 bytes)"),
+    # a tool with a binary MB (cachebench) has a binary GB too
+    ("pts/cachebench-1.2.0", "GB/s", "1.5", 2**30,
+     "GiB/s (the cachebench profile: its tool counts 2^30 bytes)"),
+    # OpenSSL's PTS profile reports byte/s: a public result's SHA256 173,995,667 byte/s
+    ("pts/openssl-3.1.0", "byte/s", "173995667", 1, "B/s (the profile's scale)"),
+])
+def test_prefixed_rates_of_known_profiles(tmp_path, identifier, scale, value, factor, basis):
+    """Byte rates with other prefixes than M follow the profile's tool where PROFILE_MB knows
+    it, read the same in a folder's first file (the general rule) and its second (a later
+    session: the replay of the first one's plan)."""
+    text = _ZSTD.replace("<Identifier>pts/compress-zstd-1.6.0</Identifier>",
+                         f"<Identifier>{identifier}</Identifier>")
+    text = text.replace("<Scale>MB/s</Scale>", f"<Scale>{scale}</Scale>", 1)
+    text = text.replace("<Value>134.6</Value>", f"<Value>{value}</Value>", 1)
+    text = text.replace("<RawString>134.6:134.7:134.6</RawString>",
+                        f"<RawString>{value}:{value}:{value}</RawString>", 1)
+    _write(tmp_path / "a", text)
+    _write(tmp_path / "b", text.replace("2024-05-01 09:00:00", "2024-05-02 09:00:00"))
+    df = es.read(tmp_path)
+    got = df[df["scale"] == scale]
+    assert len(got) == 8 and set(got["source"].str[:1]) == {"a", "b"}  # 3 runs + mean, twice
+    assert set(got["metric"]) == {"bandwidth"} and set(got["unit"]) == {"B/s"}
+    assert got["value"].tolist() == [pytest.approx(float(value) * factor)] * 8
+    assert set(got["mb_basis"]) == {basis}
 
 
 def test_csv_export_result_known_by_its_title():

@@ -59,7 +59,10 @@ Metrics
       "MB" of the profile's tool where :data:`PROFILE_MB` knows it: 10^6 bytes for dbench,
       stream, the compression profiles, 2^20 for tiobench, iozone, aio-stress…; else the
       same IOPS × block size check; without an IOPS result MiB/s is assumed; the basis said
-      in ``mb_basis``), ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
+      in ``mb_basis``); byte rates with another prefix the same way, per result
+      (``byte/s`` of OpenSSL is 1, ``GiB/s``/``KiB/s`` binary and ``kB/s`` decimal as they
+      say, ``GB/s``/``KB/s``/``TB/s`` by the profile's tool: simdjson's GB is 10^9 bytes,
+      else binary assumed, as an unknown MB); ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
       storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is sysbench's average
       latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
     * every other result: ``score`` with ``unit`` = the Scale verbatim (``ms`` of a frame time,
@@ -1408,7 +1411,7 @@ def _canonical(res: _Result, fmt: str, fio: bool) -> tuple[str, str, float | Non
     scale = (res.scale or "").strip()
     if fmt == "raw csv export":
         return "score", "unknown", None
-    if _byte_rate(scale):  # (MB/s, MiB/sec, Mbyte/s...)
+    if _byte_rate(scale) or _rate_prefix(scale):  # (MB/s, MiB/sec, Mbyte/s, GB/s, byte/s...)
         return "bandwidth", "B/s", None
     up = scale.upper()
     if up == "IOPS":
@@ -1514,6 +1517,68 @@ def _byte_rate(scale: str) -> str | None:
 _BYTE_RATE_RE = re.compile(r"(?:(?i:(mi)b)|M(?:B|[Bb]ytes?))(?i:/s|/sec|/second|ps)")
 
 
+def _rate_prefix(scale: str) -> tuple[int, bool] | None:
+    """(power of 1000 or 1024, whether the prefix says binary) of a byte rate whose prefix is
+    not ``M`` (those are :func:`_byte_rate`'s): ``byte/s`` of PTS's OpenSSL, ``GB/s`` of
+    simdjson, ``kB/s``, ``KiB/s``, ``GiB/s``, ``TB/s``…; None for anything else (``MB/s``, a
+    bit rate such as ``Gb/s`` or ``Gbit/s``, ``GB``).
+
+    >>> [_rate_prefix(s) for s in ("byte/s", "Bytes/sec", "GB/s", "GiB/s", "kB/s", "KB/s",
+    ...                            "TiB/s", "MB/s", "Gb/s", "Gbit/s", "GB")]
+    [(0, False), (0, False), (3, False), (3, True), (1, False), (1, False), (4, True), None, None, None, None]
+    """
+    m = _PREFIX_RATE_RE.fullmatch(scale)
+    if m is None:
+        return None
+    prefix = m.group(1) or " "
+    return _PREFIX_POWERS[prefix[0].upper()], prefix[1:2].lower() == "i"
+
+
+_PREFIX_RATE_RE = re.compile(r"(k|K|G|T|(?i:[kgt]i))?(?:B|[Bb]ytes?)(?i:/s|/sec|/second|ps)")
+_PREFIX_POWERS = {" ": 0, "K": 1, "G": 3, "T": 4}
+_PREFIX_LETTERS = {1: "K", 3: "G", 4: "T"}
+
+
+def _prefixed_rate(res: _Result) -> tuple[float, str] | None:
+    """(factor to B/s, basis) of a bandwidth result whose Scale is a byte rate without the
+    ``M`` prefix (:func:`_rate_prefix`), decided for the whole result: ``byte/s`` is 1; an
+    ``i`` prefix (``GiB/s``) is binary and ``kB/s``'s lowercase ``k`` the SI kilo, both as the
+    scale says; ``KB/s``, ``GB/s`` and ``TB/s`` take the "MB" of the profile's tool where
+    :data:`PROFILE_MB` knows it (``GB`` = 10^9 bytes for 10^6-byte MB), else the binary
+    reading, as an unknown MB/s does (the basis says it was assumed). None for an ``M``
+    prefix (decided per entry, :func:`_mb_basis_of`).
+
+    >>> _prefixed_rate(_Result("pts/simdjson-2.0.1", "simdjson", None, None, None, "GB/s",
+    ...                        "HIB", None, None, []))
+    (1000000000.0, 'GB/s (the simdjson profile: its tool counts 10^9 bytes)')
+    >>> _prefixed_rate(_Result("local/x-1.0.0", "x", None, None, None, "KB/s", "HIB", None,
+    ...                        None, []))
+    (1024.0, 'KiB/s assumed (the KB of a tool not known here, as for MB/s)')
+    """
+    scale = (res.scale or "").strip()
+    rate = _rate_prefix(scale)
+    if rate is None:
+        return None
+    power, binary = rate
+    if power == 0:
+        return 1.0, "B/s (the profile's scale)"
+    letter = _PREFIX_LETTERS[power]
+    if binary:
+        return float(1024**power), f"{letter}iB/s (the profile's scale)"
+    if scale[:1] == "k":
+        return float(1000**power), "kB/s (the profile's scale: the SI kilo)"
+    known = _profile_mb(res.identifier, res.title)
+    if known is not None:
+        name = _profile_name(res.identifier) if res.identifier else _PROFILE_TITLES[res.title]
+        if known[0] == _MB:
+            return float(1000**power), (f"{letter}B/s (the {name} profile: its tool counts "
+                                        f"10^{3 * power} bytes)")
+        return float(1024**power), (f"{letter}iB/s (the {name} profile: its tool counts "
+                                    f"2^{10 * power} bytes)")
+    return float(1024**power), (f"{letter}iB/s assumed (the {letter}B of a tool not known "
+                                "here, as for MB/s)")
+
+
 def _entry_rule(res: _Result):
     """The rule that decides each MB/s entry of ``res`` (when :func:`_result_mb_basis` does
     not decide them all): :func:`_entry_kib_or_mib` for a fio result in MiB/s, else
@@ -1602,6 +1667,8 @@ PROFILE_MB: Mapping[str, str] = MappingProxyType({  # (read only: _profile_mb re
     "cachebench": "MiB",  # cachebench.c: refcnt * datasize / (1024.0 * 1024.0) per second
     "blosc": "MiB",  # b2bench.c: MB (1024*KB)
     "leveldb": "MiB",  # db_bench.cc: bytes_ / 1048576.0 / elapsed
+    # (GB/s) bench_ondemand: best_bytes_per_sec, a Google Benchmark Counter (OneK::kIs1000)
+    "simdjson": "MB",
 })
 # the <Title> of each of those profiles (test-definition.xml; one title per profile): what names
 # a result in the CSV exports, which have no identifier
@@ -1612,7 +1679,7 @@ _PROFILE_TITLES = {
     "Tinymembench": "tinymembench", "Intel Memory Latency Checker": "intel-mlc",
     "LZ4 Compression": "compress-lz4", "Zstd Compression": "compress-zstd", "lzbench": "lzbench",
     "HPC Challenge": "hpcc", "PETSc": "petsc", "CacheBench": "cachebench", "C-Blosc": "blosc",
-    "LevelDB": "leveldb",
+    "LevelDB": "leveldb", "simdjson": "simdjson",
 }
 
 
@@ -2128,8 +2195,8 @@ def _result_values(res: _Result, fmt: str) -> _ResultValues:
     rhash = res.hash or _comparison_hash(res, res.scale)
     if rhash:
         base["result_hash"] = rhash
-    if metric == "bandwidth":
-        fixed = None
+    if metric == "bandwidth":  # (MB/s: decided per entry; other prefixes per result)
+        fixed = _prefixed_rate(res)
     else:
         fixed = (1.0, None) if lat_factor is None else (
             lat_factor, f"{res.scale} -> s (the profile's mean latency)")
