@@ -186,6 +186,46 @@ def test_workers_type_blocks_that_join_as_one_read_types_them(tmp_path):
     assert len(serial.series) and serial.frame["source"].nunique() == 148
 
 
+def _fio_folder(root, n=60):
+    src = fixture("fio", "small_json.json").read_bytes()
+    root.mkdir()
+    for i in range(n):
+        (root / f"r{i:03d}.json").write_bytes(src + b"\n" * i)
+    return root
+
+
+def test_workers_leave_their_blocks_in_a_private_folder_removed_after(tmp_path, monkeypatch):
+    """A worker writes its typed block to a file in the read's own temporary folder (mode
+    0700) and sends back its path: through the pool's pipe a block waited for the parent's
+    GIL piece by piece. The folder is gone after the read, and the frame is one process's."""
+    data = _fio_folder(tmp_path / "data")
+    drops = tmp_path / "drops"
+    drops.mkdir()
+    monkeypatch.setattr(folder, "_drop_parent", lambda: str(drops))
+    made = []
+    real = folder.tempfile.mkdtemp
+    monkeypatch.setattr(folder.tempfile, "mkdtemp",
+                        lambda **kw: made.append(real(**kw)) or made[-1])
+    parallel = es.read(data, jobs=2, progress=False)
+    pd.testing.assert_frame_equal(es.read(data, jobs=1, progress=False), parallel)
+    assert len(made) == 1 and made[0].startswith(str(drops))
+    assert list(drops.iterdir()) == []  # removed, with the blocks in it
+
+
+def test_a_block_that_cannot_be_written_is_sent_back(tmp_path, monkeypatch):
+    """A full /dev/shm (64 MiB in a default Docker container): the worker sends its outcomes
+    through the pipe instead, and the read is the same."""
+    data = _fio_folder(tmp_path / "data")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(folder.pickle, "dump", full)  # (the forked workers inherit it)
+    parallel = es.read(data, jobs=2, progress=False)
+    pd.testing.assert_frame_equal(es.read(data, jobs=1, progress=False), parallel)
+    assert folder._received(["kept"]) == ["kept"]
+
+
 def test_a_sniff_that_raises_fails_its_file_not_the_read(tmp_path):
     """Found by fuzzing a folder: sysbench's sniff converted a 16,925-digit version with int()
     (ValueError) and the whole read stopped. Such a sniff now fails only that file."""

@@ -26,9 +26,12 @@ import inspect
 import itertools
 import multiprocessing
 import os
+import pickle
 import re
+import shutil
 import stat
 import sys
+import tempfile
 import warnings
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -675,11 +678,12 @@ def _progress(total: int, progress: bool | None):
 
 
 # Below this much estimated work (:func:`_work`: small files' fixed costs) forked workers cost
-# more than they save: each pays ~0.1 s of page faults copying what it shares with this process,
-# and sends its typed block back. Measured on 2 idle cores (benchmarks/ingest_speed.py): 2,000
-# fio reports (work 2,400) 0.32 s in one process, 0.44 s with a worker; 2,925 sysbench outputs
-# (2,900) 0.72 -> 0.52 s; the 14,351-file mixed tree (16,000) 4.7 -> 4.0 s.
-POOL_MIN_WORK = 2_500
+# more than they save: each pays its start and page faults copying what it shares with this
+# process, and leaves its typed block to be read back. Measured on 2 idle cores, best of 3, one
+# process -> with a worker: 2,000 fio reports (work 2,420) 0.26 -> 0.31 s; 2,925 sysbench
+# outputs 0.20 -> 0.22 s; those and 2,866 bonnie++ CSVs (5,900) 0.39 -> 0.42 s; the 14,351-file
+# mixed tree (15,700) 3.4 -> 2.8 s.
+POOL_MIN_WORK = 8_000
 POOL_MAX_FILE_BYTES = 32 * 1024**2  # larger files (long fio logs) are parsed in this process
 
 
@@ -734,23 +738,72 @@ def _run_pool(batch: list[int], files, rels, sizes, stats, job: _Job, jobs: int,
             bar.update(n - shown)
             shown = n
 
-    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx, initializer=_count_into,
-                             initargs=(counter,)) as pool:
-        futures = {pool.submit(_read_many, job, [(files[i], rels[i], stats[i]) for i in part]):
-                   part for part in theirs}
-        own = []
-        for k, i in enumerate(mine):
-            own.append(_read_path(files[i], rels[i], job, stats[i]))
-            done([i], own[-1:])
-            if k % 64 == 0:
-                show()
-        if job.typed:  # typed while the workers finish, not after
-            _type_block(own, job.series)
-        while futures:
-            ready, _ = wait(futures, timeout=0.25, return_when=FIRST_COMPLETED)
-            for fut in ready:
-                done(futures.pop(fut), fut.result(), counted=True)
+    drop = tempfile.mkdtemp(prefix="ebsstats-read-", dir=_drop_parent())  # (mode 0700)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=ctx,
+                                 initializer=_count_into, initargs=(counter,)) as pool:
+            futures = {pool.submit(_read_many_into, job, [(files[i], rels[i], stats[i])
+                                                          for i in part], f"{drop}/{k}"): part
+                       for k, part in enumerate(theirs)}
+            _read_own(mine, files, rels, stats, job, done, show, futures)
+    finally:
+        shutil.rmtree(drop, ignore_errors=True)
+
+
+def _read_own(mine: list[int], files, rels, stats, job: _Job, done, show, futures) -> None:
+    """This process's share of a pooled read, then the workers' blocks as they come."""
+    own = []
+    for k, i in enumerate(mine):
+        own.append(_read_path(files[i], rels[i], job, stats[i]))
+        done([i], own[-1:])
+        if k % 64 == 0:
             show()
+    if job.typed:  # typed while the workers finish, not after
+        _type_block(own, job.series)
+    while futures:
+        ready, _ = wait(futures, timeout=0.25, return_when=FIRST_COMPLETED)
+        for fut in ready:
+            done(futures.pop(fut), _received(fut.result()), counted=True)
+        show()
+
+
+def _drop_parent() -> str | None:
+    """Where a pooled read's workers leave their blocks: ``/dev/shm`` (memory) where it is a
+    writable folder, else the system's temporary folder."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+def _read_many_into(job: _Job, items: list[tuple[str, str, os.stat_result | None]],
+                    path: str) -> str | list[_Outcome]:
+    """:func:`_read_many` in a worker, its outcomes pickled into the file ``path`` (in the
+    read's private temporary folder) and the path returned; the outcomes themselves if the
+    file cannot be written (a full ``/dev/shm``: 64 MiB in a default Docker container).
+
+    A block sent back through the pool's pipe (12.6 MB for 500 fio reports) crossed it in
+    64 KiB pieces, each taken by the parent's result thread only when it got the GIL from the
+    main thread, which was reading its own share: the worker waited on the pipe. A file is
+    written at once, and read when the parent is done with its share: a 14,351-file mixed
+    folder 4.3 -> 2.4 s on 2 cores (benchmarks/ingest_speed.py)."""
+    out = _read_many(job, items)
+    try:
+        with open(path, "xb") as fh:
+            pickle.dump(out, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        return out
+    return path
+
+
+def _received(result: str | list[_Outcome]) -> list[_Outcome]:
+    """A worker's outcomes: loaded from the file it wrote (then removed), or as it sent them."""
+    if not isinstance(result, str):
+        return result
+    with open(result, "rb") as fh:
+        out = pickle.load(fh)  # (a file this read's own worker wrote in its 0700 folder)
+    os.unlink(result)
+    return out
 
 
 def _pool_context():
