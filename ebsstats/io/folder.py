@@ -1214,7 +1214,7 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     jobs : int, optional
         Processes that parse: this one and ``jobs - 1`` workers, each typing its share of the
         files into a block of typed columns (1 = this process only). Default: up to 4 (the
-        CPUs this process may use) when the folder holds about 2,500 small files' work or more
+        CPUs this process may use) when the folder holds about 8,000 small files' work or more
         (files, plus bytes / 50 kB), else 1. Files over 32 MiB (long fio logs) are parsed in
         this process, where pyarrow's CSV reader uses threads.
     max_bytes : int, optional
