@@ -966,3 +966,84 @@ def test_oltp_without_transactions_takes_its_events_per_second():
     assert one(df, "ops", test="oltp") == approx(1500.0)
     assert one(df, "ops", test="oltp_queries") == approx(3000.0)
     assert any(n.startswith("no transactions") and "60000 / 40 s" in n for n in p.notes)
+
+
+# --------------------------------------------------------- OLTP scripts and 0.5 variants
+
+@pytest.mark.parametrize("name, tps, qps, mix, workload", [
+    # sysbench 1.0.20 against MariaDB 10.11 (tests/fixtures/make_sysbench_oltp_fixtures.sh):
+    # the line numbers of "queries performed" read off each file
+    ("sb1.0_oltp_point_select_t2_ri.txt", 49265.77, 49265.77,  # 147869 / 147869 (l. 17-21)
+     "read-only, 1 query a transaction", "other"),
+    ("sb1.0_oltp_read_only_t2_ri.txt", 3369.47, 53911.47,  # 161904 / 10119 = 16.0 (l. 20-22)
+     "read-only, 16 queries a transaction", "other"),
+    ("sb1.0_oltp_write_only_t2_ri.txt", 2477.20, 14866.84,  # read 0; 44639 / 7438 = 6.0
+     "write-only, 6 queries a transaction", "other"),
+    ("sb1.0_oltp_read_write_t2_ri.txt", 747.36, 14947.30,  # 44900 / 2245 = 20
+     "read/write, 20 queries a transaction", "mixed"),
+])
+def test_oltp_scripts_are_told_apart_by_their_queries(name, tps, qps, mix, workload):
+    """sysbench prints no script name: plantegg/sysbench_report's point_select, read_only,
+    write_only and read_write runs at one thread count were four repetitions of one "mixed"
+    workload (n=4, CV 1.7, no warning). Their queries performed tell them apart."""
+    df = read(name)
+    es.validate(df)
+    assert one(df, "ops", test="oltp") == approx(tps)
+    assert one(df, "ops", test="oltp_queries") == approx(qps)
+    assert set(df["sql_mix"]) == {mix} and set(df["workload"].astype(str)) == {workload}
+    assert "sql_mix" in es.schema.WORKLOAD_PARAMETERS
+
+
+def test_oltp_mix_is_decided_per_file_where_a_plan_replays(tmp_path):
+    """A file that differs from the first one of its layout only in its digits is read by
+    the first one's plan: its own counts still decide its mix (a point-select run's copy with
+    writes counted is read/write)."""
+    text = fixture("sysbench", "sb1.0_oltp_point_select_t2_ri.txt").read_text()
+    (tmp_path / "a.txt").write_text(text)
+    changed = text.replace("        write:                           0\n",
+                           "        write:                           5\n")
+    changed = changed.replace("total:                           147869",
+                              "total:                           147874")
+    assert changed.count("147874") == 1 and changed != text
+    (tmp_path / "b.txt").write_text(changed)
+    df = es.read(tmp_path, progress=False)
+    got = {k: set(v) for k, v in df.groupby("source")["sql_mix"]}
+    assert got == {"a.txt": {"read-only, 1 query a transaction"},
+                   "b.txt": {"read/write, 1 query a transaction"}}
+
+
+def test_05_interval_response_time_in_microseconds():
+    """Percona's sysbench 0.5 OLTP runs print the interval's response time in us
+    ("response time: 4584.23us (95%)"): ~1000 lines of 49 files were "not understood"."""
+    text05 = OLTP_10.replace("sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)",
+                             "sysbench 0.5:  multi-threaded system evaluation benchmark")
+    line = ("[  10s] threads: 13, tps: 4168.96, reads: 58375.91, writes: 16676.06, response "
+            "time: 4584.23us (95%), errors: 0.00, reconnects:  0.00")
+    text05 = text05.replace(OLTP_10.splitlines()[11] + "\n" + OLTP_10.splitlines()[12], line)
+    p = sb.parse(text05, "oltp05.txt")
+    ts = es.io.concat(p.series, series=True)
+    assert one(ts, "ops", test="oltp") == approx(4168.96)
+    assert one(ts, "lat_p95", test="oltp") == approx(4584.23e-6)
+    assert not any("not understood" in n for n in p.notes)
+
+
+def test_05_run_stopped_at_max_time_keeps_its_report():
+    """sysbench 0.5 stops threads still in a transaction at --max-time with a FATAL line,
+    then prints the whole report (Percona's 1,000- and 1,200-thread OLTP runs: "Number of
+    unfinished transactions on forced shutdown: 398"): read, with a note; another FATAL line
+    still refuses the run."""
+    forced = OLTP_05_NO_TRX.replace(
+        "OLTP test statistics:", "FATAL: The --max-time limit has expired, forcing "
+        "shutdown...\nOLTP test statistics:").replace(
+        "    reconnects:                          0      (0.00 per sec.)\n",
+        "    reconnects:                          0      (0.00 per sec.)\n\nNumber of "
+        "unfinished transactions on forced shutdown: 3\n")
+    p = sb.parse(forced, "forced.txt")
+    df = es.frame(p.records)
+    assert one(df, "ops", test="oltp_queries") == approx(3000.0)
+    assert one(df, "runtime", test="oltp") == approx(40.0)
+    assert any(n.startswith("line 10: FATAL: The --max-time limit has expired") for n in p.notes)
+    other = forced.replace("The --max-time limit has expired, forcing shutdown...",
+                           "failed to execute MySQL query")
+    with pytest.raises(ParseError, match="line 10"):
+        sb.parse(other, "fatal.txt")

@@ -144,6 +144,9 @@ _PARAMS_RE = re.compile(r"^PARAMS\s+(?P<size>\S+)\s+(?P<mode>\S+)\s+(?P<threads>
 _NAME_RE = re.compile(r"size-(?P<size>\d+(?:\.\d+)?[KMGTkmgt]?)-mode-(?P<mode>[a-z]+)"
                       r"-threads-(?P<threads>\d+)")
 _FATAL_RE = re.compile(r"^(?:FATAL|ALERT):|^invalid option")
+# sysbench 0.5 at --max-time with threads still in a transaction: a FATAL line, then the run's
+# full report ("Number of unfinished transactions on forced shutdown: 398")
+_MAX_TIME_RE = re.compile(r"^FATAL: The --max-time limit has expired, forcing shutdown")
 
 # ---------------------------------------------------------------- header (option echo)
 _H_THREADS = re.compile(r"^Number of threads:\s*(\d+)\s*$")
@@ -205,19 +208,23 @@ _RESULT_SECTIONS = {"fileops", "throughput", "general", "latency", "sql", "cpu"}
 _T_RE = re.compile(rf"^\[\s*({_NUM})s\s*\]\s*(.*)$")
 _I_FILE = re.compile(rf"^reads: ({_NUM}) (MiB|MB)/s writes: ({_NUM}) (?:MiB|MB)/s "
                      rf"fsyncs: ({_NUM})/s (?:latency \(ms,(\d+)%\): ({_NUM})|"
-                     rf"response time: ({_NUM})ms \((\d+)%\))\s*$")
+                     rf"response time: (?:({_NUM})ms|({_NUM})us) \((\d+)%\))\s*$")
 _I_EPS = re.compile(rf"^thds: (\d+) eps: ({_NUM}) lat \(ms,(\d+)%\): ({_NUM})\s*$")
 # (sysbench's C reporter prints "err/s: ", its Lua sysbench.report_default, which OLTP scripts
 # such as sysbench-tpcc report through, "err/s " without the colon; sysbench-tpcc appends its
 # own counters after "reconn/s")
 _I_OLTP10 = re.compile(rf"^thds: (\d+) tps: ({_NUM}) qps: ({_NUM}) \(r/w/o: [^)]*\) "
                        rf"lat \(ms,(\d+)%\): ({_NUM}) err/s:? .*$")
+# (0.5 builds print the response time in ms, or in us: Percona's 2016 OLTP runs)
 _I_OLTP05 = re.compile(rf"^threads: (\d+), tps: ({_NUM}), reads(?:/s)?: ({_NUM}),? "
-                       rf"writes(?:/s)?: ({_NUM}),? response time: ({_NUM})ms \((\d+)%\).*$")
+                       rf"writes(?:/s)?: ({_NUM}),? response time: (?:({_NUM})ms|({_NUM})us) "
+                       rf"\((\d+)%\).*$")
 _I_MEM = re.compile(rf"^({_NUM}) (MiB|MB)/sec,?\s*$")
 _I_QUEUE = re.compile(r"^queue length:")
 
 _ROW_COLUMNS = ("position", "test", "op", "metric", "value")  # a result row's own values
+# the counts after "queries performed:" (and the transactions after them)
+_QUERY_COUNT = re.compile(r"^\s*(read|write|other|total|transactions):\s+(\d+)\b")
 
 
 @functools.lru_cache(maxsize=256)  # a handful of percentiles, on every interval line
@@ -460,11 +467,12 @@ _RESULT_LINES = (
 _INTERVAL_LINES = (
     (_I_FILE, (("bandwidth", "read", 1, units.MiB, None), ("bandwidth", "write", 3, units.MiB, None),
                ("iops", "sync", 4, 1.0, None), (5, "total", 6, units.MS, None),
-               (8, "total", 7, units.MS, None))),
+               (9, "total", 7, units.MS, None), (9, "total", 8, units.US, None))),
     (_I_EPS, (("ops", "total", 2, 1.0, None), (3, "total", 4, units.MS, None))),
     (_I_OLTP10, (("ops", "total", 2, 1.0, "oltp"), ("ops", "total", 3, 1.0, "oltp_queries"),
                  (4, "total", 5, units.MS, "oltp"))),
-    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (6, "total", 5, units.MS, "oltp"))),
+    (_I_OLTP05, (("ops", "total", 2, 1.0, "oltp"), (7, "total", 5, units.MS, "oltp"),
+                 (7, "total", 6, units.US, "oltp"))),
     (_I_MEM, (("bandwidth", "total", 1, units.MiB, None),)),
 )
 # each row's outputs with the unit of their metric appended (a percentile's is seconds)
@@ -878,6 +886,11 @@ class _Reader:
         out = []
         for i, line in enumerate(lines):
             if _FATAL_RE.match(line.strip()):
+                if _MAX_TIME_RE.match(line.strip()):  # its report follows: a completed run
+                    self.notes.append(f"line {i + 1}: {line.strip()} (sysbench 0.5 stops the "
+                                      "threads still running at --max-time; the report after "
+                                      "it is read)")
+                    continue
                 hint = next((f" (sysbench adds: {nxt[8:].strip()})" for nxt in lines[i + 1:i + 3]
                              if nxt.startswith("WARNING:")), "")
                 out.append((i, self.err(i, f"a completed sysbench run{hint}",
@@ -1240,12 +1253,14 @@ class _Reader:
         """Append the run's rows (:data:`_ROW_COLUMNS`) to ``rows``; the values they share."""
         res, tests_of, src = st.res, st.tests_of, st.src
         mode = hdr.get("mode")
+        mix = None
         if test == "prepare":
             workload = "seqwrite"
         elif test in MODES:
             workload = MODES[test][1]
         elif test == "oltp":
-            workload = "mixed"
+            mix = self._sql_mix(r)
+            workload = "mixed" if mix is None or mix.startswith("read/write") else "other"
         else:
             workload = "other"
         allowed = _MODE_OPS.get(test)
@@ -1260,6 +1275,8 @@ class _Reader:
                 extras.pop(k, None)
         if test == "prepare" and mode:
             extras["mode"] = mode
+        if test == "oltp" and mix is not None:
+            extras["sql_mix"] = mix
         rec = self.rec if src is not None else None
         for k, (metric, op, value, i) in enumerate(res):
             if allowed and op in ("read", "write", "sync") and op not in allowed:
@@ -1271,6 +1288,44 @@ class _Reader:
             if rec is not None:
                 rec.row_src.append(src[k])
         return {**shared, **extras}
+
+    def _sql_mix(self, r: _Run) -> str | None:
+        """What an OLTP run's queries were, from its ``queries performed:`` counts and its
+        transactions: ``"read-only, 16 queries a transaction"`` (``write: 0``:
+        oltp_read_only; oltp_point_select's is 1), ``"write-only, …"`` (``read: 0``:
+        oltp_write_only, oltp_insert), ``"read/write, 20 queries a transaction"``
+        (oltp_read_write's defaults); None without the counts. sysbench prints no script name:
+        without this the scripts at one thread count were repetitions of one workload.
+
+        >>> rd = _Reader("sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\\n"
+        ...     "SQL statistics:\\n    queries performed:\\n        read: 140\\n"
+        ...     "        write: 0\\n        other: 20\\n        total: 160\\n"
+        ...     "    transactions: 10 (1.00 per sec.)\\n", "x", {})
+        >>> rd._sql_mix(_Run(0, 8, "1.0.20", 1, 0))
+        'read-only, 16 queries a transaction'
+        """
+        lines = self.lines
+        for i in range(r.banner, r.end):
+            if lines[i].strip() == "queries performed:":
+                counts = dict(m.groups() for line in lines[i + 1:min(i + 7, r.end)]
+                              if (m := _QUERY_COUNT.match(line)))
+                if self.rec is not None:  # a plan keeps these counts as printed: a file of
+                    # other counts (a mix of its own) is read line by line
+                    used = set(range(i + 1, min(i + 7, r.end)))
+                    self.rec.free_lines = [x for x in self.rec.free_lines if x not in used]
+                if "read" not in counts or "write" not in counts:
+                    return None
+                reads, writes = int(counts["read"]), int(counts["write"])
+                if not reads and not writes:
+                    return None
+                mix = ("read-only" if not writes else "write-only" if not reads
+                       else "read/write")
+                total, trx = counts.get("total"), counts.get("transactions")
+                if total is None or not trx or not int(trx):
+                    return mix
+                each = round(int(total) / int(trx))
+                return f"{mix}, {each} quer{'y' if each == 1 else 'ies'} a transaction"
+        return None
 
     def _series(self, r: _Run, test: str, hdr: dict, rows: list,
                 src: list | None) -> Columns | None:
