@@ -83,6 +83,30 @@ def test_latency_metric_penalty_is_first_over_later():
     assert r["penalty"] == pytest.approx(0.010 / stats.gmean([0.002, 0.0021, 0.0019]))
 
 
+def test_passes_of_other_iodepths_are_not_pooled():
+    """wikimedia/cloud-storage-performance-tests: 10 first runs at iodepth 1 (~1,100 IOPS)
+    and 10 at iodepth 128 (~28,000) were one "first" group: its level the median of two bands
+    and a CI of 0.41-2.58 made by the workload difference. Each iodepth is a group of its own,
+    named in its row, and its figures are those of its runs alone."""
+    rows = []
+    for depth, level in ((1, 1100.0), (128, 28000.0)):
+        for p, f in enumerate((0.5, 1.0, 1.02, 0.98, 1.01)):
+            rows.append({"config": "rbd", "test": "read", "op": "read", "metric": "iops",
+                         "unit": "IO/s", "iodepth": depth, "pass": str(p),
+                         "value": level * f})
+    out = first_write(pd.DataFrame(rows), evidence="passes")
+    assert list(out.columns[:2]) == ["config", "iodepth"]  # the setting named in its row
+    r = out.set_index("iodepth")
+    assert sorted(r.index) == [1, 128]
+    for depth, level in ((1, 1100.0), (128, 28000.0)):
+        later = np.array([1.0, 1.02, 0.98, 1.01]) * level
+        pen, lo, hi = log_ratio_ci([0.5 * level], later)
+        assert r.loc[depth, "first_level"] == pytest.approx(0.5 * level)
+        assert r.loc[depth, "penalty"] == pytest.approx(pen)
+        assert (r.loc[depth, "penalty_ci_low"], r.loc[depth, "penalty_ci_high"]) == \
+            (pytest.approx(lo), pytest.approx(hi))
+
+
 def test_touch_table_orders_passes_and_marks_repeats():
     ts = pd.DataFrame({"run_id": ["b", "b", "a", "a"], "pass": ["1", "1", "0", "0"],
                        "t": [1.0, 2.0, 1.0, 2.0], "value": 1.0, "metric": "clat",

@@ -5,7 +5,9 @@
 
 ``passes``
     Repeated passes of the same test over the same volume (results frame with a ``pass``
-    column, or ``timestamp`` order): the first pass against the later ones.
+    column, or ``timestamp`` order): the first pass against the later ones. Runs that differ
+    in a workload parameter (:data:`ebsstats.schema.WORKLOAD_PARAMETERS`: iodepth, threads,
+    rw, block size...) are separate groups, each named in its row.
 ``bonnie``
     bonnie++ block write against rewrite, first run against later runs: the per-run ratio
     ``block write / rewrite`` removes the volume's level, and its drop in the first run is the
@@ -34,6 +36,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
+from ebsstats.schema import WORKLOAD_PARAMETERS
 from ebsstats.stats._core import adjust_pvalues
 from ebsstats.stats.changepoint import changepoints
 
@@ -194,6 +197,14 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     d["_volfirst"] = vol_first
     keys = [c for c in ("tool", "test", "workload", "op", "metric", "block_size")
             if c in d.columns]
+    # runs that differ in another workload parameter (iodepth, threads, rw, ...) are not passes
+    # of one test: each setting is its own group, named in the row
+    params = [c for c in WORKLOAD_PARAMETERS if c in d.columns and c not in keys
+              and c not in by_cols and d[c].nunique(dropna=False) > 1]
+    shown = {*by_cols, *params}
+    if "block_size" in d.columns and d["block_size"].nunique(dropna=False) > 1:
+        shown.add("block_size")
+    keys += params
     rows = []
     seen_later = False
     for key, g in _groups(d, by_cols + keys):
@@ -211,7 +222,7 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
         btc, ttc = _clear_cost(df, g, p0, lo)
-        rows.append(_row({k: v for k, v in kd.items() if k in by_cols},
+        rows.append(_row({k: v for k, v in kd.items() if k in shown},
                          evidence="passes", test=kd.get("test"), op=kd.get("op"),
                          metric=kd.get("metric"), penalty=r, penalty_ci_low=lo,
                          penalty_ci_high=hi, confidence=confidence, n_first=int(first.size),
@@ -649,7 +660,9 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
             and ser["offset"].notna().any():
         rows += _offsets(ser, by_cols, value, log_metric, bucket, confidence, penalty, tol,
                          min_effect)
-    out = pd.DataFrame(rows, columns=[*by_cols, *_COLS])
+    params = list(dict.fromkeys(k for r in rows for k in r if k not in by_cols
+                                and k not in _COLS))  # (the workload parameters that split)
+    out = pd.DataFrame(rows, columns=[*by_cols, *params, *_COLS])
     for c in ("n_first", "n_later"):
         out[c] = out[c].astype("Int64")
     _adjust(out, confidence)
