@@ -452,3 +452,25 @@ def test_a_read_without_failures_builds_no_failures_frame_unless_asked(tmp_path,
     (tmp_path / "notes.log").write_text("not a benchmark\n")
     df = es.read(tmp_path)  # a failure: the frame is built, as before
     assert [f["kind"] for f in df.attrs["failures"]] == ["skipped"]
+
+
+def test_a_compressed_output_says_it_is_compressed(tmp_path):
+    """wikimedia/cloud-storage-performance-tests keeps every fio report and log gzipped: all
+    3,132 were "binary file, not a benchmark output". The reason names the compression."""
+    import bz2
+    import gzip
+    import lzma
+
+    src = fixture("fio", "small_json.json").read_bytes()
+    (tmp_path / "run_stats.log.gz").write_bytes(gzip.compress(src))
+    (tmp_path / "r.json.bz2").write_bytes(bz2.compress(src))
+    (tmp_path / "r.json.xz").write_bytes(lzma.compress(src))
+    (tmp_path / "r.json").write_bytes(src)
+    df, fails = es.read(tmp_path, with_failures=True)
+    assert set(df["source"]) == {"r.json"}
+    reasons = fails.set_index("source")["reason"]
+    assert reasons["run_stats.log.gz"] == ("gzip-compressed file: not read (decompress it "
+                                           "first, e.g. gunzip -k)")
+    assert reasons["r.json.bz2"].startswith("bzip2-compressed file: not read")
+    assert reasons["r.json.xz"].startswith("xz-compressed file: not read")
+    assert set(fails["kind"]) == {"skipped"}
