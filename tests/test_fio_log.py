@@ -228,6 +228,27 @@ def test_folder_read_links_log_rows_to_their_job_run_id(tmp_path):
     assert set(ts["test"]) == {"logavg"}
 
 
+def test_logs_are_linked_to_a_report_not_named_json(tmp_path):
+    """wikimedia/cloud-storage-performance-tests keep each run's fio JSON report as
+    ``run_stats.log`` beside its ``data_bw.log``: the logs had run_ids of their own and the
+    test "data" instead of the report's job. A report is found by its first bytes."""
+    import shutil
+
+    import ebsstats as es
+    from tests.conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "fio" / "logs_avg", tmp_path, dirs_exist_ok=True)
+    shutil.copy(FIXTURES / "fio" / "logs_avg_run.json", tmp_path / "run_stats.log")
+    (tmp_path / "notes.txt").write_text("the run on host a\n")
+    run = fio_log.find_run(tmp_path / "logavg_bw.1.log")
+    assert run is not None and run["report"] == str(tmp_path / "run_stats.log")
+    df, ts = es.read(tmp_path, series=True)
+    job_ids = set(df.loc[df["source"] == "run_stats.log", "run_id"])
+    assert len(job_ids) == 1
+    assert set(ts["run_id"]) == job_ids
+    assert set(ts["test"]) == {"logavg"}
+
+
 def test_six_column_337_log_without_options_reads_the_max_column_from_one_parse():
     """fio >= 3.37, 6 columns, no options to say which: a third column above 3 cannot be a
     ddir, so it is the window max (time, mean, max, ddir, bs, prio); the probe parse is the

@@ -643,7 +643,9 @@ def find_run(path: str | os.PathLike) -> dict | None:
     """The fio JSON report of the run that wrote the log at ``path``, as a dict.
 
     Looks at ``*.json`` files in the log's folder and at ``<folder>_run.json`` beside the folder
-    (the layout of ``tests/fixtures/fio``) for a fio report whose job wrote this log prefix
+    (the layout of ``tests/fixtures/fio``), else at the folder's other files that are fio JSON
+    reports by their first bytes (``run_stats.log``), for a fio report whose job wrote this log
+    prefix
     (``write_bw_log=…/logavg`` for ``logavg_bw.1.log``; ``write_bw_log=1`` means the job name).
     Returns ``{"version", "options", "run_id", "run_key", "test", "report", "reports",
     "linked"}`` or ``None``. When several jobs wrote the prefix (``numjobs``), the log's
@@ -666,15 +668,9 @@ def find_run(path: str | os.PathLike) -> dict | None:
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
-    found = []  # (report, document, key, jobs writing the prefix) of every report naming it
-    for c in candidates:
-        doc = _report_naming(c, prefix)
-        if doc is None:
-            continue
-        key = "jobs" if "jobs" in doc else "client_stats"
-        matches = _jobs_writing(doc, key, kind, prefix)
-        if matches:
-            found.append((c, doc, key, matches))
+    found = _reports_writing(candidates, prefix, kind)
+    if not found and p.parent.is_dir():  # a report named otherwise (run_stats.log)
+        found = _reports_writing(_other_reports(p.parent), prefix, kind)
     if not found:
         return None
     how = None
@@ -701,6 +697,58 @@ def find_run(path: str | os.PathLike) -> dict | None:
         out.update(options=opts, run_id=schema.run_id(str(c), f"$.{key}[{i}]"),
                    run_key=f"$.{key}[{i}]", test=job.get("jobname"))
     return out
+
+
+def _reports_writing(candidates: list[Path], prefix: str, kind: str) -> list[tuple]:
+    """``(report, document, key, jobs writing the prefix)`` of every report among
+    ``candidates`` naming the log prefix."""
+    found = []
+    for c in candidates:
+        doc = _report_naming(c, prefix)
+        if doc is None:
+            continue
+        key = "jobs" if "jobs" in doc else "client_stats"
+        matches = _jobs_writing(doc, key, kind, prefix)
+        if matches:
+            found.append((c, doc, key, matches))
+    return found
+
+
+def _other_reports(folder: Path) -> list[Path]:
+    """The fio JSON reports in ``folder`` not named ``*.json`` (wikimedia's
+    cloud-storage-performance-tests keep each run's report as ``run_stats.log`` beside its
+    ``data_bw.log``): files that are not fio logs by name and whose first 4 KiB open a JSON
+    document holding ``"fio version"``. Looked for once per folder and listing (its time)."""
+    try:
+        key = (str(folder), os.stat(folder).st_mtime_ns)
+    except OSError:
+        return []
+    got = _OTHER_REPORTS.get(key)
+    if got is not None:
+        return got
+    got = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for e in entries:
+        if e.name.endswith(".json") or _NAME.match(e.name) or e.name.startswith("."):
+            continue
+        try:
+            if not e.is_file() or e.stat().st_size > _OTHER_REPORT_BYTES:
+                continue
+            with open(e.path, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            continue
+        if head.lstrip()[:1] == b"{" and b'"fio version"' in head:
+            got.append(Path(e.path))
+    remember(_OTHER_REPORTS, key, got, 256)
+    return got
+
+
+_OTHER_REPORTS: dict[tuple, list[Path]] = {}  # (folder, its time) -> its other reports
+_OTHER_REPORT_BYTES = 256 * 1024**2  # (what _report_of reads at most)
 
 
 def _last_writer(found: list[tuple], index: str | None) -> tuple | None:
