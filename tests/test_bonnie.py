@@ -807,3 +807,19 @@ def test_a_date_between_text_runs_ends_the_table_with_a_note(tmp_path):
     path.write_text("\n".join(lines[:3] + ["Thu Oct 30 08:40:38 PDT 2014"] + lines[3:]) + "\n")
     with pytest.raises(es.ParseError, match="line 4"):
         es.read_bonnie(path)
+
+
+def test_a_csv_row_pasted_again_is_read_once(tmp_path):
+    """A 1.9x/2.00 CSV row equal byte for byte to an earlier one (seed and every figure) is a
+    copy (ZubairLK/bonnie2gchartdocker's sample: two rows twice, n=2 with a spread of 0): read
+    once, with a note. A 1.03 row, without seed nor latencies, stays a run."""
+    lines = (BON / "bon_q_x3_s512_n0.csv").read_text().splitlines()
+    (tmp_path / "x.csv").write_text("\n".join([*lines, lines[2]]) + "\n")
+    df, fails = es.read(tmp_path / "x.csv", with_failures=True)
+    assert df["run_id"].nunique() == 3 and sorted(df["repetition"].unique()) == [0, 1, 2]
+    assert fails["reason"].tolist() == [
+        f"line {len(lines) + 1} repeats line 3 byte for byte, its seed "
+        f"{lines[2].split(',')[4]} included: a copy of that run, read once"]
+    old = (BON / "bon1.03a_q_x2_s512_n0.csv").read_text().splitlines()
+    (tmp_path / "o.csv").write_text("\n".join([*old, old[-1]]) + "\n")
+    assert es.read(tmp_path / "o.csv")["run_id"].nunique() == len(old)

@@ -1134,7 +1134,7 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
             k = stray[0]
             raise ParseError(source, k + 1, "a bonnie++ CSV row (the other lines of this CSV "
                              "output are rows; this one is corrupted)", found=lines[k][:120])
-        runs = csv_runs
+        runs = _without_copies(csv_runs, lines, notes)
         if text_runs or text_error:
             notes.append("text table ignored: the CSV rows of the same output are exact")
         _from_tables(csv_runs, text_runs, notes)
@@ -1151,6 +1151,33 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
         raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
     return Parsed(tool=TOOL, format=runs[0].fmt, version=runs[0].version,
                   columns=_columns(runs, source, default_chunk), notes=notes)
+
+
+def _without_copies(runs: list[_Run], lines: list[str], notes: list[str]) -> list[_Run]:
+    """The CSV runs without the copies of an earlier row of the file: a 1.9x/2.00 row equal to
+    an earlier one byte for byte, its seed and every rate, CPU share and latency, is that run
+    pasted again (the runs of ``-x N`` share a seed, never all their figures;
+    ZubairLK/bonnie2gchartdocker's sample holds two rows twice: n=2 with a spread of 0); read
+    once, with a note. A 1.03 row has no seed nor latencies: equal rows stay runs.
+
+    >>> row = "1.96,1.96,h,1,1329851305,8096M,,846,97,109696,7,46532,3,3516,77,131159,4,237.8,1"
+    >>> notes = []
+    >>> [r.line for r in _without_copies([_Run(1, "csv", None), _Run(2, "csv", None)],
+    ...                                  [row, row], notes)], notes
+    ([1], ['line 2 repeats line 1 byte for byte, its seed 1329851305 included: a copy of that run, read once'])
+    """
+    seen: dict[str, int] = {}
+    kept = []
+    for run in runs:
+        text = lines[run.line - 1].strip()
+        fields = text.split(",")
+        first = seen.setdefault(text, run.line)
+        if first != run.line and len(fields) > 5 and len(fields) != 27 and fields[4]:
+            notes.append(f"line {run.line} repeats line {first} byte for byte, its seed "
+                         f"{fields[4]} included: a copy of that run, read once")
+            continue
+        kept.append(run)
+    return kept
 
 
 def _default_chunk(chunk_size: str | int | None, source: str) -> int:
