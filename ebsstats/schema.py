@@ -580,7 +580,7 @@ WORKLOAD_PARAMETERS = (
     "rw", "rwmixread", "rw_ratio", "ioengine", "direct", "job_size", "rate_iops",
     "io_mode", "file_total_size", "file_num", "fsync_freq", "fsync_all", "fsync_end",
     "extra_flags", "cpu_max_prime", "memory_oper", "memory_scope", "sysbench_tables",
-    "sysbench_table_size", "sql_mix",
+    "sysbench_table_size", "sql_mix", "target_rate",
     "file_size", "chunk_size", "files", "num_files", "max_size", "min_size", "dirs",
     "concurrency", "seeks", "seek_proc_count",
     "arguments", "description",

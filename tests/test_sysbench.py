@@ -1047,3 +1047,16 @@ def test_05_run_stopped_at_max_time_keeps_its_report():
                            "failed to execute MySQL query")
     with pytest.raises(ParseError, match="line 10"):
         sb.parse(other, "fatal.txt")
+
+
+def test_a_target_rate_is_a_workload_parameter():
+    """``--rate=N`` echoes "Target transaction rate: N/sec": Percona's rds-serverless runs at
+    10-3,700 a second were 60 repetitions of one setting at 250 threads (n=60, CV 0.63). The
+    fixture: sysbench 1.0.20 --rate=200 against MariaDB (line 5; 212.74 transactions a second
+    on line 26)."""
+    df = read("sb1.0_oltp_read_only_rate200_t2_ri.txt")
+    es.validate(df)
+    assert set(df["target_rate"]) == {"200"}
+    assert one(df, "ops", test="oltp") == approx(212.74)
+    assert "target_rate" in es.schema.WORKLOAD_PARAMETERS
+    assert "target_rate" not in read("sb1.0_oltp_read_only_t2_ri.txt")

@@ -150,6 +150,8 @@ _MAX_TIME_RE = re.compile(r"^FATAL: The --max-time limit has expired, forcing sh
 
 # ---------------------------------------------------------------- header (option echo)
 _H_THREADS = re.compile(r"^Number of threads:\s*(\d+)\s*$")
+# --rate=N (1.0): the run's target of transactions (events) a second, 0 none
+_H_RATE = re.compile(r"^Target transaction rate:\s*(\d+)/sec\s*$")
 _H_FLAGS = re.compile(r"^Extra file open flags:\s*(.*?)\s*$")
 _H_FILES = re.compile(r"^(\d+) files, (\S+?)B? each\s*$", re.I)
 _H_TOTAL = re.compile(r"^(\S+?)B? total file size\s*$", re.I)
@@ -489,6 +491,12 @@ def _threads_line(m: re.Match) -> tuple:
     return "threads_n", ((True, "threads", _count(m.group(1)), False),)
 
 
+def _rate_line(m: re.Match) -> tuple:
+    """``Target transaction rate: 1010/sec``: what the run was held to, a workload parameter
+    (Percona's rds-serverless runs at 10-3700 a second were 60 repetitions of one setting)."""
+    return "rate", ((False, "target_rate", _count(m.group(1)), False),)
+
+
 def _flags_line(m: re.Match) -> tuple:
     return "fileio", ((False, "extra_flags", _flags(m.group(1)), False),
                       (False, "fsync_freq", 0, True), (False, "fsync_end", "off", True),
@@ -537,7 +545,7 @@ def _echoes(table) -> list:
 
 
 _HEADER_CHECKS = [
-    (_H_THREADS, _threads_line), (_H_FLAGS, _flags_line),
+    (_H_THREADS, _threads_line), (_H_RATE, _rate_line), (_H_FLAGS, _flags_line),
     (_H_PREPARE_FILES, _prepare_files_line), *_echoes(_FILEIO_ECHO), (_H_DOING, _doing_line),
     (_prefix("Doing CPU performance benchmark"), _tag_line("cpu")), *_echoes(_CPU_ECHO),
     *((_prefix(x), _tag_line("memory"))
@@ -663,7 +671,7 @@ _STARTS: tuple[frozenset[str] | None, ...] = (
     _may_start("(D"), _may_start("W"), _may_start("L"), _may_start("DEIT"),  # skip ... progress
     _may_start("CFGLOSTpqr"),  # headings
     # option echoes
-    _may_start("N"), _may_start("E"), _may_start(digit=True), _may_start(digit=True), None,
+    _may_start("N"), _may_start("T"), _may_start("E"), _may_start(digit=True), _may_start(digit=True), None,
     _may_start("Bb", non_ascii=True), _may_start("R"), _may_start("P"), _may_start("C"),
     _may_start("C"), _may_start("U"), _may_start("D"), _may_start("D"), _may_start("MP"),
     _may_start("R"), _may_start("M"), _may_start("t"), _may_start("Mb"), _may_start("Mo"),
