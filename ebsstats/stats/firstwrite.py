@@ -179,6 +179,20 @@ def _clear_cost(df, g, p0, lo) -> tuple[float, float]:
             float(rt.sum()) if len(rt) and lo > 1.0 else math.nan)
 
 
+def _pass_keys(d: pd.DataFrame, by_cols: list[str]) -> tuple[list[str], set[str]]:
+    """The columns that make one test's passes (beyond ``by_cols``), and those a row names:
+    runs that differ in another workload parameter (iodepth, threads, rw, ...) are not passes
+    of one test; each setting is its own group, named in its row."""
+    keys = [c for c in ("tool", "test", "workload", "op", "metric", "block_size")
+            if c in d.columns]
+    params = [c for c in WORKLOAD_PARAMETERS if c in d.columns and c not in keys
+              and c not in by_cols and d[c].nunique(dropna=False) > 1]
+    shown = {*by_cols, *params}
+    if "block_size" in d.columns and d["block_size"].nunique(dropna=False) > 1:
+        shown.add("block_size")
+    return keys + params, shown
+
+
 def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     why = [] if why is None else why
     d = df[df["metric"].astype(str).isin(metrics)].copy() if "metric" in df else df.copy()
@@ -195,16 +209,7 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     vol_first = d.groupby(by_cols, dropna=False, observed=True)["_pass"].transform("min") \
         if by_cols else pd.Series(d["_pass"].min(), index=d.index)
     d["_volfirst"] = vol_first
-    keys = [c for c in ("tool", "test", "workload", "op", "metric", "block_size")
-            if c in d.columns]
-    # runs that differ in another workload parameter (iodepth, threads, rw, ...) are not passes
-    # of one test: each setting is its own group, named in the row
-    params = [c for c in WORKLOAD_PARAMETERS if c in d.columns and c not in keys
-              and c not in by_cols and d[c].nunique(dropna=False) > 1]
-    shown = {*by_cols, *params}
-    if "block_size" in d.columns and d["block_size"].nunique(dropna=False) > 1:
-        shown.add("block_size")
-    keys += params
+    keys, shown = _pass_keys(d, by_cols)
     rows = []
     seen_later = False
     for key, g in _groups(d, by_cols + keys):
