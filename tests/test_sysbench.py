@@ -612,7 +612,7 @@ def test_sniff():
 def test_runs_after_a_script_s_own_lines_are_read():
     """A loop that echoes a header, then ``Test: i`` before each run (FossilDaddy/Coen-241's
     and OneBearr/Cloud-Computing-241's scripts; read as 'not a recognised benchmark output'
-    before): every run read, the lines before the first banner left as notes. Values read
+    before): every run read, the script's lines left as notes. Values read
     off the file: ``events per second: 45176.02`` (line 17), ``45096.58`` (49), ``44751.23``
     (81)."""
     path = fixture("sysbench", "sb1.0_cpu_loop_echoed.txt")
@@ -625,8 +625,12 @@ def test_runs_after_a_script_s_own_lines_are_read():
     assert ops.repetition.tolist() == [0, 1, 2] and ops.run_id.nunique() == 3
     assert (ops.unit == "ops/s").all()
     notes = sb.parse(text, path.name).notes
+    # the lines between two runs are noted as those before the first (nidmgh/sysbenchCloudDB's
+    # "######----- <date> -----######" and "Thread = 4" were dropped without a word)
     assert notes == ["line 1: ignored before the banner: sysbench CPU test with 2000 "
-                     "cpu-max-prime :", "line 2: ignored before the banner: Test: 0"]
+                     "cpu-max-prime :", "line 2: ignored before the banner: Test: 0",
+                     "line 34: ignored between runs: Test: 1",
+                     "line 66: ignored between runs: Test: 2"]
 
 
 def test_a_banner_after_other_lines_claims_no_other_tool_s_file():
@@ -898,9 +902,11 @@ def test_a_second_report_without_its_banner_is_left_out_not_merged_into_the_run(
     assert one(df, "ops") == approx(4432.84)  # line 15 "events per second:  4432.84"
     assert one(df, "events") == 4437  # "total number of events:  4437"
     assert set(df["threads"]) == {1}  # line 4 "Number of threads: 1" (line 35 says 2)
-    assert fails[["source", "kind", "position"]].values.tolist() == [[name, "partial",
-                                                                      "line 34"]]
+    assert fails[["source", "kind", "position"]].values.tolist() == [
+        [name, "partial", "line 34"], [name, "note", "line 32"]]  # (the cut banner, quoted)
     assert "found 'ysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)'" in fails["reason"][0]
+    assert fails["reason"][1] == ("ignored between runs: ysbench 1.0.20 (using system LuaJIT "
+                                  "2.1.0-beta3)")
     p = sb.parse(fixture("sysbench", name).read_text(), name)
     assert [e.position for e in p.partial] == ["line 34"]
 

@@ -1009,6 +1009,8 @@ class _Reader:
         classifiers, seen = _CLASSIFIERS, _SEEN
         free = self.rec.free_lines if self.rec is not None else None  # lines of no kind
         in_hist = False  # in a latency histogram: its lines, to the blank line after it
+        last_known, unknown = r.banner, []  # (the lines of no kind after the last known one
+        # are a script's own between two runs: noted, as those before the first banner are)
         for i, s in enumerate(map(str.strip, lines[r.banner + 1:r.end]), r.banner + 1):
             if in_hist:
                 in_hist = bool(s)
@@ -1030,6 +1032,10 @@ class _Reader:
                     kind = row = m = None
                 if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
                     seen[s] = (kind, row, m)
+            if kind is None:
+                unknown.append(i)
+            else:
+                last_known = i
             if kind == "result":
                 self._result(st, s, i, m, row)
             elif kind == "interval":
@@ -1044,7 +1050,26 @@ class _Reader:
                 self._plain_line(st, s, i, kind)
             elif free is not None:  # a line of no kind, ignored
                 free.append(i)
+        if r.end < len(lines) and unknown and unknown[-1] > last_known:
+            # (sysbench's own lines of no kind are indented: "    events (avg/stddev): …")
+            self._between_runs([i for i in unknown if i > last_known
+                                and not lines[i][:1].isspace()])
         return self._finish(r, st, rows)
+
+    def _between_runs(self, idx: list[int]) -> None:
+        """Note the lines of no kind after a run's report, before the next run's banner (a
+        script's separators: ``######----- <date> -----######``, ``Thread = 4``), as the lines
+        before the first banner are; a plan keeps them as printed (the note quotes them)."""
+        if not idx:
+            return
+        for i in idx[:_BETWEEN_NOTED]:
+            self.notes.append(f"line {i + 1}: ignored between runs: {self.lines[i].strip()[:80]}")
+        if len(idx) > _BETWEEN_NOTED:
+            self.notes.append(f"lines {idx[_BETWEEN_NOTED] + 1}-{idx[-1] + 1}: "
+                              f"{len(idx) - _BETWEEN_NOTED} more ignored between runs")
+        if self.rec is not None:
+            noted = set(idx)
+            self.rec.free_lines = [x for x in self.rec.free_lines if x not in noted]
 
     def _run_family(self, r: _Run) -> str:
         """The family of run ``r`` (:func:`_family` of its lines, joined only if needed)."""
@@ -1937,6 +1962,7 @@ def _line_number(error: ParseError) -> int:
 _NAN = float("nan")
 _RUNNING = "Running the test with following options:"  # once per report, after its banner
 _ZERO_LISTED = 6  # latencies of zero named in the note, the rest counted
+_BETWEEN_NOTED = 3  # lines between two runs quoted in notes, the rest counted
 
 
 def parse(text: str, source: str, **options) -> Parsed:
