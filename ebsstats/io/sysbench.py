@@ -698,6 +698,22 @@ _NOT_REMEMBERED = frozenset(("result", "interval", "option"))
 _SEEN_MAX = 4096
 
 
+def _classify(s: str) -> tuple:
+    """``(kind, row, match)`` of a stripped, non-empty line not in :data:`_SEEN` (each of the
+    branches its first character allows tried in turn; ``(None, None, None)`` for a line of
+    no kind), remembered there unless its kind is one of :data:`_NOT_REMEMBERED`."""
+    for branch, match in _CLASSIFIERS.get(s[0]) or _classifier(s[0]):
+        m = match(s)
+        if m is not None:
+            got = (*branch, m)
+            break
+    else:
+        got = (None, None, None)
+    if got[0] not in _NOT_REMEMBERED and len(_SEEN) < _SEEN_MAX:
+        _SEEN[s] = got
+    return got
+
+
 def _classifier(first: str) -> tuple:
     """``(((kind, row), match), ...)``: the branches of :data:`_BRANCHES` a line starting with
     ``first`` can match, in order (kept for ASCII characters). Each is tried on its own: the
@@ -1006,7 +1022,6 @@ class _Reader:
         :meth:`_finish`."""
         lines = self.lines
         st = _RunState(self._run_family(r), self.rec is not None)
-        classifiers, seen = _CLASSIFIERS, _SEEN
         free = self.rec.free_lines if self.rec is not None else None  # lines of no kind
         in_hist = False  # in a latency histogram: its lines, to the blank line after it
         last_known, unknown = r.banner, []  # (the lines of no kind after the last known one
@@ -1019,19 +1034,8 @@ class _Reader:
                 continue
             if not s:
                 continue
-            known = seen.get(s)
-            if known is not None:  # a line read before (an option echo, a heading, ...)
-                kind, row, m = known
-            else:
-                for branch, match in classifiers.get(s[0]) or _classifier(s[0]):
-                    m = match(s)
-                    if m is not None:
-                        kind, row = branch
-                        break
-                else:
-                    kind = row = m = None
-                if kind not in _NOT_REMEMBERED and len(seen) < _SEEN_MAX:
-                    seen[s] = (kind, row, m)
+            kind, row, m = _SEEN.get(s) or _classify(s)  # (a line read before: an option
+            # echo, a heading, ...)
             if kind is None:
                 unknown.append(i)
             else:
