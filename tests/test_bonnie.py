@@ -825,3 +825,15 @@ def test_a_csv_row_pasted_again_is_read_once(tmp_path):
     old = (BON / "bon1.03a_q_x2_s512_n0.csv").read_text().splitlines()
     (tmp_path / "o.csv").write_text("\n".join([*old, old[-1]]) + "\n")
     assert es.read(tmp_path / "o.csv")["run_id"].nunique() == len(old)
+
+
+def test_a_line_without_commas_above_csv_rows_is_noted(tmp_path):
+    """annttu/bonnie2gchart's CSV opens with "Comment here!": dropped without a word. It is
+    noted; bonnie++'s own progress lines (stderr in the same file) are not."""
+    lines = (BON / "bon_q_x3_s512_n0.csv").read_text().splitlines()
+    (tmp_path / "c.csv").write_text("\n".join(["Comment here!", "Writing intelligently...done",
+                                               *lines]) + "\n")
+    df, fails = es.read(tmp_path / "c.csv", with_failures=True)
+    assert df["run_id"].nunique() == 3
+    assert fails["reason"].tolist() == ["1 line(s) without commas ignored (line 1 first: "
+                                        "'Comment here!')"]

@@ -1137,6 +1137,8 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
         runs = _without_copies(csv_runs, lines, notes)
         if text_runs or text_error:
             notes.append("text table ignored: the CSV rows of the same output are exact")
+        else:
+            _other_lines(lines, notes)
         _from_tables(csv_runs, text_runs, notes)
     elif text_error is not None:
         raise ParseError(source, text_error.lineno or None, text_error.expected,
@@ -1151,6 +1153,25 @@ def _parse(text: str, source: str, chunk_size: str | int | None = None) -> Parse
         raise ParseError(source, where, "a bonnie++ CSV row or text report", found=first)
     return Parsed(tool=TOOL, format=runs[0].fmt, version=runs[0].version,
                   columns=_columns(runs, source, default_chunk), notes=notes)
+
+
+def _other_lines(lines: list[str], notes: list[str]) -> None:
+    """Note the lines of a CSV output (no text table) that are no row: without a comma
+    (annttu/bonnie2gchart's "Comment here!" above its rows was dropped without a word).
+
+    >>> notes = []; _other_lines(["Comment here!", "1.96,1.96,h", "", "end"], notes); notes
+    ["2 line(s) without commas ignored (line 1 first: 'Comment here!')"]
+    """
+    other = [i for i, line in enumerate(lines) if "," not in line and line.strip()
+             and not line.startswith(_PROGRESS)]
+    if other:
+        notes.append(f"{len(other)} line(s) without commas ignored (line {other[0] + 1} "
+                     f"first: {lines[other[0]].strip()[:60]!r})")
+
+
+# what bonnie++ itself prints on stderr while it runs (kept when both streams go to one file)
+_PROGRESS = ("Using uid:", "Writing ", "Rewriting...", "Reading ", "start 'em",
+             "Create files", "Stat files", "Delete files")
 
 
 def _without_copies(runs: list[_Run], lines: list[str], notes: list[str]) -> list[_Run]:
