@@ -433,3 +433,23 @@ def test_fio_1_57_issued_line_gives_total_ios_and_exact_iops():
     assert got["total_ios"] == 20001
     assert got["iops"] == pytest.approx(20001 / 2.001, rel=1e-12)  # 9995.0025…
     assert got["bandwidth"] == 39982 * 1024
+
+
+def test_a_job_run_again_in_one_file_takes_its_own_header():
+    """A wrapper loop runs one job at 4k, then 64k, appending fio's normal reports to one file
+    (jharriga/fiotest's 4K/64K/512K, GijsVermarien's two runs): the second run kept the first
+    one's header (bs 4096 for 64 KiB I/Os, and its rw/iodepth/ioengine). Fixture made here
+    (make_fio_fixtures.sh): headers on lines 2 (4096B) and 35 (64.0KiB)."""
+    import ebsstats as es
+    from tests.conftest import FIXTURES
+
+    df = es.read(FIXTURES / "fio" / "gen" / "appended_bs_normal.txt")
+    line = df["position"].str.extract(r"line (\d+)", expand=False).astype(int)
+    first = df.assign(line=line).groupby("run_id", observed=True)["line"].min().sort_values()
+    bs = df.groupby("run_id", observed=True)["block_size"].unique()
+    assert [list(bs[r]) for r in first.index] == [[4096], [65536]]
+    io = df[df.metric.isin(["io_bytes", "total_ios"])].pivot_table(
+        index="run_id", columns="metric", values="value", observed=True)
+    # (io_bytes as printed, "64.3MiB": the size of an I/O within 0.1 %)
+    assert (io["io_bytes"] / io["total_ios"]).loc[first.index].tolist() == pytest.approx(
+        [4096.0, 65536.0], rel=1e-3)

@@ -85,14 +85,28 @@ def _bytes_unit(unit: str) -> float:
 class _Report:
     """What the lines before the first job block said, and the job blocks read so far."""
 
-    __slots__ = ("version", "host", "headers", "notes", "jobs")
+    __slots__ = ("version", "host", "headers", "taken", "notes", "jobs")
 
     def __init__(self) -> None:
         self.version: str | None = None
         self.host: str | None = None
-        self.headers: dict[str, tuple[dict, dict]] = {}  # job name → (options, block sizes)
+        # job name → the (options, block sizes) of each of its header lines, in order; a job
+        # block takes the next of its name not taken yet, else the last (numjobs clones)
+        self.headers: dict[str, list[tuple[dict, dict]]] = {}
+        self.taken: dict[str, int] = {}
         self.notes: list[str] = []
         self.jobs: list[dict] = []
+
+    def header_of(self, name: str) -> tuple[dict, dict]:
+        """The header a job block of ``name`` opening now takes: runs of one job appended to
+        a file (a wrapper script looping over block sizes: jharriga/fiotest's 4K, 64K, 512K)
+        each print their own header before their block."""
+        lines = self.headers.get(name)
+        if not lines:
+            return {}, {}
+        k = self.taken.get(name, 0)
+        self.taken[name] = k + 1
+        return lines[min(k, len(lines) - 1)]
 
 
 _HOST_PREFIX = re.compile(r"^<[^>]*>\s?")  # client/server: "<hostname> " before each line
@@ -113,6 +127,7 @@ def _parse_normal(text: str, source: str) -> Parsed:
             m = _N_JOB.match(line)
             if m:
                 job = _new_job(m, n)
+                job["header"] = rep.header_of(job["name"])
                 rep.jobs.append(job)
                 op = pfam = None
             elif job is None:
@@ -155,7 +170,7 @@ def _preamble_line(line: str, rep: _Report) -> None:
     """A line before the first job block: a job's header, fio's version or banner, a warning."""
     m = _JOB_LINE.match(line)
     if m:
-        rep.headers.setdefault(m.group(1), job_line(m))
+        rep.headers.setdefault(m.group(1), []).append(job_line(m))
         return
     m = _N_VERSION.match(line.strip())
     if m:
@@ -204,7 +219,7 @@ class _Kept(tuple):
 
 def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
     """The rows of one job block as records, with the job's header options."""
-    opts, bsizes = rep.headers.get(job["name"], ({}, {}))
+    opts, bsizes = job["header"]
     base = {"source": source, "run_key": f"line {job['line']}", "tool": TOOL,
             "tool_version": rep.version, "test": job["name"], "job": job["name"],
             "groupid": job["gid"], "threads": job["jobs"], **job_line_meta(opts)}
