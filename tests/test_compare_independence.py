@@ -78,3 +78,24 @@ def test_ratio_ci_neff_is_the_inflated_normal_interval():
     half = stats.norm.ppf(0.975) * math.sqrt(3 * se(x) ** 2 + se(y) ** 2)
     c = math.log(np.median(y) / np.median(x))
     assert (lo, hi) == pytest.approx((math.exp(c - half), math.exp(c + half)))
+
+
+def test_a_constant_run_order_column_gives_no_dependence_and_no_order_effect():
+    """nidmgh/sysbenchCloudDB read with repetition 0 on every run: the rows' storage order was
+    taken as run order (lag-1 0.98 of sorted values), and the verdict flipped from "~" to
+    "better" when the rows were shuffled. Tied places are no order: not testable, and the
+    verdict is the same in any row order."""
+    import ebsstats as es
+
+    rng = np.random.default_rng(0)
+    n = 12
+    df = pd.DataFrame({"config": ["a"] * n + ["b"] * n,
+                       "value": np.r_[np.sort(rng.normal(100, 10, n)), rng.normal(112, 10, n)],
+                       "repetition": 0, "higher_is_better": True})
+    cols = ["lag1_autocorr_baseline", "p_adjusted", "verdict"]
+    one = es.compare(df, by="config", baseline="a")
+    two = es.compare(df.sample(frac=1, random_state=1), by="config", baseline="a")
+    assert one[cols].iloc[0]["verdict"] == two[cols].iloc[0]["verdict"] == "better"
+    assert np.isnan(one["lag1_autocorr_baseline"].iloc[0])
+    s = es.summarize(df, by="config", n_boot=0)
+    assert s["warning"].fillna("").str.contains("lag-1").sum() == 0

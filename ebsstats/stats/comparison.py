@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
+from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (
     adjust_pvalues,
     as_list,
@@ -626,6 +627,7 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
     if not base:
         return False
     base_sub = base[0]
+    base_mix = mixed_parameters(base_sub, []).get(())  # (runs of other workloads pooled)
     xb, xb_excl = clean_values(base_sub, value)
     hib = direction(cell, o["higher_is_better"])
     for key, sub in groups:
@@ -646,9 +648,10 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
                                  o["ratio_method"], o["n_permutations"], rng))
         row.update(_dependence(base_sub, sub, xb, y, row, o, rng))
         row["higher_is_better"] = hib
-        note = _imbalance(base_sub, sub, o["watch"])
-        if note:
-            strata_notes[len(rows)] = note
+        notes = [_imbalance(base_sub, sub, o["watch"]), mixed_parameters(sub, []).get(()),
+                 base_mix and base_mix.replace("the group mixes", "the baseline mixes", 1)]
+        if any(notes):
+            strata_notes[len(rows)] = "; ".join(n for n in notes if n)
         rows.append(row)
     return True
 

@@ -31,7 +31,7 @@ from ebsstats.pricing import (
     entitled_throughput,
     volume_cost,
 )
-from ebsstats.stats._checks import refuse_impossible
+from ebsstats.stats._checks import mixed_parameters, refuse_impossible
 from ebsstats.stats._core import SUMMARY_FLAGS, median_ci_array
 from ebsstats.units import MB, MiB
 
@@ -301,9 +301,12 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     for key, grp in df.groupby(by, sort=True, dropna=False, observed=True):
         key = key if isinstance(key, tuple) else (key,)
         label = dict(zip(by, key, strict=True))
-        rows.append(_group_cost(grp, label, terms, as_of=as_of, confidence=confidence,
-                                set_totals=set_totals))
+        row = _group_cost(grp, label, terms, as_of=as_of, confidence=confidence,
+                          set_totals=set_totals)
+        row["warning"] = _pooled(grp)
+        rows.append(row)
     out = pd.DataFrame(rows)
+    out["warning"] = out["warning"].astype("string")
     perf = out["iops"] if frontier_on == "iops" else out["bandwidth_mbps"]
     out["on_frontier"] = pareto_front(out["monthly_usd"], perf)
     out["ratio_rule_ok"] = out["ratio_rule_ok"].astype("boolean")
@@ -312,6 +315,21 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
     cols = [c for c in out.columns if c not in ("confidence", "method")]
     return out[[*cols, "confidence", "method"]]
 
+
+
+def _pooled(grp: pd.DataFrame) -> str | None:
+    """A warning when a configuration's rate rows are of several tests or workload settings:
+    their rate is a mix of workloads, not the volume's rate for one (the bundled campaign's
+    randread, write-1m, bonnie++ and PTS rows were one $/IOPS, n=181)."""
+    said = []
+    tests = list(grp["test"].dropna().unique()) if "test" in grp else []
+    if len(tests) > 1:
+        shown = ", ".join(map(str, tests[:3])) + (", ..." if len(tests) > 3 else "")
+        said.append(f"the group pools {len(tests)} tests ({shown}): select one test")
+    mix = mixed_parameters(grp, []).get(())
+    if mix:
+        said.append(mix)
+    return "; ".join(said) or None
 
 
 def _check_arguments(data, value, by, confidence, duty_cycle, frontier_on) -> None:

@@ -13,11 +13,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (
     check_columns,
     clean_values,
     group_keys,
     iter_groups,
+    key_value,
     order_stat_ranks,
 )
 
@@ -216,6 +218,7 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         raise ValueError(f"precision must be positive, got {precision}")
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
+    mixed = mixed_parameters(data, keys)  # groups whose runs measured different workloads
     curves, summaries = [], []
     for i, (key, sub) in enumerate(iter_groups(data, keys)):
         rng = np.random.default_rng([seed, i])
@@ -243,6 +246,9 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
                 note = f"±{precision:.3g} not reached up to n={search}"
             elif n_needed > n_obs:
                 note = "n_needed extrapolated beyond the observed runs"
+        mix = mixed.get(tuple(key_value(key[k]) for k in keys)) if mixed else None
+        if mix:  # (the spread of a mix of workloads is not run-to-run noise)
+            note = f"{note}; {mix}" if note else mix
         curve = curve.assign(**key) if key else curve
         curve["n_obs"] = n_obs
         curve["n_needed"] = n_needed
