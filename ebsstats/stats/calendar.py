@@ -604,6 +604,12 @@ def _perm_weekday(ctx, fac: _Factor, n_perm: int, rng) -> tuple[float, float]:
     return obs, _perm_p(obs, sims)
 
 
+def _varies_within_a_day(f: _Factor, day: np.ndarray) -> bool:
+    """Whether some day holds runs of two levels of the factor."""
+    pairs = np.unique(np.stack([day, f.codes]), axis=1)
+    return pairs.shape[1] > np.unique(day).size
+
+
 def _maybe_permute(e: _Est, ctx, n_perm: int, seed: int) -> None:
     """Replace the asymptotic p-value by a design-respecting randomization test when days are
     few, levels are seen on few days, or days are of very unequal size (where the cluster-robust
@@ -626,14 +632,19 @@ def _maybe_permute(e: _Est, ctx, n_perm: int, seed: int) -> None:
     if not why:
         return
     rng = np.random.default_rng([seed, 1 if f.name == "hour" else 0, g])
-    hour = f.name == "hour"
+    # hour labels are permuted within days; where no day holds two hour bins (one session a
+    # day, at its own hour) that permutes nothing (p = 1 beside a 100 % spread): the hour is
+    # then a day's label, permuted between days as a weekday is
+    hour = f.name == "hour" and _varies_within_a_day(f, day)
     stat, p = (_perm_hour if hour else _perm_weekday)(ctx, f, n_perm, rng)
     if not np.isfinite(p):
         return
     e.stat, e.p_value, e.permuted = stat, p, True
     e.notes = [x for x in e.notes if not x.startswith("not testable")]
+    what = "hour" if f.name == "hour" else "weekday"
     how = ("hour labels permuted within each day" if hour else
-           "weekday labels permuted between days, days weighted 1/(s_b² + s_w²/n_day)")
+           f"{what} labels permuted between days, days weighted 1/(s_b² + s_w²/n_day)"
+           + ("; each day has one hour bin" if f.name == "hour" else ""))
     e.method = (e.method.split("; not testable")[0] + f"; p-value: randomization test ({how}, "
                 f"{n_perm} permutations; used because of {', '.join(why)})")
 
