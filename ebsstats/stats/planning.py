@@ -142,6 +142,15 @@ def _needed(model: _Model, x: np.ndarray, rng: np.random.Generator, precision: f
         "tail_df": model.df, "log_scale": model.scale, "assurance": assurance}
 
 
+def _with_mix(note: str | None, mixed: dict, key: dict, keys: list[str]) -> str | None:
+    """``note`` with the group's mixed workload parameters appended (the spread of a mix of
+    workloads is not run-to-run noise)."""
+    mix = mixed.get(tuple(key_value(key[k]) for k in keys)) if mixed else None
+    if not mix:
+        return note
+    return f"{note}; {mix}" if note else mix
+
+
 def repetitions_needed(data: pd.DataFrame, value: str = "value",
                        by: str | Sequence[str] | None = None, precision: float = 0.05,
                        confidence: float = 0.95, n_max: int | None = None, n_boot: int = 200,
@@ -246,9 +255,7 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
                 note = f"±{precision:.3g} not reached up to n={search}"
             elif n_needed > n_obs:
                 note = "n_needed extrapolated beyond the observed runs"
-        mix = mixed.get(tuple(key_value(key[k]) for k in keys)) if mixed else None
-        if mix:  # (the spread of a mix of workloads is not run-to-run noise)
-            note = f"{note}; {mix}" if note else mix
+        note = _with_mix(note, mixed, key, keys)
         curve = curve.assign(**key) if key else curve
         curve["n_obs"] = n_obs
         curve["n_needed"] = n_needed
