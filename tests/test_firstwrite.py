@@ -211,3 +211,22 @@ def test_offsets_se_matches_exact_ols_on_true_touches():
     assert np.corrcoef(z, z_exact)[0, 1] > 0.95  # same estimate up to the regime terms
     assert abs(z.std(ddof=1) / z_exact.std(ddof=1) - 1) < 0.10  # same SE scale
     assert np.mean(np.abs(z) < 1.96) >= 0.85  # 60 intervals at 95 %
+
+
+def test_passes_follow_the_time_before_the_repetition():
+    """Two sessions a month apart on one volume, each numbering its runs 1, 2, 3: ranked by
+    repetition, both sessions' run 1 was "the first pass" (a 5x penalty read as 2.2x, not
+    detected). The time says which pass came first."""
+    rng = np.random.default_rng(0)
+    t0 = pd.Timestamp("2024-03-01", tz="UTC")
+    rows = [{"volume": "vol-1", "test": "randwrite", "op": "write", "metric": "iops",
+             "unit": "IO/s", "repetition": rep,
+             "value": (200 if (ses == 0 and rep == 1) else 1000) * math.exp(rng.normal(0, .02)),
+             "timestamp": t0 + pd.Timedelta(days=day, minutes=rep)}
+            for ses, day in ((0, 0), (1, 30)) for rep in (1, 2, 3)]
+    r = first_write(pd.DataFrame(rows), evidence="passes").iloc[0]
+    later = np.array([row["value"] for row in rows[1:]])
+    pen, lo, hi = log_ratio_ci([rows[0]["value"]], later)
+    assert r["n_first"] == 1 and r["penalty"] == pytest.approx(pen)
+    assert (r["penalty_ci_low"], r["penalty_ci_high"]) == (pytest.approx(lo), pytest.approx(hi))
+    assert 4.5 < r["penalty"] < 5.5 and r["detected"]
