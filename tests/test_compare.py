@@ -168,3 +168,25 @@ def test_tables_fit_100_columns():
         assert max(len(line) for line in text.splitlines()) <= 100
     assert "[MB/s]" in s and "widest covers 93.75 %" in s
     assert "baseline gp3" in c and "verdict" in c
+
+
+def test_strata_nested_in_the_groups_are_said_not_suggested():
+    """Hosts nested in the configurations (wikimedia's Ceph runs): the warning suggested
+    strata='host', and following it returned a 0x0 frame without a word. The warning says the
+    groups share no host; a call with those strata warns that it found nothing to compare."""
+    import warnings
+
+    import ebsstats as es
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"config": ["a"] * 12 + ["b"] * 12,
+                       "host": ["h1"] * 6 + ["h2"] * 6 + ["h3"] * 6 + ["h4"] * 6,
+                       "value": np.r_[rng.normal(100, 3, 12), rng.normal(130, 3, 12)],
+                       "higher_is_better": True})
+    w = es.compare(df, by="config", baseline="a", n_boot=199)["warning"].iloc[0]
+    assert "share no host" in w and "strata='host'" not in w
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        out = es.compare(df, by="config", baseline="a", strata="host")
+    assert out.empty and "nested in the groups" in out.attrs["reason"]
+    assert any("found nothing to compare" in str(x.message) for x in got)

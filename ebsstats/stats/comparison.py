@@ -599,9 +599,23 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         raise ValueError(f"baseline {baseline!r} not found in column(s) {by_cols}")
     out = pd.DataFrame(rows)
     if out.empty:
-        return out
+        return _nothing_compared(out, cells, by_cols)
     return _finish(out, cells, by_cols, block_cols, test, padjust, alpha, confidence,
                    ratio_method, n_boot, strata_notes)
+
+
+def _nothing_compared(out: pd.DataFrame, cells: list[str], by_cols: list[str]) -> pd.DataFrame:
+    """The empty result of a call where no cell holds the baseline and another group, with the
+    reason said (in ``attrs["reason"]`` and a warning): strata nested in the groups (each host
+    ran one configuration) leave nothing to compare within them."""
+    why = (f"compare found nothing to compare: no cell of {cells} holds the baseline and "
+           f"another {'/'.join(by_cols)} group" + (
+               " (a column among them is nested in the groups: each of its values ran one "
+               "group, so the groups cannot be compared within it; compare without it)"
+               if cells else ""))
+    out.attrs["reason"] = why
+    warnings.warn(why, UserWarning, stacklevel=3)
+    return out
 
 
 def _baseline_key(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
@@ -719,8 +733,14 @@ def _imbalance(base: pd.DataFrame, sub: pd.DataFrame, cols: list[str]) -> str | 
     if not bad:
         return None
     txt = "; ".join(f"{c} (baseline/group: {show})" for c, _, show in bad)
+    shared = [c for c, _, _ in bad if set(base[c].astype("string").dropna())
+              & set(sub[c].astype("string").dropna())]
+    if not shared:  # (every value ran one group: nested, no stratum holds both)
+        return (f"unbalanced strata: {txt}: the two groups share no {bad[0][0]}, so the "
+                f"difference cannot be told from one of {bad[0][0]} (nested: no strata can "
+                "separate them)")
     return (f"unbalanced strata: {txt}: the difference may be one of composition; compare "
-            f"within strata with strata={bad[0][0]!r}")
+            f"within strata with strata={shared[0]!r}")
 
 
 def _block_medians(sub: pd.DataFrame, value: str, blocks: list[str]) -> pd.Series:
