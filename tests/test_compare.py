@@ -190,3 +190,16 @@ def test_strata_nested_in_the_groups_are_said_not_suggested():
         out = es.compare(df, by="config", baseline="a", strata="host")
     assert out.empty and "nested in the groups" in out.attrs["reason"]
     assert any("found nothing to compare" in str(x.message) for x in got)
+
+
+def test_a_ratio_interval_never_excludes_its_estimate_by_rounding():
+    """Tied runs: the bootstrap interval is the ratio itself, which exp(log) made
+    1.1999999999999993 beside 1.2, an interval excluding its own estimate."""
+    import ebsstats as es
+
+    df = pd.DataFrame({"config": ["a"] * 9 + ["b"] * 9, "value": [100.0] * 9 + [120.0] * 9,
+                       "higher_is_better": True})
+    df.loc[0, "value"], df.loc[17, "value"] = 90.0, 130.0
+    r = es.compare(df, by="config", baseline="a", n_boot=499).iloc[0]
+    assert r["ratio_ci_low"] <= r["ratio"] <= r["ratio_ci_high"]
+    assert r["ratio"] == 1.2

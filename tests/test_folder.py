@@ -474,3 +474,19 @@ def test_a_compressed_output_says_it_is_compressed(tmp_path):
     assert reasons["r.json.bz2"].startswith("bzip2-compressed file: not read")
     assert reasons["r.json.xz"].startswith("xz-compressed file: not read")
     assert set(fails["kind"]) == {"skipped"}
+
+
+def test_a_pattern_of_any_folders_then_any_file(tmp_path):
+    """The read's own docstring example, pattern="{config}/**/*", was refused ("'**/*' has no
+    text between two placeholders"): "**/" ends with its own "/", so a placeholder or "*"
+    may follow it."""
+    src = fixture("fio", "small_json.json").read_bytes()
+    for cfg, sub in (("gp2", "runs/2024"), ("gp3", "")):
+        d = tmp_path / cfg / sub
+        d.mkdir(parents=True, exist_ok=True)
+        (d / f"{cfg}.json").write_bytes(src + cfg.encode())
+    df = es.read(tmp_path, pattern="{config}/**/*", progress=False)
+    assert df.groupby("source")["config"].first().to_dict() == {
+        "gp2/runs/2024/gp2.json": "gp2", "gp3/gp3.json": "gp3"}
+    with pytest.raises(ValueError, match="no text between two placeholders"):
+        es.read(tmp_path, pattern="{config}{volume}/*")

@@ -1261,7 +1261,7 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     --------
     >>> import ebsstats as es
     >>> df = es.read("tests/fixtures/fio/small_json.json")    # doctest: +SKIP
-    >>> df = es.read("data/", pattern="{config}/**/*")          # doctest: +SKIP
+    >>> df = es.read("data/campaign", pattern="{config}/**/*")  # doctest: +SKIP
     """
     if meta_kwargs:  # a typo (serie=True) silently became a column: metadata goes in meta=
         metamod.check_meta_kwargs("read", meta_kwargs, [

@@ -451,6 +451,7 @@ def check_pattern(pattern: str | None) -> None:
     would be ambiguous and make matching backtrack over long names).
 
     >>> check_pattern("{config}/{volume}/run-{repetition}.json")
+    >>> check_pattern("{config}/**/*")  # (any folders, then any file)
     >>> check_pattern("{config}{volume}.json")
     Traceback (most recent call last):
     ...
@@ -462,7 +463,8 @@ def check_pattern(pattern: str | None) -> None:
     prev_start, prev_end = 0, None
     for m in _PLACEHOLDER.finditer(pattern):
         name = m.group(1)
-        if m.start() == prev_end and m.group(0) != "**/":
+        if m.start() == prev_end and m.group(0) != "**/" \
+                and pattern[prev_start:prev_end] != "**/":  # ("**/" ends with its own "/")
             raise ValueError(f"pattern {pattern!r}: {pattern[prev_start:m.end()]!r} has no text "
                              "between two placeholders")
         if name:

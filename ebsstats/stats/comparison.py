@@ -604,6 +604,17 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
                    ratio_method, n_boot, strata_notes)
 
 
+def _keep_estimate_inside(out: pd.DataFrame) -> None:
+    """An interval bound beyond its ratio by rounding alone (exp of a log: 1.1999999999999993
+    beside 1.2 with tied runs) is set to the ratio; a bound beyond it by more is the interval's
+    own (a percentile bootstrap may exclude its estimate) and stays."""
+    r = out["ratio"].to_numpy(float)
+    tol = 1e-9 * np.abs(r)
+    for c, beyond in (("ratio_ci_low", np.greater), ("ratio_ci_high", np.less)):
+        b = out[c].to_numpy(float)
+        out[c] = np.where(beyond(b, r) & (np.abs(b - r) <= tol), r, b)
+
+
 def _nothing_compared(out: pd.DataFrame, cells: list[str], by_cols: list[str]) -> pd.DataFrame:
     """The empty result of a call where no cell holds the baseline and another group, with the
     reason said (in ``attrs["reason"]`` and a warning): strata nested in the groups (each host
@@ -676,6 +687,7 @@ def _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence
     p = out["p_value"].to_numpy(float)
     ok = np.isfinite(p)
     out["p_adjusted"] = adjust_pvalues(p, correction)
+    _keep_estimate_inside(out)
     for c in ("", "_ci_low", "_ci_high"):
         out[f"change_pct{c}"] = (out[f"ratio{c}"] - 1) * 100
     paired_name = "wilcoxon signed-rank" if test == "mannwhitney" else "paired permutation"
