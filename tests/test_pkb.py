@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import ebsstats as es
@@ -84,7 +85,31 @@ def test_bonnie_and_sysbench_units(frame):
 def test_skipped_samples_are_counted():
     parsed = parse(FILES[0].read_text(), str(FILES[0]))
     # per fio job-mode the bare ":latency" sample (3), sysbench tps_array + data load time (2)
-    assert parsed.notes == ["5 PKB sample(s) of other metrics or benchmarks skipped"]
+    assert parsed.notes == ["5 PKB sample(s) of other metrics or benchmarks skipped",
+                            "68 row(s) without their run's start_time sample: timestamp is the "
+                            "time PKB wrote the sample, after the run"]
+
+
+def test_a_run_s_start_time_sample_is_its_rows_timestamp(tmp_path):
+    """PKB stamps a sample when it publishes it, after the whole benchmark: jliu312/
+    parse-perfkit's fio samples carried 17:32:24, 202 s after their run's "start_time" sample
+    (1685035742.4282012 sec, line 121), the time the schema means. A run's start_time sample
+    gives its rows' timestamp; the other runs keep the sample time, with the note."""
+    lines = _raw(FILES[0])
+    fio = [s for s in lines if s["test"] == "fio"]
+    uri = fio[0]["run_uri"]
+    start = {**fio[0], "metric": "start_time", "value": 1685035742.4282012, "unit": "sec"}
+    p = tmp_path / "results.json"
+    p.write_text("".join(json.dumps(s) + "\n" for s in [*lines, start]))
+    parsed = parse(p.read_text(), str(p))
+    got = es.io.frame(parsed.records)
+    mine = got["run_id"].isin(got.loc[got["run_uri"] == uri, "run_id"]) & (got["tool"] == "fio")
+    assert set(got.loc[mine, "timestamp"]) == {pd.Timestamp(1685035742.4282012, unit="s",
+                                                            tz="UTC")}
+    assert not got.loc[~mine, "timestamp"].eq(pd.Timestamp(1685035742.4282012, unit="s",
+                                                           tz="UTC")).any()
+    assert any(n.endswith("timestamp is the time PKB wrote the sample, after the run")
+               for n in parsed.notes) == bool((~mine).any())
 
 
 def test_uncollapsed_metadata_object_reads_the_same(tmp_path):
@@ -116,3 +141,16 @@ def test_sniff_refuses_other_json():
     assert sniff('{"metric": "m", "value": 1, "unit": "", "labels": "", "test": "fio"}') == \
         "json lines"
     assert sniff("metric,value\n") is None
+
+
+def test_a_file_of_other_benchmarks_says_what_it_holds(tmp_path):
+    """jliu312/parse-perfkit's coremark results: "recognised as fio (json lines) but it holds
+    no results". It is a PKB file whose samples are of a benchmark ebsstats does not read."""
+    lines = _raw(FILES[0])[:2]
+    for s in lines:
+        s["test"], s["metric"] = "coremark", "Coremark Score"
+    p = tmp_path / "coremark.json"
+    p.write_text("".join(json.dumps(s) + "\n" for s in lines))
+    assert parse(p.read_text(), str(p)).why_empty == (
+        "a PerfKit Benchmarker results file without fio, bonnie++ or sysbench results: its "
+        "samples are of coremark (2)")
