@@ -1185,7 +1185,8 @@ def _without_copies(runs: list[_Run], lines: list[str], notes: list[str]) -> lis
     >>> notes = []
     >>> [r.line for r in _without_copies([_Run(1, "csv", None), _Run(2, "csv", None)],
     ...                                  [row, row], notes)], notes
-    ([1], ['line 2 repeats line 1 byte for byte, its seed 1329851305 included: a copy of that run, read once'])
+    ([1], ['line 2 repeats line 1 byte for byte, its seed 1329851305 included: a copy of that \
+run, read once'])
     """
     seen: dict[str, int] = {}
     kept = []

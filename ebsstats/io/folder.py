@@ -516,7 +516,8 @@ def _binary_reason(data: bytes) -> str:
     "binary"), anything else is no benchmark output.
 
     >>> _binary_reason(b"\\x1f\\x8b\\x08\\x00"), _binary_reason(b"\\x00\\x01")
-    ('gzip-compressed file: not read (decompress it first, e.g. gunzip -k)', 'binary file, not a benchmark output')
+    ('gzip-compressed file: not read (decompress it first, e.g. gunzip -k)', \
+'binary file, not a benchmark output')
     """
     for magic, name in _COMPRESSED.items():
         if data.startswith(magic):

@@ -62,9 +62,9 @@ Metrics
       in ``mb_basis``); byte rates with another prefix the same way, per result
       (``byte/s`` of OpenSSL is 1, ``GiB/s``/``KiB/s`` binary and ``kB/s`` decimal as they
       say, ``GB/s``/``KB/s``/``TB/s`` by the profile's tool: simdjson's GB is 10^9 bytes,
-      else binary assumed, as an unknown MB); ``IOPS`` → ``iops``; a latency Scale (``ms``, ``us``) of a
-      storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is sysbench's average
-      latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
+      else binary assumed, as an unknown MB); ``IOPS`` → ``iops``; a latency Scale (``ms``,
+      ``us``) of a storage I/O profile (fio, sysbench file I/O, whose ``ms`` result is
+      sysbench's average latency) → ``lat_mean`` in s, the conversion in the ``basis`` column.
     * every other result: ``score`` with ``unit`` = the Scale verbatim (``ms`` of a frame time,
       ``Seconds``, …) and direction from Proportion (HIB → True, LIB → False, NIB →
       ``<NA>``).
@@ -1525,7 +1525,8 @@ def _rate_prefix(scale: str) -> tuple[int, bool] | None:
 
     >>> [_rate_prefix(s) for s in ("byte/s", "Bytes/sec", "GB/s", "GiB/s", "kB/s", "KB/s",
     ...                            "TiB/s", "MB/s", "Gb/s", "Gbit/s", "GB")]
-    [(0, False), (0, False), (3, False), (3, True), (1, False), (1, False), (4, True), None, None, None, None]
+    [(0, False), (0, False), (3, False), (3, True), (1, False), (1, False), (4, True), None, \
+None, None, None]
     """
     m = _PREFIX_RATE_RE.fullmatch(scale)
     if m is None:

@@ -671,7 +671,8 @@ _STARTS: tuple[frozenset[str] | None, ...] = (
     _may_start("(D"), _may_start("W"), _may_start("L"), _may_start("DEIT"),  # skip ... progress
     _may_start("CFGLOSTpqr"),  # headings
     # option echoes
-    _may_start("N"), _may_start("T"), _may_start("E"), _may_start(digit=True), _may_start(digit=True), None,
+    _may_start("N"), _may_start("T"), _may_start("E"), _may_start(digit=True),
+    _may_start(digit=True), None,
     _may_start("Bb", non_ascii=True), _may_start("R"), _may_start("P"), _may_start("C"),
     _may_start("C"), _may_start("U"), _may_start("D"), _may_start("D"), _may_start("MP"),
     _may_start("R"), _may_start("M"), _may_start("t"), _may_start("Mb"), _may_start("Mo"),
