@@ -499,15 +499,23 @@ def _drop_valueless_rows(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     return (df[~empty], n) if 0 < n < len(df) else (df, 0)
 
 
+_LONG_TEXT = 80  # characters: a text column with a longer cell is given room to wrap
+
+
 def _html_table(shown: pd.DataFrame) -> str:
     right = [pd.api.types.is_numeric_dtype(shown[c]) and not pd.api.types.is_bool_dtype(shown[c])
              for c in shown.columns]
     head = "".join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(str(c))}</th>'
                    for c, r in zip(shown.columns, right, strict=True))
+    # a column of long texts (warnings, methods) wraps in a column wide enough to read, not
+    # in one a few words wide that makes every row a tall narrow block
+    left = ['<td style="text-align:left;min-width:40em">'
+            if not r and shown[c].astype("string").str.len().max() > _LONG_TEXT
+            else '<td style="text-align:left">' for c, r in zip(shown.columns, right, strict=True)]
     rows = "".join("<tr>" + "".join(
         f'<td style="text-align:right;white-space:nowrap">{html.escape(_cell(v))}</td>' if r
-        else f'<td style="text-align:left">{html.escape(_cell(v))}</td>'
-        for v, r in zip(row, right, strict=True)) + "</tr>"
+        else f'{td}{html.escape(_cell(v))}</td>'
+        for v, r, td in zip(row, right, left, strict=True)) + "</tr>"
         for row in shown.itertuples(index=False))
     return ('<div style="overflow-x:auto;max-width:100%"><table class="dataframe">'
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
