@@ -1162,6 +1162,8 @@ def _other_lines(lines: list[str], notes: list[str]) -> None:
     >>> notes = []; _other_lines(["Comment here!", "1.96,1.96,h", "", "end"], notes); notes
     ["2 line(s) without commas ignored (line 1 first: 'Comment here!')"]
     """
+    if len(lines) == 1:  # (the usual file: its one row)
+        return
     other = [i for i, line in enumerate(lines) if "," not in line and line.strip()
              and not line.startswith(_PROGRESS)]
     if other:
@@ -1188,6 +1190,8 @@ def _without_copies(runs: list[_Run], lines: list[str], notes: list[str]) -> lis
     ([1], ['line 2 repeats line 1 byte for byte, its seed 1329851305 included: a copy of that \
 run, read once'])
     """
+    if len(runs) < 2:  # (the usual file: one row, nothing to be a copy of)
+        return runs
     seen: dict[str, int] = {}
     kept = []
     for run in runs:
