@@ -490,11 +490,22 @@ def _display_units(df: pd.DataFrame, unit: str | None) -> pd.DataFrame:
 
 
 def _drop_valueless_rows(df: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """Rows whose every float column is missing are left out (counted), unless all are."""
+    """Rows whose every float column is missing are left out (counted), unless all are, or
+    the row says why in a ``verdict``, ``warning`` or ``note`` column (a drift test's "not
+    estimable: each weekday must be seen on at least 2 days" was left out with its numbers).
+
+    >>> d = pd.DataFrame({"x": [1.0, None, None], "y": [2.0, None, None],
+    ...                   "verdict": ["drift", "not estimable: 1 day", None]})
+    >>> kept, n = _drop_valueless_rows(d); kept["verdict"].tolist(), n
+    (['drift', 'not estimable: 1 day'], 1)
+    """
     numeric = [c for c in df.columns if pd.api.types.is_float_dtype(df[c])]
     if len(numeric) < 2 or not len(df):
         return df, 0
     empty = df[numeric].isna().all(axis=1)
+    for c in ("verdict", "warning", "note"):
+        if c in df.columns:
+            empty &= df[c].astype("string").fillna("").str.strip().eq("")
     n = int(empty.sum())
     return (df[~empty], n) if 0 < n < len(df) else (df, 0)
 
