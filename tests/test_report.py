@@ -294,15 +294,22 @@ def test_one_job_runs_the_notebooks_one_after_another(tmp_path, fio_data):
 
 
 @pytest.mark.skipif(os.name != "posix", reason="Unix sockets: POSIX only (TCP elsewhere)")
-def test_kernels_talk_over_sockets_of_their_own_and_leave_none(tmp_path, fio_data):
+def test_kernels_talk_over_sockets_of_their_own_and_leave_none(tmp_path, fio_data,
+                                                              monkeypatch):
     # kernels started at once took TCP ports the client picked and the kernel bound later
     # (another kernel's connection could take one: "Address already in use" in a report of the
     # wheel); each now has Unix sockets at paths of its own, outside the notebooks' folder
     # (the kernel's working directory), removed when it shuts down
+    import shutil
     import tempfile
 
     from ebsstats.app.reports import _kernel_manager_class
 
+    # a temporary folder of this test's own (short: a Unix socket path has ~107 characters):
+    # another test's report running meanwhile (pytest -n) makes its kernels' sockets in the
+    # shared one, which this test would count as left over
+    private = tempfile.mkdtemp(prefix="ek", dir="/tmp" if os.path.isdir("/tmp") else None)
+    monkeypatch.setattr(tempfile, "tempdir", private)
     kms = [_kernel_manager_class()() for _ in range(2)]
     assert [km.transport for km in kms] == ["ipc", "ipc"]
     assert all(os.path.isabs(km.ip) for km in kms) and kms[0].ip != kms[1].ip
@@ -317,4 +324,5 @@ def test_kernels_talk_over_sockets_of_their_own_and_leave_none(tmp_path, fio_dat
     assert sorted(p.name for p in nbs.iterdir()) == [f"0{k}-page.ipynb" for k in range(3)]
     left = {n for n in set(os.listdir(tempfile.gettempdir())) - before
             if n.startswith("ebsstats-kernel-")}
+    shutil.rmtree(private, ignore_errors=True)
     assert left == set()
