@@ -1570,7 +1570,7 @@ def _prefixed_rate(res: _Result) -> tuple[float, str] | None:
         return float(1000**power), "kB/s (the profile's scale: the SI kilo)"
     known = _profile_mb(res.identifier, res.title)
     if known is not None:
-        name = _profile_name(res.identifier) if res.identifier else _PROFILE_TITLES[res.title]
+        name = _known_profile(res.identifier, res.title)
         if known[0] == _MB:
             return float(1000**power), (f"{letter}B/s (the {name} profile: its tool counts "
                                         f"10^{3 * power} bytes)")
@@ -1621,6 +1621,12 @@ _WITHIN_1_5 = math.log(1.5)  # (the two units are 1024 times apart: no entry is 
 _KIB_CHECKED = (_KIB, "KiB/s (checked: IOPS x block size; fio printed its bw line in KiB/s)")
 
 
+def _known_profile(identifier: str | None, title: str | None) -> str | None:
+    """A profile's name (``stream`` of ``pts/stream-1.3.4``), else the name of its title where
+    :data:`_PROFILE_TITLES` knows it (the CSV exports give only the title)."""
+    return _profile_name(identifier) if identifier else _PROFILE_TITLES.get(title or "")
+
+
 @functools.lru_cache(maxsize=256)
 def _profile_mb(identifier: str | None, title: str | None = None) -> tuple[float, str] | None:
     """(factor, basis) of the MB/s results of a profile :data:`PROFILE_MB` knows (by its
@@ -1633,7 +1639,7 @@ def _profile_mb(identifier: str | None, title: str | None = None) -> tuple[float
     >>> _profile_mb("pts/fio-2.2.0") is None  # (checked per entry against its IOPS result)
     True
     """
-    name = _profile_name(identifier) if identifier else _PROFILE_TITLES.get(title or "")
+    name = _known_profile(identifier, title)
     unit = PROFILE_MB.get(name)  # type: ignore[arg-type]
     if unit is None:
         return None

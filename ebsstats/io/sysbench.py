@@ -1073,8 +1073,7 @@ class _Reader:
             self.notes.append(f"lines {idx[_BETWEEN_NOTED] + 1}-{idx[-1] + 1}: "
                               f"{len(idx) - _BETWEEN_NOTED} more ignored between runs")
         if self.rec is not None:
-            noted = set(idx)
-            self.rec.free_lines = [x for x in self.rec.free_lines if x not in noted]
+            self.rec.keep_as_printed(idx)
 
     def _run_family(self, r: _Run) -> str:
         """The family of run ``r`` (:func:`_family` of its lines, joined only if needed)."""
@@ -1349,8 +1348,7 @@ class _Reader:
                               if (m := _QUERY_COUNT.match(line)))
                 if self.rec is not None:  # a plan keeps these counts as printed: a file of
                     # other counts (a mix of its own) is read line by line
-                    used = set(range(i + 1, min(i + 7, r.end)))
-                    self.rec.free_lines = [x for x in self.rec.free_lines if x not in used]
+                    self.rec.keep_as_printed(range(i + 1, min(i + 7, r.end)))
                 if "read" not in counts or "write" not in counts:
                     return None
                 reads, writes = int(counts["read"]), int(counts["write"])
@@ -1467,6 +1465,13 @@ class _Recording:
         self.pinned: set[tuple] = set()
         self.uses_name = False
         self.uses_hint = False
+
+    def keep_as_printed(self, lines) -> None:
+        """Lines of no kind whose digits a plan must keep as printed (it reads another text of
+        the layout only if they are equal): lines something was made of (an OLTP run's
+        counts, a note that quotes them)."""
+        kept = set(lines)
+        self.free_lines = [x for x in self.free_lines if x not in kept]
 
     def take_series(self, key: str, rows: list, src: list, absent) -> None:
         """The sources of the series rows kept (as :meth:`_Reader._series` keeps them)."""
