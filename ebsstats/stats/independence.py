@@ -140,24 +140,26 @@ def _order_column(data: pd.DataFrame, order: str | None) -> str | None:
     return None
 
 
+def _untestable(row: dict, sub: pd.DataFrame, value: str, note: str) -> dict:
+    """A group's row when its runs have no order: no estimate, and why."""
+    return {**row, "n": int(sub[value].notna().sum()), "lag1": math.nan, "rho": math.nan,
+            "p_value": math.nan, "n_eff": math.nan, "median_ci_low_dep": math.nan,
+            "median_ci_high_dep": math.nan, "dependent": pd.NA, "note": note}
+
+
 def _group_row(sub: pd.DataFrame, value: str, col: str | None, threshold: float,
                confidence: float) -> dict:
     row: dict = {"order": col}
     if col is None:
-        return {**row, "n": int(sub[value].notna().sum()), "lag1": math.nan, "rho": math.nan,
-                "p_value": math.nan, "n_eff": math.nan, "median_ci_low_dep": math.nan,
-                "median_ci_high_dep": math.nan, "dependent": pd.NA,
-                "note": "no run order (timestamp/repetition): independence not testable"}
+        return _untestable(row, sub, value, "no run order (timestamp/repetition): "
+                                            "independence not testable")
     s = sub[sub[col].notna()].sort_values(col, kind="stable")
     tied = int(s[col].duplicated(keep=False).sum())
     if tied:  # rows that share a place have no order among them: the rows' storage order
         # would decide the estimate (a constant repetition column made a verdict flip when
         # the rows were shuffled)
-        return {**row, "n": int(sub[value].notna().sum()), "lag1": math.nan, "rho": math.nan,
-                "p_value": math.nan, "n_eff": math.nan, "median_ci_low_dep": math.nan,
-                "median_ci_high_dep": math.nan, "dependent": pd.NA,
-                "note": f"no run order: {tied} runs share their {col} with another; "
-                        "independence not testable"}
+        return _untestable(row, sub, value, f"no run order: {tied} runs share their {col} "
+                                            "with another; independence not testable")
     x = pd.to_numeric(s[value], errors="coerce").to_numpy(float, na_value=np.nan)
     x = x[np.isfinite(x)]
     n = len(x)
