@@ -52,6 +52,8 @@ from ebsstats.io._common import (
     Parsed,
     decode,
     load_bytes,
+    plain_name,
+    read_head,
     results_of,
     series_chunk,
     series_of,
@@ -389,13 +391,13 @@ def _defer_by_head(path: str, rel: str, out: _Outcome) -> bool:
     (so that a long fio log is read once, not once per pass). Files whose head needs more
     care (UTF-16, binary) are left to the full read."""
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536)
+        head = read_head(path, 65536)  # (of what a compressed file holds)
     except OSError:
         return False  # the full read reports it
     if head[:2] in UTF16_BOMS or b"\x00" in head[:4096]:
         return False
-    sniffed = sniff_text(head.decode("utf-8", errors="replace"), os.path.basename(path))
+    sniffed = sniff_text(head.decode("utf-8", errors="replace"),
+                         plain_name(os.path.basename(path)))
     if sniffed is None or "folder_version" not in sniffed.reader.needs:
         return False
     out.sniffed = _by_name(sniffed.module, sniffed.tool, sniffed.format)
@@ -408,7 +410,9 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
     it); every refusal is an outcome, never an exception. ``listed``: the file's ``stat`` from
     the folder listing (not asked again)."""
     out = _Outcome(rel)
-    name = os.path.basename(path)  # (once: the companion check and the sniff take it)
+    # (once: the companion check and the sniff take it; a compressed file's without its
+    # suffix, as load_bytes gives what it holds)
+    name = plain_name(os.path.basename(path))
     st = _regular_file(path, rel, out, listed, name)
     if st is None:
         return out
@@ -504,16 +508,18 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
     return sniffed
 
 
-# the first bytes of the compressed files benchmark outputs are kept in (gzip, bzip2, xz, zstd)
+# the first bytes of compressed files load_bytes does not read through: zstd (Python 3.11 has
+# no decompressor for it), and a gzip, bzip2 or xz stream inside one (compressed twice)
 _COMPRESSED = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz",
                b"\x28\xb5\x2f\xfd": "zstd"}
 _COMPRESSED_MAGIC = tuple(_COMPRESSED)
 
 
 def _binary_reason(data: bytes) -> str:
-    """Why a file of binary bytes is not read: a compressed file says which compression (its
-    outputs are read once decompressed: wikimedia's 3,132 fio reports and logs were all
-    "binary"), anything else is no benchmark output.
+    """Why a file of binary bytes is not read: a compressed file ebsstats does not read
+    through says which compression, anything else is no benchmark output (gzip, bzip2 and xz
+    files are read as what they hold: wikimedia's 3,132 gzipped fio reports and logs had all
+    been "binary"; one compressed twice gets here).
 
     >>> _binary_reason(b"\\x1f\\x8b\\x08\\x00"), _binary_reason(b"\\x00\\x01")
     ('gzip-compressed file: not read (decompress it first, e.g. gunzip -k)', \

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ebsstats.io import _builtin, _registry
-from ebsstats.io._common import FIO_HIST_BINS, HEAD_BYTES, PTS_TEST_LOG, UTF16_BOMS, remember
+from ebsstats.io._common import (
+    FIO_HIST_BINS,
+    HEAD_BYTES,
+    PTS_TEST_LOG,
+    UTF16_BOMS,
+    plain_name,
+    read_head,
+    remember,
+)
 
 # files that travel with benchmark outputs but are not outputs themselves
 NOT_OUTPUTS = {"meta.yaml", "meta.yml", "truth.yaml", "readme.md", "readme.txt", "manifest.tsv",
@@ -133,10 +141,9 @@ def sniff_file(path: str | os.PathLike) -> Sniffed | None:
     Anything but a regular file (a FIFO would block) gives ``None``."""
     if not os.path.isfile(path):
         return None
-    with open(path, "rb") as fh:
-        head = fh.read(HEAD_BYTES)
+    head = read_head(path, HEAD_BYTES)  # (of what a compressed file holds)
     if head[:2] in UTF16_BOMS:
         head = head.decode("utf-16", errors="replace").encode("utf-8")
     if b"\x00" in head[:4096]:
         return None
-    return sniff_text(head.decode("utf-8", errors="replace"), Path(path).name)
+    return sniff_text(head.decode("utf-8", errors="replace"), plain_name(Path(path).name))

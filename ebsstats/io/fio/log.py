@@ -72,8 +72,11 @@ from ebsstats.io._common import (
     HEAD_BYTES,
     MAX_BYTES,
     Parsed,
+    compression_of,
     decode,
     load_bytes,
+    plain_name,
+    read_head,
     remember,
     unconvertible,
 )
@@ -106,8 +109,18 @@ def kind_of(name: str) -> str | None:
     >>> kind_of("lograw_clat.1.log"), kind_of("a_bw.log"), kind_of("a_clat_hist.1.log")
     ('clat', 'bw', 'clat_hist')
     """
-    m = _NAME.match(os.path.basename(str(name)))
+    m = _NAME.match(_log_name(name))
     return m.group("kind") if m else None
+
+
+def _log_name(path) -> str:
+    """The base name of ``path`` that says a log's prefix, kind and index: a compressed
+    log's without its suffix (``data_bw.log.gz``: the file holds ``data_bw.log``).
+
+    >>> _log_name("run_2/data_bw.log.gz"), kind_of("x/data_slat.1.log.xz")
+    ('data_bw.log', 'slat')
+    """
+    return plain_name(os.path.basename(str(path)))
 
 
 def sniff(head: str, name: str) -> str | None:
@@ -263,6 +276,8 @@ def _open_log(path: str | os.PathLike) -> bytes | _File:
             head = fh.read(_HEAD)
     except OSError:
         return load_bytes(path)  # raises the ParseError naming what failed
+    if compression_of(head) is not None:
+        return load_bytes(path)  # what it holds (pyarrow would read the compressed bytes)
     start = 0
     while True:
         nl = head.find(b"\n", start)
@@ -357,8 +372,9 @@ def _parse_bytes(data: bytes, source: str, *, kind=None, fio_version=None, time_
                       series=[schema.empty_series()])
     names, table = _table(data, first.count(b",") + 1, vt, source, log_offset, log_max_value)
     if test is None:
-        m = _NAME.match(os.path.basename(source))
-        test = m.group("prefix") if m else os.path.basename(source)
+        base = _log_name(source)
+        m = _NAME.match(base)
+        test = m.group("prefix") if m else base
     frames = _frames(table, names, data, source, kind, vt, scale, log_avg_msec, log_max_value,
                      (run_id or schema.run_id(source, "log"), source, test))
     ts = frames[0] if len(frames) == 1 else _columns.concat(frames, series=True)
@@ -660,11 +676,12 @@ def find_run(path: str | os.PathLike) -> dict | None:
     True
     """
     p = Path(path)
-    m = _NAME.match(p.name)
+    m = _NAME.match(_log_name(p))
     if not m:
         return None
     prefix, kind, index = m.group("prefix"), m.group("kind"), m.group("index")
-    candidates = sorted(p.parent.glob("*.json")) if p.parent.is_dir() else []
+    candidates = (sorted(c for c in p.parent.glob("*.json*") if plain_name(c.name).endswith(
+        ".json")) if p.parent.is_dir() else [])  # (a compressed report among them)
     conv = p.parent.parent / f"{p.parent.name}_run.json"
     if conv.is_file():
         candidates.append(conv)
@@ -732,13 +749,13 @@ def _other_reports(folder: Path) -> list[Path]:
     except OSError:
         entries = []
     for e in entries:
-        if e.name.endswith(".json") or _NAME.match(e.name) or e.name.startswith("."):
+        name = plain_name(e.name)
+        if name.endswith(".json") or _NAME.match(name) or e.name.startswith("."):
             continue
         try:
             if not e.is_file() or e.stat().st_size > _OTHER_REPORT_BYTES:
                 continue
-            with open(e.path, "rb") as fh:
-                head = fh.read(4096)
+            head = read_head(e.path, 4096)  # (of what a compressed file holds)
         except OSError:
             continue
         if head.lstrip()[:1] == b"{" and b'"fio version"' in head:
