@@ -98,7 +98,11 @@ def sim_campaign(seed, design="A1", *, weekday=None, hour=None, noise=True):
 
 def sim_fit(rows, design="A1", **kw):
     block = "config" if rows["config"].nunique() > 1 else None
-    return _analyse(rows, "value", "timestamp", None, block, "UTC", None,
+    from ebsstats.simulate.model import Spec
+
+    # read in the zone of the simulator's days and calendar effects (its region's; UTC until
+    # generator version 3)
+    return _analyse(rows, "value", "timestamp", None, block, Spec.tz, None,
                     SIM_DESIGNS[design]["hour_bins"], kw.pop("cov", "cluster"), None, 0.95,
                     0.05, 0.8, "holm")
 

@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ebsstats.simulate.model import campaign_frame  # noqa: E402
-from ebsstats.stats.members import slow_summary, slow_volumes  # noqa: E402
+from ebsstats.simulate.model import Spec, campaign_frame  # noqa: E402
+from ebsstats.stats.members import _windows, slow_summary, slow_volumes  # noqa: E402
 
 RAID = {"level": "raid0", "members": 4, "volume_type": "gp3", "size_gib": 50}
 SLOW = {"factor": 0.7, "every_days": 7}
@@ -71,9 +71,11 @@ def score(members: pd.DataFrame, threshold: float = 3.5, window: str = "1D", **o
 
     ``options`` go to :func:`slow_volumes` (e.g. ``reweight=False`` for the one-pass method).
     """
-    res = slow_volumes(members, metric="iops", window=window, threshold=threshold, **options)
-    truth = (members.assign(window=pd.to_datetime(members["timestamp"], utc=True)
-                            .dt.floor(pd.Timedelta(window)))
+    # windows of the simulator's local days (Spec.tz, its region's zone), where its slow member
+    # changes (UTC days, as windows, until generator version 3)
+    res = slow_volumes(members, metric="iops", window=window, threshold=threshold,
+                       tz=Spec.tz, **options)
+    truth = (members.assign(window=_windows(members["timestamp"], window, Spec.tz))
              .groupby(["window", "volume"])[["truth_slow", "dip"]].any()
              .rename(columns={"truth_slow": "truth"}).reset_index())
     res = res.merge(truth, on=["window", "volume"], how="left")

@@ -32,7 +32,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ebsstats.simulate.model import campaign_frame
+from ebsstats.simulate.model import Spec, campaign_frame
 from ebsstats.stats.burst import burst_check
 from ebsstats.stats.calendar import drift_test
 from ebsstats.stats.comparison import compare
@@ -117,10 +117,11 @@ def drift_power(seeds, n_perm, day_runs=(6, 6)):
     wd, hr = [], []
     for s in seeds:
         t = drift_test(sim_runs(s, day_runs=day_runs, drift={"weekday": [1] * 6 + [0.9]}),
-                       tz="UTC", n_permutations=n_perm)
+                       tz=Spec.tz, n_permutations=n_perm)  # (the zone the simulator's effects
+        # follow: its region's; UTC before generator version 3)
         wd.append(bool(t.loc[t.factor == "weekday", "p_adjusted"].iloc[0] < ALPHA))
         hours = [0.9] * 4 + [1.0] * 20
-        t = drift_test(sim_runs(1000 + s, day_runs=day_runs, drift={"hour": hours}), tz="UTC",
+        t = drift_test(sim_runs(1000 + s, day_runs=day_runs, drift={"hour": hours}), tz=Spec.tz,
                        n_permutations=n_perm)
         hr.append(bool(t.loc[t.factor == "hour", "p_adjusted"].iloc[0] < ALPHA))
     return wd, hr

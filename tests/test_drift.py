@@ -73,11 +73,12 @@ def test_timezone_shifts_the_detected_weekday():
 
 # --- equality with statsmodels and scipy ------------------------------------------------------
 
-def _with_calendar(df, bins_width=4):
+def _with_calendar(df, bins_width=4, tz="UTC"):
     d = df.copy()
-    d["wd"] = d.timestamp.dt.day_of_week
-    d["hb"] = d.timestamp.dt.hour // bins_width
-    d["date"] = d.timestamp.dt.strftime("%Y-%m-%d")
+    local = d.timestamp.dt.tz_convert(tz)
+    d["wd"] = local.dt.day_of_week
+    d["hb"] = local.dt.hour // bins_width
+    d["date"] = local.dt.strftime("%Y-%m-%d")
     d["ly"] = np.log(d.value)
     return d
 
@@ -246,19 +247,23 @@ def _sim_rows(seed, weekday=None, hour=None):
 
 
 def test_simulator_campaigns_coverage_null_and_mde():
+    # read in the zone the simulator's effects follow (Spec.tz, its region's; generator
+    # version 2 applied them at UTC hours, and this test read them in UTC)
+    from ebsstats.simulate.model import Spec
+
     wd, hr = np.exp(WD), np.repeat(np.exp(HB), 4)  # hour effect constant in 4-hour bins
     hits, flagged, mdes = [], 0, []
     for seed in range(20):
         rows, truth = _sim_rows(seed, wd, hr)
         assert len(rows) == 224
-        e = drift(rows, block="config", hour_bins=6, tz="UTC")
+        e = drift(rows, block="config", hour_bins=6, tz=Spec.tz)
         w, h = e[e.factor == "weekday"], e[e.factor == "hour"]
         tw = w.level.map(truth["weekday"]).astype(float)  # truth: geometric mean 1, as drift
         th = np.array([truth["hour"][int(i)] for i in h.level_index])
         hits += list((w.ratio_ci_low < tw) & (tw < w.ratio_ci_high))
         hits += list((h.ratio_ci_low < th) & (th < h.ratio_ci_high))
         null, _ = _sim_rows(100 + seed)
-        t = drift_test(null, block="config", hour_bins=6, tz="UTC")
+        t = drift_test(null, block="config", hour_bins=6, tz=Spec.tz)
         flagged += bool((t.p_adjusted < 0.05).any())
         mdes.append(t.loc[t.factor == "weekday", "mde_pct"].iloc[0])
     assert 0.88 <= np.mean(hits) <= 1.0  # 260 level CIs at 95 % (200 seeds: see benchmark)
@@ -271,12 +276,17 @@ def test_simulator_campaigns_coverage_null_and_mde():
         w = np.ones(7)
         w[seed % 7] = 1 + mde / 100
         rows, _ = _sim_rows(200 + seed, weekday=w)
-        t = drift_test(rows, block="config", hour_bins=6, tz="UTC")
+        t = drift_test(rows, block="config", hour_bins=6, tz=Spec.tz)
         power += bool(t.loc[t.factor == "weekday", "p_adjusted"].iloc[0] < 0.05)
     assert 11 <= power <= 20  # Binomial(20, 0.8): P(< 11) < 0.3 %
 
 
 # --- one run per day (every day-cluster a singleton: the simulator's default schedule) --------
+
+# the zone of the simulator's days and calendar effects (Spec.tz, its region's): its rows are
+# read there (generator version 2 had UTC days, and these tests read them in UTC)
+SIM_TZ = "America/New_York"
+
 
 def _one_run_per_day(seed):
     from ebsstats.simulate.model import campaign_frame
@@ -290,12 +300,12 @@ def test_one_run_per_day_is_classical_ols_and_leverage_one_does_not_crash():
     # seed 10008, 6 hour bins: some bin holds a single run (leverage 1): HC3 is undefined there
     # and statsmodels' wald_test raised ValueError before the fix
     rows = _one_run_per_day(10008)
-    assert len(rows) == 28 and rows.timestamp.dt.date.nunique() == 28
-    t = drift_test(rows, hour_bins=6, tz="UTC")
+    assert len(rows) == 28 and rows.timestamp.dt.tz_convert(SIM_TZ).dt.date.nunique() == 28
+    t = drift_test(rows, hour_bins=6, tz=SIM_TZ)
     assert t.method.str.contains("one run per cluster").all()
     assert t.p_value.notna().all() and (t.n_clusters == 28).all()
     # = classical OLS of log(value) on sum-coded weekday + 4-hour bin (statsmodels formula)
-    d = _with_calendar(rows)
+    d = _with_calendar(rows, tz=SIM_TZ)
     res = smf.ols("ly ~ C(wd, Sum) + C(hb, Sum)", d).fit()
     for fac, pref in (("weekday", "C(wd"), ("hour", "C(hb")):
         names = [c for c in res.params.index if c.startswith(pref)]
@@ -308,10 +318,10 @@ def test_one_run_per_day_is_classical_ols_and_leverage_one_does_not_crash():
         assert row.p_value == pytest.approx(float(w.pvalue), rel=1e-9)
         assert row.df_denom == res.df_resid == 16
     # explicit HC3 on the same frame: NaN statistics and the reason, not an exception
-    h = drift_test(rows, hour_bins=6, tz="UTC", cov="hc3")
+    h = drift_test(rows, hour_bins=6, tz=SIM_TZ, cov="hc3")
     assert h.statistic.isna().all() and h.p_value.isna().all()
     assert h.verdict.str.contains("leverage 1").all()
-    e = drift(rows, hour_bins=6, tz="UTC", cov="hc3")
+    e = drift(rows, hour_bins=6, tz=SIM_TZ, cov="hc3")
     assert e.ratio.notna().all() and e.ratio_ci_low.isna().all()
 
 
@@ -319,7 +329,7 @@ def test_degenerate_designs_give_nan_with_reason():
     # 8 runs for 7 weekdays + 6 hour bins: more parameters than runs
     # 8 runs on 8 days: six weekdays seen once: weekday not estimable (design check), reason
     rows = _one_run_per_day(10008).iloc[:8]
-    t = drift_test(rows, hour_bins=6, tz="UTC")
+    t = drift_test(rows, hour_bins=6, tz=SIM_TZ)
     w = t[t.factor == "weekday"].iloc[0]
     assert np.isnan(w.statistic) and np.isnan(w.mde_pct)
     assert w.verdict.startswith("not estimable: each weekday must be seen on at least 2 days")
@@ -337,7 +347,7 @@ def test_one_run_per_day_null_rate_simulator():
     # the former HC3 fallback flagged 0.095, weekday alone 0.135)
     flagged = 0
     for seed in range(10_000, 10_040):
-        t = drift_test(_one_run_per_day(seed), hour_bins="auto", tz="UTC")
+        t = drift_test(_one_run_per_day(seed), hour_bins="auto", tz=SIM_TZ)
         assert t.p_value.notna().all()
         flagged += bool((t.p_adjusted < 0.05).any())
     assert flagged <= 4  # <= 0.10; Binomial(40, 0.05): P(> 4) = 0.05, HC3 (0.095): P(> 4) = 0.5

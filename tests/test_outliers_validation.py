@@ -12,6 +12,7 @@ import yaml
 
 import ebsstats as es
 from benchmarks.validate_outliers import member_frame, run, score
+from ebsstats.simulate.model import Spec
 from ebsstats.stats import members as out
 
 ROOT = Path(__file__).parent.parent
@@ -77,7 +78,7 @@ def test_baseline_keeps_a_healthy_member_with_a_lasting_offset_unflagged():
 
 def test_score_counts_are_consistent():
     m = member_frame(11, slow=True)
-    n_windows = m["timestamp"].dt.floor("1D").nunique()
+    n_windows = m["timestamp"].dt.tz_convert(Spec.tz).dt.date.nunique()  # its local days
     c = score(m)
     # one slow member in each daily window, three others
     assert c["slow_windows"] == n_windows
@@ -107,7 +108,9 @@ def test_bundled_campaign_slow_member_per_week_matches_truth():
     df = pd.concat(frames, ignore_index=True)
     members = df[df["raid_set"].notna() & (df["volume"] != df["raid_set"])]
     assert members["volume"].nunique() == 4
-    res = out.slow_volumes(members, metric="iops", window="1D")
+    # daily windows of the campaign's local days (truth.yaml tz), where its slow member changes
+    tz = yaml.safe_load((CAMPAIGN / "truth.yaml").read_text())["tz"]
+    res = out.slow_volumes(members, metric="iops", window="1D", tz=tz)
     for start, end, volume in windows:
         wk = res[(res["window"] >= start) & (res["window"] < end)]
         if wk.empty:

@@ -317,15 +317,16 @@ def test_drift_alone_recovered_by_regression() -> None:
                         volume_types=["gp3"], noise={"sigma": 0.03, "instance_sigma": 0,
                                                      "volume_sigma": 0, "sla_dip_prob": 0})
     d = _fio(df, "randread-4k").copy()
-    d["dow"] = d["timestamp"].dt.day_of_week
+    local = d["timestamp"].dt.tz_convert("America/New_York")  # the effects' zone (Spec.tz)
+    d["dow"] = local.dt.day_of_week
     d["weekend"] = (d["dow"] >= 5).astype(int)
-    d["hcos"] = np.cos(2 * np.pi * (d["timestamp"].dt.hour - 4) / 24)
+    d["hcos"] = np.cos(2 * np.pi * (local.dt.hour - 4) / 24)
     fit = smf.ols("np.log(value) ~ weekend + hcos", d).fit()
     wd, hr = calendar_multipliers(drift)
     assert math.exp(fit.params["weekend"]) == pytest.approx(wd[5] / wd[0], rel=0.03)
     # multipliers exactly as injected
     np.testing.assert_allclose(d["m_weekday"], wd[d["dow"]])
-    np.testing.assert_allclose(d["m_hour"], hr[d["timestamp"].dt.hour])
+    np.testing.assert_allclose(d["m_hour"], hr[local.dt.hour])
 
 
 def test_first_write_alone() -> None:

@@ -193,7 +193,7 @@ def test_drift_recovered_within_cis(tmp_path_factory: pytest.TempPathFactory) ->
     th = truth["effects"]["drift"]["hour"]
     # 7 + 4 intervals: Bonferroni, so that all cover with >= 95 % probability
     conf = 1 - 0.05 / 11
-    eff = es.drift(rr, hour_bins=4, tz="UTC", confidence=conf)
+    eff = es.drift(rr, hour_bins=4, tz=truth["tz"], confidence=conf)  # the effects' zone
     w = eff[eff["factor"] == "weekday"]
     assert len(w) == 7
     for r in w.itertuples():
@@ -206,7 +206,7 @@ def test_drift_recovered_within_cis(tmp_path_factory: pytest.TempPathFactory) ->
         true = math.exp(np.mean([math.log(th[k]) for k in range(r.level_index,
                                                                    r.level_index + 6)]))
         assert r.ratio_ci_low < true < r.ratio_ci_high, (r.level, r.ratio, true)
-    t = es.drift_test(rr, hour_bins=4, tz="UTC")
+    t = es.drift_test(rr, hour_bins=4)  # (default: the zone of the frame's region: the same)
     assert (t["p_adjusted"] < 0.05).all()
     sp = t.set_index("factor")["spread_pct"]
     true_spread = 100 * (max(tw.values()) / min(tw.values()) - 1)
@@ -244,7 +244,7 @@ def test_slow_member_flagged_per_truth_schedule(
     assert windows["volume"].nunique() >= 3
     members, array = raid_rows(df[df["metric"] == "iops"])
     assert members["volume"].nunique() == 4 and set(members["raid_set"]) == {set_name}
-    res = es.slow_volumes(members, window="1D")
+    res = es.slow_volumes(members, window="1D", tz=truth["tz"])  # the campaign's days
     # 14 days x 4 members (a member run 30 min after a late slot may fall on the next day)
     assert res["window"].nunique() >= 14 and len(res) >= 14 * 4
     re_ = {v["volume"]: v["volume_random_effect"] for v in _vols(truth, set_name)}

@@ -259,6 +259,34 @@ def group_column(data: pd.DataFrame, preferred: str = "config") -> str:
     return preferred
 
 
+def local_zone(data: pd.DataFrame, tz: str | None = None) -> str | None:
+    """The IANA zone whose local days a page's time windows follow: ``tz`` when given, else
+    the zone of the data's region when every row with one names the same region (or
+    availability zone), else ``None`` (UTC). The drift analyses read a frame's region so by
+    default; a slow-member window of one local day then matches the days the campaign was run
+    in.
+
+    >>> local_zone(pd.DataFrame({"region": ["us-east-1", None]}))
+    'America/New_York'
+    >>> local_zone(pd.DataFrame({"region": ["us-east-1", "eu-west-1"]})) is None
+    True
+    """
+    if tz is not None:
+        return tz
+    from ebsstats.stats.calendar import region_tz
+
+    for col in ("region", "az"):
+        if col in data:
+            names = data[col].dropna().astype(str).unique()
+            if len(names):
+                try:
+                    zones = {region_tz(n) for n in names}
+                except ValueError:  # a region the table does not know: UTC, as drift says
+                    return None
+                return zones.pop() if len(zones) == 1 else None
+    return None
+
+
 def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
     """The measurement runs: rows whose ``stage`` is ``run`` when the data label stages (the
     first-write passes and burst runs are not), else every row."""

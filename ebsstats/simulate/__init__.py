@@ -65,7 +65,9 @@ def simulate(
         "size_gib": 50, "speed_factors": [...]}``. Array throughput = N × the slowest member
         (RAID 10 writes: N/2 ×); with ``member_runs`` (default True) fio also runs on each member.
     drift : dict, optional
-        Calendar effects: ``weekday`` (7 multipliers, Mon..Sun) and ``hour`` (24, UTC), or
+        Calendar effects: ``weekday`` (7 multipliers, Mon..Sun) and ``hour`` (24), in the
+        local time of ``tz`` (default ``"America/New_York"``, the zone of the default region
+        us-east-1, as :func:`ebsstats.drift_test` reads a frame's ``region``), or
         ``weekday_amplitude`` / ``hour_amplitude`` (see
         :func:`ebsstats.simulate.model.calendar_multipliers`); normalised to geometric mean 1.
     first_write : float, optional
@@ -91,7 +93,8 @@ def simulate(
         Further :class:`ebsstats.simulate.model.Spec` fields: ``bonnie_version`` ("2.00a" or
         "1.96"), ``fio_runtime``, ``sysbench_time``, ``sysbench_modes``, ``offset_logs`` (number
         of configs, or names, that get per-offset first-write logs), ``burst_runs``,
-        ``member_runs``, ``pts_runs``, ``instance_type``, ``region``.
+        ``member_runs``, ``pts_runs``, ``instance_type``, ``region``, ``tz`` (the IANA zone
+        of the campaign's days and calendar effects: set it with ``region``).
 
     Returns
     -------

@@ -17,7 +17,9 @@ For one job (a fio job, a bonnie++ phase, a sysbench run, a PTS run) on one volu
             → RAID: N × min over members (RAID 0; RAID 10 writes N/2 × min)
             × instance random effect × weekday[d] × hour[h] × band × noise × first-write
 
-and latencies follow from Little's law (mean latency = queue depth / IOPS).
+and latencies follow from Little's law (mean latency = queue depth / IOPS). ``d`` and ``h`` are
+the local weekday and hour of the run in the campaign's zone ``tz`` (its region's), whose local
+days the schedule's days are too.
 
 Volume types (nominal, per volume; ``ebs_performance_model.csv`` in the shared reference tables,
 AWS EBS user guide rows dated there):
@@ -81,7 +83,7 @@ import numpy as np
 import pandas as pd
 
 GENERATOR = "ebsstats.simulate"
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 KiB = 1024
 MiB = 1024**2
@@ -337,6 +339,13 @@ class Spec:
     tools: Sequence[str] = TOOLS_ALL
     instance_type: str = "m5.large"
     region: str = "us-east-1"
+    #: IANA zone of the campaign's days (the schedule's) and of the local weekday and hour its
+    #: calendar effects follow: the daily cycle of the region's users (us-east-1: New York),
+    #: the zone ``ebsstats.drift_test`` reads a frame's ``region`` in by default. Set it with
+    #: ``region``. (Generator version 2 had UTC days and effects: the bundled campaign's hour
+    #: effect read in the region's zone with its sign reversed, 00-12 local -1.2 % against
+    #: +3.2 % injected.)
+    tz: str = "America/New_York"
     fio_runtime: int = 30
     sysbench_time: int = 30
     sysbench_modes: Sequence[str] = ("rndrd", "rndwr")
@@ -418,11 +427,12 @@ def iso(t: float) -> str:
 
 
 def calendar_multipliers(drift: Mapping[str, Any] | None) -> tuple[np.ndarray, np.ndarray]:
-    """Weekday (Mon..Sun, 7) and hour-of-day (0..23 UTC, 24) multipliers, geometric mean 1.
+    """Weekday (Mon..Sun, 7) and hour-of-day (0..23, 24) multipliers, geometric mean 1, in the
+    local time of the campaign's ``tz``.
 
     ``drift`` may give ``weekday`` (7 values) and ``hour`` (24 values) explicitly, or
     ``weekday_amplitude`` (weekend days faster by about that fraction, weekdays slower) and
-    ``hour_amplitude`` (a cosine over the day, fastest at 04:00 UTC, slowest at 16:00 UTC).
+    ``hour_amplitude`` (a cosine over the day, fastest at 04:00, slowest at 16:00 local).
     """
     wd = np.ones(7)
     hr = np.ones(24)
@@ -559,7 +569,8 @@ def build(spec: Spec) -> Campaign:
     r_re = _rng(seed, 3)
     noise = _noise_params(spec.noise)
     weekday, hour = calendar_multipliers(spec.drift)
-    t_start = _epoch(spec.start)
+    days = _local_days(spec)
+    t_start = days[0]
     region = spec.region
 
     configs: list[Config] = []
@@ -631,9 +642,11 @@ def build(spec: Spec) -> Campaign:
             for h in hours:
                 mnt = int(r_sched.integers(0, 40))
                 sec = int(r_sched.integers(0, 60))
-                times.append(t_start + d * 86400 + h * 3600 + mnt * 60 + sec)
+                # (hour h of a day of 23 or 25 hours: its share of the local day)
+                times.append(days[d] + (days[d + 1] - days[d]) * (h * 3600 + mnt * 60 + sec)
+                             // 86400)
         if spec.day_runs is not None:
-            times = _unbalanced_days(r_messy, spec, t_start, n_days)
+            times = _unbalanced_days(r_messy, spec, days)
         slot_times[c.config] = times
         # prepare (pass 0) the day before the campaign, pass 1 an hour later
         t_prep = t_start - 86400 + (8 + ci % 12) * 3600 + 600
@@ -731,18 +744,52 @@ def _slot_jobs(jobs: list[Job], c: Config, si: int, t: float, spec: Spec,
             tt += spec.sysbench_time + 30
 
 
-def _unbalanced_days(rng: np.random.Generator, spec: Spec, t_start: float,
-                     n_days: int) -> list[float]:
-    """Slot times of ``day_runs``: lo..hi runs a day, back to back from a random hour."""
+def _unbalanced_days(rng: np.random.Generator, spec: Spec, days: list[float]) -> list[float]:
+    """Slot times of ``day_runs``: lo..hi runs a day, back to back from a random hour (the
+    campaign's local days, ``days``: their midnights and the next)."""
     lo, hi = (int(x) for x in spec.day_runs)
     gap = float(spec.run_gap_s)
     times: list[float] = []
-    for d in range(n_days):
+    for d in range(len(days) - 1):
         k = int(rng.integers(lo, hi + 1))
         span = (k - 1) * gap
-        first = float(rng.uniform(0, max(86400 - span - 60, 0)))
-        times += [t_start + d * 86400 + round(first + i * gap) for i in range(k)]
+        first = float(rng.uniform(0, max(days[d + 1] - days[d] - span - 60, 0)))
+        times += [days[d] + round(first + i * gap) for i in range(k)]
     return times
+
+
+def _local_time(spec: Spec, days: float) -> float:
+    """Epoch seconds of the local wall-clock time ``days`` days after the local midnight of
+    ``spec.start``'s date in ``spec.tz`` (a whole number: a local midnight, whatever summer
+    time did in between).
+
+    >>> iso(_local_time(Spec(tz="America/New_York"), 7))  # 11 March: summer time
+    '2024-03-11T04:00:00Z'
+    """
+    first = pd.Timestamp(_epoch(spec.start), unit="s").normalize()
+    wall = first + pd.Timedelta(days=days)
+    return float(wall.tz_localize(spec.tz, nonexistent="shift_forward",
+                                  ambiguous=True).timestamp())
+
+
+def _local_days(spec: Spec) -> list[float]:
+    """Epoch seconds of the local midnights (in ``spec.tz``) that open the campaign's days,
+    and the one after its last: day 0 is the date of ``spec.start`` (a day across a change of
+    summer time has 23 or 25 hours). The schedule's days are the zone's, as its calendar
+    effects are: a drift analysis in that zone sees the days the campaign was planned in.
+
+    >>> d = _local_days(Spec(weeks=1, tz="America/New_York"))  # summer time from 10 March
+    >>> iso(d[0]), len(d), (d[6] - d[5]) / 3600, (d[7] - d[6]) / 3600
+    ('2024-03-04T05:00:00Z', 8, 24.0, 23.0)
+    """
+    try:
+        first = pd.Timestamp(_epoch(spec.start), unit="s").normalize()  # the start's date
+        mids = pd.date_range(first, periods=7 * int(spec.weeks) + 1, freq="D").tz_localize(
+            spec.tz, nonexistent="shift_forward", ambiguous=False)
+    except Exception as exc:  # (zoneinfo's, pytz's or dateutil's error for an unknown zone)
+        raise ValueError(f"tz must be an IANA zone name such as 'Europe/Dublin', "
+                         f"not {spec.tz!r}") from exc
+    return [float(t) for t in mids.as_unit("s").asi8]
 
 
 def _burst_duty_jobs(jobs: list[Job], c: Config, t: float, spec: Spec) -> None:
@@ -797,7 +844,7 @@ def evaluate(camp: Campaign) -> Campaign:
     inst_band: dict[str, int] = {}
     slow = _slow_schedules(camp)
     fw = float(spec.first_write) if spec.first_write else 1.0
-    t_start = _epoch(spec.start)
+    t_start = _local_days(spec)[0]
     series: list[pd.DataFrame] = []
     slot_band: dict[tuple[str, int, str], int] = {}
     r_fresh = _rng(seed, 21)
@@ -807,7 +854,7 @@ def evaluate(camp: Campaign) -> Campaign:
         c = j.config
         vt = c.volume_type
         # -- multipliers at the slot's time (calendar uses the sidecar timestamp) -----------------
-        ts = pd.Timestamp(int(j.slot_t), unit="s")
+        ts = pd.Timestamp(int(j.slot_t), unit="s", tz="UTC").tz_convert(spec.tz)  # local
         m_wd = float(camp.weekday[ts.day_of_week])
         m_hr = float(camp.hour[ts.hour])
         if noise["on"]:
@@ -939,8 +986,8 @@ def _slow_schedules(camp: Campaign) -> dict[str, dict[str, Any]]:
     sm = {"factor": 0.7, "every_days": 7, **dict(spec.slow_member)}
     rng = _rng(spec.seed, 20)
     out = {}
-    t0 = _epoch(spec.start) - 2 * 86400
-    t_end = _epoch(spec.start) + 7 * spec.weeks * 86400
+    t0 = _local_time(spec, -2)  # (the campaign's local days: the schedule's steps too)
+    t_end = _local_time(spec, 7 * spec.weeks)
     arrays = [c for c in camp.configs if c.role == "array"]
     if sm.get("raid_set"):
         arrays = [c for c in arrays if c.config == sm["raid_set"]]
@@ -952,8 +999,7 @@ def _slow_schedules(camp: Campaign) -> dict[str, dict[str, Any]]:
             for i, item in enumerate(sched):
                 start, member = (item["start"], item["member"]) if isinstance(item, Mapping) \
                     else item
-                s = _epoch(start) if isinstance(start, str) else _epoch(spec.start) + float(
-                    start) * 86400
+                s = _epoch(start) if isinstance(start, str) else _local_time(spec, float(start))
                 if i == 0:
                     s = min(s, t0)
                 windows.append([s, None, int(member)])
@@ -961,14 +1007,14 @@ def _slow_schedules(camp: Campaign) -> dict[str, dict[str, Any]]:
             windows = []
             s = t0
             prev = -1
-            step = float(sm["every_days"]) * 86400
-            first = True
+            step = float(sm["every_days"])
+            k = 1
             while s < t_end:
                 choices = [m for m in range(n) if m != prev]
                 member = int(choices[int(rng.integers(0, len(choices)))])
-                e = (_epoch(spec.start) + step) if first else s + step
+                e = _local_time(spec, k * step)
                 windows.append([s, e, member])
-                prev, s, first = member, e, False
+                prev, s, k = member, e, k + 1
         for i in range(len(windows)):
             windows[i][1] = windows[i + 1][0] if i + 1 < len(windows) else t_end + 86400
         out[c.config] = {"factor": float(sm["factor"]), "windows": windows,
@@ -1154,14 +1200,16 @@ def _truth(camp: Campaign) -> dict[str, Any]:
         "generator_version": GENERATOR_VERSION,
         "seed": int(spec.seed),
         "preset": spec.preset,
-        "start": iso(_epoch(spec.start)),
+        "start": iso(_local_days(spec)[0]),  # (the local midnight of spec.start's date)
+        "tz": spec.tz,
         "weeks": int(spec.weeks),
         "runs_per_day": float(spec.runs_per_day),
         "tools": list(spec.tools),
         "value_model": "value = nominal(volume type, workload, burst state) x speed factor x "
                        "volume random effect x slow-member factor (per member; RAID0 = N x "
                        "min over members, RAID10 writes N/2 x min) x instance random effect x "
-                       "weekday[d] x hour[h] (at the run folder's meta.yaml timestamp, UTC) x "
+                       "weekday[d] x hour[h] (at the run folder's meta.yaml timestamp, in the "
+                       f"local time of {spec.tz}) x "
                        "band x noise x first-write",
         "effects": {
             "noise": {k: (dict(sorted(v.items())) if isinstance(v, dict) else v)

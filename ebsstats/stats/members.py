@@ -85,11 +85,29 @@ def _one_metric(data: pd.DataFrame, metric: str | None) -> pd.DataFrame:
     return data
 
 
-def _windows(times: pd.Series, window: str | pd.Timedelta | None) -> pd.Series:
+def _windows(times: pd.Series, window: str | pd.Timedelta | None,
+             tz: str | None = None) -> pd.Series:
+    """The start of each time's window of length ``window`` (UTC): windows from UTC midnight,
+    or with ``tz`` from that zone's local midnight (a day window is then the local day, 23 or
+    25 hours across a change of summer time; a wall-clock hour repeated when summer time ends
+    falls in the window of its first occurrence).
+
+    >>> t = pd.Series(pd.to_datetime(["2024-03-04 03:00", "2024-03-04 06:00"], utc=True))
+    >>> _windows(t, "1D").dt.strftime("%m-%d %H:%M").tolist()
+    ['03-04 00:00', '03-04 00:00']
+    >>> _windows(t, "1D", "America/New_York").dt.strftime("%m-%d %H:%M").tolist()
+    ['03-03 05:00', '03-04 05:00']
+    """
     if window is None:
         return pd.Series(pd.Timestamp(0, tz="UTC"), index=times.index)
     t = pd.to_datetime(times, utc=True)
-    return t.dt.floor(pd.Timedelta(window))
+    if tz is None:
+        return t.dt.floor(pd.Timedelta(window))
+    wall = t.dt.tz_convert(tz).dt.tz_localize(None).dt.floor(pd.Timedelta(window))
+    starts = pd.DatetimeIndex(wall.dropna().unique())
+    local = starts.tz_localize(tz, ambiguous=np.ones(len(starts), dtype=bool),
+                               nonexistent="shift_forward").tz_convert("UTC")
+    return wall.map(dict(zip(starts, local, strict=True))).astype(local.dtype)
 
 
 def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
@@ -98,7 +116,7 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
                  higher_is_better: bool | None = None, hampel_window: int = 7,
                  hampel_k: float = 3.0, min_members: int = 3,
                  reweight: bool = True, baseline: bool = True, floor: float = 0.10,
-                 heavy_tails: bool = True) -> pd.DataFrame:
+                 heavy_tails: bool = True, tz: str | None = None) -> pd.DataFrame:
     """Flag slow members of each set in each time window (robust z-scores against the others).
 
     Parameters
@@ -110,6 +128,11 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         treats all rows as one set (a fleet of single volumes).
     time, window : str
         Timestamp column and window length (``"1D"``, ``"6h"``); ``window=None`` pools all runs.
+    tz : str, optional
+        IANA zone whose local midnight the windows start from (``"America/New_York"``: a
+        ``"1D"`` window is that zone's day, the days a campaign scheduled there was run in);
+        default UTC. Windows that cut a campaign's days hold unequal numbers of runs, whose
+        medians vary unequally: heavier tails for ``heavy_tails`` to calibrate.
     value, metric : str
         Value column; the metric to use when the frame holds several.
     threshold : float
@@ -183,7 +206,7 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     _refuse_infinite(d, value, "slow_volumes")
     d = d[d[value].notna() & (d[value] > 0)]
     keys = [group] if group else []
-    win = _windows(d[time], window) if time else pd.Series(pd.Timestamp(0, tz="UTC"),
+    win = _windows(d[time], window, tz) if time else pd.Series(pd.Timestamp(0, tz="UTC"),
                                                           index=d.index)
     work = pd.DataFrame({"_member": d[member].astype(str).to_numpy(),
                          "_group": d[group].astype(str).to_numpy() if group else "all",
@@ -597,7 +620,8 @@ def raid_rows(data: pd.DataFrame, raid_set: str | None = None, member: str = "vo
 def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volume",
                 group: str = "raid_set", time: str | None = "timestamp",
                 window: str | pd.Timedelta | None = "1D", value: str = "value",
-                n_members: int | None = None, higher_is_better: bool = True) -> pd.DataFrame:
+                n_members: int | None = None, higher_is_better: bool = True, *,
+                tz: str | None = None) -> pd.DataFrame:
     """Array throughput against N × the slowest member and against the sum of the members.
 
     ``members`` holds per-member results, ``array`` the array-level results (same metric), both
@@ -605,7 +629,8 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     ``slowest`` (median of the slowest member), ``sum_members``, ``ratio_to_n_slowest`` (≈ 1 when
     the stripe runs at the pace of its worst member, as AWS documents for RAID 0),
     ``ratio_to_sum``, and ``slow_member_cost`` = 1 − N × slowest / sum (the share of the members'
-    combined capacity the slow member wastes).
+    combined capacity the slow member wastes). ``window`` and ``tz``: as in
+    :func:`slow_volumes`.
 
     Examples
     --------
@@ -618,8 +643,8 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     >>> r[["ratio_to_n_slowest", "slow_member_cost"]].iloc[0].round(3).tolist()
     [1.0, 0.273]
     """
-    mw = _windows(members[time], window) if time else pd.Timestamp(0, tz="UTC")
-    aw = _windows(array[time], window) if time else pd.Timestamp(0, tz="UTC")
+    mw = _windows(members[time], window, tz) if time else pd.Timestamp(0, tz="UTC")
+    aw = _windows(array[time], window, tz) if time else pd.Timestamp(0, tz="UTC")
     m = (members.assign(window=mw).groupby([group, "window", member], sort=True)[value]
          .median().reset_index())
     agg = m.groupby([group, "window"])[value].agg(["min", "max", "sum", "size"]).reset_index()
