@@ -287,6 +287,21 @@ def local_zone(data: pd.DataFrame, tz: str | None = None) -> str | None:
     return None
 
 
+def days_seen(data: pd.DataFrame, tz: str | None = None, time: str = "timestamp") -> int:
+    """How many calendar days the timed rows fall on, in the zone of :func:`local_zone` (the
+    days a drift analysis clusters by; UTC without one).
+
+    >>> t = pd.to_datetime(["2024-03-04 03:00", "2024-03-04 06:00"], utc=True)
+    >>> d = pd.DataFrame({"timestamp": t, "region": "us-east-1"})
+    >>> days_seen(d), days_seen(d, tz="UTC")
+    (2, 1)
+    """
+    if not len(data):
+        return 0
+    zone = local_zone(data, tz) or "UTC"
+    return int(pd.to_datetime(data[time], utc=True).dt.tz_convert(zone).dt.normalize().nunique())
+
+
 def stage_runs(data: pd.DataFrame) -> pd.DataFrame:
     """The measurement runs: rows whose ``stage`` is ``run`` when the data label stages (the
     first-write passes and burst runs are not), else every row."""
