@@ -12,8 +12,9 @@ or objects or XML elements in place of a number) and integers of 4,301-20,000 di
 Folder families (--folder-cases per reader): each sample placed in a tree beside good genuine
 files (one per tool) under a long (246-255-byte) or hostile name (control bytes, ``$``, quotes),
 under a hostile sidecar (merge-key bomb, protected keys, bad dates, huge integers, deep nesting,
-tags, oversize values, too many keys, mathtext), or under a sidecar linked out of the tree (a
-file holding a canary, ``/proc/self/status``). Acceptable: the attacked file read or listed;
+tags, oversize values, too many keys, mathtext), under a sidecar linked out of the tree (a
+file holding a canary, ``/proc/self/status``), or compressed (gzip, bzip2, xz; half of them
+then damaged: flipped bytes, cut short, or a 32 MiB stream of zeros). Acceptable: the attacked file read or listed;
 defects: an exception escaping the folder read, the good files' values changed, the canary in
 the frame.
 

@@ -184,3 +184,35 @@ def test_a_corrupted_stream_is_a_parse_error_never_another_exception(tmp_path, c
             assert exc.source == str(p)
             errors += 1
     assert errors > 100
+
+
+@pytest.mark.parametrize("tool", ["fio", "bonnie", "sysbench", "pts", "ioping"])
+def test_every_fixture_of_a_tool_gzipped_reads_as_the_plain_tree(tmp_path, tool):
+    """Each genuine fixture of a tool gzipped in place (its logs, reports and PTS test-logs
+    too): the same results and series, and the same failures, as the plain tree. fio's
+    ``logs_avg_run.json.gz`` beside ``logs_avg/`` must still give its logs their version (10
+    logs were refused until the ``<folder>_run.json`` convention took compressed reports)."""
+    from tests.conftest import FIXTURES
+
+    src = FIXTURES / tool
+    for f in src.rglob("*"):
+        if f.is_file():
+            out = tmp_path / "gz" / f"{f.relative_to(src)}.gz"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(gzip.compress(f.read_bytes()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = es.read(src, full=True, series=True, progress=False)
+        got = es.read(tmp_path / "gz", full=True, series=True, progress=False)
+    assert len(plain.frame) > 50
+
+    def same(df: pd.DataFrame, suffix: str) -> pd.DataFrame:
+        out = df.drop(columns=["run_id"]).astype(str)
+        out["source"] = out["source"].str.removesuffix(suffix)
+        return out.sort_values(list(out.columns)).reset_index(drop=True)
+
+    pd.testing.assert_frame_equal(same(got.frame, ".gz"), same(plain.frame, ""))
+    pd.testing.assert_frame_equal(same(got.series, ".gz"), same(plain.series, ""))
+    kinds = [got.failures["kind"].value_counts().to_dict(),
+             plain.failures["kind"].value_counts().to_dict()]
+    assert kinds[0] == kinds[1]

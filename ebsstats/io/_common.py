@@ -128,6 +128,8 @@ _COMPRESSIONS = {b"\x1f\x8b\x08": ("gzip", "gzip", "GzipFile", (".gz", ".gzip"))
                  b"\xfd7zXZ\x00": ("xz", "lzma", "LZMAFile", (".xz",))}
 _MAGIC_FIRST = frozenset(m[:1] for m in _COMPRESSIONS)
 _SUFFIXES = tuple(s for c in _COMPRESSIONS.values() for s in c[3])
+#: the name suffixes of the compressions read through (a file's contents go by its name without)
+COMPRESSED_SUFFIXES = _SUFFIXES
 
 
 def compression_of(data: bytes) -> str | None:

@@ -151,12 +151,14 @@ from ebsstats.io._columns import (
     run_starts,
 )
 from ebsstats.io._common import (
+    COMPRESSED_SUFFIXES,
     Columns,
     Parsed,
     decode,
     number,
     picker,
     public_series,
+    read_head,
     read_one,
     remember,
 )
@@ -1337,7 +1339,19 @@ class _TestLogs:
             if done is not None:  # read before: the same times, and the same notes again
                 notes.extend(done[1])
                 return done[0]
-            path = self.log_dir / h / f"{system}.log"
+            path = self._log_path(h, system)
+            if path is not None:
+                before = len(notes)
+                out = self._parse_log(path, system, tz, notes)
+                self.read[h, system] = (out, notes[before:])
+                return out
+        return {}
+
+    def _log_path(self, h: str, system: str) -> Path | None:
+        """The test log of ``system`` under the hash ``h``: ``<system>.log``, else the same
+        compressed (``.log.gz``, ``.bz2``, ``.xz``: a folder gzipped whole); None if none."""
+        for sfx in ("", *COMPRESSED_SUFFIXES):
+            path = self.log_dir / h / f"{system}.log{sfx}"
             found = self._plain_log(h, system, path)
             if found is None:
                 try:  # names come from the file: never outside log_dir, never raising on long
@@ -1347,11 +1361,8 @@ class _TestLogs:
                 except (OSError, ValueError):
                     found = False
             if found:
-                before = len(notes)
-                out = self._parse_log(path, system, tz, notes)
-                self.read[h, system] = (out, notes[before:])
-                return out
-        return {}
+                return path
+        return None
 
     def _plain_log(self, h: str, system: str, path: Path) -> bool | None:
         """Whether ``path`` is a log inside the folder, known without resolving it: a plain
@@ -1379,9 +1390,8 @@ class _TestLogs:
     @staticmethod
     def _parse_log(path: Path, system: str, tz: str | None,
                    notes: list[str]) -> dict[int, pd.Timestamp]:
-        try:
-            with open(path, "rb") as fh:
-                text = fh.read(64 * 1024 * 1024).decode("utf-8", errors="replace")
+        try:  # (the first 64 MiB, of what it holds when compressed)
+            text = read_head(path, 64 * 1024 * 1024).decode("utf-8", errors="replace")
         except OSError:
             return {}
         out = {}

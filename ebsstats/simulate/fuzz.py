@@ -377,10 +377,13 @@ def folder_cases(sample: bytes, name: str, rng: np.random.Generator, n: int
     paths to bytes, or to ``("link", target)`` for a symbolic link (``"@outside"`` is a file
     outside the tree holding :data:`CANARY`, ``"/proc/self/status"`` a system file)."""
     suffix = "." + name.rsplit(".", 1)[-1] if "." in name else ".out"
-    families = ["long_or_hostile_name", "hostile_sidecar", "link_out"]
+    families = ["long_or_hostile_name", "hostile_sidecar", "link_out", "compressed"]
     for _ in range(n):
         fam = families[int(rng.integers(len(families)))]
-        if fam == "long_or_hostile_name":
+        if fam == "compressed":
+            yield fam, {f"attack/run{suffix}{sfx}": body
+                        for sfx, body in [_compressed_attack(sample, rng)]}
+        elif fam == "long_or_hostile_name":
             yield fam, {f"attack/{_hostile_name(rng, suffix)}": sample}
         elif fam == "hostile_sidecar":
             text = _SIDECARS[int(rng.integers(len(_SIDECARS)))](rng)
@@ -391,6 +394,26 @@ def folder_cases(sample: bytes, name: str, rng: np.random.Generator, n: int
             target = "@outside" if rng.random() < 0.7 else "/proc/self/status"
             where = "attack/meta.yaml" if rng.random() < 0.5 else f"attack/run{suffix}.meta.yaml"
             yield fam, {f"attack/run{suffix}": sample, where: ("link", target)}
+
+
+def _compressed_attack(sample: bytes, rng: np.random.Generator) -> tuple[str, bytes]:
+    """``(suffix, bytes)``: the sample gzipped, bzip2- or xz-compressed, and then (in about
+    half of the cases) damaged: bytes flipped, cut short, or replaced by a stream of 32 MiB of
+    zeros (a small compression bomb: it must not decompress past the read's size limit)."""
+    import bz2
+    import gzip
+    import lzma
+
+    k = int(rng.integers(3))
+    body = (gzip.compress, bz2.compress, lzma.compress)[k](sample)
+    r = rng.random()
+    if r < 0.25:
+        body = _mutate("flip", body, [], rng)
+    elif r < 0.45:
+        body = body[: int(rng.integers(len(body)))]
+    elif r < 0.5:
+        body = gzip.compress(b"\0" * (32 << 20), compresslevel=9)
+    return (".gz", ".bz2", ".xz")[k], body
 
 
 def run_folder_case(layout: dict, good: dict[str, bytes], expected, base) -> str:

@@ -68,6 +68,7 @@ from ebsstats._docs import renamed
 from ebsstats.errors import ParseError
 from ebsstats.io import _columns
 from ebsstats.io._common import (
+    COMPRESSED_SUFFIXES,
     FIO_HIST_BINS,
     HEAD_BYTES,
     MAX_BYTES,
@@ -682,9 +683,11 @@ def find_run(path: str | os.PathLike) -> dict | None:
     prefix, kind, index = m.group("prefix"), m.group("kind"), m.group("index")
     candidates = (sorted(c for c in p.parent.glob("*.json*") if plain_name(c.name).endswith(
         ".json")) if p.parent.is_dir() else [])  # (a compressed report among them)
-    conv = p.parent.parent / f"{p.parent.name}_run.json"
-    if conv.is_file():
-        candidates.append(conv)
+    for sfx in ("", *COMPRESSED_SUFFIXES):  # (the report compressed as its logs are)
+        conv = p.parent.parent / f"{p.parent.name}_run.json{sfx}"
+        if conv.is_file():
+            candidates.append(conv)
+            break
     found = _reports_writing(candidates, prefix, kind)
     if not found and p.parent.is_dir():  # a report named otherwise (run_stats.log)
         found = _reports_writing(_other_reports(p.parent), prefix, kind)
