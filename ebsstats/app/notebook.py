@@ -287,6 +287,29 @@ def local_zone(data: pd.DataFrame, tz: str | None = None) -> str | None:
     return None
 
 
+def ingest_line(data: pd.DataFrame) -> str:
+    """What a read holds in one line: values, runs and files; the summary rows a tool printed
+    beside its runs (a PTS mean, fio's "All clients" aggregate) are said to be no runs only
+    when there are some.
+
+    >>> d = pd.DataFrame({"run_id": ["a", "a", "b"], "source": ["x", "x", "y"],
+    ...                   "flag": [None, None, "reported_mean"]})
+    >>> ingest_line(d)
+    '3 values from 1 runs in 2 files (1 summary row: reported_mean, not counted as runs)'
+    """
+    from ebsstats import schema
+
+    flags = data["flag"].astype("string") if "flag" in data else pd.Series(dtype="string")
+    summary = flags.isin(schema.SUMMARY_FLAGS).fillna(False).to_numpy(bool)
+    line = (f"{len(data):,} values from {data.loc[~summary, 'run_id'].nunique():,} runs in "
+            f"{data['source'].nunique():,} files")
+    if summary.any():
+        kinds = ", ".join(sorted(flags[summary].unique()))
+        n = int(summary.sum())
+        line += f" ({n:,} summary row{'s' if n > 1 else ''}: {kinds}, not counted as runs)"
+    return line
+
+
 def days_seen(data: pd.DataFrame, tz: str | None = None, time: str = "timestamp") -> int:
     """How many calendar days the timed rows fall on, in the zone of :func:`local_zone` (the
     days a drift analysis clusters by; UTC without one).
