@@ -127,9 +127,8 @@ _COMPRESSIONS = {b"\x1f\x8b\x08": ("gzip", "gzip", "GzipFile", (".gz", ".gzip"))
                  b"BZh": ("bzip2", "bz2", "BZ2File", (".bz2",)),
                  b"\xfd7zXZ\x00": ("xz", "lzma", "LZMAFile", (".xz",))}
 _MAGIC_FIRST = frozenset(m[:1] for m in _COMPRESSIONS)
-_SUFFIXES = tuple(s for c in _COMPRESSIONS.values() for s in c[3])
 #: the name suffixes of the compressions read through (a file's contents go by its name without)
-COMPRESSED_SUFFIXES = _SUFFIXES
+COMPRESSED_SUFFIXES = tuple(s for c in _COMPRESSIONS.values() for s in c[3])
 
 
 def compression_of(data: bytes) -> str | None:
@@ -158,7 +157,7 @@ def plain_name(name: str) -> str:
     ('data_bw.1.log', 'r.JSON', 'a.zst')
     """
     lower = name.lower()
-    if lower.endswith(_SUFFIXES):
+    if lower.endswith(COMPRESSED_SUFFIXES):
         return name[:name.rindex(".")]
     return name
 

@@ -50,6 +50,7 @@ from ebsstats.io._common import (
     UTF16_BOMS,
     Chunk,
     Parsed,
+    compression_of,
     decode,
     load_bytes,
     plain_name,
@@ -410,9 +411,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
     it); every refusal is an outcome, never an exception. ``listed``: the file's ``stat`` from
     the folder listing (not asked again)."""
     out = _Outcome(rel)
-    # (once: the companion check and the sniff take it; a compressed file's without its
-    # suffix, as load_bytes gives what it holds)
-    name = plain_name(os.path.basename(path))
+    name = os.path.basename(path)  # (once: the companion check and the sniff take it)
     st = _regular_file(path, rel, out, listed, name)
     if st is None:
         return out
@@ -422,7 +421,9 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
             if deferred:
                 return out
         data = _file_bytes(path, job.max_bytes, rel, listed=listed is not None)
-        sniffed = _sniff_data(data, name, rel, out)
+        # (a compressed file's name without its suffix, as load_bytes gives what it holds; its
+        # full name is no companion's: a meta.yaml.gz is listed, never silently passed over)
+        sniffed = _sniff_data(data, plain_name(name), rel, out)
         if sniffed is None:
             return out
         reader = sniffed.reader  # kept here: the outcome travels between processes by name
@@ -489,7 +490,7 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
     if not data or data.isspace():  # not data.strip(): that copies the file
         out.failure = IngestFailure(rel, None, "empty file", kind="skipped")
         return None
-    if data.find(b"\x00", 0, 4096) >= 0 or data.startswith(_COMPRESSED_MAGIC):
+    if data.find(b"\x00", 0, 4096) >= 0 or _compression_named(data):
         out.failure = IngestFailure(rel, None, _binary_reason(data), kind="skipped")
         return None
     sniffed = sniff_claim(data)  # (a verdict from the bytes alone: a fio JSON report)
@@ -508,11 +509,10 @@ def _sniff_data(data: bytes, name: str, rel: str, out: _Outcome):
     return sniffed
 
 
-# the first bytes of compressed files load_bytes does not read through: zstd (Python 3.11 has
-# no decompressor for it), and a gzip, bzip2 or xz stream inside one (compressed twice)
-_COMPRESSED = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz",
-               b"\x28\xb5\x2f\xfd": "zstd"}
-_COMPRESSED_MAGIC = tuple(_COMPRESSED)
+def _compression_named(data: bytes) -> str | None:
+    """The compression of bytes load_bytes did not read through: zstd (Python 3.11 has no
+    decompressor for it), or a gzip, bzip2 or xz stream inside one (compressed twice)."""
+    return compression_of(data) or ("zstd" if data.startswith(b"\x28\xb5\x2f\xfd") else None)
 
 
 def _binary_reason(data: bytes) -> str:
@@ -525,11 +525,11 @@ def _binary_reason(data: bytes) -> str:
     ('gzip-compressed file: not read (decompress it first, e.g. gunzip -k)', \
 'binary file, not a benchmark output')
     """
-    for magic, name in _COMPRESSED.items():
-        if data.startswith(magic):
-            tool = {"gzip": "gunzip -k", "bzip2": "bunzip2 -k", "xz": "unxz -k",
-                    "zstd": "unzstd"}[name]
-            return f"{name}-compressed file: not read (decompress it first, e.g. {tool})"
+    name = _compression_named(data)
+    if name is not None:
+        tool = {"gzip": "gunzip -k", "bzip2": "bunzip2 -k", "xz": "unxz -k",
+                "zstd": "unzstd"}[name]
+        return f"{name}-compressed file: not read (decompress it first, e.g. {tool})"
     return "binary file, not a benchmark output"
 
 
