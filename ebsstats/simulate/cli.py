@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="named parameter set ('bundled' = data/campaign)")
     parser.add_argument("--weeks", type=int, help="campaign length in weeks (default 4)")
     parser.add_argument("--runs-per-day", type=float, help="run slots per config and day")
-    parser.add_argument("--start", help="campaign start, ISO 8601 UTC (default 2024-03-04)")
+    parser.add_argument("--start", help="campaign start date (default 2024-03-04): day 0 is that "
+                        "date in the campaign's zone (America/New_York)")
     parser.add_argument("--volume-types", nargs="+", metavar="TYPE", choices=VOLUME_TYPES,
                         help="volume types (default sizes)")
     parser.add_argument("--raid", metavar="LEVEL:N:TYPE:GIB",

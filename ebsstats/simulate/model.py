@@ -785,7 +785,7 @@ def _local_days(spec: Spec) -> list[float]:
     try:
         first = pd.Timestamp(_epoch(spec.start), unit="s").normalize()  # the start's date
         mids = pd.date_range(first, periods=7 * int(spec.weeks) + 1, freq="D").tz_localize(
-            spec.tz, nonexistent="shift_forward", ambiguous=False)
+            spec.tz, nonexistent="shift_forward", ambiguous=True)
     except Exception as exc:  # (zoneinfo's, pytz's or dateutil's error for an unknown zone)
         raise ValueError(f"tz must be an IANA zone name such as 'Europe/Dublin', "
                          f"not {spec.tz!r}") from exc
