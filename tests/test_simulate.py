@@ -453,9 +453,9 @@ def _close(a: float, b: float, rtol: float = 2e-3, atol: float = 0.0) -> bool:
 
 
 @pytest.fixture(scope="module")
-def rt() -> tuple[Path, pd.DataFrame]:
-    import tempfile
-    d = Path(tempfile.mkdtemp(prefix="ebsstats-sim-rt-"))
+def rt(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    # (pytest's temporary folder: a mkdtemp of its own was left in /tmp by every run, 1.8 MB)
+    d = tmp_path_factory.mktemp("sim-rt")
     c = campaign(seed=21, weeks=1, volume_types=["standard", "gp3", "sc1"], first_write=5.0,
                  burst=True)
     from ebsstats.simulate.writers import write_campaign
