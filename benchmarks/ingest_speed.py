@@ -108,7 +108,10 @@ def format_folders(work: Path) -> dict[str, Path]:
     out = {}
     for label, suffix in FORMATS.items():
         d = work / "formats" / suffix.lstrip(".")
-        d.mkdir(parents=True, exist_ok=True)
+        # made anew: a copy kept from an earlier data/ (the regenerated corpus renames its run
+        # folders) had doubled the folders to 514 bonnie++ and 520 sysbench files
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
         for src in result_files(ROOT / "data"):
             if src.suffix == suffix:
                 rel = src.relative_to(ROOT / "data").as_posix().replace("/", "__")
