@@ -344,7 +344,7 @@ class Spec:
     #: the zone ``ebsstats.drift_test`` reads a frame's ``region`` in by default. Set it with
     #: ``region``. (Generator version 2 had UTC days and effects: the bundled campaign's hour
     #: effect read in the region's zone with its sign reversed, 00-12 local -1.2 % against
-    #: +3.2 % injected.)
+    #: +3.0 % injected.)
     tz: str = "America/New_York"
     fio_runtime: int = 30
     sysbench_time: int = 30
