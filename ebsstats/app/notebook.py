@@ -295,14 +295,16 @@ def ingest_line(data: pd.DataFrame) -> str:
     >>> d = pd.DataFrame({"run_id": ["a", "a", "b"], "source": ["x", "x", "y"],
     ...                   "flag": [None, None, "reported_mean"]})
     >>> ingest_line(d)
-    '3 values from 1 runs in 2 files (1 summary row: reported_mean, not counted as runs)'
+    '3 values from 1 run in 2 files (1 summary row: reported_mean, not counted as runs)'
     """
     from ebsstats import schema
 
-    flags = data["flag"].astype("string") if "flag" in data else pd.Series(dtype="string")
+    flags = (data["flag"].astype("string") if "flag" in data
+             else pd.Series(pd.NA, index=data.index, dtype="string"))
     summary = flags.isin(schema.SUMMARY_FLAGS).fillna(False).to_numpy(bool)
-    line = (f"{len(data):,} values from {data.loc[~summary, 'run_id'].nunique():,} runs in "
-            f"{data['source'].nunique():,} files")
+    runs, files = data.loc[~summary, "run_id"].nunique(), data["source"].nunique()
+    line = (f"{len(data):,} values from {runs:,} run{'s' if runs != 1 else ''} in {files:,} "
+            f"file{'s' if files != 1 else ''}")
     if summary.any():
         kinds = ", ".join(sorted(flags[summary].unique()))
         n = int(summary.sum())
