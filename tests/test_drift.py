@@ -4,6 +4,8 @@ simulation of coverage and false positives (the >= 200-seed version: benchmarks/
 
 from __future__ import annotations
 
+import warnings
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -360,3 +362,23 @@ def test_effect_plot_without_estimable_factors_says_so():
                                   "ratio_ci_high"])
     fig = effect_plot(empty)
     assert "no weekday or hour effect" in fig.axes[0].texts[0].get_text()
+
+
+def test_a_region_without_a_known_zone_is_read_in_utc_saying_so():
+    """A region another cloud or a data centre names (``us-central1``, ``eqiad``) raised
+    "unknown region" from drift_test, and the report's drift page with it; its rows are read
+    in UTC with a warning, as rows without a region are. An explicit ``region=`` still raises."""
+    rng = np.random.default_rng(3)
+    t = pd.Timestamp("2024-01-01", tz="UTC") + pd.to_timedelta(rng.uniform(0, 28 * 24, 200),
+                                                               unit="h")
+    df = pd.DataFrame({"timestamp": t, "value": np.exp(rng.normal(0, 0.05, 200)),
+                       "region": "eqiad"})
+    with pytest.warns(UserWarning, match=r"no time zone known for region\(s\) \['eqiad'\]"):
+        got = drift_test(df)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        utc = drift_test(df.drop(columns="region"))
+    pd.testing.assert_frame_equal(got, utc)
+    assert (local_calendar(df.drop(columns="region"))["tz"] == "UTC").all()
+    with pytest.raises(ValueError, match="unknown region"):
+        local_calendar(df, region="eqiad")

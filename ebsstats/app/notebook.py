@@ -260,31 +260,20 @@ def group_column(data: pd.DataFrame, preferred: str = "config") -> str:
 
 
 def local_zone(data: pd.DataFrame, tz: str | None = None) -> str | None:
-    """The IANA zone whose local days a page's time windows follow: ``tz`` when given, else
-    the zone of the data's region when every row with one names the same region (or
-    availability zone), else ``None`` (UTC). The drift analyses read a frame's region so by
-    default; a slow-member window of one local day then matches the days the campaign was run
-    in.
+    """The IANA zone whose local days a page's time windows follow: ``tz`` when given, else the
+    one zone :func:`ebsstats.stats.calendar.row_zones` gives every row (the zone the drift
+    analyses read the rows in by default), else ``None`` (UTC: rows of several zones). A
+    slow-member window of one local day then matches the days the campaign was run in.
 
-    >>> local_zone(pd.DataFrame({"region": ["us-east-1", None]}))
+    >>> local_zone(pd.DataFrame({"region": ["us-east-1", "us-east-1"]}))
     'America/New_York'
     >>> local_zone(pd.DataFrame({"region": ["us-east-1", "eu-west-1"]})) is None
     True
     """
-    if tz is not None:
-        return tz
-    from ebsstats.stats.calendar import region_tz
+    from ebsstats.stats.calendar import row_zones
 
-    for col in ("region", "az"):
-        if col in data:
-            names = data[col].dropna().astype(str).unique()
-            if len(names):
-                try:
-                    zones = {region_tz(n) for n in names}
-                except ValueError:  # a region the table does not know: UTC, as drift says
-                    return None
-                return zones.pop() if len(zones) == 1 else None
-    return None
+    zones = pd.unique(row_zones(data, tz=tz))
+    return str(zones[0]) if len(zones) == 1 else None
 
 
 def ingest_line(data: pd.DataFrame) -> str:
@@ -313,18 +302,18 @@ def ingest_line(data: pd.DataFrame) -> str:
 
 
 def days_seen(data: pd.DataFrame, tz: str | None = None, time: str = "timestamp") -> int:
-    """How many calendar days the timed rows fall on, in the zone of :func:`local_zone` (the
-    days a drift analysis clusters by; UTC without one).
+    """How many local calendar days the rows fall on: the days a drift analysis clusters by
+    (:func:`ebsstats.stats.calendar.local_calendar`, each row in its region's zone unless
+    ``tz``).
 
     >>> t = pd.to_datetime(["2024-03-04 03:00", "2024-03-04 06:00"], utc=True)
     >>> d = pd.DataFrame({"timestamp": t, "region": "us-east-1"})
     >>> days_seen(d), days_seen(d, tz="UTC")
     (2, 1)
     """
-    if not len(data):
-        return 0
-    zone = local_zone(data, tz) or "UTC"
-    return int(pd.to_datetime(data[time], utc=True).dt.tz_convert(zone).dt.normalize().nunique())
+    from ebsstats.stats.calendar import local_calendar
+
+    return int(local_calendar(data, time, tz=tz)["date"].nunique()) if len(data) else 0
 
 
 def stage_runs(data: pd.DataFrame) -> pd.DataFrame:

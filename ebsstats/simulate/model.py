@@ -766,10 +766,13 @@ def _local_time(spec: Spec, days: float) -> float:
     >>> iso(_local_time(Spec(tz="America/New_York"), 7))  # 11 March: summer time
     '2024-03-11T04:00:00Z'
     """
-    first = pd.Timestamp(_epoch(spec.start), unit="s").normalize()
-    wall = first + pd.Timedelta(days=days)
-    return float(wall.tz_localize(spec.tz, nonexistent="shift_forward",
-                                  ambiguous=True).timestamp())
+    wall = pd.Timestamp(_epoch(spec.start), unit="s").normalize() + pd.Timedelta(days=days)
+    try:
+        local = wall.tz_localize(spec.tz, nonexistent="shift_forward", ambiguous=True)
+    except Exception as exc:  # (zoneinfo's, pytz's or dateutil's error for an unknown zone)
+        raise ValueError(f"tz must be an IANA zone name such as 'Europe/Dublin', "
+                         f"not {spec.tz!r}") from exc
+    return float(local.timestamp())
 
 
 def _local_days(spec: Spec) -> list[float]:
@@ -782,14 +785,7 @@ def _local_days(spec: Spec) -> list[float]:
     >>> iso(d[0]), len(d), (d[6] - d[5]) / 3600, (d[7] - d[6]) / 3600
     ('2024-03-04T05:00:00Z', 8, 24.0, 23.0)
     """
-    try:
-        first = pd.Timestamp(_epoch(spec.start), unit="s").normalize()  # the start's date
-        mids = pd.date_range(first, periods=7 * int(spec.weeks) + 1, freq="D").tz_localize(
-            spec.tz, nonexistent="shift_forward", ambiguous=True)
-    except Exception as exc:  # (zoneinfo's, pytz's or dateutil's error for an unknown zone)
-        raise ValueError(f"tz must be an IANA zone name such as 'Europe/Dublin', "
-                         f"not {spec.tz!r}") from exc
-    return [float(t) for t in mids.as_unit("s").asi8]
+    return [_local_time(spec, d) for d in range(7 * int(spec.weeks) + 1)]
 
 
 def _burst_duty_jobs(jobs: list[Job], c: Config, t: float, spec: Spec) -> None:
@@ -844,7 +840,7 @@ def evaluate(camp: Campaign) -> Campaign:
     inst_band: dict[str, int] = {}
     slow = _slow_schedules(camp)
     fw = float(spec.first_write) if spec.first_write else 1.0
-    t_start = _local_days(spec)[0]
+    t_start = _local_time(spec, 0)
     series: list[pd.DataFrame] = []
     slot_band: dict[tuple[str, int, str], int] = {}
     r_fresh = _rng(seed, 21)
@@ -1200,7 +1196,7 @@ def _truth(camp: Campaign) -> dict[str, Any]:
         "generator_version": GENERATOR_VERSION,
         "seed": int(spec.seed),
         "preset": spec.preset,
-        "start": iso(_local_days(spec)[0]),  # (the local midnight of spec.start's date)
+        "start": iso(_local_time(spec, 0)),  # (the local midnight of spec.start's date)
         "tz": spec.tz,
         "weeks": int(spec.weeks),
         "runs_per_day": float(spec.runs_per_day),

@@ -47,8 +47,8 @@ def refuse_impossible(data: pd.DataFrame, value: str, who: str, *,
                              f"{col!r} (rows {rows}): fix or drop these rows first")
 
 
-def mixed_parameters(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3
-                     ) -> dict[tuple, str]:
+def mixed_parameters(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3,
+                     subject: str = "the group") -> dict[tuple, str]:
     """``{group key: warning}`` for the groups of ``data`` by ``keys`` (as
     :func:`~ebsstats.stats._core.iter_groups` forms them: a tuple of the key values, missing
     ones as ``None``) whose rows differ in a workload parameter
@@ -56,13 +56,14 @@ def mixed_parameters(data: pd.DataFrame, keys: Sequence[str], *, most: int = 3
     in the order the rows hold them: their values are not repetitions of one configuration,
     and a spread, an average or a comparison of them says nothing about run-to-run variance.
     A missing value counts as a value of its own (a default beside an explicit setting).
+    ``subject`` names what mixes them (``compare`` says "the baseline").
 
     >>> d = pd.DataFrame({"config": ["a", "a", "b", "b"], "block_size": [4096, 4096, 4096, 2**20],
     ...                   "value": [1.0, 2.0, 3.0, 4.0]})
     >>> mixed_parameters(d, ["config"])
     {('b',): 'the group mixes block_size 4096/1048576: add it to `by`, or select one value'}
     """
-    return {k: f"the group mixes {', '.join(map(_shown, v))}: add "
+    return {k: f"{subject} mixes {', '.join(map(_shown, v))}: add "
                f"{'it' if len(v) == 1 else 'them'} to `by`, or select one value"
             for k, v in mixed_items(data, keys, most=most).items()}
 

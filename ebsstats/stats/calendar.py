@@ -89,6 +89,45 @@ def region_tz(region: str) -> str:
                      f"(known regions: {', '.join(sorted(REGION_TZ))})")
 
 
+def row_zones(data: pd.DataFrame, tz: str | None = None, region: str | None = None
+              ) -> pd.Series:
+    """The IANA zone of each row, as :func:`local_calendar` reads it: ``tz`` if given, else
+    ``region``'s (an unknown one raises ValueError, :func:`region_tz`), else the row's
+    ``region`` (or ``az``) column, else UTC. A region in the column that :data:`REGION_TZ`
+    does not know (another cloud's ``us-central1``, a data centre's ``eqiad``) is read in UTC
+    with a warning that says so: before, it raised, and a report's drift page with it.
+
+    >>> import pandas as pd
+    >>> row_zones(pd.DataFrame({"region": ["us-east-1", None]})).tolist()
+    ['America/New_York', 'UTC']
+    """
+    if tz is not None:
+        return pd.Series(tz, index=data.index, dtype=object)
+    if region is not None:
+        return pd.Series(region_tz(region), index=data.index, dtype=object)
+    zones = pd.Series("UTC", index=data.index, dtype=object)
+    unknown: list[str] = []
+    for col in ("az", "region"):  # region wins over az
+        if col in data.columns:
+            known = data[col].notna()
+            if known.any():
+                zmap = {r: _zone_or_utc(r, unknown) for r in pd.unique(data.loc[known, col])}
+                zones[known] = data.loc[known, col].map(zmap).astype(object)
+    if unknown:
+        warnings.warn(f"no time zone known for region(s) {sorted(set(unknown))}: their rows "
+                      "are read in UTC; pass tz='Area/City' (IANA) for their local time",
+                      UserWarning, stacklevel=3)
+    return zones
+
+
+def _zone_or_utc(region: str, unknown: list[str]) -> str:
+    try:
+        return region_tz(region)
+    except ValueError:
+        unknown.append(str(region))
+        return "UTC"
+
+
 def local_calendar(data: pd.DataFrame, time: str = "timestamp", tz: str | None = None,
                    region: str | None = None) -> pd.DataFrame:
     """Local weekday, hour and date of each row's UTC timestamp.
@@ -110,18 +149,7 @@ def local_calendar(data: pd.DataFrame, time: str = "timestamp", tz: str | None =
     [6, 21]
     """
     ts = pd.to_datetime(data[time], utc=True)
-    if tz is not None:
-        zones = pd.Series(tz, index=data.index)
-    elif region is not None:
-        zones = pd.Series(region_tz(region), index=data.index)
-    else:
-        zones = pd.Series("UTC", index=data.index)
-        for col in ("az", "region"):  # region wins over az
-            if col in data.columns:
-                known = data[col].notna()
-                if known.any():
-                    zmap = {r: region_tz(r) for r in pd.unique(data.loc[known, col])}
-                    zones[known] = data.loc[known, col].map(zmap).astype(object)
+    zones = row_zones(data, tz=tz, region=region)
     out = pd.DataFrame(index=data.index, columns=["weekday", "hour", "date", "tz"])
     wd = np.zeros(len(data), dtype=int)
     hr = np.zeros(len(data), dtype=int)

@@ -652,7 +652,8 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
     if not base:
         return False
     base_sub = base[0]
-    base_mix = mixed_parameters(base_sub, []).get(())  # (runs of other workloads pooled)
+    # (runs of other workloads pooled in the baseline)
+    base_mix = mixed_parameters(base_sub, [], subject="the baseline").get(())
     xb, xb_excl = clean_values(base_sub, value)
     hib = direction(cell, o["higher_is_better"])
     for key, sub in groups:
@@ -674,7 +675,7 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
         row.update(_dependence(base_sub, sub, xb, y, row, o, rng))
         row["higher_is_better"] = hib
         notes = [_imbalance(base_sub, sub, o["watch"]), mixed_parameters(sub, []).get(()),
-                 base_mix and base_mix.replace("the group mixes", "the baseline mixes", 1)]
+                 base_mix]
         if any(notes):
             strata_notes[len(rows)] = "; ".join(n for n in notes if n)
         rows.append(row)
