@@ -27,3 +27,24 @@ def test_recommended_n_meets_the_target_in_about_90_percent_of_fresh_campaigns()
     # the mean-half-width rule of the old code met the target in ~50 % of campaigns
     assert np.mean(met) >= 0.8, np.mean(met)
     assert any(extrap)
+
+
+def test_n_needed_is_where_the_saw_tooth_stays_below_the_target():
+    # the order-statistic interval's assured half-width saw-tooths with n: on this pilot
+    # ±5 % is met at n = 25, missed at 27, met from 28 on; n_needed is 28, not 25
+    from ebsstats.stats.planning import _Model
+
+    rng = np.random.default_rng(1)
+    model = _Model(np.exp(rng.normal(0, 0.08, 30)), np.random.default_rng(2), 200, 0.95)
+    assert model.met(25, 0.05, 0.9) and not model.met(27, 0.05, 0.9)
+    for precision in (0.03, 0.04, 0.05, 0.08):
+        n = model.n_needed(precision, 0.9, 200)
+        assert not model.met(n - 1, precision, 0.9)
+        assert all(model.met(m, precision, 0.9) for m in range(n, 161)), precision
+    assert model.n_needed(0.05, 0.9, 200) == 28
+    # the summary reports the same size
+    pilot = pd.DataFrame({"value": np.exp(rng.normal(0, 0.08, 30))})
+    s = repetitions_needed(pilot, precision=0.05, summary=True).iloc[0]
+    m2 = _Model(pilot["value"].to_numpy(), np.random.default_rng([0, 0]), 1000, 0.95)
+    n2 = int(s["n_needed"])
+    assert all(m2.met(m, 0.05, 0.9) for m in range(n2, n2 + 20))

@@ -76,8 +76,9 @@ class _Model:
         return ok and float(np.quantile(hw, assurance)) <= precision
 
     def n_needed(self, precision: float, assurance: float, n_hi: int, scale=None):
-        """Smallest n (2..n_hi) meeting the target: doubling bracket, bisection, then a
-        backward scan over the last few sizes (order-statistic ranks jump with n)."""
+        """Smallest n (2..n_hi) from which on the target is met: a doubling bracket and a
+        bisection find the first size that meets it after one that does not, then a scan
+        forward moves past any larger size that misses it (:meth:`_stable_from`)."""
         lo, hi = 1, 2
         while not self.met(hi, precision, assurance, scale):
             if hi >= n_hi:
@@ -89,10 +90,36 @@ class _Model:
                 hi = mid
             else:
                 lo = mid
-        for n in range(max(2, hi - 4), hi):
-            if self.met(n, precision, assurance, scale):
-                return n
-        return hi
+        return self._stable_from(hi, precision, assurance, n_hi, scale)
+
+    def _stable_from(self, n: int, precision: float, assurance: float, n_hi: int, scale):
+        """The smallest size from ``n`` on that meets the target and whose next two
+        saw-tooth peaks meet it too, else ``None``.
+
+        The interval's ranks move in steps: the lower rank ``j`` stays for 1-3 sizes (up to
+        13 below n = 20) while the sample grows, so the assured half-width rises within a step
+        and drops when ``j`` moves; the peaks fall with n. A size in a dip can meet the target
+        while a campaign one or two runs longer does not (the saw-tooth of exact-interval sample
+        sizes: Chernick & Liu, The American Statistician 56(2), 2002), so the size is moved
+        past every miss up to the end of the second rank step after it."""
+        cand = n
+        m = n
+        while m <= n_hi:
+            if not self.met(m, precision, assurance, scale):
+                cand = m + 1
+            elif m >= _second_step_end(cand, self.confidence):
+                return cand
+            m += 1
+        return cand if cand <= n_hi else None
+
+
+def _second_step_end(n: int, confidence: float) -> int:
+    """The last size of the second run of sizes after ``n`` that share the interval's lower
+    rank: checking every size up to it covers the next two peaks of the saw-tooth."""
+    sizes = np.arange(n, n + 64)
+    j = order_stat_ranks(sizes, confidence)[0]
+    steps = np.flatnonzero(np.diff(j)) + 1  # indices where j moves up
+    return int(sizes[steps[1] - 1]) if len(steps) >= 2 else int(sizes[-1])
 
 
 def _curve(x: np.ndarray, sizes: np.ndarray, confidence: float, n_boot: int,
@@ -193,9 +220,9 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
         ``p_within`` (model probability that a fresh campaign of ``n`` runs meets the target)
         and ``half_width_rel_assured`` (its ``assurance`` quantile of the half-width).
         Summary (``summary=True``): one row per group with ``n_obs``, ``n_excluded``,
-        ``n_needed`` (smallest ``n`` whose interval reaches ``confidence`` and whose half-width
-        is within ``precision`` in ``assurance`` of fresh campaigns; ``<NA>`` if none up to
-        the search limit), ``n_needed_low``/``n_needed_high`` (the same at the 5 % and 95 %
+        ``n_needed`` (smallest ``n`` from which on the interval reaches ``confidence`` and its
+        half-width is within ``precision`` in ``assurance`` of fresh campaigns, at ``n`` and
+        at the larger sizes after it; ``<NA>`` if none up to the search limit), ``n_needed_low``/``n_needed_high`` (the same at the 5 % and 95 %
         bootstrap quantiles of the log-scale MAD, i.e. the uncertainty the pilot leaves),
         ``tail_df`` and ``log_scale`` (the fitted t), ``assurance``,
         ``half_width_rel_at_n_obs``, ``precision``, ``confidence``, ``method``, ``note``.
@@ -210,7 +237,10 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
     The run count is chosen as a sample size with *assurance* (O'Hagan, Stevens & Campbell,
     Pharmaceutical Statistics 4(3), 2005): the interval must meet the target in ``assurance``
     of campaigns, not on average — a mean half-width at the target meets it in only about
-    half of the campaigns. Fresh campaigns are drawn from a Student t fitted by maximum
+    half of the campaigns. The half-width of an order-statistic interval saw-tooths with
+    ``n`` (its ranks move in steps), so a size can meet the target while a campaign one or two
+    runs longer does not (Chernick & Liu, The American Statistician 56(2), 2002);
+    ``n_needed`` is the size after which the peaks stay within the target. Fresh campaigns are drawn from a Student t fitted by maximum
     likelihood to the log values (heavy tails are kept; a normal model is the limit of large
     degrees of freedom). Resampling the pilot with replacement instead adds the pilot's own
     sampling noise and ties, and overstates half-widths beyond the pilot.
