@@ -100,6 +100,23 @@ def test_verdict_respects_direction():
     assert "cannot go below 0.05" in tiny["warning"].iloc[0]
 
 
+def test_a_verdict_beside_a_ratio_ci_holding_one_says_so():
+    # baseline bimodal (0.9 or 1.1 x 1000), new unimodal at 1.04 x 1000: the rank test is
+    # significant (b's runs fall below a's upper mode) but the medians' ratio CI holds 1
+    rng = np.random.default_rng(14)
+    a = np.where(rng.random(10) < 0.5, 0.9, 1.1) * np.exp(rng.normal(0, 0.02, 10)) * 1000
+    b = np.exp(rng.normal(0.04, 0.03, 10)) * 1000
+    df = _two(a, b, higher_is_better=True)
+    r = compare(df, baseline="base").iloc[0]
+    p = stats.mannwhitneyu(b, a, alternative="two-sided").pvalue
+    assert r["p_adjusted"] == pytest.approx(p) and p < 0.05
+    assert r["ratio_ci_low"] < 1 < r["ratio_ci_high"]
+    assert r["verdict"] == "worse" and r["shift_ci_high"] < 0
+    assert "holds 1" in r["warning"] and "distributions" in r["warning"]
+    # with no CI computed (n_boot=0) there is nothing to say
+    assert pd.isna(compare(df, baseline="base", n_boot=0).iloc[0]["warning"])
+
+
 def test_permutation_option_close_to_scipy():
     rng = np.random.default_rng(4)
     x, y = rng.normal(100, 5, 10), rng.normal(105, 5, 10)
