@@ -10,6 +10,17 @@ from ebsstats.plots._text import plain_text
 from ebsstats.units import display
 
 
+def _window_axis(ax, windows: pd.Series) -> None:
+    """Dates on the x axis read in the windows' zone (their local midnights), and named."""
+    import matplotlib.dates as mdates
+
+    tz = getattr(windows.dtype, "tz", None)
+    locator = mdates.AutoDateLocator(tz=tz)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))
+    ax.set_xlabel(f"window start ({tz if tz is not None else 'UTC'})")
+
+
 @renamed(result="data")
 def members_plot(data: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
                  set_name: str | None = None, unit: str | None = None, ax=None):
@@ -30,7 +41,7 @@ def members_plot(data: pd.DataFrame, member: str = "volume", group: str | None =
     hit = r[r["flag"]]
     ax.scatter(hit["window"], hit["shown"], s=90, facecolors="none", edgecolors="red",
                linewidths=1.5, label="flagged slow", zorder=5)
-    ax.set_xlabel("window start (UTC)")
+    _window_axis(ax, r["window"])
     ax.set_ylabel(label)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)
@@ -52,7 +63,7 @@ def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
     ax.scatter(worst.loc[~worst["flag"], "window"], y[~worst["flag"]], facecolors="none",
                edgecolors="grey", s=30, label="slowest, within noise")
     ax.set_yticks(range(len(members)), members)
-    ax.set_xlabel("window start (UTC)")
+    _window_axis(ax, data["window"])
     ax.set_title("slowest member per window")
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)
@@ -71,6 +82,6 @@ def array_plot(data: pd.DataFrame, unit: str | None = None, ax=None):
             label="N × slowest member")
     ax.plot(c["window"], c["sum_members"] * factor, ":", label="sum of members")
     ax.set_ylabel(label)
-    ax.set_xlabel("window start (UTC)")
+    _window_axis(ax, c["window"])
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)

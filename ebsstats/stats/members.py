@@ -87,16 +87,16 @@ def _one_metric(data: pd.DataFrame, metric: str | None) -> pd.DataFrame:
 
 def _windows(times: pd.Series, window: str | pd.Timedelta | None,
              tz: str | None = None) -> pd.Series:
-    """The start of each time's window of length ``window`` (UTC): windows from UTC midnight,
-    or with ``tz`` from that zone's local midnight (a day window is then the local day, 23 or
-    25 hours across a change of summer time; a wall-clock hour repeated when summer time ends
-    falls in the window of its first occurrence).
+    """The start of each time's window of length ``window``: windows from UTC midnight (in
+    UTC), or with ``tz`` from that zone's local midnight, in that zone (a day window is then the
+    local day, 23 or 25 hours across a change of summer time; a wall-clock hour repeated when
+    summer time ends falls in the window of its first occurrence).
 
     >>> t = pd.Series(pd.to_datetime(["2024-03-04 03:00", "2024-03-04 06:00"], utc=True))
-    >>> _windows(t, "1D").dt.strftime("%m-%d %H:%M").tolist()
-    ['03-04 00:00', '03-04 00:00']
-    >>> _windows(t, "1D", "America/New_York").dt.strftime("%m-%d %H:%M").tolist()
-    ['03-03 05:00', '03-04 05:00']
+    >>> _windows(t, "1D").dt.strftime("%m-%d %H:%M %Z").tolist()
+    ['03-04 00:00 UTC', '03-04 00:00 UTC']
+    >>> _windows(t, "1D", "America/New_York").dt.strftime("%m-%d %H:%M %Z").tolist()
+    ['03-03 00:00 EST', '03-04 00:00 EST']
     """
     if window is None:
         return pd.Series(pd.Timestamp(0, tz="UTC"), index=times.index)
@@ -106,7 +106,7 @@ def _windows(times: pd.Series, window: str | pd.Timedelta | None,
     wall = t.dt.tz_convert(tz).dt.tz_localize(None).dt.floor(pd.Timedelta(window))
     starts = pd.DatetimeIndex(wall.dropna().unique())
     local = starts.tz_localize(tz, ambiguous=np.ones(len(starts), dtype=bool),
-                               nonexistent="shift_forward").tz_convert("UTC")
+                               nonexistent="shift_forward")
     return wall.map(dict(zip(starts, local, strict=True))).astype(local.dtype)
 
 
@@ -131,8 +131,9 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     tz : str, optional
         IANA zone whose local midnight the windows start from (``"America/New_York"``: a
         ``"1D"`` window is that zone's day, the days a campaign scheduled there was run in);
-        default UTC. Windows that cut a campaign's days hold unequal numbers of runs, whose
-        medians vary unequally: heavier tails for ``heavy_tails`` to calibrate.
+        default UTC. The ``window`` column gives each window's start in that zone. Windows
+        that cut a campaign's days hold unequal numbers of runs, whose medians vary unequally:
+        heavier tails for ``heavy_tails`` to calibrate.
     value, metric : str
         Value column; the metric to use when the frame holds several.
     threshold : float
