@@ -330,7 +330,10 @@ def test_terse_description_and_client_server():
 
 def test_normal_3_33():
     df = read(*F, "small_normal.txt")
-    assert df["tool_version"].iloc[0] == "fio-3.33" and pd.isna(df["timestamp"].iloc[0])
+    assert df["tool_version"].iloc[0] == "fio-3.33"
+    # "pid=6036: Sun Nov 22 03:29:23 2026" (printed at the end, cut to the second) less the
+    # runtime "3001msec": the start is in [03:29:19.999, 03:29:20.999), given to the second
+    assert (df["timestamp"] == pd.Timestamp("2026-11-22 03:29:20", tz="UTC")).all()
     # IOPS=114k: "issued rwts: total=342683,…" over "(1339MiB/3001msec)", 114,190 rounded to
     # three digits
     assert close(val(df, "iops"), 342683 / 3.001)

@@ -453,3 +453,28 @@ def test_a_job_run_again_in_one_file_takes_its_own_header():
     # (io_bytes as printed, "64.3MiB": the size of an I/O within 0.1 %)
     assert (io["io_bytes"] / io["total_ios"]).loc[first.index].tolist() == pytest.approx(
         [4096.0, 65536.0], rel=1e-3)
+
+
+def test_normal_text_start_is_the_printed_time_less_the_runtime():
+    """fio prints each job's report with the time it printed it (stat.c: time() and ctime_r,
+    local time without a zone, read as UTC as PTS's TimeStamp is); the run started one runtime
+    before. fio 2.0 printed no time: NaT."""
+    import ebsstats as es
+    from tests.conftest import FIXTURES
+
+    df = es.read(FIXTURES / "fio" / "gen" / "appended_bs_normal.txt")
+    line = df["position"].str.extract(r"line (\d+)", expand=False).astype(int)
+    starts = df.assign(line=line).groupby("run_id", observed=True).agg(
+        line=("line", "min"), ts=("timestamp", "first")).sort_values("line")["ts"]
+    # line 7 "Fri Nov 27 23:12:43 2026" and line 39 "... 23:12:45 2026", each 1001msec
+    assert starts.tolist() == [pd.Timestamp("2026-11-27 23:12:42", tz="UTC"),
+                               pd.Timestamp("2026-11-27 23:12:44", tz="UTC")]
+    old = es.read(FIXTURES / "fio" / "f205_small_normal.txt")  # "pid=29612" and no time
+    assert old["timestamp"].isna().all()
+    # the error form "err= 5 (file:io_u.c:1889, func=io_u error, error=...): pid=..: <time>"
+    from ebsstats.io.fio.normal import _printed_at
+
+    got = _printed_at("j: (groupid=0, jobs=1): err= 5 (file:io_u.c:1889, func=io_u error, "
+                      "error=Input/output error): pid=77: Mon Feb  2 01:02:03 2026\n")
+    assert got == pd.Timestamp("2026-02-02 01:02:03", tz="UTC")
+    assert _printed_at("j: (groupid=0, jobs=1): err= 0: pid=7: Mon Feb 30 01:02:03 2026") is None

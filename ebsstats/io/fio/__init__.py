@@ -55,9 +55,14 @@ JSON ``timestamp``/``timestamp_ms`` is when fio wrote the report, i.e. the END o
 ``timestamp`` column is the START: the job's ``job_start`` (fio 3.36+, ms since the epoch), else
 ``timestamp_ms/1000 - elapsed`` (``elapsed`` is whole seconds, rounded up, since fio started:
 the same start for every job of a report, stonewalled ones too), or, where ``elapsed`` is absent
-(client/server), ``timestamp - max(job_runtime, direction runtimes)``. Terse output, 2.x JSON
-before 2.2.5 and normal text carry no usable date (the normal ``pid=…: <date>`` line is local
-time without a zone), so ``timestamp`` is ``<NaT>`` there: give it through metadata.
+(client/server), ``timestamp - max(job_runtime, direction runtimes)``. Normal text (fio 2.1+)
+prints on each job's line when it printed the report (``pid=6036: Sun Nov 22 03:29:23 2026``:
+stat.c's ``time()`` through ``ctime_r``, the run's end cut to the second, in the machine's local
+time without a zone): it is read as UTC, as PTS's TimeStamp is (cloud images run in UTC by
+default), and the start is it less the job's longest direction runtime, to the second. Terse
+output, fio 2.0's normal text and 2.x JSON before 2.2.5 carry no usable date, so
+``timestamp`` is ``<NaT>`` there. A ``timestamp`` given as metadata (sidecar, pattern,
+argument) replaces the one read: give it where the machine's clock was not UTC.
 
 Errors
 ------

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import math
 import re
@@ -27,6 +28,10 @@ __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
 _N_VERSION = re.compile(r"^fio[- ](\d[\w.\-+]*)\s*$")
 _N_BANNER = re.compile(r"^hostname=([^,]+),.*\bfio=(fio-[^,\s]+)")
 _N_JOB = re.compile(r"^(.+?): \(groupid=(\d+), jobs=(\d+)\): err=\s*(-?\d+)")
+# the job line's end (fio 2.1+): "pid=6804: Sun Nov 22 03:29:46 2026", the time fio printed the
+# report (stat.c: time(), ctime_r: local time, C-locale names, the day padded with a space)
+_N_WHEN = re.compile(r"pid=\d+: ([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\s*$")
+_UTC = datetime.UTC
 # (a rate in bits with --unit_base=1: 2.x ``bw=958205Kbit/s``, 3.x ``BW=935Mibit/s``)
 _N_DIR3 = re.compile(r"^\s+(read|write|trim|mixed)\s*: IOPS=([\d.]+[kMGT]?), "
                      r"BW=([\d.]+)\s*([kKMGTP]?i?(?:B|bit))/s \([^)]*\)\(([\d.]+)\s*"
@@ -160,10 +165,50 @@ def _parse_normal(text: str, source: str) -> Parsed:
 def _new_job(m: re.Match, n: int) -> dict:
     """A job block from its ``name: (groupid=0, jobs=1): err= 0`` line."""
     job = {"name": m.group(1), "gid": m.group(2), "jobs": int(m.group(3)),
-           "err": int(m.group(4)), "line": n, "rows": [], "ops": []}
+           "err": int(m.group(4)), "line": n, "rows": [], "ops": [],
+           "printed": _printed_at(m.string)}
     if job["jobs"] >= 2**63 or abs(job["err"]) >= 2**63:
         raise ValueError("a number beyond 64 bits")
     return job
+
+
+def _printed_at(line: str) -> datetime.datetime | None:
+    """When fio printed a job's report, from its job line, read as UTC (the line has no zone);
+    ``None`` when the line has no time (fio 2.0) or not a real one.
+
+    >>> _printed_at("rr: (groupid=0, jobs=4): err= 0: pid=6804: Sun Nov  2 03:29:46 2026")
+    datetime.datetime(2026, 11, 2, 3, 29, 46, tzinfo=datetime.timezone.utc)
+    >>> _printed_at("rr: (groupid=0, jobs=1): err= 0: pid=29612") is None
+    True
+    """
+    m = _N_WHEN.search(line)
+    if m is None:
+        return None
+    try:
+        t = datetime.datetime.strptime(" ".join(m.group(1).split()), "%a %b %d %H:%M:%S %Y")
+    except ValueError:  # (Feb 30: the form of a date, not a date)
+        return None
+    return t.replace(tzinfo=_UTC)
+
+
+def _started(job: dict) -> datetime.datetime | None:
+    """A job's start, to the second: when its report was printed (the end of its run, cut to
+    the second: the end is within the second after it) less its longest direction runtime,
+    rounded; ``None`` without either.
+
+    >>> end = datetime.datetime(2026, 11, 22, 3, 40, 0, tzinfo=_UTC)
+    >>> _started({"printed": end, "rows": [("read", 5, "runtime", 1.001)]}).time()
+    datetime.time(3, 39, 59)
+    """
+    end = job["printed"]
+    runtimes = [r[3] for r in job["rows"] if r[2] == "runtime" and math.isfinite(r[3])]
+    if end is None or not runtimes:
+        return None
+    try:
+        mid = end - datetime.timedelta(seconds=max(runtimes) - 0.5)
+    except OverflowError:  # a runtime of ages: before year 1
+        return None
+    return mid.replace(microsecond=0) + datetime.timedelta(seconds=mid.microsecond >= 500_000)
 
 
 def _preamble_line(line: str, rep: _Report) -> None:
@@ -225,6 +270,9 @@ def _job_records(job: dict, rep: _Report, source: str) -> list[dict]:
             "groupid": job["gid"], "threads": job["jobs"], **job_line_meta(opts)}
     if rep.host:
         base["host"] = rep.host
+    start = _started(job)
+    if start is not None:
+        base["timestamp"] = start
     error = job["err"]
     rows = job["rows"]
     if error:
