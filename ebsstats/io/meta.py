@@ -442,7 +442,7 @@ def check_ingest(outputs, pattern: str | None = None) -> None:
     check_pattern(pattern)
 
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|\*")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|(?:(?<=/)|^)\*\*$|\*")
 
 
 def check_pattern(pattern: str | None) -> None:
@@ -452,6 +452,11 @@ def check_pattern(pattern: str | None) -> None:
 
     >>> check_pattern("{config}/{volume}/run-{repetition}.json")
     >>> check_pattern("{config}/**/*")  # (any folders, then any file)
+    >>> check_pattern("{config}/**")  # (the same: everything below)
+    >>> check_pattern("{config}/run**.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: pattern '{config}/run**.json': '**' is any folders only as '**/', or as the whole last part ('{config}/**': everything below)
     >>> check_pattern("{config}{volume}.json")
     Traceback (most recent call last):
     ...
@@ -463,6 +468,9 @@ def check_pattern(pattern: str | None) -> None:
     prev_start, prev_end = 0, None
     for m in _PLACEHOLDER.finditer(pattern):
         name = m.group(1)
+        if m.group(0) == "*" and m.start() == prev_end and pattern[prev_start:prev_end] == "*":
+            raise ValueError(f"pattern {pattern!r}: '**' is any folders only as '**/', or as "
+                             "the whole last part ('{config}/**': everything below)")
         if m.start() == prev_end and m.group(0) != "**/" \
                 and pattern[prev_start:prev_end] != "**/":  # ("**/" ends with its own "/")
             raise ValueError(f"pattern {pattern!r}: {pattern[prev_start:m.end()]!r} has no text "
@@ -487,6 +495,8 @@ def _compile(pattern: str) -> re.Pattern[str]:
             out.append(f"(?P<{m.group(1)}>[^/]+)")  # greedy within one path segment
         elif m.group(0) == "**/":
             out.append(r"(?:.*/)?")
+        elif m.group(0) == "**":  # the whole last part: any file at any depth below
+            out.append(r".+")
         else:
             out.append(r"[^/]*")
         pos = m.end()
@@ -498,7 +508,8 @@ def pattern_meta(relpath: str, pattern: str | None) -> dict:
     """Metadata from a path pattern: ``{name}`` matches one path component (or part of one,
     greedily: as much as the rest of the pattern lets it; ``{timestamp}`` of 9, 10 or 13 digits
     is epoch seconds or milliseconds, UTC),
-    ``*`` any text within a component, ``**/`` any folders. The pattern is matched against the
+    ``*`` any text within a component, ``**/`` any folders, a last part ``**`` any file at
+    any depth below (``{config}/**`` is ``{config}/**/*``). The pattern is matched against the
     end of the path relative to the ingest root.
 
     >>> pattern_meta("gp2/vol-1/run-3.json", "{config}/{volume}/run-{repetition}.json")
