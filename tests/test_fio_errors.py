@@ -150,3 +150,15 @@ def test_a_job_line_without_a_report_is_fio_output_that_says_why(tmp_path):
     assert row["reason"].endswith("found 'error: maximum number of jobs reached.'")
     with pytest.raises(es.ParseError, match="maximum number of jobs reached"):
         es.read_fio(src)
+
+
+def test_a_version_with_a_run_of_thousands_of_digits_is_no_crash():
+    # fuzz seed 47: "fio-2.1.999…" (13,112 digits) raised Python's ValueError for integers of
+    # over 4,300 digits from fio.parse; the version's number parts are at most 9 digits
+    from ebsstats.io import fio as fio_reader
+    from tests.conftest import fixture
+
+    text = fixture("fio", "f2110_small_json.json").read_text()
+    text = text.replace('"fio-2.1.10"', '"fio-2.1.' + "9" * 5000 + '"')
+    parsed = fio_reader.parse(text, "x.json")
+    assert parsed.version.startswith("fio-2.1.999")

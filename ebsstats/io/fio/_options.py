@@ -26,7 +26,9 @@ _JOB_LINE_SNIFF = re.compile(r"^[^\s:][^\n]*: \(g=\d+\): rw=\w+, bs=", re.M)
 _JOB_LINE = re.compile(r"^(.+?): \(g=(\d+)\): rw=([^,]+), bs=(.*), ioengine=([^,]+), "
                        r"iodepth=(\d+)")
 
-_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+# (at most 9 digits a number: a longer run of digits is no version, and Python refuses to
+# convert one of over 4,300 digits)
+_VERSION = re.compile(r"(?<!\d)(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?![\d])")
 
 _DIRS = (("read", "read"), ("write", "write"), ("trim", "trim"), ("sync", "sync"),
          ("mixed", "total"))
@@ -174,6 +176,8 @@ def version_parts(version: str | None) -> tuple[int, int, int] | None:
 
     >>> version_parts("fio-2.1.4"), version_parts("fio 1.57"), version_parts("x")
     ((2, 1, 4), (1, 57, 0), None)
+    >>> version_parts("fio-2.1." + "9" * 5000)  # (a damaged file: the patch is no number)
+    (2, 1, 0)
     """
     if not version:
         return None
