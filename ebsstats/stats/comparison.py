@@ -533,9 +533,11 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     above the other's, the ratio CI how far apart the medians are: groups that differ in spread
     or shape more than in median can pass the first and not the second, and such a row warns
     beside its verdict. Requiring the ratio CI to exclude 1 as well would cost power, since
-    a median is a less efficient estimate than a rank test: at 10 runs per side, +10 % and 10 %
-    log-normal noise, 0.33 instead of 0.44 (200 simulated comparisons). A row warns when :data:`STRATA` columns are unbalanced between the groups
-    (Simpson's paradox; pass ``strata=``) and when ``padjust`` over the call's comparisons
+    a median is a less efficient estimate than a rank test: with 10 % log-normal noise, 0.38
+    instead of 0.46 at 10 runs per side and +10 %, 0.35 instead of 0.48 at 30 and +5 %
+    (``benchmarks/validate_statistics.py``, section 5). A row warns when
+    :data:`STRATA` columns are unbalanced between the groups (Simpson's paradox; pass
+    ``strata=``) and when ``padjust`` over the call's comparisons
     makes a significant verdict unattainable for its sample sizes (the exact floor
     ``2 / C(m+n, m)`` times the number of comparisons for Holm), with the runs per side that
     would make it attainable. Holm (1979) controls the family-wise error under any dependence (the comparisons
