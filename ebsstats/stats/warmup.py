@@ -90,8 +90,10 @@ def snia_windows(values: Sequence[float], window: int = 5, range_tol: float = 0.
     with np.errstate(divide="ignore", invalid="ignore"):
         rng_frac = (w.max(axis=1) - w.min(axis=1)) / np.abs(m)
         slp_frac = np.abs(slope) * (window - 1) / np.abs(m)
-    r_ok = rng_frac <= range_tol
-    s_ok = slp_frac <= slope_tol
+    # (at the limit passes, "no more than": a relative tolerance so that 0.9/1.1/1 round by
+    # round, range 0.2000000000000001 of the mean, is as steady as 90/110/100)
+    r_ok = rng_frac <= range_tol * (1 + 1e-9)
+    s_ok = slp_frac <= slope_tol * (1 + 1e-9)
     return pd.DataFrame({"i": np.arange(len(m)), "mean": m, "range_frac": rng_frac,
                          "slope_frac": slp_frac, "range_ok": r_ok, "slope_ok": s_ok,
                          "steady": r_ok & s_ok})
@@ -136,6 +138,15 @@ def batch_means_ci(values: Sequence[float], batches: int = 10,
     se = float(xb.std(ddof=1)) / math.sqrt(k)
     q = float(stats.t.ppf(0.5 + confidence / 2.0, k - 1))
     return mean, mean - q * se, mean + q * se, k
+
+
+def _frame_direction(g: pd.DataFrame) -> bool | None:
+    """The group's ``higher_is_better`` where the frame says it (one value), else ``None``
+    (PTS sets it from each result's proportion, LIB or HIB, for any metric)."""
+    if "higher_is_better" not in g:
+        return None
+    known = g["higher_is_better"].dropna().unique()
+    return bool(known[0]) if len(known) == 1 else None
 
 
 def _lower_is_better(unit, metric) -> bool:
@@ -422,12 +433,14 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
         g, x = g[fin], x[fin]
         t_sec, _ = _to_seconds(g[time])
         t_raw = g[time].to_numpy()
-        if higher_is_better is None:
+        if higher_is_better is not None:
+            lower = not higher_is_better
+        elif _frame_direction(g) is not None:  # the frame's own higher_is_better column
+            lower = not _frame_direction(g)
+        else:
             unit = g["unit"].iloc[0] if "unit" in g and len(g) else None
             metric = g["metric"].iloc[0] if "metric" in g and len(g) else None
             lower = _lower_is_better(unit, metric)
-        else:
-            lower = not higher_is_better
         per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
         metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
         bw = _bin_width(t_sec, bin, max_points, bool(per_io))
@@ -536,10 +549,13 @@ def steady_state(data: pd.DataFrame, value: str = "value", time: str = "t",
         ``steady_level`` with ``steady_level_ci_low/high`` (mean of the rounds of the final
         regime, batch-means interval), ``confidence``, ``n_steady`` (rounds in it), ``batches``,
         ``first_level`` (mean of the first rounds, before steady state), ``snia_steady`` (the
-        last SNIA window is steady: the run ends in steady state by the PTS rule),
-        ``snia_window_start`` (start of the last unbroken stretch of steady windows),
-        ``snia_first_window`` (the first steady window: where an online PTS run would have
-        stopped — early plateaus make this misleading), ``n_changepoints`` (PELT, before
+        last SNIA window is steady by the PTS rule, *and* the last unbroken stretch of steady
+        windows, or the last quarter of the run if that is longer, has no significant trend
+        beyond ``slope_tol``: a slow drift of 0.5 % a round passes every 5-round window of the
+        PTS rule and still is no steady state), ``snia_window_start`` (start of the last
+        unbroken stretch of steady windows), ``snia_first_window`` (the start of the first
+        steady window; an online PTS run would have stopped at its end, ``window - 1`` rounds
+        later — early plateaus make this misleading), ``n_changepoints`` (PELT, before
         merging), ``n_regimes`` (after merging), ``n`` (points), ``n_rounds`` (after binning),
         ``bin_width``, ``lower_is_better``, ``log_scale``, ``method``.
 
