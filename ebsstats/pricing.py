@@ -723,14 +723,16 @@ def _given(x) -> bool:
 
 
 # gp2 per-volume throughput caps by era and size, from the notes of the model's max_throughput
-# rows: 2014-06 128 MiB/s; 2015-03 128 MiB/s up to 170 GiB, 160 above; 2018-12 128 MiB/s below
-# 334 GiB (250 only while bursting between 170 and 334 GiB), 250 at >= 334 GiB.
+# rows: 2014-06 128 MiB/s; 2015-03 128 MiB/s up to 170 GiB, 160 above; 2018-12 128 MiB/s up to
+# 170 GiB, 250 above ("250 MiB/s if burst credits are available" between 170 and 334 GiB,
+# "regardless of burst credits" from 334 GiB: below 334 GiB the baseline, 3 IOPS/GiB x 256 KiB
+# = 0.75 MiB/s per GiB, is under the cap, which only bursting reaches).
 def _gp2_throughput_cap(size_gib: float, era_cap: float) -> float:
     if era_cap <= 128:
         return 128.0
     if era_cap <= 160:
         return 128.0 if size_gib <= 170 else 160.0
-    return 128.0 if size_gib < 334 else era_cap
+    return 128.0 if size_gib <= 170 else era_cap
 
 
 def entitled_throughput(volume_type: str, size_gib: float,
@@ -752,9 +754,10 @@ def entitled_throughput(volume_type: str, size_gib: float,
     -------
     float
         B/s. gp2: ``min(baseline IOPS × 256 KiB, cap)`` with the cap of the era and size (128;
-        160 above 170 GiB from 2015-03; 250 at ≥ 334 GiB from 2018-12). gp3: provisioned (125
-        MiB/s default). io1/io2: 256 KiB per provisioned IOPS up to 32,000 IOPS, 16 KiB per IOPS
-        above, capped at the era's maximum (500 MiB/s from 2017-12, 1,000 from 2018-11;
+        160 above 170 GiB from 2015-03; 250 above 170 GiB from 2018-12, so 0.75 MiB/s per GiB
+        from 171 to 333 GiB). gp3: provisioned (125 MiB/s default). io1/io2: 256 KiB per
+        provisioned IOPS up to 32,000 IOPS and at most 500 MiB/s there, 16 KiB per IOPS above
+        (750 MiB/s at 48,000), capped at the era's maximum (500 MiB/s from 2017-12, 1,000 from 2018-11;
         earlier 320 MiB/s from 2015-03 and 128 MiB/s before, from the model's notes).
         io2 Block Express: 0.256 MiB/s per IOPS up to 4,000 MiB/s. st1/sc1: the baseline,
         40 / 12 MiB/s per TiB, capped at 500 / 250 MiB/s. Magnetic, instance store: NaN.
@@ -784,7 +787,9 @@ def entitled_throughput(volume_type: str, size_gib: float,
         if not _given(provisioned_iops):
             raise ValueError(f"{vt} throughput follows provisioned IOPS: pass provisioned_iops=")
         p = float(provisioned_iops)
-        tp = p * 0.25 if p <= 32000 else p * 16 / 1024
+        # up to 32,000 IOPS: 256 KiB an IOPS, at most 500 MiB/s; above: 16 KiB an IOPS
+        # (48,000 -> 750, 64,000 -> 1,000 MiB/s; continuous at 32,000)
+        tp = min(p * 0.25, 500.0) if p <= 32000 else p * 16 / 1024
         cap = _rule(model, vt, "max_throughput")
         if math.isnan(cap):  # io1 before 2017-12: 320 MiB/s from 2015-03, else 128 MiB/s
             cap = 320.0 if _date(as_of) >= pd.Timestamp("2015-03-01") else 128.0
@@ -817,7 +822,8 @@ def burst_parameters(volume_type: str, size_gib: float, as_of=None) -> dict:
         for st1/sc1), ``baseline``, ``burst``, ``bucket`` and ``bucket_unit`` (``"I/O credits"``
         or ``"B"``), ``burst_duration_s`` (a full bucket at the burst level: bucket / (burst −
         baseline)), ``refill_s`` (empty → full at rest: bucket / baseline), ``max_throughput``
-        (B/s, the per-volume cap) and ``notes``.
+        (B/s, the per-volume cap, reached while bursting: gp2 from 2018-12 128 MiB/s up to
+        170 GiB, 250 above) and ``notes``.
 
         gp2: baseline from :func:`entitled_iops`, burst 3,000 IOPS when the baseline is below
         it, bucket 5.4 M credits (also the initial balance). st1/sc1: baseline and burst

@@ -26,7 +26,6 @@ import pandas as pd
 from ebsstats import pricing
 from ebsstats._docs import column_keywords, shared_docs
 from ebsstats.pricing import (
-    SECONDS_PER_MONTH,
     entitled_iops,
     entitled_throughput,
     volume_cost,
@@ -303,7 +302,8 @@ def cost(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = ("c
         label = dict(zip(by, key, strict=True))
         row = _group_cost(grp, label, terms, as_of=as_of, confidence=confidence,
                           set_totals=set_totals)
-        row["warning"] = _pooled(grp)
+        note = row.pop("_rule_note", None)
+        row["warning"] = "; ".join(w for w in (_pooled(grp), note) if w) or None
         rows.append(row)
     out = pd.DataFrame(rows)
     out["warning"] = out["warning"].astype("string")
@@ -417,7 +417,7 @@ def _monthly(spec: VolumeSpec, terms: _Terms, rate: float, duty: float) -> pd.Da
     """:func:`ebsstats.volume_cost` breakdown of one set at a billed request rate."""
     req = terms.requests_per_month
     if req is None and not math.isnan(rate):
-        req = rate * duty * SECONDS_PER_MONTH
+        req = rate * duty * terms.hours_per_month * 3600.0
     try:
         return volume_cost(spec.volume_type, spec.size_gib, iops=spec.provisioned_iops,
                            throughput_mibps=spec.provisioned_throughput, requests_per_month=req,
@@ -449,7 +449,8 @@ def _price(spec: VolumeSpec, terms: _Terms, billed: Rate) -> dict:
         c_full = _total(_monthly(spec, terms, billed.est, 1.0))
     requests = terms.requests_per_month
     if requests is None:
-        requests = billed.est * terms.duty_cycle * SECONDS_PER_MONTH if per_request else math.nan
+        requests = (billed.est * terms.duty_cycle * terms.hours_per_month * 3600.0
+                    if per_request else math.nan)
     out = dict(duty_cycle=float(terms.duty_cycle), requests_per_month=requests, monthly_usd=c,
                monthly_usd_ci_low=c_lo, monthly_usd_ci_high=c_hi, monthly_usd_full_duty=c_full)
     for comp, col in COMPONENT_COLUMNS.items():
@@ -520,18 +521,66 @@ def _delivered(spec: VolumeSpec, iops: Rate, bw: Rate, entitled: dict) -> dict:
 
 
 def _ratio_rule(spec: VolumeSpec) -> dict:
-    """The historical IOPS:size rule of provisioned-IOPS types."""
-    piops, size = spec.provisioned_iops, spec.size_gib
-    if spec.volume_type not in RATIO_RULE_TYPES or piops is None or not size:
-        return {"iops_per_gib": math.nan, "max_iops_per_gib": math.nan, "ratio_rule_ok": None}
-    limit = pricing.max_iops_per_gib(spec.volume_type, spec.day)
-    return {"iops_per_gib": piops / size, "max_iops_per_gib": limit,
-            "ratio_rule_ok": None if math.isnan(limit) else bool(piops <= limit * size)}
+    """The rules a provisioned volume had to meet on its date: IOPS per GiB (io1 10/30/50,
+    io2 and gp3 500), IOPS and throughput per volume, and gp3's 0.25 MiB/s per provisioned
+    IOPS. ``ratio_rule_ok`` is ``False`` when one is broken (AWS would not have created the
+    volume: its figures are probably wrong), and ``_rule_note`` says which."""
+    piops, size, vt = spec.provisioned_iops, spec.size_gib, spec.volume_type
+    out = {"iops_per_gib": math.nan, "max_iops_per_gib": math.nan, "ratio_rule_ok": None,
+           "_rule_note": None}
+    if vt not in RATIO_RULE_TYPES or not size:
+        return out
+    model = pricing.performance_model(spec.day)
+    model = model[model["value_num"].notna()]
+    rules = _rules_of(model, vt)
+    limit = pricing.max_iops_per_gib(vt, spec.day)
+    if vt == "io2":  # (an io2 volume may be on Block Express, from 2021-07: its limits hold)
+        bx = _rules_of(model, "io2-block-express")
+        for r in ("max_iops", "max_iops_per_gib"):
+            if r in bx:
+                rules[r] = max(rules.get(r, 0.0), bx[r])
+        limit = rules.get("max_iops_per_gib", limit)
+    if vt == "gp3" and piops is None:
+        piops = rules.get("baseline_iops")
+    broken, checked = [], False
+    if piops is not None:
+        out.update(iops_per_gib=piops / size, max_iops_per_gib=limit)
+        for ok, text in ((math.isnan(limit) or piops <= limit * size,
+                          f"{piops:g} IOPS on {size:g} GiB is over {limit:g} IOPS per GiB"),
+                         (piops <= rules.get("max_iops", math.inf),
+                          f"{piops:g} IOPS is over the {rules.get('max_iops', 0):g} of a volume")):
+            checked = checked or not math.isnan(limit) or "max_iops" in rules
+            if not ok:
+                broken.append(text)
+    tp = spec.provisioned_throughput
+    if vt == "gp3" and tp is not None and piops is not None:
+        per_iops = rules.get("max_throughput_per_iops", math.nan)
+        cap = rules.get("max_throughput", math.inf)
+        checked = True
+        if not math.isnan(per_iops) and tp > per_iops * piops + 1e-9:
+            broken.append(f"{tp:g} MiB/s needs at least {tp / per_iops:g} IOPS "
+                          f"({per_iops:g} MiB/s per IOPS), not {piops:g}")
+        if tp > cap:
+            broken.append(f"{tp:g} MiB/s is over the {cap:g} MiB/s of a volume")
+    if checked:
+        out["ratio_rule_ok"] = not broken
+    if broken:
+        out["_rule_note"] = (f"not a volume AWS would have created on {spec.day.date()}: "
+                             + "; ".join(broken) + " (check size_gib, provisioned_iops and "
+                             "provisioned_throughput_mibps)")
+    return out
+
+
+
+def _rules_of(model: pd.DataFrame, vt: str) -> dict[str, float]:
+    m = model[model["volume_type"] == vt]
+    return dict(zip(m["rule"], m["value_num"].astype(float), strict=True))
 
 
 def _method(spec: VolumeSpec, terms: _Terms, instance_usd: float) -> str:
     method = (f"median of per-run rates with order-statistic CI (binomial); "
-              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {spec.day.date()}; "
+              f"$/unit CI = cost / rate-CI bounds (monotone); prices as of {spec.day.date()}"
+              f"{f' in {terms.region}' if terms.region else ''}; "
               f"month = {terms.hours_per_month:g} h; duty cycle {terms.duty_cycle:g}")
     if instance_usd > 0:
         method += ("; instance-hour charged to storage: "

@@ -238,12 +238,15 @@ def _pass_keys(d: pd.DataFrame, by_cols: list[str]) -> tuple[list[str], set[str]
     return keys + params, shown
 
 
-def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
-    why = [] if why is None else why
+def _pass_rows(df, by_cols, value, metrics, why) -> tuple[pd.DataFrame | None, pd.DataFrame]:
+    """The rows with a positive value, each with its pass (``_pass``) and its volume's first
+    pass (``_volfirst``, found before values are checked: a first pass with no value must not
+    hand its place to the second), and the first-pass rows that hold no value; ``None`` (and
+    why) when there is nothing to compare."""
     d = df[df["metric"].astype(str).isin(metrics)].copy() if "metric" in df else df.copy()
     order = _pass_order(d) if len(d) else None
-    if order is not None:  # (the volume's first pass, before values are checked: a first
-        d["_pass"] = order  # pass with no value must not hand its place to the second)
+    if order is not None:
+        d["_pass"] = order
         d = _one_volume_only(d[d["_pass"].notna()], by_cols, why)
         d["_volfirst"] = d.groupby(by_cols, dropna=False, observed=True)["_pass"].transform(
             "min") if by_cols else pd.Series(d["_pass"].min(), index=d.index)
@@ -252,9 +255,17 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     d = d[good]
     if d.empty:
         why.append(f"passes: no positive values of {list(metrics)}")
-        return []
+        return None, lost
     if order is None:
         why.append("passes: no 'pass', 'repetition' or 'timestamp' column to order the passes")
+        return None, lost
+    return d, lost
+
+
+def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
+    why = [] if why is None else why
+    d, lost = _pass_rows(df, by_cols, value, metrics, why)
+    if d is None:
         return []
     keys, shown = _pass_keys(d, by_cols)
     rows = []

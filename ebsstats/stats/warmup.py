@@ -149,6 +149,18 @@ def _frame_direction(g: pd.DataFrame) -> bool | None:
     return bool(known[0]) if len(known) == 1 else None
 
 
+def _group_lower(g: pd.DataFrame, higher_is_better: bool | None) -> bool:
+    """Lower is better for a group: as asked, else the frame's column, else by unit/name."""
+    if higher_is_better is not None:
+        return not higher_is_better
+    said = _frame_direction(g)
+    if said is not None:
+        return not said
+    unit = g["unit"].iloc[0] if "unit" in g and len(g) else None
+    metric = g["metric"].iloc[0] if "metric" in g and len(g) else None
+    return _lower_is_better(unit, metric)
+
+
 def _lower_is_better(unit, metric) -> bool:
     if unit is not None and str(unit) == "s":
         return True
@@ -433,14 +445,7 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
         g, x = g[fin], x[fin]
         t_sec, _ = _to_seconds(g[time])
         t_raw = g[time].to_numpy()
-        if higher_is_better is not None:
-            lower = not higher_is_better
-        elif _frame_direction(g) is not None:  # the frame's own higher_is_better column
-            lower = not _frame_direction(g)
-        else:
-            unit = g["unit"].iloc[0] if "unit" in g and len(g) else None
-            metric = g["metric"].iloc[0] if "metric" in g and len(g) else None
-            lower = _lower_is_better(unit, metric)
+        lower = _group_lower(g, higher_is_better)
         per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
         metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
         bw = _bin_width(t_sec, bin, max_points, bool(per_io))
