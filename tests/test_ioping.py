@@ -262,3 +262,13 @@ def test_a_run_copied_from_a_terminal_with_its_prompt_is_read(tmp_path):
     # six lines before ioping's first: not taken for ioping's
     (tmp_path / "six.txt").write_text("x\n" * 6 + run)
     assert es.check(tmp_path).set_index("source").loc["six.txt", "action"] == "skip"
+
+
+def test_a_json_io_size_beyond_64_bits_is_a_positioned_error():
+    # fuzz seed 48: "size": 1e308 in the first io object became a block_size Python could not
+    # put in an Int64 column (an invalid frame, not a ParseError)
+    text = fixture("ioping", "ioping_json_p2_c5.txt").read_text()
+    assert '"size": 4096,' in text
+    bad = text.replace('"size": 4096,', '"size": 1e308,', 1)
+    with pytest.raises(es.ParseError, match=r"\$\[0\]\.io\.size.*1 byte to 8 EiB"):
+        ip.parse(bad, "x.json")

@@ -438,10 +438,15 @@ def _json_base(doc: list, ios: list, fin: dict, source: str) -> tuple[dict, floa
         meta["device"] = tgt["device"]
     block = int(st["size"] / st["count"]) if st.get("count") else None
     if ios:
-        block = int(ios[0][1]["io"]["size"])
-        t0 = float(ios[0][1]["timestamp"])
+        k, first = ios[0]
+        block = int(_json_value(first["io"]["size"], source, f"$[{k}].io.size"))
+        t0 = float(first["timestamp"])
     else:
         t0 = float(fin["timestamp"]) - float(load.get("time", 0)) / 1e9
+    if block is not None and not 0 < block < 2**63:
+        where = f"$[{ios[0][0]}].io.size" if ios else "$.stat.size"
+        raise ParseError(source, where, "an I/O size of 1 byte to 8 EiB",
+                         found=f"{block:.6g}" if block < 2**63 else "a size beyond 64 bits")
     ts = pd.Timestamp(round(t0 * 1e6), unit="us", tz="UTC")  # printed with 6 decimals
     workload = {"read": "randread", "write": "randwrite"}.get(op, "other")
     return {"source": source, "run_key": "$", "tool": TOOL, "tool_version": None,
