@@ -603,17 +603,22 @@ def _day_means(ctx) -> tuple[np.ndarray, np.ndarray] | None:
     return m, w
 
 
-def _weighted_f(m, w, codes, k) -> float:
+def _weighted_f(m, w, codes, k, Z: np.ndarray | None = None) -> float:
+    """Weighted F of the day means ``m`` on the weekday ``codes``, both models holding the
+    day-level covariates ``Z`` (blocks constant within a day: a configuration run on some
+    days only) so that the weekday is compared within them."""
     g = m.size
-    if g - k < 1:
-        return np.nan
+    Z = np.ones((g, 1)) if Z is None else np.hstack([np.ones((g, 1)), Z])
     sw = np.sqrt(w)
-    X = np.hstack([np.ones((g, 1)), _sum_code(codes, k)]) * sw[:, None]
+    X0 = Z * sw[:, None]
+    X1 = np.hstack([Z, _sum_code(codes, k)]) * sw[:, None]
     ys = m * sw
-    one = sw[:, None]
-    rss0 = float(np.sum((ys - one @ np.linalg.lstsq(one, ys, rcond=None)[0]) ** 2))
-    rss1 = float(np.sum((ys - X @ np.linalg.lstsq(X, ys, rcond=None)[0]) ** 2))
-    return ((rss0 - rss1) / (k - 1)) / (max(rss1, 1e-300) / (g - k))
+    r0, r1 = np.linalg.matrix_rank(X0), np.linalg.matrix_rank(X1)
+    if g - r1 < 1 or r1 <= r0:
+        return np.nan
+    rss0 = float(np.sum((ys - X0 @ np.linalg.lstsq(X0, ys, rcond=None)[0]) ** 2))
+    rss1 = float(np.sum((ys - X1 @ np.linalg.lstsq(X1, ys, rcond=None)[0]) ** 2))
+    return ((rss0 - rss1) / (r1 - r0)) / (max(rss1, 1e-300) / (g - r1))
 
 
 def _perm_weekday(ctx, fac: _Factor, n_perm: int, rng) -> tuple[float, float]:
@@ -624,12 +629,27 @@ def _perm_weekday(ctx, fac: _Factor, n_perm: int, rng) -> tuple[float, float]:
     dcode = np.zeros(g, dtype=int)
     dcode[day] = fac.codes
     m, w = _day_means(ctx)
-    obs = _weighted_f(m, w, dcode, fac.k)
+    Z = _day_blocks(ctx, g)
+    obs = _weighted_f(m, w, dcode, fac.k, Z)
     if not np.isfinite(obs):
         return np.nan, np.nan
-    sims = np.array([_weighted_f(m, w, dcode[rng.permutation(g)], fac.k)
+    sims = np.array([_weighted_f(m, w, dcode[rng.permutation(g)], fac.k, Z)
                      for _ in range(n_perm)])
     return obs, _perm_p(obs, sims)
+
+
+def _day_blocks(ctx, g: int) -> np.ndarray | None:
+    """Sum-coded day-level columns of the blocks that are constant within every day (those
+    :func:`_day_means` cannot adjust for): the weekday F holds them in both models."""
+    day = ctx["day"]
+    s = pd.Series(day)
+    cols = []
+    for _, c, k in ctx["blocks"]:
+        if k >= 2 and (pd.Series(c).groupby(s).nunique() <= 1).all():
+            dc = np.zeros(g, dtype=int)
+            dc[day] = c
+            cols.append(_sum_code(dc, k))
+    return np.hstack(cols) if cols else None
 
 
 def _varies_within_a_day(f: _Factor, day: np.ndarray) -> bool:
@@ -644,6 +664,8 @@ def _maybe_permute(e: _Est, ctx, n_perm: int, seed: int) -> None:
     and between-day F tests are not trustworthy)."""
     if not ctx["multi"] or ctx["cov"] != "cluster" or ctx["cluster"] not in (None, "day"):
         return
+    if any(n.startswith("not estimable") for n in e.notes):
+        return  # (confounded: no test of any kind can tell the factor from what it is tied to)
     day = ctx["day"]
     sizes = np.bincount(day)
     g = sizes.size
@@ -833,6 +855,7 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
     if cluster not in (None, "day") and cluster not in d.columns:
         raise KeyError(f"cluster column {cluster!r} not in data")
     eff_rows, test_rows, pending = [], [], []
+    pooled: list[str] = []
     groups = d.groupby(by_cols, sort=True, observed=True, dropna=False) if by_cols else [((), d)]
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
@@ -842,6 +865,16 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
         if cov == "hac":
             g = g.sort_values(time, kind="stable")
         blocks = _block_codes(g, blk)
+        pooled.extend(_pooled_configs(g, gk, by_cols, blk))
+        if len(g) >= 3 and _all_equal(g[value]):
+            test_rows.append({**_nan_row(gk, "weekday+hour", 0, "not testable: every value "
+                                         "is the same (a capped or saturated measurement has "
+                                         "no spread to compare days or hours by)", power,
+                                         alpha, len(g), n_excl,
+                                         ",".join(sorted(pd.unique(g["_tz"].astype(str))))),
+                              "df": np.nan})
+            pending.append(None)
+            continue
         ests, skipped = _fit_group(g, block=blk, hour_bins=hour_bins, cov=cov, cluster=cluster,
                                    confidence=confidence, n_permutations=n_permutations,
                                    seed=seed) if len(g) >= 3 else ([], [])
@@ -865,6 +898,12 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
                               "n": int(len(g)), "n_excluded": n_excl, "n_clusters": np.nan,
                               "tz": tzs, "method": ""})
             pending.append(None)
+    if pooled:
+        warnings.warn("drift pools the runs of several configurations ("
+                      + "; ".join(pooled[:5]) + (" ..." if len(pooled) > 5 else "")
+                      + "): a configuration run on some days or hours only reads as drift; "
+                      "pass by='config' (one analysis each) or block='config'",
+                      UserWarning, stacklevel=3)
     _verdicts(test_rows, pending, adjust, alpha, power)
     eff_cols = [*by_cols, "factor", "level", "level_index", "ratio", "ratio_ci_low",
                 "ratio_ci_high", "p_value", "p_adjusted", "n", "confidence", "coding", "method"]
@@ -876,6 +915,25 @@ def _analyse(data, value, time, by, block, tz, region, hour_bins, cov, cluster, 
                  "p_adjusted", "kw_statistic", "kw_p_value", "spread_pct", "mde_pct", "power",
                  "alpha", "verdict", "n", "n_excluded", "n_clusters", "tz", "method"]
     return (pd.DataFrame(eff_rows, columns=eff_cols), pd.DataFrame(test_rows, columns=test_cols))
+
+
+def _all_equal(values: pd.Series) -> bool:
+    """Whether a group's values (those the fit uses: finite, positive) are all one number."""
+    v = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+    v = v[np.isfinite(v) & (v > 0)]
+    return v.size > 0 and bool(np.ptp(np.log(v)) <= 1e-12)
+
+
+def _pooled_configs(g: pd.DataFrame, gk: dict, by_cols: list[str], blk: list[str]) -> list[str]:
+    """The group named with its configurations when it pools several and neither ``by`` nor
+    ``block`` holds them."""
+    if "config" not in g or "config" in by_cols or "config" in blk:
+        return []
+    n = g["config"].nunique(dropna=True)
+    if n < 2:
+        return []
+    name = ", ".join(f"{k}={v}" for k, v in gk.items()) or "all runs"
+    return [f"{name}: {n} configs"]
 
 
 def _level_rows(gk: dict, e: _Est, confidence: float) -> list[dict]:

@@ -1,0 +1,73 @@
+"""drift_test on designs an audit built: a factor confounded with a block, blocks constant
+within days under the weekday permutation, constant values, configurations pooled."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ebsstats.stats.calendar import drift_test
+
+BASE = pd.Timestamp("2024-01-01", tz="UTC")  # a Monday
+
+
+def _runs(day, hour, value, **cols):
+    ts = BASE + pd.to_timedelta(np.asarray(day) * 24 + np.asarray(hour), unit="h")
+    return pd.DataFrame({"timestamp": ts, "value": value, **cols})
+
+
+def test_a_weekday_confounded_with_a_block_is_not_estimable_and_not_permuted():
+    # config A only on Mondays, 10 % faster, no weekday effect: the weekday cannot be told
+    # from the config; the permutation test had replaced the NaN p with p = 0.001, "drift"
+    day = np.repeat(np.arange(28), 6)
+    hour = np.tile([2, 6, 10, 14, 18, 22], 28)
+    cfg = np.where(day % 7 == 0, "A", "B")
+    v = 1000 * np.where(cfg == "A", 1.1, 1) * np.exp(np.random.default_rng(2).normal(0, 0.02,
+                                                                                   day.size))
+    r = drift_test(_runs(day, hour, v, config=cfg), tz="UTC", block="config")
+    wd = r.set_index("factor").loc["weekday"]
+    assert np.isnan(wd["p_value"]) and wd["verdict"].startswith("not estimable")
+
+
+def test_the_weekday_permutation_holds_blocks_constant_within_days():
+    # 14 days of 2 or 8 runs, config B (-10 %) on the weekend and one Wednesday, no weekday
+    # effect: the permutation test ignored the config between days (48 % rejections)
+    days = 14
+    sizes = np.where(np.arange(days) % 3 == 0, 2, 8)
+    day = np.repeat(np.arange(days), sizes)
+    hour = np.concatenate([np.linspace(1, 22, s).astype(int) for s in sizes])
+    wd = np.arange(days) % 7
+    cfg = np.where((wd >= 5) | (np.arange(days) == 2), "B", "A")[day]
+    rejected = 0
+    for rep in range(40):
+        rng = np.random.default_rng(rep)
+        y = (np.log(1000) + np.where(cfg == "B", np.log(0.9), 0) + rng.normal(0, 0.02, day.size)
+             + rng.normal(0, 0.01, days)[day])
+        r = drift_test(_runs(day, hour, np.exp(y), config=cfg), tz="UTC", block="config",
+                       n_permutations=199)
+        row = r.set_index("factor").loc["weekday"]
+        assert "permuted between days" in row["method"]
+        rejected += row["p_value"] < 0.05
+    assert rejected <= 6  # 5 % of 40 is 2; 19 of 40 before
+
+
+def test_constant_values_are_not_testable():
+    # every run at a gp3 cap of 3,000 IOPS: the hour test gave p = 8.6e-7, "drift"
+    day = np.repeat(np.arange(28), 6)
+    hour = np.tile([2, 6, 10, 14, 18, 22], 28)
+    r = drift_test(_runs(day, hour, 3000.0), tz="UTC", n_permutations=0)
+    assert len(r) == 1 and r["verdict"].iloc[0].startswith("not testable: every value is the")
+    assert np.isnan(r["p_value"].iloc[0])
+
+
+def test_pooled_configurations_warn():
+    day = np.repeat(np.arange(28), 6)
+    hour = np.tile([2, 6, 10, 14, 18, 22], 28)
+    cfg = np.where(day % 7 == 0, "A", "B")
+    v = np.exp(np.random.default_rng(3).normal(0, 0.02, day.size)) * 1000
+    with pytest.warns(UserWarning, match="pools the runs of several configurations"):
+        drift_test(_runs(day, hour, v, config=cfg), tz="UTC")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        drift_test(_runs(day, hour, v, config=cfg), tz="UTC", by="config")
