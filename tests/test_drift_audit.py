@@ -71,3 +71,29 @@ def test_pooled_configurations_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         drift_test(_runs(day, hour, v, config=cfg), tz="UTC", by="config")
+
+
+def _ar(rng, n, phi, sd=0.02):
+    e = rng.normal(0, sd * np.sqrt(1 - phi**2), n)
+    x = np.empty(n)
+    x[0] = rng.normal(0, sd)
+    for i in range(1, n):
+        x[i] = phi * x[i - 1] + e[i]
+    return x
+
+
+def test_back_to_back_runs_keep_their_order_under_the_hour_randomization():
+    # 28 days of 6 back-to-back hourly runs from a random start hour, AR(1) 0.8, no hour
+    # effect: free permutations within a day rejected in 32 % of 150 campaigns, rotations
+    # along the day's runs in 15 % (9 % at 0.5; 5.3 % at 0); here 60 campaigns
+    rejected = 0
+    for r in range(60):
+        rng = np.random.default_rng([r, 8])
+        start = rng.integers(0, 18, 28)
+        day = np.repeat(np.arange(28), 6)
+        hour = start[day] + np.tile(np.arange(6), 28)
+        v = 1000 * np.exp(_ar(rng, day.size, 0.8))
+        t = drift_test(_runs(day, hour, v), tz="UTC", n_permutations=199).set_index("factor")
+        assert "rotated along each day's runs" in t.loc["hour", "method"]
+        rejected += t.loc["hour", "p_value"] < 0.05
+    assert rejected <= 13, rejected  # (about 19 of 60 with free permutations)

@@ -40,7 +40,7 @@ def test_hour_drift_on_unbalanced_days_is_calibrated(seed):
     # the cluster-robust test gave p < 0.01 on each of these within-day shuffles
     t = drift_test(_unbalanced(seed), tz="UTC", n_permutations=199)
     h = t[t.factor == "hour"].iloc[0]
-    assert "randomization test (hour labels permuted within each day" in h.method
+    assert "randomization test (hour labels rotated along each day" in h.method
     assert h.p_value >= 0.05 and not h.verdict.startswith("drift")
     # no power figure from the covariance the randomization test replaced (wikimedia's Ceph
     # campaign: "no detectable drift (MDE 0.0 %)" beside a 4.8 % spread and p = 0.84)
