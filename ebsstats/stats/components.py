@@ -59,7 +59,11 @@ def _fit_mixedlm(y: np.ndarray, lab: pd.DataFrame, levels: list[str]) -> tuple[d
             except (np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
                 errors.append(f"{opt}: {exc}")
                 continue
-        ok = np.isfinite(r.scale) and np.all(np.isfinite(np.asarray(r.cov_re)))
+        # (a finite log-likelihood too: on unbalanced one-level designs lbfgs can stop at an
+        # instance variance of 0 with llf = +inf and call it converged; 88 of 100 such fits at
+        # a between-instance sd of 0.05 against a run sd of 0.2)
+        ok = (np.isfinite(r.scale) and np.all(np.isfinite(np.asarray(r.cov_re)))
+              and np.isfinite(r.llf))
         clean = r.converged and not any("converge" in str(w.message).lower() for w in caught)
         if ok and clean:
             res, used = r, opt

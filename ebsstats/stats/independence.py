@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats._core import check_columns, group_keys, iter_groups
+from ebsstats.stats._core import bootstrap_method, check_columns, group_keys, iter_groups
 
 __all__ = ["autocorrelation", "lag1", "median_ci_dependent", "block_bootstrap_ci"]
 
@@ -32,9 +32,10 @@ MIN_RUNS = 8
 def lag1(x: Sequence[float]) -> tuple[float, float, float]:
     """Lag-1 autocorrelation of a series in run order.
 
-    Returns ``(r1, rho, p)``: the usual estimator ``r1`` (statsmodels ``acf``), the bias-corrected
-    ``rho = (n r1 + 1) / (n - 3)`` (``E[r1] ≈ ρ − (1 + 3ρ)/n`` for AR(1), Marriott & Pope,
-    Biometrika 41, 1954), and the one-sided p-value of "no positive autocorrelation" from
+    Returns ``(r1, rho, p)``: the usual estimator ``r1`` (statsmodels ``acf``, mean removed), the
+    bias-corrected ``rho = (n r1 + 1) / (n - 4)`` (``E[r1] ≈ ρ − (1 + 4ρ)/n`` for AR(1) with
+    the mean estimated, Marriott & Pope, Biometrika 41, 1954; simulated at ρ = 0.5, n = 30:
+    E[r1] 0.398, and rho averages 0.498 where ``(n - 3)`` gave 0.479), and the one-sided p-value of "no positive autocorrelation" from
     ``r1 ~ N(−1/n, 1/n)`` under independence (Bartlett 1946).
 
     Examples
@@ -48,10 +49,10 @@ def lag1(x: Sequence[float]) -> tuple[float, float, float]:
     x = np.asarray(x, float)
     x = x[np.isfinite(x)]
     n = len(x)
-    if n < 4 or np.ptp(x) == 0:
+    if n < 5 or np.ptp(x) == 0:
         return math.nan, math.nan, math.nan
     r1 = float(acf(x, nlags=1, fft=False)[1])
-    rho = float(np.clip((n * r1 + 1) / (n - 3), -0.99, 0.99))
+    rho = float(np.clip((n * r1 + 1) / (n - 4), -0.99, 0.99))
     p = float(stats.norm.sf((r1 + 1 / n) * math.sqrt(n)))
     return r1, rho, p
 
@@ -259,7 +260,8 @@ def summary_extras(out: pd.DataFrame, data: pd.DataFrame, keys: list[str], value
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = stats.bootstrap((x,), _cv, n_resamples=n_boot, confidence_level=confidence,
-                                      method="BCa", rng=np.random.default_rng([seed, i, 16]))
+                                      method=bootstrap_method(len(x)),
+                                      rng=np.random.default_rng([seed, i, 16]))
             lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
         dep = _group_row(sub, value, col, 0.2, confidence)
         positive = len(x) >= 10 and bool(np.all(x > 0))

@@ -24,6 +24,7 @@ from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
     as_list,
+    bootstrap_method,
     check_columns,
     clean_values,
     first_value,
@@ -168,7 +169,8 @@ def average_method(average: str, unit, metric=None, tool=None, time_based=None) 
     if unit in RATE_UNITS:
         if str(tool) == "sysbench":
             return "arithmetic", "rate, fixed-time runs (sysbench --time)"
-        if time_based is not None and str(time_based).lower() in ("1", "true", "yes"):
+        if time_based is not None and str(time_based).strip().lower() in (
+                "", "1", "1.0", "true", "yes", "on"):  # ("": a bare --time_based in fio JSON)
             return "arithmetic", "rate, fixed-time runs (time_based)"
         return "harmonic", "rate, fixed-work runs assumed"
     return "arithmetic", "cost or count"
@@ -196,7 +198,7 @@ def _bca_mean(x: np.ndarray, confidence: float, n_resamples: int,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = stats.bootstrap((x,), np.mean, confidence_level=confidence,
-                              n_resamples=n_resamples, method="BCa", rng=rng)
+                              n_resamples=n_resamples, method=bootstrap_method(len(x)), rng=rng)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
@@ -247,7 +249,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     -----
     Median CI: order statistics, exact binomial coverage (Le Boudec 2010, Thm 2.1; see
     :func:`median_ci`). Mean CI: Student t, and BCa bootstrap (Efron 1987) via
-    :func:`scipy.stats.bootstrap`. MAD: :func:`scipy.stats.median_abs_deviation` with
+    :func:`scipy.stats.bootstrap` (the percentile interval above
+    :data:`~ebsstats.stats._core.BCA_MAX_N` values, where BCa's jackknife needs n² memory). MAD: :func:`scipy.stats.median_abs_deviation` with
     ``scale="normal"``. Averages of rates follow Hoefler & Belli (SC'15): harmonic for rates of
     fixed-work runs, arithmetic for fixed-time runs, geometric for ratios.
 
@@ -310,7 +313,8 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
             row["higher_is_better"] = first_value(sub, "higher_is_better")
         row["confidence"] = confidence
         row["method"] = ("median: order statistics (binomial); mean: Student t"
-                         + (f", BCa bootstrap ({n_boot} resamples)" if n_boot > 0 else ""))
+                         + (f", {bootstrap_method(n)} bootstrap ({n_boot} resamples)"
+                            if n_boot > 0 else ""))
         row["warning"] = _group_warning(
             x, n_excl, median_warning(n, confidence), mixed.get(tuple(key.values())), meth,
             int((sub["flag"] == INTERRUPTED).sum()) if cut else 0,

@@ -288,7 +288,8 @@ def job_meta_plain(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int |
 
 _JOB_META: dict[tuple, tuple[dict, dict]] = {}
 _META_KEYS = ("rw", "readwrite", *_BS_KEYS, "iodepth", "numjobs", "ioengine", "direct", "size",
-              "runtime", "rate_iops", "rwmixread", "rwmixwrite")  # every option _job_meta reads
+              "runtime", "time_based", "rate_iops", "rwmixread",
+              "rwmixwrite")  # every option _job_meta reads
 
 
 class _Absent:
@@ -325,10 +326,25 @@ def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None
         "direct": opts.get("direct"),
         "job_size": opts.get("size"),
         "job_runtime": opts.get("runtime"),
+        "time_based": _flag_option(opts.get("time_based")),
         "rate_iops": opts.get("rate_iops"),
         "rwmixread": _rwmixread(rw, opts, defaults),
     }
     return {k: v for k, v in meta.items() if v is not None}, _block_sizes(bs)
+
+
+def _flag_option(value) -> str | None:
+    """A boolean fio option as ``"1"``/``"0"``: fio prints a bare ``--time_based`` as ``""``
+    in its JSON (a NULL value, json_add_job_opts), ``time_based=1`` as ``"1"``; ``None`` when
+    the option is not set (fio's default, off, for time_based).
+
+    >>> _flag_option(""), _flag_option("1"), _flag_option("0"), _flag_option(None)
+    ('1', '1', '0', None)
+    """
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    return "0" if text in ("0", "false", "no", "off") else "1"
 
 
 def _rwmixread(rw, opts: Mapping, defaults: bool) -> str | None:
