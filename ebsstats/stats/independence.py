@@ -35,7 +35,8 @@ def lag1(x: Sequence[float]) -> tuple[float, float, float]:
     Returns ``(r1, rho, p)``: the usual estimator ``r1`` (statsmodels ``acf``, mean removed), the
     bias-corrected ``rho = (n r1 + 1) / (n - 4)`` (``E[r1] ≈ ρ − (1 + 4ρ)/n`` for AR(1) with
     the mean estimated, Marriott & Pope, Biometrika 41, 1954; simulated at ρ = 0.5, n = 30:
-    E[r1] 0.398, and rho averages 0.498 where ``(n - 3)`` gave 0.479), and the one-sided p-value of "no positive autocorrelation" from
+    E[r1] 0.398, and rho averages 0.498 where ``(n - 3)`` gave 0.479), and the one-sided
+    p-value of "no positive autocorrelation" from
     ``r1 ~ N(−1/n, 1/n)`` under independence (Bartlett 1946).
 
     Examples
