@@ -54,3 +54,9 @@ def test_time_based_fio_runs_average_arithmetically():
     assert s["average_method"].startswith("arithmetic (rate, fixed-time runs")
     assert _flag_option("") == "1" and _flag_option("0") == "0"
     assert es.stats.summary.average_method("auto", "IO/s", time_based="")[0] == "arithmetic"
+
+
+@pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1])
+def test_median_ci_refuses_a_level_outside_0_1(confidence):
+    with pytest.raises(ValueError, match="confidence must be in"):
+        es.median_ci([1.0, 2, 3, 4, 5, 6], confidence=confidence)

@@ -82,6 +82,8 @@ def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
     >>> round(float(r["median_ci_level"].iloc[0]), 4)
     0.9785
     """
+    if not 0 < confidence < 1:  # (1.5 or 0 gave an interval labelled with that level)
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if not isinstance(data, pd.DataFrame):
         data = pd.DataFrame({value: np.asarray(data, dtype=float)})
     keys = group_keys(data, by, within)
