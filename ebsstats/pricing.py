@@ -44,6 +44,7 @@ __all__ = [
     "SECONDS_PER_MONTH",
     "burst_parameters",
     "is_priced",
+    "volume_rules",
     "price_date",
     "entitled_iops",
     "entitled_throughput",
@@ -654,6 +655,19 @@ def _model_type(volume_type: str) -> str:
     vt = _normalise_type(volume_type, "x") if not str(volume_type).startswith("instance") \
         else str(volume_type)
     return vt
+
+
+def volume_rules(volume_type: str, as_of=None) -> dict[str, float]:
+    """The numeric rules of the performance model in force for a volume type on ``as_of``
+    (``max_iops``, ``max_iops_per_gib``, ``max_throughput``, ``baseline_iops``...), by name.
+
+    >>> r = volume_rules("gp3", "2022-06-01")
+    >>> r["max_iops"], r["max_throughput_per_iops"]
+    (16000.0, 0.25)
+    """
+    vt = _model_type(volume_type)
+    return {rule: v for (t, rule), v in _rules_at(_date(as_of)).items()
+            if t == vt and not math.isnan(v)}
 
 
 def max_iops_per_gib(volume_type: str, as_of=None) -> float:

@@ -36,7 +36,7 @@ from ebsstats import schema
 
 __all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "as_list", "bootstrap_method",
            "check_columns", "group_keys", "iter_groups", "clean_values", "first_value", "pct",
-           "runs_only", "direction", "direction_word",
+           "runs_only", "direction", "direction_word", "lower_is_better",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
            "best_adjusted_p", "min_p", "runs_needed"]
 
@@ -156,6 +156,30 @@ def direction(sub: pd.DataFrame | None, override: bool | None = None) -> bool | 
         return None
     v = first_value(sub, "higher_is_better")
     return None if v is None or v == "mixed" else bool(v)
+
+
+def lower_is_better(sub: pd.DataFrame | None, override: bool | None = None, *,
+                    metric=None, unit=None) -> bool:
+    """Whether lower values are better for a group: :func:`direction` where it is known (an
+    override, or the frame's ``higher_is_better``: PTS sets it from each result's LIB/HIB),
+    else by the values' unit (seconds) or a latency metric name (``lat``, ``clat_p99``...);
+    ``metric``/``unit`` default to the group's own.
+
+    >>> lower_is_better(pd.DataFrame({"metric": ["score"], "higher_is_better": [False]}))
+    True
+    >>> lower_is_better(pd.DataFrame({"metric": ["clat_mean"]})), lower_is_better(None)
+    (True, False)
+    """
+    hib = direction(sub, override)
+    if hib is not None:
+        return not hib
+    if sub is not None:
+        unit = first_value(sub, "unit") if unit is None else unit
+        metric = first_value(sub, "metric") if metric is None else metric
+    if unit is not None and str(unit) == "s":
+        return True
+    m = "" if metric is None else str(metric)
+    return m in ("lat", "clat", "slat") or m.startswith(("lat_", "clat_", "slat_"))
 
 
 def direction_word(sign: float, hib: bool | None) -> str:

@@ -530,16 +530,13 @@ def _ratio_rule(spec: VolumeSpec) -> dict:
            "_rule_note": None}
     if vt not in RATIO_RULE_TYPES or not size:
         return out
-    model = pricing.performance_model(spec.day)
-    model = model[model["value_num"].notna()]
-    rules = _rules_of(model, vt)
-    limit = pricing.max_iops_per_gib(vt, spec.day)
+    rules = pricing.volume_rules(vt, spec.day)
     if vt == "io2":  # (an io2 volume may be on Block Express, from 2021-07: its limits hold)
-        bx = _rules_of(model, "io2-block-express")
+        bx = pricing.volume_rules("io2-block-express", spec.day)
         for r in ("max_iops", "max_iops_per_gib"):
             if r in bx:
                 rules[r] = max(rules.get(r, 0.0), bx[r])
-        limit = rules.get("max_iops_per_gib", limit)
+    limit = rules.get("max_iops_per_gib", math.nan)
     if vt == "gp3" and piops is None:
         piops = rules.get("baseline_iops")
     broken, checked = [], False
@@ -570,11 +567,6 @@ def _ratio_rule(spec: VolumeSpec) -> dict:
                              "provisioned_throughput_mibps)")
     return out
 
-
-
-def _rules_of(model: pd.DataFrame, vt: str) -> dict[str, float]:
-    m = model[model["volume_type"] == vt]
-    return dict(zip(m["rule"], m["value_num"].astype(float), strict=True))
 
 
 def _method(spec: VolumeSpec, terms: _Terms, instance_usd: float) -> str:

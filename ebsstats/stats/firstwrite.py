@@ -37,7 +37,7 @@ from scipy import stats
 
 from ebsstats._docs import renamed
 from ebsstats.schema import WORKLOAD_PARAMETERS
-from ebsstats.stats._core import adjust_pvalues
+from ebsstats.stats._core import adjust_pvalues, lower_is_better
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["first_write", "touch_table", "synthetic_touch_log", "EVIDENCE"]
@@ -52,13 +52,6 @@ _COLS = ["evidence", "test", "op", "metric", "penalty", "penalty_ci_low", "penal
 
 # ---------------------------------------------------------------------------------------------
 # helpers
-
-
-def _lower_is_better(metric: str, unit=None) -> bool:
-    if unit is not None and str(unit) == "s":
-        return True
-    m = str(metric)
-    return m in ("lat", "clat", "slat") or m.startswith(("lat_", "clat_", "slat_"))
 
 
 def log_ratio_ci(first: Sequence[float], later: Sequence[float], confidence: float = 0.95
@@ -139,16 +132,6 @@ def _per_pass(g: pd.DataFrame, col: str, p0) -> tuple[np.ndarray, np.ndarray]:
     means = pd.Series(logs).groupby(g["_pass"].to_numpy()).mean()
     return (np.exp(means[means.index == p0].to_numpy()),
             np.exp(means[means.index > p0].to_numpy()))
-
-
-def _direction_of(g: pd.DataFrame, metric, unit) -> bool:
-    """Lower is better: the frame's ``higher_is_better`` where it gives one value (PTS sets
-    it from each result's LIB/HIB, for any metric), else latencies and seconds."""
-    if "higher_is_better" in g:
-        known = g["higher_is_better"].dropna().unique()
-        if len(known) == 1:
-            return not bool(known[0])
-    return _lower_is_better(metric or "", unit)
 
 
 def _ran_first(lost: pd.DataFrame, kd: dict) -> bool:
@@ -282,8 +265,7 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
         if later.size == 0:
             continue
         seen_later = True
-        unit = g["unit"].iloc[0] if "unit" in g else None
-        lower = _direction_of(g, kd.get("metric"), unit)
+        lower = lower_is_better(g)
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
         btc, ttc = _clear_cost(df, g, p0, lo)
@@ -570,8 +552,7 @@ def _offsets_group(kd, g, value, metric, confidence, penalty, tol, min_effect):
     if ft.sum() < 2 or (~ft).sum() < 2:
         return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
                     n_later=int((~ft).sum()), method="offsets: need first and repeat touches")
-    unit = g["unit"].iloc[0] if "unit" in g else None
-    lower = _lower_is_better(metric or "", unit)
+    lower = lower_is_better(g, metric=metric or "")
     y = np.log(x) if lower else -np.log(x)  # y: log of time per I/O (slower = larger)
     cell, time_ratio, change_at = _regime_cells(g, y, ft, penalty)
     X = pd.get_dummies(pd.Series(cell, dtype="string"), drop_first=True, dtype=float)

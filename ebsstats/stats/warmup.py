@@ -28,6 +28,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
+from ebsstats.stats._core import lower_is_better
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
@@ -138,34 +139,6 @@ def batch_means_ci(values: Sequence[float], batches: int = 10,
     se = float(xb.std(ddof=1)) / math.sqrt(k)
     q = float(stats.t.ppf(0.5 + confidence / 2.0, k - 1))
     return mean, mean - q * se, mean + q * se, k
-
-
-def _frame_direction(g: pd.DataFrame) -> bool | None:
-    """The group's ``higher_is_better`` where the frame says it (one value), else ``None``
-    (PTS sets it from each result's proportion, LIB or HIB, for any metric)."""
-    if "higher_is_better" not in g:
-        return None
-    known = g["higher_is_better"].dropna().unique()
-    return bool(known[0]) if len(known) == 1 else None
-
-
-def _group_lower(g: pd.DataFrame, higher_is_better: bool | None) -> bool:
-    """Lower is better for a group: as asked, else the frame's column, else by unit/name."""
-    if higher_is_better is not None:
-        return not higher_is_better
-    said = _frame_direction(g)
-    if said is not None:
-        return not said
-    unit = g["unit"].iloc[0] if "unit" in g and len(g) else None
-    metric = g["metric"].iloc[0] if "metric" in g and len(g) else None
-    return _lower_is_better(unit, metric)
-
-
-def _lower_is_better(unit, metric) -> bool:
-    if unit is not None and str(unit) == "s":
-        return True
-    m = str(metric) if metric is not None else ""
-    return m in ("lat", "clat", "slat") or m.startswith(("lat_", "clat_", "slat_"))
 
 
 def _to_seconds(t: pd.Series) -> tuple[np.ndarray, bool]:
@@ -445,7 +418,7 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
         g, x = g[fin], x[fin]
         t_sec, _ = _to_seconds(g[time])
         t_raw = g[time].to_numpy()
-        lower = _group_lower(g, higher_is_better)
+        lower = lower_is_better(g, higher_is_better)
         per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
         metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
         bw = _bin_width(t_sec, bin, max_points, bool(per_io))
