@@ -12,6 +12,10 @@ Run: ``python benchmarks/validate_statistics.py [--reps 2000] [--aa-reps 500] [-
    call: family-wise false-positive rate with Holm, BH and no correction.
 4. Agreement with scipy, statsmodels and (if ``Rscript`` with the ``boot`` package is
    installed: Debian ``r-base-core r-cran-boot``) R's BCa interval.
+5. compare: power of the verdict rule (rank test alone, or also the ratio CI).
+6. Coverage of summarize's bootstrap intervals of the mean and the CV above ``BLB_MIN_N`` (the
+   bag of little bootstraps, 1,999 resamples): normal and log-normal samples of 20,001 and
+   60,000 values.
 
 Acceptance: coverage within [93.5 %, 98 %] for nominal 95 % at n = 10 and 30; FWER ≤ α after
 Holm. The script prints PASS/FAIL per line and exits 1 on any failure.
@@ -255,6 +259,30 @@ def verdict_rule_power(reps: int, seed: int) -> None:
               f"{test_only / reps:.3f}, rank test and ratio CI {both / reps:.3f}")
 
 
+def bag_coverage(reps: int, seed: int) -> None:
+    """The bag of little bootstraps (Kleiner et al. 2014) that summarize uses above
+    BLB_MIN_N values: coverage of the true mean and CV."""
+    from ebsstats.stats._core import BLB_MIN_N, bootstrap_interval
+
+    print(f"\n6. bag of little bootstraps: coverage of 95 % intervals, {reps} samples per row")
+    s2 = 0.4**2  # log-normal sigma 0.4: mean exp(s2 / 2), CV sqrt(exp(s2) - 1)
+    for name, draw, mean, cv in (
+            ("normal(100, 10)", lambda r, n: r.normal(100, 10, n), 100.0, 0.1),
+            ("log-normal(0, 0.4)", lambda r, n: r.lognormal(0, 0.4, n), np.exp(s2 / 2),
+             np.sqrt(np.expm1(s2)))):
+        for n in (BLB_MIN_N + 1, 60_000):
+            hits = np.zeros(2)
+            for i in range(reps):
+                x = draw(np.random.default_rng([seed, n, i]), n)
+                m = bootstrap_interval(x, "mean", 0.95, 1999, np.random.default_rng([i, 0]))
+                c = bootstrap_interval(x, "cv", 0.95, 1999, np.random.default_rng([i, 1]))
+                hits += [m[0] < mean < m[1], c[0] < cv < c[1]]
+            cov = hits / reps
+            check(all(0.93 - 2 / np.sqrt(reps) <= v <= 0.97 + 2 / np.sqrt(reps)
+                      for v in cov),  # (the band widened by the Monte Carlo error of reps)
+                  f"{name:18s} n={n:>6}: mean {cov[0]:.3f}, CV {cov[1]:.3f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=2000, help="replications for coverage")
@@ -273,6 +301,7 @@ def main(argv=None) -> int:
     aa_grid(a.aa_reps, a.seed + 2)
     agreement(a.seed + 3)
     verdict_rule_power(max(a.reps // 10, 20), a.seed + 4)
+    bag_coverage(max(a.reps // 10, 40), a.seed + 5)
     print(f"\n{len(FAILURES)} failure(s); {time.perf_counter() - t0:.0f} s")
     for f in FAILURES:
         print(f"  FAIL {f}")

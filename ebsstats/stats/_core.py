@@ -34,7 +34,8 @@ from scipy import stats
 
 from ebsstats import schema
 
-__all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "as_list", "bootstrap_method",
+__all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "BLB_MIN_N", "as_list", "bootstrap_method",
+           "bootstrap_interval",
            "check_columns", "group_keys", "iter_groups", "clean_values", "first_value", "pct",
            "runs_only", "direction", "direction_word", "lower_is_better",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
@@ -343,6 +344,79 @@ def runs_needed(alpha: float, m: int = 1, method: str = "holm", paired: bool = F
 BCA_MAX_N = 5000
 
 
+#: Largest sample resampled whole; above it the bag of little bootstraps (Kleiner et al. 2014).
+#: A whole resample costs n draws: 1,999 resamples of the mean and of the CV of 200,000 values
+#: took 22 s (a fio latency log's group), against 0.2 s for the bag.
+BLB_MIN_N = 20000
+
+
 def bootstrap_method(n: int) -> str:
-    """``"BCa"`` up to :data:`BCA_MAX_N` values, else ``"percentile"``."""
-    return "BCa" if n <= BCA_MAX_N else "percentile"
+    """``"BCa"`` up to :data:`BCA_MAX_N` values, ``"percentile"`` up to :data:`BLB_MIN_N`, else
+    ``"bag of little bootstraps"``.
+
+    >>> [bootstrap_method(n) for n in (30, 6000, 200_000)]
+    ['BCa', 'percentile', 'bag of little bootstraps']
+    """
+    if n <= BCA_MAX_N:
+        return "BCa"
+    return "percentile" if n <= BLB_MIN_N else "bag of little bootstraps"
+
+
+def _weighted_mean(xs: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
+    return w @ xs / n
+
+
+def _weighted_cv(xs: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
+    c = xs - xs.mean()  # (centred: the variance without cancellation)
+    m = w @ c / n
+    var = (w @ (c * c) - n * m * m) / (n - 1)
+    return np.sqrt(np.maximum(var, 0)) / (m + xs.mean())
+
+
+def _cv(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.std(x, ddof=1, axis=axis) / np.mean(x, axis=axis)
+
+
+_BAG_STATISTICS = {"mean": (np.mean, _weighted_mean), "cv": (_cv, _weighted_cv)}
+
+
+def bootstrap_interval(x: np.ndarray, statistic: str, confidence: float, n_resamples: int,
+                       rng: np.random.Generator, *, subsets: int = 20,
+                       gamma: float = 0.7) -> tuple[float, float]:
+    """Bootstrap interval of the ``"mean"`` or the ``"cv"`` (sd / mean) of ``x``, by the method
+    :func:`bootstrap_method` names for its size.
+
+    Up to :data:`BLB_MIN_N` values: :func:`scipy.stats.bootstrap` (BCa, then percentile).
+    Above: the bag of little bootstraps (Kleiner, Talwalkar, Sarkar & Jordan 2014, JRSS B
+    76(4)): ``subsets`` samples of ``b = n**gamma`` values without replacement; each is
+    resampled ``ceil(n_resamples / subsets)`` times to the full size ``n`` by multinomial
+    counts; the percentiles of the resampled statistics' departures from the subset's own are
+    averaged over the subsets and added to the whole sample's statistic (the percentile
+    interval, as the bag estimates the estimator's error distribution, not its centre). A
+    resample then costs ``b`` draws, not ``n``.
+
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(100, 10, 40_000)
+    >>> lo, hi = bootstrap_interval(x, "mean", 0.95, 1999, np.random.default_rng(1))
+    >>> t = stats.t.interval(0.95, len(x) - 1, x.mean(), stats.sem(x))
+    >>> bool(abs((hi - lo) / (t[1] - t[0]) - 1) < 0.1 and lo < x.mean() < hi)
+    True
+    """
+    whole, weighted = _BAG_STATISTICS[statistic]
+    n = len(x)
+    if n <= BLB_MIN_N:
+        res = stats.bootstrap((x,), whole, confidence_level=confidence,
+                              n_resamples=n_resamples, method=bootstrap_method(n), rng=rng)
+        return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    b = int(n**gamma)
+    r = -(-n_resamples // subsets)
+    tail = (1 - confidence) / 2 * 100
+    bounds = np.empty((subsets, 2))
+    ones = np.full((1, b), n / b)
+    for j in range(subsets):
+        xs = x[rng.choice(n, b, replace=False)]
+        w = rng.multinomial(n, np.full(b, 1 / b), size=r).astype(float)
+        errors = weighted(xs, w, n) - weighted(xs, ones, n)[0]  # (resample - the subset's)
+        bounds[j] = np.percentile(errors, [tail, 100 - tail])
+    lo, hi = float(whole(x)) + bounds.mean(axis=0)
+    return float(lo), float(hi)

@@ -9,6 +9,7 @@ Schad et al., PVLDB 2010) and breaks every single-number summary.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -137,38 +138,79 @@ def gmm2(x: np.ndarray, max_iter: int = 500, tol: float = 1e-10) -> dict:
     Component sds are floored at 5 % of the sample sd: the mixture likelihood is unbounded on a
     cluster of tied values (a rate pinned at a provisioned cap, values rounded by the tool), and
     such a spike is not a second performance band.
+
+    The E step works on the standardised values through the log-odds of the two components,
+    a quadratic in x, and the M step through the second component's weighted sums (the first's
+    are the totals less them): a few passes over the data an iteration, not a scipy density
+    per component. 200,000 values: 2.8 s, against 51 s with ``scipy.stats.norm.logpdf``.
+
+    >>> rng = np.random.default_rng(0)
+    >>> g = gmm2(np.r_[rng.normal(0, 1, 300), rng.normal(6, 1, 100)])
+    >>> (np.round(g["means"], 1) + 0.0).tolist(), np.round(g["weights"], 2).tolist()
+    ([0.0, 6.0], [0.75, 0.25])
     """
     x = np.asarray(x, float)
-    floor = (0.05 * np.std(x)) ** 2 + 1e-300
-    best: dict = {"loglik": -np.inf}
+    n = len(x)
+    centre, scale = float(np.mean(x)), float(np.std(x))
+    if n < 4 or not scale > 0:
+        return {"loglik": -np.inf}
+    z = (x - centre) / scale
+    z2 = z * z
+    s1, s2 = float(z.sum()), float(z2.sum())
+    floor = 0.05**2 + 1e-300
+    best: tuple = (-np.inf,)
     for q in (0.25, 0.5, 0.75):
-        cut = np.quantile(x, q)
-        a, b = x[x <= cut], x[x > cut]
+        cut = np.quantile(z, q)
+        a, b = z[z <= cut], z[z > cut]
         if len(a) < 2 or len(b) < 2:
             continue
-        w = np.array([len(a), len(b)], float) / len(x)
-        mu = np.array([a.mean(), b.mean()])
-        var = np.maximum(np.array([a.var(), b.var()]), floor)
-        ll_old = -np.inf
-        for _ in range(max_iter):
-            logp = np.log(w) + stats.norm.logpdf(x[:, None], mu, np.sqrt(var))
-            ll_rows = np.logaddexp(logp[:, 0], logp[:, 1])
-            ll = float(ll_rows.sum())
-            resp = np.exp(logp - ll_rows[:, None])
-            nk = resp.sum(axis=0)
-            if np.any(nk < 1e-8):
-                break
-            w = nk / len(x)
-            mu = (resp * x[:, None]).sum(axis=0) / nk
-            var = np.maximum((resp * (x[:, None] - mu) ** 2).sum(axis=0) / nk, floor)
-            if ll - ll_old < tol * abs(ll):
-                break
-            ll_old = ll
-        if ll > best["loglik"]:
-            order = np.argsort(mu)
-            best = {"loglik": ll, "weights": w[order], "means": mu[order],
-                    "sds": np.sqrt(var[order])}
-    return best
+        fit = _em2(z, z2, s1, s2, (len(a) / n, a.mean(), max(a.var(), floor)),
+                   (len(b) / n, b.mean(), max(b.var(), floor)), floor, max_iter, tol)
+        if fit[0] > best[0]:
+            best = fit
+    if not np.isfinite(best[0]):
+        return {"loglik": -np.inf}
+    ll, w, mu, var = best
+    order = np.argsort(mu)
+    return {"loglik": ll - n * math.log(scale), "weights": w[order],  # (density of x: / scale)
+            "means": centre + scale * mu[order], "sds": scale * np.sqrt(var[order])}
+
+
+def _em2(z: np.ndarray, z2: np.ndarray, s1: float, s2: float, first: tuple, second: tuple,
+         floor: float, max_iter: int, tol: float) -> tuple:
+    """EM of two normal components on standardised values ``z`` (``z2`` their squares, ``s1``
+    and ``s2`` the sums of both) from ``(weight, mean, variance)`` starts: ``(loglik, weights,
+    means, variances)``, the log-likelihood that of the parameters before the last M step."""
+    n = len(z)
+    (w0, m0, v0), (w1, m1, v1) = first, second
+    ll, ll_old = -np.inf, -np.inf
+    for _ in range(max_iter):
+        # log p1 - log p0 = A + B z + C z^2; log p0 summed over the values in closed form
+        c = 0.5 / v0 - 0.5 / v1
+        b = m1 / v1 - m0 / v0
+        a = (math.log(w1 / w0) - 0.5 * math.log(v1 / v0) - 0.5 * m1 * m1 / v1
+             + 0.5 * m0 * m0 / v0)
+        d = a + z * (b + c * z)
+        sum_p0 = (n * (math.log(w0) - 0.5 * math.log(2 * math.pi * v0))
+                  - (s2 - 2 * m0 * s1 + n * m0 * m0) / (2 * v0))
+        # log(1 + e^d) and the responsibility e^d / (1 + e^d) from one exponential, t = e^-|d|
+        t = np.exp(-np.abs(d))
+        ll = sum_p0 + float(np.maximum(d, 0.0).sum() + np.log1p(t).sum())
+        r1 = np.where(d >= 0, 1.0, t) / (1.0 + t)
+        n1 = float(r1.sum())
+        n0 = n - n1
+        if n0 < 1e-8 or n1 < 1e-8:
+            break
+        # (einsum, not a BLAS dot: its threads cost 2-5 ms a call on a busy 2-core machine)
+        t1, q1 = float(np.einsum("i,i->", r1, z)), float(np.einsum("i,i->", r1, z2))
+        w0, w1 = n0 / n, n1 / n
+        m0, m1 = (s1 - t1) / n0, t1 / n1
+        v0 = max((s2 - q1) / n0 - m0 * m0, floor)
+        v1 = max(q1 / n1 - m1 * m1, floor)
+        if ll - ll_old < tol * abs(ll):
+            break
+        ll_old = ll
+    return ll, np.array([w0, w1]), np.array([m0, m1]), np.array([v0, v1])
 
 
 def _resolution(x: np.ndarray, resolution: float | None) -> float:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ebsstats.stats._core import bootstrap_method, check_columns, group_keys, iter_groups
+from ebsstats.stats._core import bootstrap_interval, check_columns, group_keys, iter_groups
 
 __all__ = ["autocorrelation", "lag1", "median_ci_dependent", "block_bootstrap_ci"]
 
@@ -242,7 +242,8 @@ def summary_extras(out: pd.DataFrame, data: pd.DataFrame, keys: list[str], value
                    confidence: float, n_boot: int, seed: int) -> pd.DataFrame:
     """Columns :func:`ebsstats.summarize` adds: CV interval, independence, bimodality note.
 
-    ``cv_ci_low``/``cv_ci_high`` (BCa bootstrap of sd/mean, :func:`scipy.stats.bootstrap`),
+    ``cv_ci_low``/``cv_ci_high`` (bootstrap of sd/mean, the method by size:
+    :func:`ebsstats.stats._core.bootstrap_interval`),
     ``lag1_autocorr`` and ``n_eff`` with ``median_ci_low_dep``/``_high_dep`` (see
     :func:`autocorrelation`), ``bimodality`` (verdict of :func:`ebsstats.bimodality` on
     ``log(value)`` for positive values); warnings appended to ``warning``.
@@ -260,10 +261,8 @@ def summary_extras(out: pd.DataFrame, data: pd.DataFrame, keys: list[str], value
         if n_boot and len(x) >= 3 and np.ptp(x) > 0 and np.mean(x) != 0:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                res = stats.bootstrap((x,), _cv, n_resamples=n_boot, confidence_level=confidence,
-                                      method=bootstrap_method(len(x)),
-                                      rng=np.random.default_rng([seed, i, 16]))
-            lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+                lo, hi = bootstrap_interval(x, "cv", confidence, n_boot,
+                                            np.random.default_rng([seed, i, 16]))
         dep = _group_row(sub, value, col, 0.2, confidence)
         positive = len(x) >= 10 and bool(np.all(x > 0))
         verdict = (bimodality(pd.DataFrame({"v": x}), value="v", within=[], log=True)
@@ -286,6 +285,3 @@ def summary_extras(out: pd.DataFrame, data: pd.DataFrame, keys: list[str], value
                                    index=out.index, dtype="string")
     return out
 
-
-def _cv(x, axis=-1):
-    return np.std(x, ddof=1, axis=axis) / np.mean(x, axis=axis)

@@ -24,6 +24,7 @@ from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (  # noqa: F401
     WITHIN,
     as_list,
+    bootstrap_interval,
     bootstrap_method,
     check_columns,
     clean_values,
@@ -199,9 +200,11 @@ def _bca_mean(x: np.ndarray, confidence: float, n_resamples: int,
         return np.nan, np.nan
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = stats.bootstrap((x,), np.mean, confidence_level=confidence,
-                              n_resamples=n_resamples, method=bootstrap_method(len(x)), rng=rng)
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+        return bootstrap_interval(x, "mean", confidence, n_resamples, rng)
+
+
+_BOOT_NAMES = {"BCa": "BCa bootstrap", "percentile": "percentile bootstrap",
+               "bag of little bootstraps": "bag of little bootstraps (Kleiner et al. 2014)"}
 
 
 @renamed(bootstrap="n_boot")
@@ -252,7 +255,10 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     Median CI: order statistics, exact binomial coverage (Le Boudec 2010, Thm 2.1; see
     :func:`median_ci`). Mean CI: Student t, and BCa bootstrap (Efron 1987) via
     :func:`scipy.stats.bootstrap` (the percentile interval above
-    :data:`~ebsstats.stats._core.BCA_MAX_N` values, where BCa's jackknife needs n² memory). MAD: :func:`scipy.stats.median_abs_deviation` with
+    :data:`~ebsstats.stats._core.BCA_MAX_N` values, where BCa's jackknife needs n² memory, and
+    the bag of little bootstraps of Kleiner et al. 2014 above
+    :data:`~ebsstats.stats._core.BLB_MIN_N`: :func:`~ebsstats.stats._core.bootstrap_interval`).
+    MAD: :func:`scipy.stats.median_abs_deviation` with
     ``scale="normal"``. Averages of rates follow Hoefler & Belli (SC'15): harmonic for rates of
     fixed-work runs, arithmetic for fixed-time runs, geometric for ratios.
 
@@ -315,7 +321,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
             row["higher_is_better"] = first_value(sub, "higher_is_better")
         row["confidence"] = confidence
         row["method"] = ("median: order statistics (binomial); mean: Student t"
-                         + (f", {bootstrap_method(n)} bootstrap ({n_boot} resamples)"
+                         + (f", {_BOOT_NAMES[bootstrap_method(n)]} ({n_boot} resamples)"
                             if n_boot > 0 else ""))
         row["warning"] = _group_warning(
             x, n_excl, median_warning(n, confidence), mixed.get(tuple(key.values())), meth,
