@@ -152,11 +152,35 @@ def direction(sub: pd.DataFrame | None, override: bool | None = None) -> bool | 
     (False, True)
     """
     if override is not None:
-        return bool(override)
+        return _truth(override, "higher_is_better=")
     if sub is None:
         return None
-    v = first_value(sub, "higher_is_better")
-    return None if v is None or v == "mixed" else bool(v)
+    if "higher_is_better" not in sub.columns:
+        return None
+    # (text too: a frame read back from CSV holds "False", which bool() makes True)
+    vals = {_truth(u, "the higher_is_better column")
+            for u in pd.unique(sub["higher_is_better"].dropna().astype(object))}
+    return vals.pop() if len(vals) == 1 else None
+
+
+_TRUTH = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def _truth(v, where: str) -> bool:
+    """``v`` as a direction: a bool, 0/1, or their spellings as text ("False", "true", "0");
+    anything else is an error, never a guess (``bool("False")`` is True).
+
+    >>> _truth("False", "x"), _truth(1, "x"), _truth(np.False_, "x")
+    (False, True, False)
+    """
+    if isinstance(v, str):
+        got = _TRUTH.get(v.strip().lower())
+        if got is None:
+            raise ValueError(f"{where} holds {v!r}: expected True or False")
+        return got
+    if isinstance(v, bool | np.bool_) or (isinstance(v, int | float | np.number) and v in (0, 1)):
+        return bool(v)
+    raise ValueError(f"{where} holds {v!r}: expected True or False")
 
 
 def lower_is_better(sub: pd.DataFrame | None, override: bool | None = None, *,
