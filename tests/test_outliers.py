@@ -74,11 +74,74 @@ def test_persistent_vs_transient_and_rank_stability():
 
 
 def test_kendall_w_hand_example():
-    # 3 windows ranking 3 members identically -> W = 1
+    # 3 windows ranking 3 members identically by their ratio to the others -> W = 1
     res = pd.DataFrame({"raid_set": "a", "window": np.repeat([1, 2, 3], 3),
-                        "volume": ["x", "y", "z"] * 3, "z": [-3.0, 0.0, 1.0] * 3})
+                        "volume": ["x", "y", "z"] * 3, "ratio": [0.7, 1.0, 1.1] * 3})
     w = out.rank_stability(res)
     assert w["kendall_w"].iloc[0] == pytest.approx(1.0)
+    # x, y swap in window 3: rank sums 4, 5, 9 (mean 6): S = 4 + 1 + 9 = 14,
+    # W = 12 S / (m^2 (n^3 - n)) = 168 / (9 * 24) = 0.7778
+    res.loc[6, "ratio"], res.loc[7, "ratio"] = 1.0, 0.7
+    assert out.rank_stability(res)["kendall_w"].iloc[0] == pytest.approx(168 / 216)
+
+
+def test_persistent_slow_member_ranks_last_in_every_window():
+    """An audit's case: four members at 1.00 / 0.97 / 0.94 / 0.91 of each other in the same
+    order every day. The member baselines absorb the order, so z ranked them at random
+    (W = 0.024, and the fastest member was 'slowest' in 3 of 14 windows); the standing
+    (ratio) ranks them the same way in all 14: W = 1, v3 slowest in each."""
+    days = pd.date_range("2024-03-04", periods=14, freq="D", tz="UTC")
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame([{"raid_set": "md0", "volume": f"v{m}", "timestamp": d, "metric": "iops",
+                        "value": 3000 * (1 - 0.03 * m) * np.exp(rng.normal(0, 0.002))}
+                       for m in range(4) for d in days])
+    res = out.slow_volumes(df)
+    assert res.loc[res["slowest"], "volume"].tolist() == ["v3"] * 14
+    assert out.rank_stability(res)["kendall_w"].iloc[0] == pytest.approx(1.0)
+
+
+def test_no_slowest_when_members_tie():
+    days = pd.date_range("2024-03-04", periods=3, freq="D", tz="UTC")
+    df = pd.DataFrame([{"raid_set": "md0", "volume": f"v{m}", "timestamp": d, "metric": "iops",
+                        "value": 3000.0} for m in range(4) for d in days])
+    assert not out.slow_volumes(df)["slowest"].any()
+
+
+def test_latency_without_a_direction_column():
+    """clat_p99 in seconds without higher_is_better: v2's 1.5x latency is the slow member
+    (read as a rate before, it flagged nothing and called the others slowest)."""
+    days = pd.date_range("2024-03-04", periods=10, freq="D", tz="UTC")
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame([{"raid_set": "md0", "volume": f"v{m}", "timestamp": d,
+                        "metric": "clat_p99", "unit": "s",
+                        "value": 0.002 * (1.5 if m == 2 else 1) * np.exp(rng.normal(0, 0.02))}
+                       for m in range(5) for d in days])
+    res = out.slow_volumes(df, baseline=False)
+    assert res.loc[res["flag"], "volume"].unique().tolist() == ["v2"]
+    assert set(res.loc[res["slowest"], "volume"]) == {"v2"}
+
+
+def test_array_check_partial_windows_and_tests():
+    """Hand numbers: members 3000/3000/2000/3000, array 8000 -> N x slowest 8000 (ratio 1),
+    sum 11000, cost 1 - 8000/11000 = 0.2727. vol0 missing on day 2 -> no ratios that day
+    (before: 3 members, 1.33, a stripe faster than N x its slowest); a second test is its own
+    row (array 1200, members 300 each: cost 0), not pooled with the first."""
+    days = pd.date_range("2024-03-04", periods=2, freq="D", tz="UTC")
+    m = pd.DataFrame([{"raid_set": "md0", "volume": f"vol{k}", "timestamp": d, "test": t,
+                       "value": (2000.0 if k == 2 else 3000.0) if t == "rr" else 300.0}
+                      for k in range(4) for d in days for t in ("rr", "sr")])
+    m = m[~((m["volume"] == "vol0") & (m["timestamp"] == days[1]) & (m["test"] == "rr"))]
+    a = pd.DataFrame([{"raid_set": "md0", "timestamp": d, "test": t,
+                       "value": 8000.0 if t == "rr" else 1200.0} for d in days
+                      for t in ("rr", "sr")])
+    r = out.array_check(m, a).set_index(["test", "window"])
+    assert r.loc[("rr", days[0]), "slow_member_cost"] == pytest.approx(1 - 8000 / 11000)
+    assert r.loc[("rr", days[0]), "ratio_to_n_slowest"] == pytest.approx(1.0)
+    assert np.isnan(r.loc[("rr", days[1]), "ratio_to_n_slowest"])
+    assert r.loc[("rr", days[1]), "note"] == "3 of 4 members measured in this window: no ratio"
+    assert r.loc[("sr", days[1]), "slow_member_cost"] == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="rates"):
+        out.array_check(m, a, higher_is_better=False)
 
 
 def test_lower_is_better_direction():

@@ -71,17 +71,24 @@ def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
 
 @renamed(check="data")
 def array_plot(data: pd.DataFrame, unit: str | None = None, ax=None):
-    """Array throughput against N × slowest member and the sum of the members, per window."""
+    """Array throughput against N × slowest member and the sum of the members, per window (one
+    set of lines per test/op/metric of :func:`ebsstats.stats.members.array_check`'s result)."""
     import matplotlib.pyplot as plt
 
     factor, label = display(unit) if unit else (1.0, "value")
     ax = ax or plt.subplots(figsize=(9, 3.5))[1]
-    c = data.sort_values("window")
-    ax.plot(c["window"], c["array"] * factor, "o-", label="array (measured)")
-    ax.plot(c["window"], c["n_members"] * c["slowest"] * factor, "s--",
-            label="N × slowest member")
-    ax.plot(c["window"], c["sum_members"] * factor, ":", label="sum of members")
+    cells = [k for k in ("test", "op", "metric") if k in data and data[k].nunique() > 1]
+    for key, c in (data.groupby(cells, sort=True) if cells else [((), data)]):
+        c = c.sort_values("window")
+        of = f" ({', '.join(map(str, key))})" if cells else ""
+        whole = c["members_measured"] == c["n_members"] if "members_measured" in c else True
+        ax.plot(c["window"], c["array"] * factor, "o-", label=f"array (measured){of}")
+        # (N x slowest only where every member ran: see array_check's note)
+        ax.plot(c["window"], (c["n_members"] * c["slowest"] * factor).where(whole), "s--",
+                label=f"N × slowest member{of}")
+        ax.plot(c["window"], c["sum_members"].where(whole) * factor, ":",
+                label=f"sum of members{of}")
     ax.set_ylabel(label)
-    _window_axis(ax, c["window"])
+    _window_axis(ax, data["window"].sort_values())
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     return plain_text(ax)

@@ -55,6 +55,7 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.stats._checks import refuse_impossible
+from ebsstats.stats._core import WITHIN, direction, lower_is_better
 
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
            "fleet_outliers", "raid_rows"]
@@ -63,14 +64,14 @@ MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of the normal standar
 
 
 def _direction(data: pd.DataFrame, higher_is_better: bool | None) -> bool:
-    if higher_is_better is not None:
-        return bool(higher_is_better)
-    if "higher_is_better" in data and data["higher_is_better"].notna().any():
-        vals = data["higher_is_better"].dropna().unique()
-        if len(vals) > 1:
-            raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
-        return bool(vals[0])
-    return True
+    """Whether higher is better for ``data`` (one metric): the override, the frame's column,
+    else the library's one rule (:func:`ebsstats.stats._core.lower_is_better`: a time unit or
+    a latency metric is lower-is-better), so a ``clat_p99`` frame without the column is not
+    read as a rate."""
+    if (higher_is_better is None and "higher_is_better" in data
+            and direction(data) is None and data["higher_is_better"].notna().any()):
+        raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
+    return not lower_is_better(data, higher_is_better)
 
 
 def _one_metric(data: pd.DataFrame, metric: str | None) -> pd.DataFrame:
@@ -175,7 +176,8 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         One row per (group, window, member): ``n`` runs, ``value`` (window median), ``ratio``
         (to the median of the other members), ``baseline`` (the member's usual ratio, 1 without
         ``baseline``), ``z`` (of ``log(ratio / baseline)``), ``flag``, ``slowest`` (worst member of the
-        window), ``rank`` (1 = worst), ``hampel_flag``, ``scale`` (pooled log-scale noise),
+        window by ``ratio``; none when several tie for worst), ``rank`` (by ``ratio``,
+        1 = worst), ``hampel_flag``, ``scale`` (pooled log-scale noise),
         ``threshold``, ``method``, ``z_cal`` (heavy-tail calibrated score that ``flag`` uses),
         ``tail_df`` (degrees of freedom of the fitted t; inf without ``heavy_tails``),
         ``pairwise`` (the window has two members: ``ratio`` is to the other one, ``z`` is NaN:
@@ -239,9 +241,13 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
         bad = sign * g["z_cal"]
         practical = sign * e > -np.log1p(-floor) if floor > 0 else np.ones(len(g), bool)
         g["flag"] = (bad > threshold) & practical & (members_in_window >= min_members)
-        g["rank"] = ((sign * (g["_lm"] - g["_others"] - offset)).groupby(g["window"])
+        # (the member's standing in the window, its ratio to the others: not its departure
+        # from its own baseline, which ranks a persistently slow member among the rest)
+        g["rank"] = ((sign * (g["_lm"] - g["_others"])).groupby(g["window"])
                      .rank(ascending=False, method="min").astype("Int64"))
-        g["slowest"] = (g["rank"] == 1) & ((members_in_window >= min_members) | pair)
+        alone = (g["rank"] == 1).groupby(g["window"]).transform("sum").to_numpy() == 1
+        g["slowest"] = ((g["rank"] == 1).to_numpy() & alone
+                        & ((members_in_window >= min_members) | pair))
         g["scale"] = scale
         g["pairwise"] = pair
         g["hampel_flag"] = _hampel(g, hib, hampel_window, hampel_k)
@@ -549,9 +555,10 @@ def rank_stability(result: pd.DataFrame, member: str = "volume",
                    group: str | None = "raid_set") -> pd.DataFrame:
     """Kendall's W (coefficient of concordance) of member ranks across windows, per set.
 
-    W = 1: the same member order in every window (a persistent slow member); W ≈ 0: ranks
-    reshuffle (slowness moves between members, or there is none). Kendall & Babington Smith
-    (1939); no tie correction.
+    Members are ranked within each window by ``ratio`` (their standing against the other
+    members, as ``rank`` is). W = 1: the same member order in every window (a persistent slow
+    member); W ≈ 0: ranks reshuffle (slowness moves between members, or there is none).
+    Kendall & Babington Smith (1939); no tie correction.
 
     Examples
     --------
@@ -571,7 +578,7 @@ def rank_stability(result: pd.DataFrame, member: str = "volume",
     keys = [group] if group and group in result else []
     rows = []
     for key, g in (result.groupby(keys, sort=True) if keys else [((), result)]):
-        table = g.pivot_table(index="window", columns=member, values="z", aggfunc="first")
+        table = g.pivot_table(index="window", columns=member, values="ratio", aggfunc="first")
         table = table.dropna()
         m, n = table.shape  # m windows (judges), n members (items)
         if m < 2 or n < 2:
@@ -626,12 +633,16 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     """Array throughput against N × the slowest member and against the sum of the members.
 
     ``members`` holds per-member results, ``array`` the array-level results (same metric), both
-    with ``group`` and ``time``. Per set and window: ``array`` (median), ``n_members``,
-    ``slowest`` (median of the slowest member), ``sum_members``, ``ratio_to_n_slowest`` (≈ 1 when
+    with ``group`` and ``time``. Per set, test/op/metric (those both frames have) and window:
+    ``array`` (median), ``n_members`` (the set's members: every member seen in ``members``,
+    or ``n_members``), ``members_measured`` (those with a value in the window), ``slowest``
+    (median of the slowest member), ``sum_members``, ``ratio_to_n_slowest`` (≈ 1 when
     the stripe runs at the pace of its worst member, as AWS documents for RAID 0),
     ``ratio_to_sum``, and ``slow_member_cost`` = 1 − N × slowest / sum (the share of the members'
-    combined capacity the slow member wastes). ``window`` and ``tz``: as in
-    :func:`slow_volumes`.
+    combined capacity the slow member wastes). The three ratios are NaN, and ``note`` says why,
+    in a window where a member has no value: a missing member's share would otherwise look
+    like a stripe faster than N x its slowest. ``window`` and ``tz``: as in
+    :func:`slow_volumes`. Rates only: ``higher_is_better=False`` raises.
 
     Examples
     --------
@@ -644,21 +655,38 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     >>> r[["ratio_to_n_slowest", "slow_member_cost"]].iloc[0].round(3).tolist()
     [1.0, 0.273]
     """
+    if not higher_is_better:
+        raise ValueError("array_check compares rates (a RAID 0 stripe's throughput with N x its "
+                         "slowest member's); for latency, use slow_volumes")
+    cells = [c for c in WITHIN if c in members.columns and c in array.columns]
+    members = members[pd.to_numeric(members[value], errors="coerce").notna()]
+    array = array[pd.to_numeric(array[value], errors="coerce").notna()]
     mw = _windows(members[time], window, tz) if time else pd.Timestamp(0, tz="UTC")
     aw = _windows(array[time], window, tz) if time else pd.Timestamp(0, tz="UTC")
-    m = (members.assign(window=mw).groupby([group, "window", member], sort=True)[value]
+    keys = [group, *cells, "window"]
+    m = (members.assign(window=mw).groupby([*keys, member], sort=True)[value]
          .median().reset_index())
-    agg = m.groupby([group, "window"])[value].agg(["min", "max", "sum", "size"]).reset_index()
-    a = array.assign(window=aw).groupby([group, "window"])[value].median().rename("array")
-    out = agg.merge(a.reset_index(), on=[group, "window"], how="inner")
-    n = out["size"] if n_members is None else n_members
-    worst = out["min"] if higher_is_better else out["max"]
-    out = out.assign(n_members=n, slowest=worst, sum_members=out["sum"])
-    out["ratio_to_n_slowest"] = out["array"] / (out["n_members"] * out["slowest"])
-    out["ratio_to_sum"] = out["array"] / out["sum_members"]
-    out["slow_member_cost"] = 1 - out["n_members"] * out["slowest"] / out["sum_members"]
-    return out[[group, "window", "array", "n_members", "slowest", "sum_members",
-                "ratio_to_n_slowest", "ratio_to_sum", "slow_member_cost"]]
+    agg = m.groupby(keys)[value].agg(["min", "max", "sum", "size"]).reset_index()
+    a = array.assign(window=aw).groupby(keys)[value].median().rename("array")
+    out = agg.merge(a.reset_index(), on=keys, how="inner")
+    # a window measures the whole set only when every member ran in it
+    width = (members.groupby(group)[member].nunique() if n_members is None
+             else pd.Series(n_members, index=pd.unique(out[group])))
+    out = out.assign(n_members=out[group].map(width).astype(int),
+                     members_measured=out["size"], slowest=out["min"], sum_members=out["sum"])
+    whole = (out["members_measured"] == out["n_members"]).to_numpy()
+    out["ratio_to_n_slowest"] = np.where(
+        whole, out["array"] / (out["n_members"] * out["slowest"]), np.nan)
+    out["ratio_to_sum"] = np.where(whole, out["array"] / out["sum_members"], np.nan)
+    out["slow_member_cost"] = np.where(
+        whole, 1 - out["n_members"] * out["slowest"] / out["sum_members"], np.nan)
+    out["note"] = pd.array([None if w else f"{k} of {n} members measured in this window: no "
+                            "ratio" for w, k, n in zip(whole, out["members_measured"],
+                                                       out["n_members"], strict=True)],
+                           dtype="string")
+    return out[[group, *cells, "window", "array", "n_members", "members_measured", "slowest",
+                "sum_members", "ratio_to_n_slowest", "ratio_to_sum", "slow_member_cost",
+                "note"]]
 
 
 def fleet_outliers(data: pd.DataFrame, member: str = "volume",
