@@ -28,6 +28,7 @@ latency tracked is ``2**(29+6-1)`` ns (≈ 17 s) in fio 3.x (29 groups, 1856 bin
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -173,8 +174,10 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
         NaN with fewer than 2 runs: not estimable), ``averaged`` (mean of the per-run
         percentiles, what averaging dashboards report), ``averaged_vs_pooled_pct``
         (``100 (averaged / value - 1)``), ``run_min``/``run_max`` (the per-run percentiles'
-        range), ``n_runs``, ``n_ios``, ``bin_error`` (fio's relative bin error bound, 1/128),
-        ``confidence``.
+        range), ``n_runs`` (runs with at least one I/O), ``n_runs_empty`` (runs of the group
+        whose bins are all zero: left out of ``averaged``, ``run_min``/``run_max``, ``n_runs``
+        and the bootstrap — a run without I/Os has no percentile), ``n_ios``, ``bin_error``
+        (fio's relative bin error bound, 1/128), ``confidence``.
 
     Notes
     -----
@@ -211,6 +214,8 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
     for key, sub in groups:
         key = key if isinstance(key, tuple) else (key,)
         lat, mat, _ = _run_matrix(sub, run)
+        empty = mat.sum(axis=1) == 0  # runs without I/Os: no percentile, not a replicate
+        mat = mat[~empty]
         pooled = histogram_percentile(lat, mat.sum(axis=0), p)
         per_run = histogram_percentile(lat, mat, p)
         lo = hi = np.full(p.size, np.nan)
@@ -219,14 +224,18 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
             boot = histogram_percentile(lat, w @ mat, p)
             a = (1 - confidence) / 2
             lo, hi = np.nanquantile(boot, a, axis=0), np.nanquantile(boot, 1 - a, axis=0)
-        avg = per_run.mean(axis=0)
+        if mat.shape[0]:
+            avg, rmin, rmax = per_run.mean(axis=0), per_run.min(axis=0), per_run.max(axis=0)
+        else:
+            avg = rmin = rmax = np.full(p.size, np.nan)
         for j, q in enumerate(p):
             rows.append({**dict(zip(keys, key, strict=True)), "percentile": float(q),
                          "value": pooled[j], "ci_low": lo[j], "ci_high": hi[j],
                          "averaged": avg[j],
                          "averaged_vs_pooled_pct": 100 * (avg[j] / pooled[j] - 1),
-                         "run_min": per_run[:, j].min(), "run_max": per_run[:, j].max(),
-                         "n_runs": mat.shape[0], "n_ios": int(mat.sum()),
+                         "run_min": rmin[j], "run_max": rmax[j],
+                         "n_runs": mat.shape[0], "n_runs_empty": int(empty.sum()),
+                         "n_ios": int(mat.sum()),
                          "bin_error": BIN_RELATIVE_ERROR, "confidence": confidence})
     return pd.DataFrame(rows)
 
@@ -242,6 +251,15 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
     median interval of the logs) and their bins summed, so each window's p99 is the p99 of all
     I/Os that completed in it.
 
+    Window rule: fio stamps each line with the time (ms) at the *end* of its interval, a few ms
+    late (``501, 1001, 1501`` for ``log_hist_msec=500``). Window ``k`` is ``((k-1) w, k w]``,
+    labelled by its end ``t = k w``, and each log line goes, whole, to the one window holding the
+    middle of its interval, ``t_line - step / 2`` (``step``: the median spacing of that log's
+    lines; with ``window == step`` this is the grid point nearest ``t_line``, an exact half
+    going to the earlier window). So every line falls in exactly one window, and a line at
+    ``t = 0`` (an interval ending at the start) is a window of its own, ``t = 0``, instead of
+    being pooled with the first interval.
+
     Parameters
     ----------
     data : DataFrame
@@ -251,7 +269,7 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
     percentiles : sequence of float
         In percent.
     window : float, optional
-        Window width in s.
+        Window width in s (default: the median spacing of the log lines, on a 1 ms grid).
 
     Returns
     -------
@@ -261,7 +279,8 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
 
     Examples
     --------
-    >>> h = pd.DataFrame({"run_id": ["a", "a", "b", "b"], "op": "read", "t": [0.5, 1.0, 0.502, 1.002],
+    >>> h = pd.DataFrame({"run_id": ["a", "a", "b", "b"], "op": "read",
+    ...                   "t": [0.5, 1.0, 0.502, 1.002],
     ...                   "lat": [1e-4, 2e-4, 3e-4, 2e-4], "count": [1, 1, 1, 1]})
     >>> percentiles_over_time(h, percentiles=[50])[["t", "value"]].values.tolist()
     [[0.5, 0.0001], [1.0, 0.0002]]
@@ -269,13 +288,19 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
     keys = [*as_list(by), *[c for c in as_list(within) if c not in as_list(by)]]
     check_columns(data, [*keys, "t", "lat", "count"])
     keys = [k for k in keys if k in data.columns]
-    t = data["t"].to_numpy(dtype=float)
     if window is None:
         steps = [np.diff(np.unique(g.to_numpy(dtype=float)))
                  for _, g in data.groupby(run_cols(data), observed=True)["t"]]
         steps = np.concatenate(steps) if steps else np.array([])
         window = max(round(float(np.median(steps)), 3), 0.001) if steps.size else 1.0  # ms grid
-    d = data.assign(t=np.maximum(np.round(t / window), 1.0) * window)
+    elif not window > 0:
+        raise ValueError(f"window must be > 0, got {window}")
+    step = _log_steps(data)
+    step = np.where(np.isfinite(step), step, window)  # a one-line log: its interval unknown
+    # middle of each line's interval -> window ((k-1) w, k w]; rounding to 1e-9 keeps an exact
+    # half (0.15 / 0.1) from flipping on floating-point error
+    k = np.ceil(np.round((data["t"].to_numpy(dtype=float) - step / 2) / window, 9))
+    d = data.assign(t=np.round(k * window, 9) + 0.0)  # (+ 0.0: no -0.0 label)
     rows = []
     for key, sub in d.groupby([*keys, "t"], observed=True, sort=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -286,6 +311,22 @@ def percentiles_over_time(data: pd.DataFrame, by: str | Sequence[str] | None = N
             rows.append({**dict(zip([*keys, "t"], key, strict=True)), "percentile": float(q),
                          "value": v, "n_ios": int(merged.sum())})
     return pd.DataFrame(rows)
+
+
+def _log_steps(data: pd.DataFrame) -> np.ndarray:
+    """Per row: the median spacing (s) of the times of its log (``run_id``/``source``; the
+    whole frame without them), which is fio's ``log_hist_msec``; NaN for a one-time log."""
+    t = data["t"].astype(float)
+
+    def median_step(s: pd.Series) -> float:
+        u = np.unique(s.to_numpy(dtype=float))
+        return float(np.median(np.diff(u))) if u.size > 1 else np.nan
+
+    keys = [c for c in ("run_id", "source") if c in data.columns]
+    if not keys:
+        return np.full(len(t), median_step(t))
+    return (t.groupby([data[c] for c in keys], observed=True, dropna=False)
+            .transform(median_step).to_numpy(float))
 
 
 def run_cols(data: pd.DataFrame) -> list[str]:
@@ -309,7 +350,9 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     by : str or list of str
         Groups (configurations); their runs are pooled.
     baseline : scalar or tuple, optional
-        The group everything is compared with (default: the first in sorted order).
+        The group everything is compared with, one for the whole call (default: the group of
+        the first row, in the frame's order, with a ``by`` value). A within-cell without the
+        baseline is skipped, with a warning naming it; a baseline in no cell is an error.
     percentile : float
         Which pooled percentile (default p99).
     within, run, latency
@@ -317,7 +360,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     padjust : {"holm", "fdr_bh", "bonferroni", "none"}
         Adjustment over every comparison of the call.
     confidence, alpha, n_boot, n_permutations, seed
-        CI level, verdict level, bootstrap and permutation resamples, seed.
+        CI level and verdict level (both in (0, 1)), bootstrap and permutation resamples, seed.
     higher_is_better : bool
         Latency: ``False``.
 
@@ -327,8 +370,21 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
         Per (within-cell, group ≠ baseline): ``by``/``within`` columns, ``baseline``,
         ``percentile``, ``n`` and ``n_baseline`` (runs), ``pooled``, ``pooled_baseline`` (s),
         ``ratio`` (group / baseline), ``ratio_ci_low``/``ratio_ci_high``, ``change_pct``,
-        ``p_value``, ``p_adjusted``, ``padjust``, ``test_method``, ``higher_is_better``,
-        ``verdict`` (``better``/``worse``/``~``), ``confidence``, ``warning``.
+        ``p_value``, ``p_adjusted``, ``correction`` (the ``padjust`` method used),
+        ``test_method``, ``higher_is_better``, ``verdict`` (``better``/``worse``/``~``),
+        ``confidence``, ``warning``.
+
+    Raises
+    ------
+    ValueError
+        ``confidence`` or ``alpha`` outside (0, 1); a ``baseline`` that is in no within-cell or
+        does not match ``by``; no row with a ``by`` value.
+
+    Warns
+    -----
+    UserWarning
+        Rows with a missing ``by`` value (left out of every comparison, their number said), and
+        within-cells skipped because they lack the baseline.
 
     Notes
     -----
@@ -350,22 +406,27 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     >>> r[["config", "baseline", "verdict"]].values.tolist()
     [['b', 'a', 'worse']]
     """
+    for name, level in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < level < 1:  # (95 crashed inside numpy, or passed silently with n_boot=0)
+            raise ValueError(f"{name} must be in (0, 1), got {level}")
     by_cols = as_list(by)
     data = _latency_rows(data, latency)
     cells = [c for c in as_list(within) if c in data.columns and c not in by_cols]
     check_columns(data, [*by_cols, run])
+    data = _drop_missing_by(data, by_cols, run)
+    baseline, base_key = _first_group(data, by_cols, baseline)
     rng = np.random.default_rng(seed)
-    rows = []
-    for cell, csub in (data.groupby(cells, observed=True, sort=True) if cells else [((), data)]):
+    rows, skipped, found = [], [], False
+    cell_groups = (data.groupby(cells, observed=True, sort=True, dropna=False) if cells
+                   else [((), data)])
+    for cell, csub in cell_groups:
         cell = cell if isinstance(cell, tuple) else (cell,)
         groups = {(k if isinstance(k, tuple) else (k,)): g
                   for k, g in csub.groupby(by_cols, observed=True, sort=True)}
-        if not groups:
-            continue
-        base_key = next(iter(groups)) if baseline is None else (
-            baseline if isinstance(baseline, tuple) else (baseline,))
         if base_key not in groups:
-            raise ValueError(f"baseline {baseline!r} is not a group of {by_cols}")
+            skipped.append(", ".join(f"{c}={v!r}" for c, v in zip(cells, cell, strict=True)))
+            continue
+        found = True
         for key, sub in groups.items():
             if key == base_key:
                 continue
@@ -375,6 +436,12 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
             row.update(_compare_two(groups[base_key], sub, run, percentile, confidence, n_boot,
                                     n_permutations, rng))
             rows.append(row)
+    if not found:
+        raise ValueError(f"baseline {baseline!r} not found in column(s) {by_cols}")
+    if skipped:
+        warnings.warn(f"compare_percentiles: baseline {baseline!r} is not in the cell(s) "
+                      f"{'; '.join(skipped)} of {cells}; those cells were not compared",
+                      UserWarning, stacklevel=3)
     out = pd.DataFrame(rows)
     if out.empty:
         return out
@@ -393,6 +460,30 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     out["warning"] = [_warn(n, nb, alpha) for n, nb in zip(out["n"], out["n_baseline"],
                                                           strict=True)]
     return out
+
+
+def _drop_missing_by(data: pd.DataFrame, by_cols: list[str], run: str) -> pd.DataFrame:
+    """The rows with every ``by`` value present; warns how many (and how many runs) were not."""
+    miss = data[by_cols].isna().any(axis=1).to_numpy() if by_cols else np.zeros(len(data), bool)
+    if miss.any():
+        n_runs = data.loc[miss, run].nunique(dropna=False)
+        warnings.warn(f"compare_percentiles: {int(miss.sum())} row(s) ({n_runs} run(s)) with a "
+                      f"missing value in {by_cols} were left out of the comparisons",
+                      UserWarning, stacklevel=4)
+    return data[~miss]
+
+
+def _first_group(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
+    """The baseline (default: the group of the frame's first row) and its key tuple."""
+    if baseline is None:
+        if not len(data):
+            raise ValueError(f"no row with a value in {by_cols} to compare")
+        first = data[by_cols].iloc[0]
+        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
+    base_key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
+    if len(base_key) != len(by_cols):
+        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
+    return baseline, base_key
 
 
 def _compare_two(base: pd.DataFrame, sub: pd.DataFrame, run: str, q: float, confidence: float,
