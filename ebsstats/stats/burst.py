@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,6 +33,9 @@ SPARSE_SPACING_S = 60.0
 #: label_burst: a run at or below the baseline while more than this share of credits remains
 #: contradicts the bucket model.
 CONTRADICTION_CREDITS = 0.05
+#: label_burst: a run below the burst rate that would end with less than this share of the
+#: bucket is read as having run dry (its mean rate then includes the baseline after depletion).
+NEAR_EMPTY = 0.05
 #: burst_check: share of the samples from the edge on that must stay below the threshold
 EDGE_STAY_SHARE = 0.8
 
@@ -41,6 +45,17 @@ def _units(block_size) -> int:
             or pd.isna(block_size):
         return 1
     return max(1, math.ceil(float(block_size) / _IO_UNIT))
+
+
+def _check_credits(credits, p: dict) -> float:
+    """``credits`` as a float within ``[0, bucket]``, else ValueError."""
+    bucket = float(p["bucket"])
+    c = float(credits)
+    if not (math.isfinite(c) and 0.0 <= c <= bucket * (1 + 1e-9)):
+        raise ValueError(f"credits must be between 0 and the bucket size {bucket:,.0f} "
+                         f"({p.get('bucket_unit', p['unit'])}) of a {p['volume_type']} volume of "
+                         f"{float(p['size_gib']):g} GiB, got {credits!r}")
+    return min(c, bucket)
 
 
 def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
@@ -55,12 +70,16 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
     size_gib : float
     iops, throughput : float, optional
         The workload's demand (IO/s, or B/s). Without either, the workload is assumed to take
-        all the burst the volume gives (the shortest depletion time).
+        all the burst the volume gives (the shortest depletion time). A ``throughput`` demand
+        is capped at the volume's throughput limit (gp2: 128 MiB/s up to 170 GiB, 250 MiB/s
+        above) with or without ``block_size``.
     block_size : int, optional
         Bytes per I/O (gp2 counts an I/O of up to 256 KiB as one credit; converts between
-        ``iops`` and ``throughput``).
+        ``iops`` and ``throughput``). Without it a gp2 throughput demand is counted in 256 KiB
+        credits (the fewest credits that throughput can cost).
     credits : float, optional
-        Bucket balance at the start (I/O credits for gp2, bytes for st1/sc1); default full.
+        Bucket balance at the start (I/O credits for gp2, bytes for st1/sc1), between 0 and the
+        bucket size (gp2: 5.4 M credits; st1/sc1: 1 TiB per TiB of size); default full.
     as_of : date-like, optional
         Date of the rules (default today).
 
@@ -74,6 +93,11 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
         ``plateau_throughput`` (when the block size allows the conversion), ``bucket``,
         ``credits``, ``drain`` (net credits per s), ``depletion_s`` (``inf`` when the workload
         never drains the bucket), ``refill_s`` (empty → full at rest), ``method``.
+
+    Raises
+    ------
+    ValueError
+        ``credits`` is negative, not finite or above the bucket size of a volume that bursts.
 
     Notes
     -----
@@ -89,6 +113,9 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
     >>> m = burst_model("gp2", 20, iops=3000, block_size=16384, as_of="2024-01-01")
     >>> round(float(m["depletion_s"].iloc[0]), 1)
     1862.1
+    >>> m = burst_model("gp2", 100, throughput=200 * 2**20, as_of="2024-01-01")  # cap 128 MiB/s
+    >>> float(m["burst_level"].iloc[0]), round(float(m["depletion_s"].iloc[0]))
+    (512.0, 25472)
     """
     p = burst_parameters(volume_type, size_gib, as_of=as_of)
     vt = p["volume_type"]
@@ -110,6 +137,10 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
         cap_units = p["burst"]
         if math.isfinite(p["max_throughput"]) and bs:
             cap_units = min(cap_units, p["max_throughput"] / bs * units)
+        elif math.isfinite(p["max_throughput"]) and iops is None and throughput is not None:
+            # a throughput demand is capped at the volume's throughput whatever the block size
+            # (counted, like the demand itself, in 256 KiB units)
+            cap_units = min(cap_units, p["max_throughput"] / _IO_UNIT)
         level = min(demand, cap_units) if math.isfinite(demand) else cap_units
         plateau = min(level, p["baseline"])
         row.update(demand=demand, burst_level=level, plateau=plateau,
@@ -134,7 +165,7 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
     else:
         row.update(burst_level=p["baseline"], plateau=p["baseline"], method=p["notes"])
         return pd.DataFrame([row])
-    c = float(p["bucket"]) if credits is None else float(credits)
+    c = float(p["bucket"]) if credits is None else _check_credits(credits, p)
     drain = row["burst_level"] - row["baseline"]
     row.update(credits=c, drain=drain)
     if p["bursts"] and drain > 0:
@@ -213,10 +244,20 @@ def burst_check(data: pd.DataFrame, value: str = "value", time: str = "t",
         ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
         the observed burst level as the demand), ``depletion_rel_error``,
         ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
-        ``duty_cycle`` (used for the prediction), ``note``, ``method``.
+        ``duty_cycle`` (used for the prediction), ``note``, ``method``. A series without a
+        finite sample keeps its row, all NaN, and ``note`` says so.
+
+    Warns
+    -----
+    UserWarning
+        When series are left out: those without a volume type or size (missing or NaN: there
+        is no model to compare with) and those with too few finite samples to find a regime;
+        the warning gives how many and why.
 
     Notes
     -----
+    Samples whose value or time is NaN or infinite are left out (``note`` says how many); the
+    levels and the edge are found on the finite samples.
     The depletion edge is found at the series' own resolution: the first sample below
     ``(1 - drop) ×`` the burst level with at most one of the next two samples above it (so a
     single intermediate sample at the edge, a run that ran dry half-way, is allowed), placed
@@ -243,17 +284,50 @@ def burst_check(data: pd.DataFrame, value: str = "value", time: str = "t",
                 block_size=block_size, credits=credits, as_of=as_of, drop=drop, at_cap=at_cap,
                 penalty=penalty, duty_cycle=duty_cycle, phase=phase)
     rows = []
+    left_out = {"metadata": 0, "few": 0}
     for key, g in d.groupby(by_cols, sort=True, observed=True, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         row = _check_series(g, opts)
-        if row is not None:
+        if isinstance(row, str):
+            left_out[row] += 1
+        elif row is not None:
             rows.append({**dict(zip(by_cols, key, strict=True)), **row})
+    _warn_left_out(left_out, volume_type, size)
     cols = [*by_cols, "volume_type", "size_gib", "metric", "observed_burst_level",
             "observed_plateau", "observed_depletion_s", "predicted_burst_level",
             "predicted_plateau", "predicted_depletion_s", "predicted_depletion_observed_s",
             "depletion_rel_error",
             "plateau_rel_error", "depleted", "duty_cycle", "note", "method"]
     return pd.DataFrame(rows, columns=list(dict.fromkeys(cols)))
+
+
+def _warn_left_out(left_out: dict, volume_type: str, size: str) -> None:
+    """Warn about the series :func:`burst_check` could not check."""
+    why = []
+    if left_out["metadata"]:
+        why.append(f"{left_out['metadata']} without a volume type or size ({volume_type!r} or "
+                   f"{size!r} missing or NaN: no model to compare with)")
+    if left_out["few"]:
+        why.append(f"{left_out['few']} with too few finite samples to find a regime")
+    if why:
+        n = left_out["metadata"] + left_out["few"]
+        warnings.warn(f"burst_check left out {n} series: " + "; ".join(why), UserWarning,
+                      stacklevel=4)  # the caller of burst_check (through @renamed)
+
+
+def _finite(g: pd.DataFrame, value: str, time: str) -> tuple[pd.DataFrame, str]:
+    """The samples with a finite value and time, and a note on those left out."""
+    v = pd.to_numeric(g[value], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    t = pd.to_numeric(g[time], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    ok = np.isfinite(v) & np.isfinite(t)
+    if ok.all():
+        return g, ""
+    g = g[ok].copy()
+    g[value], g[time] = v[ok], t[ok]
+    if not ok.any():
+        return g, f"no finite sample ({ok.size} NaN or infinite): nothing observed"
+    return g, (f"{int((~ok).sum())} of {ok.size} samples NaN or infinite, left out of the "
+               "levels and the edge")
 
 
 def _observed(g: pd.DataFrame, value: str, time: str, penalty, drop: float) -> dict | None:
@@ -272,8 +346,8 @@ def _observed(g: pd.DataFrame, value: str, time: str, penalty, drop: float) -> d
     t_obs = math.nan
     if edge is not None:
         t_obs = float(tt[edge] - (tt[edge] - tt[edge - 1]) / 2) if edge else float(tt[0])
-        burst_lv = float(np.median(vv[:edge])) if edge else burst_lv
-        plateau = float(np.median(vv[edge + 1:] if len(vv) > edge + 1 else vv[edge:]))
+        burst_lv = float(np.nanmedian(vv[:edge])) if edge else burst_lv
+        plateau = float(np.nanmedian(vv[edge + 1:] if len(vv) > edge + 1 else vv[edge:]))
     return {"tt": tt, "burst_lv": burst_lv, "plateau": plateau, "t_obs": t_obs,
             "depleted": edge is not None,
             "spacing": float(np.median(np.diff(tt))) if len(g) > 1 else 0.0}
@@ -293,19 +367,38 @@ def _levels(pm, m: str, vt: str) -> tuple[float, float]:
     return pm["burst_iops"], pm["plateau_iops"]
 
 
-def _check_series(g: pd.DataFrame, o: dict) -> dict | None:
-    """Observed against predicted for one series."""
-    vt = str(_first(g, o["volume_type"]))
-    S = float(_first(g, o["size"]))
+def _nothing_observed(vt: str, S: float, m: str, note: str) -> dict:
+    """The row of a series without a finite sample."""
+    nan = math.nan
+    return {"volume_type": vt, "size_gib": S, "metric": m, "observed_burst_level": nan,
+            "observed_plateau": nan, "observed_depletion_s": nan, "predicted_burst_level": nan,
+            "predicted_plateau": nan, "predicted_depletion_s": nan,
+            "predicted_depletion_observed_s": nan, "depletion_rel_error": nan,
+            "plateau_rel_error": nan, "depleted": False, "duty_cycle": nan, "note": note,
+            "method": ""}
+
+
+def _check_series(g: pd.DataFrame, o: dict) -> dict | str | None:
+    """Observed against predicted for one series (None: another metric; a string: why the
+    series was left out)."""
+    vt, S = _first(g, o["volume_type"]), _first(g, o["size"])
     m = str(g["metric"].iloc[0]) if "metric" in g else o["metric"]
+    if vt is None or S is None:
+        wanted = (o["metric"],) if o["metric"] else ("iops", "bandwidth")
+        return "metadata" if m in wanted else None
+    vt, S = str(vt), float(S)
     if m != (o["metric"] or ("iops" if vt == "gp2" else "bandwidth")):
         return None
+    g, finite_note = _finite(g, o["value"], o["time"])
+    if g.empty:
+        return _nothing_observed(vt, S, m, finite_note)
     g = g.sort_values(o["time"])
     ob = _observed(g, o["value"], o["time"], o["penalty"], o["drop"])
     if ob is None:
-        return None
+        return "few"
     burst_lv, t_obs = ob["burst_lv"], ob["t_obs"]
     duty, note = _duty(g, ob["tt"], ob["spacing"], o["duty_cycle"], o["phase"])
+    note = "; ".join(x for x in (note, finite_note) if x)
     bs = o["block_size"] if o["block_size"] is not None else _first(g, "block_size")
     bs = None if bs is None or pd.isna(bs) else int(bs)
     day = o["as_of"]
@@ -394,6 +487,8 @@ def _size_bytes(text) -> float:
 
 def _run_table(df: pd.DataFrame, vol_cols, time, value) -> pd.DataFrame:
     """One row per run: start, duration (s) and what it drew (I/O units/s, B/s)."""
+    # work on positions: any index (named, MultiIndex, repeated labels) gives the same table
+    df = df.reset_index(drop=True)
     metric = df["metric"].astype(str)
     not_total = (df["op"].astype(str) != "total") if "op" in df.columns else True
     keys = [*vol_cols, "run_id"]
@@ -405,7 +500,8 @@ def _run_table(df: pd.DataFrame, vol_cols, time, value) -> pd.DataFrame:
     runs = pd.concat([pick("iops", "sum", not_total), pick("bandwidth", "sum", not_total),
                       pick("runtime", "max"), pick("io_bytes", "sum", not_total)], axis=1)
     first = df.groupby(keys, observed=True, dropna=False).agg(_time=(time, "first"))
-    first["_pos"] = df.reset_index().groupby(keys, observed=True, dropna=False)["index"].min()
+    pos = pd.Series(np.arange(len(df)), index=df.index)
+    first["_pos"] = pos.groupby([df[c] for c in keys], observed=True, dropna=False).min()
     for c in ("volume_type", "size_gib", "block_size"):
         if c in df.columns:
             first[c] = df.groupby(keys, observed=True, dropna=False)[c].first()
@@ -451,19 +547,41 @@ def _delivered(r, unit: str) -> float:
     return io if pd.notna(io) else (bw / _IO_UNIT if pd.notna(bw) else math.nan)
 
 
-def _drain_run(credits, bucket, earn, use, dur, tol):
-    """State of one run, its depletion time and the credits after it."""
+def _burst_rate(p: dict, block_size) -> float:
+    """The most a run can draw from the bucket per second, in the units of its credit use
+    (gp2: 3,000 I/O units/s, less with large I/Os under the throughput cap; st1/sc1: B/s)."""
+    rate = float(p["burst"])
+    if p["unit"] == "IO/s" and math.isfinite(p["max_throughput"]) and block_size is not None \
+            and not pd.isna(block_size) and float(block_size) > 0:
+        bs = float(block_size)
+        rate = min(rate, p["max_throughput"] / bs * _units(bs))
+    return rate
+
+
+def _drain_run(credits, bucket, earn, use, dur, tol, burst):
+    """State of one run, its depletion time and the credits after it.
+
+    The bucket is carried exactly: a run that keeps any credits leaves them to the next run,
+    and a run is ``depleted`` when the bucket runs dry inside it. One reading of a run's mean
+    rate is the exception: a run whose mean use is below the burst rate (by more than ``tol``)
+    and that would leave less than :data:`NEAR_EMPTY` of the bucket is read as having run dry
+    at the burst rate, its mean including the baseline after depletion (a run that ran dry at
+    ``td`` has mean use ``earn + credits / dur``, i.e. leaves exactly 0 by its mean); its
+    depletion time is then ``credits / (burst - earn)``. A run at the burst rate has no
+    baseline part and keeps what is left.
+    """
     drain = use - earn
     if use <= earn * (1 + tol):
         return "baseline", math.nan, max(0.0, min(bucket, credits - drain * dur))
-    if credits <= 0:
-        return "baseline", 0.0, credits
+    if credits <= 1e-12 * bucket:
+        return "baseline", 0.0, 0.0
     td = credits / drain
-    # a run's mean rate includes the baseline part after depletion: a run that ends with
-    # (almost) nothing left ran the bucket dry
-    if td >= dur and credits - drain * dur > 0.05 * bucket:
-        return "inside_burst", td, credits - drain * dur
-    return "depleted", min(td, dur), 0.0
+    left = credits - drain * dur
+    if td < dur:
+        return "depleted", td, 0.0
+    if left < NEAR_EMPTY * bucket and use < (1 - tol) * burst and burst > earn:
+        return "depleted", min(credits / (burst - earn), dur), 0.0
+    return "inside_burst", td, left
 
 
 def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions: set) -> None:
@@ -500,7 +618,8 @@ def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions
             state, td = "baseline", math.nan
             credits = max(0.0, min(bucket, credits - (use - earn) * dur))
         else:
-            state, td, credits = _drain_run(credits, bucket, earn, use, dur, tol)
+            state, td, credits = _drain_run(credits, bucket, earn, use, dur, tol,
+                                            _burst_rate(p, getattr(r, "block_size", None)))
         labels[r.run_id] = (state, frac, td)
         clock = start + pd.Timedelta(seconds=float(dur))
 
@@ -538,7 +657,8 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     -------
     DataFrame
         A copy of ``data`` with ``burst_state`` (``inside_burst``: the bucket lasted the whole
-        run; ``depleted``: it ran dry during the run, a mixture of burst and baseline;
+        run, and what is left goes to the next run; ``depleted``: it ran dry during the run,
+        a mixture of burst and baseline (see Notes);
         ``baseline``: the run used no more than the baseline earns, or ran on an empty bucket;
         ``no_bucket``: gp3, io1/io2, magnetic, instance store; ``unknown``: type, size, time or
         duration missing), ``credits_start`` (share of the bucket at the run's start) and
@@ -553,6 +673,19 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     The signature of a result measured inside a burst: a gp2 volume below 1 TiB delivering more
     than 3 IOPS/GiB. Separate such rows (``data[data.burst_state != "inside_burst"]``) before
     comparing volume types on sustained performance (see :doc:`/questions/firstwrite`).
+
+    The bucket is carried exactly from run to run: a run that ends with credits left
+    leaves them all to the next run, however few, and is ``depleted`` only when the bucket
+    runs dry inside it (``burst_depletion_s`` < the run's duration). A run's mean rate cannot
+    show a depletion by itself: a run that ran dry at ``td`` has a mean credit use of
+    ``baseline + credits / duration``, so by its mean it leaves exactly nothing. Hence one
+    exception: a run whose mean use is below the burst rate (by more than ``sustain_tol``) and
+    that would leave less than :data:`NEAR_EMPTY` (5 %) of the bucket is read as having run
+    dry at the burst rate (``burst_depletion_s`` = credits / (burst − baseline)), and the
+    bucket is empty after it. A run at the burst rate has no baseline part and keeps what is
+    left: gp2 100 GiB, back-to-back 60 s runs at 3,000 IOPS draw 162,000 credits each; the
+    32nd starts with 7 % and ends with 4 % (``inside_burst``), the 33rd ends with 1 %, the
+    34th runs dry after 54,000 / 2,700 = 20 s (``depleted``).
 
     Examples
     --------

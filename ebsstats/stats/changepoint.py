@@ -22,7 +22,8 @@ __all__ = ["changepoints", "changepoints_frame", "segment_cost", "PENALTIES"]
 MODELS = ("normal_mean", "normal_meanvar")
 PENALTIES = ("bic", "sic", "aic", "mbic")
 _VAR_FLOOR = 1e-12
-
+#: relative tolerance under which a series counts as constant (floating-point rounding)
+_REL_TOL = 1e-12
 
 
 def _backtrack(last, n: int) -> list[int]:
@@ -34,24 +35,40 @@ def _backtrack(last, n: int) -> list[int]:
         t = last[t]
     return ends[::-1]
 
+
+def _float_tol(x: np.ndarray) -> float:
+    """Spread below which ``x`` differs only by floating-point rounding: ``1e-12 × max(1,
+    max |x|)`` (a constant 7.3 has ``np.std`` 1.8e-15, not 0)."""
+    return _REL_TOL * max(1.0, float(np.max(np.abs(x)))) if x.size else 0.0
+
+
+def _is_constant(x: np.ndarray) -> bool:
+    """True when the series is constant up to floating-point rounding."""
+    return x.size == 0 or float(np.ptp(x)) <= _float_tol(x)
+
+
 def _robust_sigma(x: np.ndarray) -> float:
     """Noise SD from first differences, insensitive to a few mean shifts.
 
     A mean shift makes one large difference. The differences are trimmed at 3 MAD-SDs of their
     median and the SD of the rest, corrected for the trimming (factor 0.9733 of the variance
     for a normal cut at +-3 SD) and divided by sqrt 2, estimates the noise SD. This is far less
-    variable than MAD(diff) / sqrt 2 alone on short series.
+    variable than MAD(diff) / sqrt 2 alone on short series. An estimate at the level of
+    floating-point rounding (:func:`_float_tol`) counts as zero: the SD of the series is used
+    instead, and 1.0 when that is zero too (a constant series).
     """
+    tol = _float_tol(x)
     if x.size < 3:
-        return float(np.std(x)) or 1.0
+        s = float(np.std(x))
+        return s if s > tol else 1.0
     d = np.diff(x)
     mad = 1.4826 * np.median(np.abs(d - np.median(d)))
-    if mad > 0:
+    if mad > tol:
         d = d[np.abs(d - np.median(d)) <= 3 * mad]
     s = float(np.std(d)) / np.sqrt(2.0 * 0.97334) if d.size > 1 else 0.0
-    if not np.isfinite(s) or s <= 0:
+    if not np.isfinite(s) or s <= tol:
         s = float(np.std(x))
-    return s if s > 0 else 1.0
+    return s if s > tol else 1.0
 
 
 class _Cost:
@@ -187,10 +204,12 @@ def changepoints(values: Sequence[float], times: Sequence | None = None, *, meth
 
     Notes
     -----
-    Minimises ``sum_segments cost + penalty * (number of changepoints)`` exactly. Measured on
+    A series that is constant up to floating-point rounding (spread ``np.ptp`` at most
+    ``1e-12 × max(1, max |x|)``) has no changepoint: one segment. Minimises
+    ``sum_segments cost + penalty * (number of changepoints)`` exactly. Measured on
     pure Gaussian noise (n = 60, 300 series, estimated sigma): ``bic`` finds a spurious change in
-    12 % of series, ``mbic`` in 1.7 %; use ``mbic`` (or a larger number) when false alarms cost. PELT (Killick,
-    Fearnhead & Eckley 2012, JASA 107:1590) prunes a candidate start ``s`` once
+    12 % of series, ``mbic`` in 1.7 %; use ``mbic`` (or a larger number) when false alarms
+    cost. PELT (Killick, Fearnhead & Eckley 2012, JASA 107:1590) prunes a candidate start ``s`` once
     ``F(s) + C(s, t) > F(t)``; with a minimum segment length the pruning only takes effect for
     segment ends ``>= t + min_size`` so that the optimum is never lost. Barrett et al. (OOPSLA
     2017) used PELT this way to classify benchmark warm-up.
@@ -227,7 +246,7 @@ def changepoints(values: Sequence[float], times: Sequence | None = None, *, meth
     if n == 0:
         return pd.DataFrame(columns=cols)
     beta = _penalty(penalty, n, model)
-    if n < min_size:
+    if n < min_size or _is_constant(x):  # a constant series has no change (only rounding)
         ends = [n]
     else:
         cost = _Cost(x, model, sigma)
@@ -260,6 +279,32 @@ def _op(cost: _Cost, n: int, beta: float, min_size: int) -> list[int]:
     return _backtrack(last, n)
 
 
+def _period_starts(t: pd.Series, freq: str, tz: str | None) -> pd.Series:
+    """Start of each time's period of length ``freq``, cut in the zone ``tz`` (default UTC).
+
+    Periods are cut on the local wall clock (a day from local midnight: 23 or 25 hours across
+    a change of summer time) and localised back without ambiguity: a period start that falls
+    in a gap (Sao Paulo, 2018-11-04: midnight does not exist) moves forward to the end of the
+    gap; a start that occurs twice (New York, 2024-11-03: 01:00 EDT and 01:00 EST) is the
+    latest of its occurrences not after the time itself, so the repeated wall-clock hour gives
+    two distinct hourly periods.
+
+    >>> t = pd.Series(pd.to_datetime(["2024-11-03 05:30", "2024-11-03 06:30"], utc=True))
+    >>> _period_starts(t.dt.tz_convert("America/New_York"), "h", "America/New_York").astype(
+    ...     str).tolist()
+    ['2024-11-03 01:00:00-04:00', '2024-11-03 01:00:00-05:00']
+    """
+    if not tz:
+        return t.dt.floor(freq)
+    wall = t.dt.tz_localize(None).dt.floor(freq)
+    n = len(wall)
+    a = wall.dt.tz_localize(tz, ambiguous=np.ones(n, dtype=bool), nonexistent="shift_forward")
+    b = wall.dt.tz_localize(tz, ambiguous=np.zeros(n, dtype=bool), nonexistent="shift_forward")
+    lo = a.where(a <= b, b)
+    hi = a.where(a > b, b)
+    return hi.where(hi <= t, lo)
+
+
 def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
                        by: str | Sequence[str] | None = None, *, freq: str | None = "D",
                        log: bool = True, tz: str | None = None, penalty: str | float = "mbic",
@@ -281,7 +326,11 @@ def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "ti
     log : bool
         Segment the log of the values (multiplicative changes); positive values only.
     tz : str, optional
-        IANA zone in which periods (days) are cut; default UTC.
+        IANA zone in which periods (days) are cut; default UTC. Periods follow the local wall
+        clock across changes of summer time: a local day is 23 or 25 hours long, a period
+        start that does not exist (a midnight skipped by the change) moves forward to the end
+        of the gap, and the wall-clock hour repeated when summer time ends gives two distinct
+        hourly periods (``start_time`` in the zone, with its offset).
     penalty, min_size, model
         As in :func:`changepoints`; the default here is the stricter ``mbic`` because a
         spurious "change" between days is the costly error (see Notes of :func:`changepoints`).
@@ -336,7 +385,7 @@ def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "ti
         if freq is None:
             per = pd.DataFrame({"_t": g["_t"].to_numpy(), "_y": g["_y"].to_numpy(), "_n": 1})
         else:
-            per = (g.groupby(g["_t"].dt.floor(freq))["_y"].agg(["median", "size"])
+            per = (g.groupby(_period_starts(g["_t"], freq, tz))["_y"].agg(["median", "size"])
                    .rename(columns={"median": "_y", "size": "_n"}).reset_index())
         seg = changepoints(per["_y"].to_numpy(), per["_t"], penalty=penalty,
                            min_size=min_size, model=model)
