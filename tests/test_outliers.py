@@ -235,3 +235,14 @@ def test_short_campaign_without_a_slow_member_is_calibrated():
     flags = [out.slow_volumes(_healthy_set(4, 7, s), floor=0.0)["flag"] for s in range(80)]
     assert np.mean([f.mean() for f in flags]) <= 0.001
     assert np.mean([f.any() for f in flags]) <= 0.05
+
+
+def test_fleet_outliers_on_constant_values():
+    """Every run at a cap (3000 IOPS): statsmodels raised 'singular covariance'; now ratios of
+    1 without intervals and a warning."""
+    d = pd.DataFrame([{"config": "gp3", "volume": f"v{m}", "metric": "iops", "value": 3000.0}
+                      for m in range(4) for _ in range(3)])
+    with pytest.warns(UserWarning, match="every value is 3000"):
+        r = out.fleet_outliers(d)
+    assert r["ratio"].tolist() == [1.0] * 4 and r["ratio_ci_low"].isna().all()
+    assert set(r["verdict"]) == {"~"}

@@ -844,13 +844,28 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
     formula = "_y ~ 1" + "".join(f" + C(_f_{f})" for f in fixed)
     import warnings
 
+    if np.ptp(d["_y"].to_numpy(float)) == 0:  # a volume at its cap: every run the same value
+        warnings.warn(f"fleet_outliers: every value is {float(d[value].iloc[0]):g}: no "
+                      f"{member} differs, and no spread to estimate (ratios 1, no intervals)",
+                      UserWarning, stacklevel=3)
+        counts = d.groupby("_m").size()
+        return pd.DataFrame({member: counts.index, "n": counts.to_numpy(), "ratio": 1.0,
+                             "ratio_ci_low": np.nan, "ratio_ci_high": np.nan, "verdict": "~",
+                             "icc": np.nan, "sd_between": 0.0, "sd_within": 0.0,
+                             "confidence": confidence,
+                             "method": "not estimable: every value equal"})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = smf.mixedlm(formula, d, groups=d["_m"]).fit(reml=True)
+        try:
+            fit = smf.mixedlm(formula, d, groups=d["_m"]).fit(reml=True)
+            re = fit.random_effects
+        except (ValueError, np.linalg.LinAlgError) as err:
+            raise ValueError(f"fleet_outliers: the mixed model cannot be fitted ({err}); "
+                             f"usually too little spread between or within {member}s "
+                             "(values at a cap, or identical runs)") from err
     var_member = float(fit.cov_re.iloc[0, 0])
     var_resid = float(fit.scale)
     z = stats.norm.ppf(0.5 + confidence / 2)
-    re = fit.random_effects
     re_cov = fit.random_effects_cov
     counts = d.groupby("_m").size()
     rows = []
