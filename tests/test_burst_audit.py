@@ -184,3 +184,15 @@ def test_burst_check_warns_about_series_without_volume_type():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         burst_check(_series(), as_of="2024-01-01")   # nothing left out, no warning
+
+
+def test_burst_check_counts_from_the_run_not_the_clock():
+    """The same series on a clock that starts at 50,001 s (seconds since a campaign began):
+    the edge at 52,000.5 is 2,000.5 s after the start, one interval before the first sample
+    (before: observed 52,000.5 s against a predicted 2,000)."""
+    g = _series().assign(t=lambda d: d["t"] + 50_000)
+    r = burst_check(g, time="t").iloc[0]
+    assert r["observed_depletion_s"] == pytest.approx(2000.5)
+    assert r["depletion_rel_error"] == pytest.approx(0.5 / 2000)
+    assert "times from the first sample" in r["note"]
+    assert "first sample" not in (burst_check(_series(), time="t").iloc[0]["note"] or "")

@@ -240,7 +240,9 @@ def burst_check(data: pd.DataFrame, value: str = "value", time: str = "t",
         One row per series: the ``by`` columns, ``volume_type``, ``size_gib``, ``metric``,
         ``observed_burst_level`` (first regime), ``observed_plateau`` (final regime),
         ``observed_depletion_s`` (the step: start of the first regime below the burst level,
-        less half a sampling interval), ``predicted_burst_level``, ``predicted_plateau``,
+        less half a sampling interval; from the run's start: a ``time`` column that starts
+        more than 10 sampling intervals after 0, such as epoch seconds, is counted from one
+        interval before its first sample, and ``note`` says so), ``predicted_burst_level``, ``predicted_plateau``,
         ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
         the observed burst level as the demand), ``depletion_rel_error``,
         ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
@@ -398,7 +400,13 @@ def _check_series(g: pd.DataFrame, o: dict) -> dict | str | None:
         return "few"
     burst_lv, t_obs = ob["burst_lv"], ob["t_obs"]
     duty, note = _duty(g, ob["tt"], ob["spacing"], o["duty_cycle"], o["phase"])
-    note = "; ".join(x for x in (note, finite_note) if x)
+    origin_note = ""
+    first, step = float(ob["tt"][0]), ob["spacing"]
+    if step > 0 and first > 10 * step:  # a clock that does not start with the run (epoch s)
+        t_obs -= first - step
+        origin_note = (f"times from the first sample ({o['time']} starts at {first:g} s, not "
+                       "near 0: taken as one sampling interval after the start)")
+    note = "; ".join(x for x in (note, finite_note, origin_note) if x)
     bs = o["block_size"] if o["block_size"] is not None else _first(g, "block_size")
     bs = None if bs is None or pd.isna(bs) else int(bs)
     day = o["as_of"]
