@@ -97,3 +97,30 @@ def test_back_to_back_runs_keep_their_order_under_the_hour_randomization():
         assert "rotated along each day's runs" in t.loc["hour", "method"]
         rejected += t.loc["hour", "p_value"] < 0.05
     assert rejected <= 13, rejected  # (about 19 of 60 with free permutations)
+
+
+def test_one_level_factor_is_said_not_dropped():
+    """Every run on a Monday: the weekday test is 'not testable' (the row was missing)."""
+    rng = np.random.default_rng(0)
+    t = (pd.Timestamp("2024-01-01", tz="UTC") + pd.to_timedelta(rng.integers(0, 4, 200) * 7,
+                                                                 unit="D")
+         + pd.to_timedelta(rng.uniform(0, 24, 200), unit="h"))
+    df = pd.DataFrame({"timestamp": t, "value": 1000 * np.exp(rng.normal(0, .03, 200))})
+    r = drift_test(df, n_permutations=99).set_index("factor")  # (the hour test's, not used)
+    assert r.loc["weekday", "verdict"] == "not testable: every run on Mon"
+    assert r.loc["weekday", "levels"] == 1 and np.isnan(r.loc["weekday", "p_value"])
+
+
+def test_unobserved_levels_are_named():
+    """Mon-Fri, runs at 00, 04, ... 16 h: the tests say which days and hour bins were never
+    run (the verdict speaks only of those seen)."""
+    rng = np.random.default_rng(1)
+    t = (pd.bdate_range("2024-01-01", periods=40, tz="UTC").repeat(5)
+         + pd.to_timedelta(np.tile(np.arange(5) * 4, 40), unit="h"))
+    df = pd.DataFrame({"timestamp": t, "value": 1000 * np.exp(rng.normal(0, .03, 200))})
+    r = drift_test(df, hour_bins=12).set_index("factor")
+    assert r.loc["weekday", "method"].endswith(
+        "no run on Sat, Sun: the test compares the 5 days seen")
+    assert r.loc["hour", "method"].endswith(
+        "no run in hour(s) 02-04, 06-08, 10-12, 14-16, 18-20, 20-22, 22-24: the test compares"
+        " the 5 hour bins seen")

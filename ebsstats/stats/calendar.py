@@ -188,10 +188,33 @@ class _Factor:
     labels: list[str]
     index: list[int]       # level_index: weekday 0..6, hour-bin start
     counts: np.ndarray
+    note: str = ""         # the levels never run in (see unseen)
 
     @property
     def k(self) -> int:
         return len(self.labels)
+
+    def unseen(self, bins: int = 24) -> str:
+        """The levels the campaign never ran in, said (``""`` when it ran in all): the test
+        compares only the levels seen, and says nothing of the others.
+
+        >>> _weekday_factor(np.array([0, 1, 2, 3, 4])).unseen()
+        'no run on Sat, Sun: the test compares the 5 days seen'
+        """
+        if self.name == "weekday":
+            missing = [d for i, d in enumerate(WEEKDAYS) if i not in self.index]
+            what = "days"
+        else:
+            width = 24 // bins
+            missing = [f"{h:02d}" if width == 1 else f"{h:02d}-{h + width:02d}"
+                       for h in range(0, 24, width) if h not in self.index]
+            what = "hour bins"
+        if not missing:
+            return ""
+        return (f"no run on {', '.join(missing)}: the test compares the {self.k} {what} seen"
+                if self.name == "weekday" else
+                f"no run in hour(s) {', '.join(missing)}: the test compares "
+                f"the {self.k} {what} seen")
 
 
 @dataclass
@@ -478,7 +501,11 @@ def _fit_checked(d, *, block, hour_bins, cov, cluster, confidence):
     blocks = _block_codes(d, block)
     skipped, factors = [], []
     for f in (wd, hr):
-        if f.k < 2:
+        if f.k < 2:  # (one level: every run on one day or in one hour bin; bins=1: not asked)
+            if f.k == 1 and (f.name == "weekday" or bins > 1):
+                skipped.append((f.name, 1, f"not testable: every run on {f.labels[0]}"
+                                if f.name == "weekday" else "not testable: every run in hour "
+                                f"bin {f.labels[0]}"))
             continue
         why = _design_check(f, day, multi)
         if why:
@@ -488,6 +515,8 @@ def _fit_checked(d, *, block, hour_bins, cov, cluster, confidence):
     if not factors:
         return [], skipped, None
     t = d["_t"].to_numpy("datetime64[ns]").astype("int64") if "_t" in d else np.arange(n)
+    for f in factors:
+        f.note = f.unseen(bins)
     ctx = {"y": y, "day": day, "blocks": blocks, "multi": multi, "hour_factor": hr,
            "factors": factors, "cov": cov, "cluster": cluster, "t": t}
     return _fit_factors(y, factors, blocks, cov, clusters, n_cl, confidence), skipped, ctx
@@ -969,7 +998,8 @@ def _test_row(gk, e: _Est, g, blocks, power, alpha, n_excl, tzs) -> dict:
             "spread_pct": float(np.expm1(e.effect.max() - e.effect.min()) * 100),
             "mde_pct": np.nan, "power": power, "alpha": alpha, "verdict": "",
             "n": int(len(g)), "n_excluded": n_excl, "n_clusters": e.n_clusters,
-            "tz": tzs, "method": e.method + "; omnibus Wald F"}
+            "tz": tzs, "method": e.method + "; omnibus Wald F"
+            + (f"; {e.factor.note}" if e.factor.note else "")}
 
 
 def _verdicts(test_rows: list, pending: list, adjust, alpha: float, power: float) -> None:
