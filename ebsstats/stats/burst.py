@@ -350,9 +350,14 @@ def _observed(g: pd.DataFrame, value: str, time: str, penalty, drop: float) -> d
         t_obs = float(tt[edge] - (tt[edge] - tt[edge - 1]) / 2) if edge else float(tt[0])
         burst_lv = float(np.nanmedian(vv[:edge])) if edge else burst_lv
         plateau = float(np.nanmedian(vv[edge + 1:] if len(vv) > edge + 1 else vv[edge:]))
+    step = float(np.median(np.diff(tt))) if len(g) > 1 else 0.0
+    origin_note = ""
+    if step > 0 and tt[0] > 10 * step:  # a clock that does not start with the run (epoch s)
+        t_obs -= float(tt[0]) - step
+        origin_note = (f"times from the first sample ({time} starts at {tt[0]:g} s, not near "
+                       "0: taken as one sampling interval after the start)")
     return {"tt": tt, "burst_lv": burst_lv, "plateau": plateau, "t_obs": t_obs,
-            "depleted": edge is not None,
-            "spacing": float(np.median(np.diff(tt))) if len(g) > 1 else 0.0}
+            "depleted": edge is not None, "spacing": step, "origin_note": origin_note}
 
 
 def _rated_level(rated, m: str) -> float:
@@ -400,19 +405,8 @@ def _check_series(g: pd.DataFrame, o: dict) -> dict | str | None:
         return "few"
     burst_lv, t_obs = ob["burst_lv"], ob["t_obs"]
     duty, note = _duty(g, ob["tt"], ob["spacing"], o["duty_cycle"], o["phase"])
-    origin_note = ""
-    first, step = float(ob["tt"][0]), ob["spacing"]
-    if step > 0 and first > 10 * step:  # a clock that does not start with the run (epoch s)
-        t_obs -= first - step
-        origin_note = (f"times from the first sample ({o['time']} starts at {first:g} s, not "
-                       "near 0: taken as one sampling interval after the start)")
-    note = "; ".join(x for x in (note, finite_note, origin_note) if x)
-    bs = o["block_size"] if o["block_size"] is not None else _first(g, "block_size")
-    bs = None if bs is None or pd.isna(bs) else int(bs)
-    day = o["as_of"]
-    if day is None and "timestamp" in g.columns:
-        day = pd.to_datetime(_first(g, "timestamp"), utc=True)
-        day = None if pd.isna(day) else day.tz_localize(None)
+    note = "; ".join(x for x in (note, finite_note, ob["origin_note"]) if x)
+    bs, day = _block_and_day(g, o)
     scale = duty if math.isfinite(duty) and duty > 0 else 1.0
     kind = "iops" if m == "iops" else "throughput"
 
@@ -443,6 +437,18 @@ def _check_series(g: pd.DataFrame, o: dict) -> dict | str | None:
             "method": "depletion edge at the series' resolution; predicted from the "
                       + ("rated burst (run at the cap); " if use_rated else
                          "observed burst level; ") + str(pm["method"])}
+
+
+def _block_and_day(g: pd.DataFrame, o: dict) -> tuple[int | None, pd.Timestamp | None]:
+    """The series' block size (the option, else its column) and the day of its prices and
+    limits (``as_of``, else its first timestamp)."""
+    bs = o["block_size"] if o["block_size"] is not None else _first(g, "block_size")
+    bs = None if bs is None or pd.isna(bs) else int(bs)
+    day = o["as_of"]
+    if day is None and "timestamp" in g.columns:
+        day = pd.to_datetime(_first(g, "timestamp"), utc=True)
+        day = None if pd.isna(day) else day.tz_localize(None)
+    return bs, day
 
 
 def _edge(v: np.ndarray, threshold: float) -> int | None:
