@@ -326,3 +326,44 @@ def test_kernels_talk_over_sockets_of_their_own_and_leave_none(tmp_path, fio_dat
             if n.startswith("ebsstats-kernel-")}
     shutil.rmtree(private, ignore_errors=True)
     assert left == set()
+
+
+def test_rerun_refuses_files_the_report_did_not_write(tmp_path, fio_data):
+    """An audit: a user's NOTES.md beside the pages was deleted without a word by the next
+    report. The marker lists what the report wrote; anything else stops the re-run."""
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-ok.ipynb", ["print('fine')"])
+    out = tmp_path / "rep"
+    report(fio_data, out, notebooks=nbs)
+    listed = (out / MARKER).read_text().splitlines()[1:]
+    assert "00-ok.html" in listed and "index.html" in listed
+    report(fio_data, out, notebooks=nbs)  # its own files only: replaced
+    (out / "NOTES.md").write_text("mine")
+    with pytest.raises(OutputRefused, match=r"holds files the report did not write \(NOTES.md\)"):
+        check_output(fio_data, out)
+    with pytest.raises(OutputRefused):
+        report(fio_data, out, notebooks=nbs)
+    assert (out / "NOTES.md").read_text() == "mine"
+    # a marker that lists nothing (a report made before the list) vouches for its folder
+    (out / MARKER).write_text("ebsstats 0.1.0 report of x\n")
+    check_output(fio_data, out)
+
+
+def test_parameter_values_must_name_something_in_the_data(tmp_path, fio_data):
+    """An audit: -p metric iopz gave pages saying 'no repeated runs ... with IOPS' of data
+    full of them, exit 0. A value that names nothing in the data is refused before any page
+    runs, with the nearest values; the earlier report stays."""
+    nbs = tmp_path / "nbs"
+    nbs.mkdir()
+    _nb(nbs / "00-ok.ipynb", ["print('fine')"],
+        params='data = "x"\noutput = "."\nmetric = None\nbaseline = None\n')
+    out = tmp_path / "rep"
+    report(fio_data, out, notebooks=nbs, parameters={"metric": "iops"})
+    before = (out / "00-ok.html").read_bytes()
+    with pytest.raises(ValueError, match=r"-p metric iopz: not in this data's metric .*"
+                                         r"did you mean iops\?"):
+        report(fio_data, out, notebooks=nbs, parameters={"metric": "iopz"})
+    with pytest.raises(ValueError, match=r"-p baseline nosuchcfg: not in this data's config"):
+        report(fio_data, out, notebooks=nbs, parameters={"baseline": "nosuchcfg"})
+    assert (out / "00-ok.html").read_bytes() == before

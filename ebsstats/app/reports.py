@@ -32,7 +32,7 @@ from ebsstats.atomic import atomic_dir
 from ebsstats.errors import EbsstatsError
 
 __all__ = ["report", "default_notebooks", "notebook_list", "notebook_parameters",
-           "check_output", "MARKER"]
+           "check_output", "check_values", "MARKER"]
 
 #: Marker file written into every report folder: only such a folder is ever replaced.
 MARKER = ".ebsstats-report"
@@ -111,7 +111,8 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
     """Refuse an output folder that would overwrite or delete anything but an old report.
 
     Raises :class:`OutputRefused` when ``out`` is the data folder, lies inside it or contains it,
-    is a file, or is a non-empty folder without the report marker file.
+    is a file, is a non-empty folder without the report marker file, or is a report folder
+    holding files its marker does not list (a user's notes beside the pages).
 
     Examples
     --------
@@ -136,6 +137,23 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
     if o.is_dir() and any(o.iterdir()) and not (o / MARKER).exists():
         raise OutputRefused(f"-o {o} is not empty and is not an ebsstats report (no {MARKER}); "
                             "choose an empty or new folder")
+    added = _not_written(o) if o.is_dir() else []
+    if added:
+        more = f" and {len(added) - 3} more" if len(added) > 3 else ""
+        raise OutputRefused(f"-o {o} holds files the report did not write ({', '.join(added[:3])}"
+                            f"{more}): a new report replaces the folder; move them out or "
+                            "choose another folder")
+
+
+def _not_written(folder: Path) -> list[str]:
+    """Files of an earlier report's folder that its marker does not list (added by a user).
+    A marker that lists nothing (a report made before this check) vouches for the folder."""
+    lines = (folder / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()
+    if len(lines) < 2:
+        return []
+    wrote = set(lines[1:]) | {MARKER}
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if not p.is_dir() and p.relative_to(folder).as_posix() not in wrote)
 
 
 def _title(nb_path: Path) -> str:
@@ -319,6 +337,45 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
     return results, series, f"{len(df):,} values from {n_runs:,} runs"
 
 
+#: Notebook parameters that name values of the data, and the columns those values are in
+#: (``baseline``: the values of the first ``grouping`` column, ``config`` by default).
+VALUE_PARAMETERS = {"metric": ("metric",), "test": ("test",), "op": ("op",),
+                    "volume": ("volume",), "set": ("raid_set",), "iops_test": ("test",),
+                    "mbps_test": ("test",), "tools": ("tool",), "baseline": ("config",)}
+
+
+def check_values(params: Mapping, results: Path, series: Path | None = None) -> None:
+    """Refuse a parameter whose value names nothing in the data (``-p metric iopz``): the pages
+    would fall back to "not in this data" and say something false of data that has it.
+
+    Raises ``ValueError`` naming the parameter, the values the data has and the nearest ones.
+    """
+    import difflib
+
+    import pyarrow.parquet as pq
+
+    wanted = {k: v for k, v in params.items() if k in VALUE_PARAMETERS and v is not None}
+    if not wanted:
+        return
+    frames = [pq.read_table(f) for f in (results, series) if f is not None and Path(f).exists()]
+    for name, value in wanted.items():
+        cols = VALUE_PARAMETERS[name]
+        if name == "baseline" and isinstance(params.get("grouping"), list | tuple):
+            cols = tuple(params["grouping"][:1])
+        have = sorted({str(v) for t in frames for c in cols if c in t.column_names
+                       for v in t.column(c).unique().to_pylist() if v is not None})
+        listed = isinstance(value, list | tuple) or name == "tools"  # (a filter: "fio,pts")
+        given = [str(v).strip() for v in (value if isinstance(value, list | tuple) else
+                                          str(value).split(",") if listed else [value])]
+        missing = [v for v in given if v not in have]
+        if missing and (not listed or len(missing) == len(given)):  # (a filter may name more)
+            close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
+            raise ValueError(f"-p {name} {', '.join(missing)}: not in this data's "
+                             f"{'/'.join(cols)} ({len(have)}: {', '.join(have[:12]) or 'none'}"
+                             + (" …" if len(have) > 12 else "") + ")"
+                             + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
 def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
            notebooks: str | os.PathLike | None = None, parameters: Mapping | None = None,
            only: list[str] | None = None, pattern: str | None = None, show_code: bool = False,
@@ -362,6 +419,10 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
         written, the failed pages show the error.
     OutputRefused
         ``out`` would destroy data.
+    ValueError
+        A parameter no notebook defines, or whose value names nothing in the data
+        (:func:`check_values`: ``metric``, ``test``, ``op``, ``baseline``, ``volume``, ``set``
+        ...); the earlier report, if any, is kept.
 
     Examples
     --------
@@ -394,6 +455,7 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     with tempfile.TemporaryDirectory(prefix="ebsstats-report-data-") as work, \
             atomic_dir(out, tag="building") as tmp:
         results, series, summary = _ingest(data_abs, pattern, Path(work), log)
+        check_values(params, results, series)
         (tmp / "notebooks").mkdir()
 
         def run(book: Path) -> tuple[int | None, str] | None:
@@ -414,8 +476,10 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
                 failed.append((book.name, err[0], err[1]))
         (tmp / "index.html").write_text(_index(pages, str(data_abs), params, summary),
                                         encoding="utf-8")
-        (tmp / MARKER).write_text(f"ebsstats {__version__} report of {data_abs}\n",
-                                  encoding="utf-8")
+        # (every file it wrote, one a line: a later report replaces only these)
+        wrote = sorted(p.relative_to(tmp).as_posix() for p in tmp.rglob("*") if not p.is_dir())
+        (tmp / MARKER).write_text(f"ebsstats {__version__} report of {data_abs}\n"
+                                  + "".join(f"{w}\n" for w in wrote), encoding="utf-8")
         _permissions(tmp)
     if failed:
         raise ReportError(*failed[0], failed=failed)
