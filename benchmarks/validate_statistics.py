@@ -278,8 +278,8 @@ def bag_coverage(reps: int, seed: int) -> None:
                 c = bootstrap_interval(x, "cv", 0.95, 1999, np.random.default_rng([i, 1]))
                 hits += [m[0] < mean < m[1], c[0] < cv < c[1]]
             cov = hits / reps
-            check(all(0.93 - 2 / np.sqrt(reps) <= v <= 0.97 + 2 / np.sqrt(reps)
-                      for v in cov),  # (the band widened by the Monte Carlo error of reps)
+            se = np.sqrt(0.95 * 0.05 / reps)  # (the Monte Carlo error of reps samples)
+            check(all(0.95 - 3 * se <= v <= 0.95 + 3 * se for v in cov),
                   f"{name:18s} n={n:>6}: mean {cov[0]:.3f}, CV {cov[1]:.3f}")
 
 

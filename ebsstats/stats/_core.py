@@ -414,10 +414,12 @@ def bootstrap_interval(x: np.ndarray, statistic: str, confidence: float, n_resam
     Above: the bag of little bootstraps (Kleiner, Talwalkar, Sarkar & Jordan 2014, JRSS B
     76(4)): ``subsets`` samples of ``b = n**gamma`` values without replacement; each is
     resampled ``ceil(n_resamples / subsets)`` times to the full size ``n`` by multinomial
-    counts; the percentiles of the resampled statistics' departures from the subset's own are
-    averaged over the subsets and added to the whole sample's statistic (the percentile
-    interval, as the bag estimates the estimator's error distribution, not its centre). A
-    resample then costs ``b`` draws, not ``n``.
+    counts; the resampled statistics' departures from their subset's own, pooled over the
+    subsets, give the percentiles that are added to the whole sample's statistic (the bag
+    estimates the estimator's error distribution, not its centre). A resample costs ``b``
+    draws, not ``n``. Pooled, not averaged per subset as in the paper's general recipe: the
+    2.5 % point of a subset's 100 resamples sits inward, and averaged bounds covered 91-93 %
+    (250 samples each of 20,001 and 60,000 normal and log-normal values); pooled, 93.5-96 %.
 
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(100, 10, 40_000)
@@ -435,12 +437,11 @@ def bootstrap_interval(x: np.ndarray, statistic: str, confidence: float, n_resam
     b = int(n**gamma)
     r = -(-n_resamples // subsets)
     tail = (1 - confidence) / 2 * 100
-    bounds = np.empty((subsets, 2))
+    errors = np.empty((subsets, r))
     ones = np.full((1, b), n / b)
     for j in range(subsets):
         xs = x[rng.choice(n, b, replace=False)]
         w = rng.multinomial(n, np.full(b, 1 / b), size=r).astype(float)
-        errors = weighted(xs, w, n) - weighted(xs, ones, n)[0]  # (resample - the subset's)
-        bounds[j] = np.percentile(errors, [tail, 100 - tail])
-    lo, hi = float(whole(x)) + bounds.mean(axis=0)
+        errors[j] = weighted(xs, w, n) - weighted(xs, ones, n)[0]  # (resample - the subset's)
+    lo, hi = float(whole(x)) + np.percentile(errors, [tail, 100 - tail])
     return float(lo), float(hi)
