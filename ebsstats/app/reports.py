@@ -362,11 +362,9 @@ def check_values(params: Mapping, results: Path, series: Path | None = None) -> 
         cols = VALUE_PARAMETERS[name]
         if name == "baseline" and isinstance(params.get("grouping"), list | tuple):
             cols = tuple(params["grouping"][:1])
-        have = sorted({str(v) for t in frames for c in cols if c in t.column_names
-                       for v in t.column(c).unique().to_pylist() if v is not None})
+        have = _values_in(frames, cols)
         listed = isinstance(value, list | tuple) or name == "tools"  # (a filter: "fio,pts")
-        given = [str(v).strip() for v in (value if isinstance(value, list | tuple) else
-                                          str(value).split(",") if listed else [value])]
+        given = _given(value, listed)
         missing = [v for v in given if v not in have]
         if missing and (not listed or len(missing) == len(given)):  # (a filter may name more)
             close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
@@ -374,6 +372,19 @@ def check_values(params: Mapping, results: Path, series: Path | None = None) -> 
                              f"{'/'.join(cols)} ({len(have)}: {', '.join(have[:12]) or 'none'}"
                              + (" …" if len(have) > 12 else "") + ")"
                              + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _values_in(frames: list, cols: tuple[str, ...]) -> list[str]:
+    """The distinct values (as text) of ``cols`` in the Arrow tables ``frames``."""
+    return sorted({str(v) for t in frames for c in cols if c in t.column_names
+                   for v in t.column(c).unique().to_pylist() if v is not None})
+
+
+def _given(value, listed: bool) -> list[str]:
+    """A parameter's value(s) as text: a list, a comma-separated filter, or one value."""
+    if isinstance(value, list | tuple):
+        return [str(v).strip() for v in value]
+    return [v.strip() for v in str(value).split(",")] if listed else [str(value)]
 
 
 def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
