@@ -37,6 +37,7 @@ from ebsstats.stats._core import (
     direction,
     direction_word,
     group_keys,
+    lower_is_better,
 )
 from ebsstats.stats.changepoint import changepoints
 from ebsstats.stats.comparison import hodges_lehmann
@@ -269,7 +270,9 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
     min_history : int
         Groups with fewer history runs are "not testable" (NaN p-value, reason in ``warning``).
     higher_is_better : bool, optional
-        Direction for the verdict; default: the frame's ``higher_is_better`` per group.
+        Direction for the verdict; default: the frame's ``higher_is_better`` per group, else
+        lower-is-better for a latency (a time unit, a ``lat``/``clat``/``slat`` metric), else
+        unknown (verdicts ``higher``/``lower``).
 
     Returns
     -------
@@ -325,6 +328,9 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         raise ValueError(f"padjust must be holm, fdr_bh, bonferroni or none, got {padjust!r}")
     if regime not in ("auto", "changepoint", "trend", "all"):
         raise ValueError(f"regime must be auto, changepoint, trend or all, got {regime!r}")
+    for name, level in (("confidence", confidence), ("alpha", alpha)):
+        if not 0 < level < 1:  # (alpha=5 failed a CI on a 1 % dip at p = 0.67)
+            raise ValueError(f"{name} must be in (0, 1), got {level}")
     keys = group_keys(history, by, within)
     keys = [k for k in keys if k in history.columns or k in as_list(by)]
     check_columns(history, [value, *keys])
@@ -341,9 +347,19 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         h = hist_groups.get(key, history.iloc[:0])
         row = {**dict(zip(keys, key, strict=True)),
                **_group(h, nw, value, tcol, regime, confidence, alpha, min_history)}
-        row["higher_is_better"] = direction(pd.concat([h, nw]), higher_is_better)
+        row["higher_is_better"] = _direction(pd.concat([h, nw]), higher_is_better)
         rows.append(row)
     return _finish(pd.DataFrame(rows), padjust, alpha, confidence)
+
+
+def _direction(both: pd.DataFrame, override: bool | None) -> bool | None:
+    """The group's direction (override, column); else lower-is-better for a latency (a time
+    unit or a lat/clat/slat name: a 15 % faster clat_p99 was 'lower' and out of line); else
+    unknown (``higher``/``lower`` verdicts), never guessed for other metrics."""
+    hib = direction(both, override)
+    if hib is None and lower_is_better(both):
+        return False
+    return hib
 
 
 _ORDER = ["n_history", "n_regime", "regime_start", "changepoint", "trend_pct_per_day",

@@ -126,6 +126,8 @@ def batch_means_ci(values: Sequence[float], batches: int = 10,
     >>> float(m), k
     (2.0, 2)
     """
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     x = np.asarray(values, dtype=float)
     n = x.size
     if n == 0:
@@ -142,6 +144,13 @@ def batch_means_ci(values: Sequence[float], batches: int = 10,
 
 
 def _to_seconds(t: pd.Series) -> tuple[np.ndarray, bool]:
+    if not pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_datetime64_any_dtype(t):
+        # text (a frame read back from CSV): times, as trend and regressions read them
+        num = pd.to_numeric(t, errors="coerce")
+        if num.notna().sum() < t.notna().sum():
+            t = pd.to_datetime(t, utc=True, format="mixed")
+        else:
+            t = num
     if pd.api.types.is_datetime64_any_dtype(t):
         tt = pd.to_datetime(t, utc=True)
         return ((tt - tt.min()).dt.total_seconds()).to_numpy(dtype=float), True
@@ -259,13 +268,25 @@ def _final_start(bounds, levels, equivalence: float, short: int) -> tuple[int, i
     final = levels[-1]
     start, dips = len(bounds) - 1, 0
     for i in range(len(bounds) - 2, -1, -1):
-        if abs(levels[i] / final - 1) < equivalence:
+        if _equivalent(levels[i], final, equivalence):
             start = i
         elif bounds[i][1] - bounds[i][0] >= short:
             break
     dips = sum(1 for j in range(start, len(bounds) - 1)
-               if abs(levels[j] / final - 1) >= equivalence)
+               if not _equivalent(levels[j], final, equivalence))
     return start, dips
+
+
+def _equivalent(level: float, final: float, equivalence: float) -> bool:
+    """Whether ``level`` is within ``equivalence`` of ``final`` (relative; a final level of 0,
+    a stalled volume, is matched only by 0).
+
+    >>> _equivalent(0.0, 0.0, 0.05), _equivalent(3000.0, 0.0, 0.05), _equivalent(98, 100, 0.05)
+    (True, False, True)
+    """
+    if final == 0:
+        return level == 0
+    return abs(level / final - 1) < equivalence
 
 
 def _changepoint_part(y, t_out, use_log, *, penalty, equivalence, min_final, min_size,
@@ -566,6 +587,8 @@ def steady_state(data: pd.DataFrame, value: str = "value", time: str = "t",
     >>> bool(290 <= r["steady_start"].iloc[0] <= 310)
     True
     """
+    if not 0 < confidence < 1:  # (95 gave a NaN interval, 0 one of zero width)
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     res, _ = _run(data, value, time, by, window=window, range_tol=range_tol, slope_tol=slope_tol,
                   method=method, penalty=penalty, equivalence=equivalence, min_final=min_final,
                   min_size=min_size, bin=bin, max_points=max_points, agg=agg, log=log,
