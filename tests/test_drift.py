@@ -167,7 +167,9 @@ def test_mde_formula_one_way_balanced():
     ts = pd.Timestamp("2024-01-01 12:00", tz="UTC") + pd.to_timedelta(days, unit="D")
     df = pd.DataFrame({"timestamp": ts, "value": np.exp(rng.normal(0, 0.1, 56))})
     t = drift_test(df, cov="nonrobust", tz="UTC")
-    assert t.factor.tolist() == ["weekday"]
+    # (the hour row says why it has no test; it does not count in the multiplicity)
+    assert t.factor.tolist() == ["weekday", "hour"]
+    assert t.verdict.iloc[1].startswith("not testable: every run in hour bin 12")
     row = t.iloc[0]
     sigma2 = stats.tvar(np.log(df.value) - np.log(df.value).groupby(ts.day_of_week).transform(
         "mean")) * 55 / 49  # residual variance on n - k = 49 df
