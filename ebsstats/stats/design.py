@@ -59,17 +59,27 @@ def schedule(configs: Sequence[str], *, start, days: int = 14, runs_per_day: int
         Rounds per day; in each round every config runs once, one after the other.
     hours : sequence of float, optional
         Local start hours of the day's rounds (e.g. ``[1, 7, 13, 19]``). Default: evenly spaced
-        (every 24 / runs_per_day hours) with an offset rotating over days in a random order, so
-        that over 24 / runs_per_day days every hour of the day starts a round.
+        (every s = 24 / runs_per_day hours, from 00:00) plus a whole-hour offset 0, 1, ...,
+        ceil(s) - 1 that rotates over days in a random order, so that over ceil(s) days (e.g. 6
+        for 4 rounds a day, 5 for 5 rounds a day) every hour of the day starts a round (unless
+        rounds are pushed back, see ``run_minutes``).
     run_minutes : float
-        Slot length of one run; run ``i`` of a round starts ``i * run_minutes`` after the round.
+        Slot length of one run; run ``i`` of a round starts ``i * run_minutes`` (elapsed time)
+        after the round. A round never starts before the previous one has ended: a round that
+        would (rounds too close, e.g. across midnight when the offset falls from one day to the
+        next) is pushed back to start when the previous round ends, so its ``hour`` may differ
+        from the nominal one. ``ValueError`` if a day's rounds cannot fit in 24 hours
+        (``runs_per_day * len(configs) * run_minutes`` > 24 h).
     blocks : sequence of str, optional
         Units on which every round is repeated in parallel (instances, volumes), each with its own
         random order.
     seed : int
         Random seed (the plan is reproducible).
     tz : str
-        IANA zone of ``start`` and ``hours``; timestamps are written in UTC.
+        IANA zone of ``start`` and ``hours``; timestamps are written in UTC. A round start that
+        does not exist locally (the hour skipped when summer time starts) moves forward to the
+        end of the gap, one that occurs twice is taken in standard time (the second occurrence);
+        the round's runs follow it ``run_minutes`` apart in elapsed time.
     out : path, optional
         Write the plan as CSV (atomically).
 
@@ -105,34 +115,24 @@ def schedule(configs: Sequence[str], *, start, days: int = 14, runs_per_day: int
     rng = np.random.default_rng(seed)
     k = len(configs)
     day0 = pd.Timestamp(start).normalize().tz_localize(None)
-    if hours is None:
-        spacing = 24.0 / runs_per_day
-        n_off = max(int(np.floor(spacing)), 1)
-        offsets = rng.permutation(n_off)
-        day_hours = [[(offsets[d % n_off] + i * spacing) % 24 for i in range(runs_per_day)]
-                     for d in range(days)]
-    else:
-        hours = sorted(float(h) for h in hours)
-        if len(hours) != runs_per_day:
-            runs_per_day = len(hours)
-        day_hours = [hours] * days
+    if hours is not None and not len(hours):
+        raise ValueError("hours, if given, must not be empty")
+    day_hours = _day_hours(days, runs_per_day, hours, rng)
+    runs_per_day = len(day_hours[0])
+    run = pd.Timedelta(minutes=float(run_minutes))
+    if runs_per_day * k * run > pd.Timedelta(days=1):
+        raise ValueError(f"{runs_per_day} rounds of {k} runs x {run_minutes:g} min do not fit in "
+                         "a day: lower runs_per_day or run_minutes")
+    starts = _round_starts(day0, day_hours, tz, k * run)
     block_names = list(blocks) if blocks else [None]
-    n_rounds = days * runs_per_day
-    orders = {b: _orders(k, n_rounds, rng) for b in block_names}
-    rows = []
-    r = 0
-    for d in range(days):
-        for h in day_hours[d]:
-            round_start = day0 + pd.Timedelta(days=d) + pd.Timedelta(hours=float(h))
-            for b in block_names:
-                for pos, c in enumerate(orders[b][r]):
-                    rows.append({"round": r, "block": b, "position": pos,
-                                 "config": configs[c], "day": d,
-                                 "local": round_start + pd.Timedelta(minutes=pos * run_minutes)})
-            r += 1
+    orders = {b: _orders(k, len(starts), rng) for b in block_names}
+    rows = [{"round": r, "block": b, "position": pos, "config": configs[c],
+             "day": r // runs_per_day,
+             "timestamp": t0 + pos * run}
+            for r, t0 in enumerate(starts) for b in block_names
+            for pos, c in enumerate(orders[b][r])]
     plan = pd.DataFrame(rows)
-    local = plan["local"].dt.tz_localize(tz, ambiguous=False, nonexistent="shift_forward")
-    plan["timestamp"] = local.dt.tz_convert("UTC")
+    local = plan["timestamp"].dt.tz_convert(tz)
     plan["local_time"] = local
     plan["weekday"] = pd.Categorical([WEEKDAYS[w] for w in local.dt.day_of_week],
                                      categories=WEEKDAYS, ordered=True)
@@ -147,6 +147,40 @@ def schedule(configs: Sequence[str], *, start, days: int = 14, runs_per_day: int
     if out is not None:
         _write_csv(plan, Path(out))
     return plan
+
+
+def _day_hours(days: int, runs_per_day: int, hours: Sequence[float] | None,
+               rng: np.random.Generator) -> list[list[float]]:
+    """Nominal local start hours of each day's rounds.
+
+    Default: ``o + i * s`` for i < runs_per_day, s = 24 / runs_per_day, with the whole-hour
+    offset o running through 0 .. ceil(s) - 1 in a random order, repeated. Round i then starts
+    in the hours floor(i s) .. floor(i s) + ceil(s) - 1, which reach floor((i + 1) s) - 1 since
+    floor(a + b) <= floor(a) + ceil(b): every hour is covered, and o + i s < 24 (no wrap).
+    """
+    if hours is not None:
+        return [sorted(float(h) for h in hours)] * days
+    spacing = 24.0 / runs_per_day
+    n_off = max(int(np.ceil(spacing - 1e-9)), 1)
+    offsets = rng.permutation(n_off)
+    return [[float(offsets[d % n_off] + i * spacing) for i in range(runs_per_day)]
+            for d in range(days)]
+
+
+def _round_starts(day0: pd.Timestamp, day_hours: list[list[float]], tz: str,
+                  length: pd.Timedelta) -> list[pd.Timestamp]:
+    """UTC start of every round: its local start localised once (a time in a gap moves to the
+    end of the gap, a repeated one is taken in standard time), then pushed back to the end of
+    the previous round (``length`` after its start) if it would begin earlier."""
+    local = pd.DatetimeIndex([day0 + pd.Timedelta(days=d)
+                              + pd.Timedelta(hours=float(h)).round("s")
+                              for d, hs in enumerate(day_hours) for h in hs])
+    utc = local.tz_localize(tz, ambiguous=np.zeros(len(local), dtype=bool),
+                            nonexistent="shift_forward").tz_convert("UTC")
+    starts: list[pd.Timestamp] = []
+    for t in utc:
+        starts.append(t if not starts or t >= starts[-1] + length else starts[-1] + length)
+    return starts
 
 
 def _write_csv(df: pd.DataFrame, path: Path) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
+from ebsstats.stats.changepoint import _period_starts
 
 __all__ = ["trend", "decompose"]
 
@@ -51,7 +52,10 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     confidence : float
         Level of the slope CI.
     tz : str, optional
-        Zone in which periods are cut (default UTC).
+        Zone in which periods are cut (default UTC), on the local wall clock: a local day is 23
+        or 25 hours long across a change of summer time, and the hour repeated when summer time
+        ends gives two distinct hourly periods (see ``_period_starts`` in
+        :mod:`ebsstats.stats.changepoint`).
     padjust : str or None
         Multiple-comparison method across groups (statsmodels ``multipletests``).
 
@@ -66,7 +70,11 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
         ``n_excluded``, ``shape`` (``"slope"``, ``"step"`` — a one-time level change fits
         better than a line — or ``"none"`` when ``p_adjusted`` ≥ 0.05; ``""`` with fewer than 6
         periods), ``step_time`` (first period after the best single split) and ``step_ratio``
-        (level after / before), ``confidence``, ``method``.
+        (level after / before), ``note`` (why there are no estimates: every value of the group
+        excluded, fewer than 3 periods, or all runs at one time; missing otherwise),
+        ``confidence``, ``method``. A
+        group whose values are all excluded (zero, negative, NaN or without a time) is kept with
+        ``n = 0``, its ``n_excluded`` and NaN estimates.
 
     Notes
     -----
@@ -90,47 +98,63 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     by_cols = [by] if isinstance(by, str) else list(by or [])
     if not 0 < confidence < 1:
         raise ValueError("confidence must lie in (0, 1)")
-    d, _ = _log_values(data, value, time, by_cols)
-    if tz:
-        d["_t"] = d["_t"].dt.tz_convert(tz)
-    all_groups = (data.groupby(by_cols, sort=True, observed=True, dropna=False).size()
-                  if by_cols else None)
+    groups = (data.groupby(by_cols, sort=True, observed=True, dropna=False) if by_cols
+              else [((), data)])
     rows = []
-    groups = d.groupby(by_cols, sort=True, observed=True, dropna=False) if by_cols else [((), d)]
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
-        gk = dict(zip(by_cols, key, strict=True))
-        n_total = int(all_groups.loc[key if len(key) > 1 else key[0]]) if by_cols else len(data)
-        if freq:
-            s = g.groupby(g["_t"].dt.floor(freq))["_y"].median()
-            tt, yy = s.index, s.to_numpy()
+        gd, n_excluded = _log_values(g, value, time, by_cols)
+        if tz:
+            gd["_t"] = gd["_t"].dt.tz_convert(tz)
+        rows.append({**dict(zip(by_cols, key, strict=True)),
+                     **_trend_row(gd, n_excluded, freq, tz, confidence)})
+    return _finish(pd.DataFrame(rows), padjust)
+
+
+def _trend_row(g: pd.DataFrame, n_excluded: int, freq: str | None, tz: str | None,
+               confidence: float) -> dict:
+    """One group's trend columns from its kept rows ``g`` (``_t``, ``_y``)."""
+    if freq:
+        s = g.groupby(_period_starts(g["_t"], freq, tz))["_y"].median()
+        tt, yy = pd.DatetimeIndex(s.index), s.to_numpy()
+    else:
+        g = g.sort_values("_t")
+        tt, yy = pd.DatetimeIndex(g["_t"]), g["_y"].to_numpy()
+    note = None
+    if not len(g):
+        note = f"all {n_excluded} values excluded (zero, negative, NaN or no time): no trend"
+    elif len(yy) < 3:
+        note = f"{len(yy)} {'period' if freq else 'run'}(s): at least 3 needed for a trend"
+    row = {"ratio_per_day": np.nan, "ratio_per_day_ci_low": np.nan,
+           "ratio_per_day_ci_high": np.nan, "slope_pct_per_day": np.nan,
+           "total_change_pct": np.nan, "tau": np.nan, "p_value": np.nan,
+           "p_adjusted": np.nan, "level_start": np.nan,
+           "origin": tt[0] if len(tt) else pd.NaT, "span_days": np.nan, "n": len(yy),
+           "n_runs": len(g), "n_excluded": n_excluded, "confidence": confidence,
+           "method": "Theil-Sen slope of log(value) per day; Mann-Kendall tau"
+                     + (f" on per-{freq} medians" if freq else "")}
+    if len(yy) >= 3:
+        x = np.asarray((tt - tt[0]) / _DAY, dtype=float)
+        if np.ptp(x) > 0:
+            ts = stats.theilslopes(yy, x, alpha=confidence)
+            kt = stats.kendalltau(x, yy)
+            span = float(np.ptp(x))
+            row.update(ratio_per_day=np.exp(ts.slope),
+                       ratio_per_day_ci_low=np.exp(ts.low_slope),
+                       ratio_per_day_ci_high=np.exp(ts.high_slope),
+                       slope_pct_per_day=np.expm1(ts.slope) * 100,
+                       total_change_pct=np.expm1(ts.slope * span) * 100,
+                       tau=float(kt.statistic), p_value=float(kt.pvalue),
+                       level_start=float(np.exp(ts.intercept)), span_days=span)
         else:
-            g = g.sort_values("_t")
-            tt, yy = pd.DatetimeIndex(g["_t"]), g["_y"].to_numpy()
-        row = {**gk, "ratio_per_day": np.nan, "ratio_per_day_ci_low": np.nan,
-               "ratio_per_day_ci_high": np.nan, "slope_pct_per_day": np.nan,
-               "total_change_pct": np.nan, "tau": np.nan, "p_value": np.nan,
-               "p_adjusted": np.nan, "level_start": np.nan,
-               "origin": tt[0] if len(tt) else pd.NaT, "span_days": np.nan, "n": len(yy),
-               "n_runs": len(g), "n_excluded": n_total - len(g), "confidence": confidence,
-               "method": "Theil-Sen slope of log(value) per day; Mann-Kendall tau"
-                         + (f" on per-{freq} medians" if freq else "")}
-        if len(yy) >= 3:
-            x = np.asarray((tt - tt[0]) / _DAY, dtype=float)
-            if np.ptp(x) > 0:
-                ts = stats.theilslopes(yy, x, alpha=confidence)
-                kt = stats.kendalltau(x, yy)
-                span = float(np.ptp(x))
-                row.update(ratio_per_day=np.exp(ts.slope),
-                           ratio_per_day_ci_low=np.exp(ts.low_slope),
-                           ratio_per_day_ci_high=np.exp(ts.high_slope),
-                           slope_pct_per_day=np.expm1(ts.slope) * 100,
-                           total_change_pct=np.expm1(ts.slope * span) * 100,
-                           tau=float(kt.statistic), p_value=float(kt.pvalue),
-                           level_start=float(np.exp(ts.intercept)), span_days=span)
-        row.update(_shape(yy, tt))
-        rows.append(row)
-    out = pd.DataFrame(rows)
+            note = "all runs at the same time: no trend"
+    row.update(_shape(yy, tt))
+    row["note"] = note
+    return row
+
+
+def _finish(out: pd.DataFrame, padjust: str | None) -> pd.DataFrame:
+    """Adjust p-values across groups, set ``shape`` to ``"none"`` when not significant."""
     if len(out):
         valid = out["p_value"].notna().to_numpy()
         if valid.sum() > 1 and padjust not in (None, "none"):
@@ -140,8 +164,8 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
         else:
             out["p_adjusted"] = out["p_value"]
         out.loc[(out["shape"] != "") & ~(out["p_adjusted"] < 0.05), "shape"] = "none"
-        cols = [c for c in out.columns if c not in ("confidence", "method")]
-        out = out[[*cols, "confidence", "method"]]
+        cols = [c for c in out.columns if c not in ("note", "confidence", "method")]
+        out = out[[*cols, "note", "confidence", "method"]]
     return out
 
 
@@ -179,9 +203,17 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     freq : str
         Regular grid (pandas alias); each cell is the median log value of its runs.
     period : int, optional
-        Season length in grid cells; default one day (24 for ``"h"``).
+        Season length in grid cells; default one day (24 for ``"h"``) when a day is a whole
+        number (>= 2) of cells, a week (7) for ``freq="D"``; any other ``freq`` (e.g. ``"7h"``,
+        ``"2D"``) needs ``period`` (``ValueError`` otherwise).
     tz : str, optional
-        Zone of the grid (so that the daily season follows local time).
+        Zone of the grid (so that the daily season follows local time). Cells are cut on the
+        local wall clock without ambiguity errors: the hour repeated when summer time ends gives
+        two distinct cells (a 25-hour local day), the hour skipped when it starts gives none (a
+        23-hour day), and a daily cell is a local calendar day. The grid is not stretched to 24
+        cells per local day, so after a change of summer time the hourly season of ``period``
+        cells is one hour out of phase with the local clock; STL's seasonal smoother follows the
+        shift over the next few days.
     robust : bool
         Robust STL (downweights outlying runs).
     max_gap_fraction : float
@@ -214,17 +246,17 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     d, _ = _log_values(data, value, time, [])
     if tz:
         d["_t"] = d["_t"].dt.tz_convert(tz)
-    s = d.groupby(d["_t"].dt.floor(freq))["_y"].median()
+    s = d.groupby(_period_starts(d["_t"], freq, tz))["_y"].median()
     if s.empty:
         raise ValueError("no positive values to decompose")
-    grid = pd.date_range(s.index.min(), s.index.max(), freq=freq)
+    grid = _grid(pd.DatetimeIndex(s.index), freq, tz)
     s = s.reindex(grid)
     missing = s.isna()
     if missing.mean() > max_gap_fraction:
         raise ValueError(f"{missing.mean():.0%} of the {freq!r} grid is empty (more than "
                          f"{max_gap_fraction:.0%}): the series is too sparse for STL; use drift()")
     if period is None:
-        period = int(round(_DAY / pd.Timedelta(pd.tseries.frequencies.to_offset(freq))))
+        period = _default_period(freq)
     if len(s) < 2 * period + 1:
         raise ValueError(f"need at least two seasons ({2 * period + 1} cells), got {len(s)}")
     filled = s.interpolate(limit_direction="both")
@@ -232,3 +264,37 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     return pd.DataFrame({"time": grid, "log_value": filled.to_numpy(), "trend": res.trend,
                          "seasonal": res.seasonal, "resid": res.resid,
                          "filled": missing.to_numpy(), "seasonal_ratio": np.exp(res.seasonal)})
+
+
+def _default_period(freq: str) -> int:
+    """Cells in a day (a week of cells for ``"D"``); ``ValueError`` if that is no season."""
+    per_day = _DAY / pd.Timedelta(pd.tseries.frequencies.to_offset(freq))
+    if per_day == 1:
+        return 7
+    if per_day < 2 or per_day != round(per_day):
+        raise ValueError(f"a day is {per_day:g} cells of {freq!r}: no default season; pass "
+                         "period (the season length in cells)")
+    return int(round(per_day))
+
+
+def _grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.DatetimeIndex:
+    """Every period start of ``freq`` from ``index.min()`` to ``index.max()``.
+
+    With ``tz`` the starts are cut on the local wall clock as in ``_period_starts``: each wall
+    time is localised as both of its occurrences (one when unambiguous), a wall time in a gap
+    moves to the end of the gap, and duplicates are dropped.
+
+    >>> idx = pd.DatetimeIndex(["2024-10-26 23:00", "2024-10-27 02:00"], tz="UTC").tz_convert(
+    ...     "Europe/Berlin")
+    >>> _grid(idx, "h", "Europe/Berlin").strftime("%H:%M%z").tolist()
+    ['01:00+0200', '02:00+0200', '02:00+0100', '03:00+0100']
+    """
+    lo, hi = index.min(), index.max()
+    if not tz:
+        return pd.date_range(lo, hi, freq=freq)
+    wall = pd.date_range(lo.tz_localize(None).floor(freq), hi.tz_localize(None), freq=freq)
+    n = len(wall)
+    both = [wall.tz_localize(tz, ambiguous=np.full(n, dst), nonexistent="shift_forward")
+            for dst in (True, False)]
+    grid = both[0].append(both[1]).unique().sort_values()
+    return grid[(grid >= lo) & (grid <= hi)]
