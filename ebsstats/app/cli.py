@@ -7,6 +7,7 @@ needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
@@ -19,26 +20,120 @@ class CliError(Exception):
     """A one-line error for the user: what is wrong and how to fix it (no traceback)."""
 
 
+@contextlib.contextmanager
+def _notes(path, listed: bool = False):
+    """Say the library's warnings of the block as ``note:`` lines on stderr (once each, the
+    library's advice, ``frame.attrs['failures']``, turned into the command to run); with
+    ``listed``, leave out the count of failures the command lists itself."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    library = "; see frame.attrs['failures'] or full=True"
+    for msg in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category,
+                                                                           UserWarning)):
+        if msg.endswith(library) and listed:
+            continue
+        msg = msg.removesuffix(library).split("; see ebsstats.check(")[0]
+        print(f"note: {msg}; see `ebsstats check {path}`" if msg.startswith("ebsstats.read")
+              else f"note: {msg}", file=sys.stderr)
+
+
+def _pattern_notes(pattern: str | None, sources, path) -> None:
+    """``note:`` lines for a ``--pattern`` that gave no metadata to some of the files read
+    (``sources``, relative to ``path``), or whose placeholder is no column of the schema (a
+    typo, or a column of the user's own)."""
+    if not pattern:
+        return
+    import difflib
+
+    from ebsstats.io.meta import pattern_matches, unknown_placeholders
+    from ebsstats.schema import COLUMNS, META_COLUMNS
+
+    for name in unknown_placeholders(pattern):
+        close = difflib.get_close_matches(name, [*COLUMNS, *META_COLUMNS], n=1)
+        print(f"note: --pattern {{{name}}} is not a column of ebsstats' schema: it makes a "
+              "column of its own" + (f" (did you mean {{{close[0]}}}?)" if close else ""),
+              file=sys.stderr)
+    if "{" not in pattern:
+        print(f"note: --pattern {pattern!r} has no {{name}} placeholder: it gives no metadata",
+              file=sys.stderr)
+        return
+    files = list(dict.fromkeys(str(s) for s in sources))
+    hit = sum(pattern_matches(f, pattern) for f in files)
+    if hit < len(files):
+        print(f"note: --pattern {pattern!r} matched {hit} of the {len(files)} file(s) read: "
+              f"{len(files) - hit} got no metadata from it (see `ebsstats check {path} "
+              "--pattern ...`)", file=sys.stderr)
+
+
+def _parquet_input(p: Path) -> tuple[list[Path], list[Path]] | None:
+    """The Parquet files of a data path read as Parquet, and the companions set aside (notes,
+    sidecars beside them); ``None`` for a folder of benchmark outputs. A folder is a Parquet
+    folder when it holds Parquet files and every other file is a companion (README, *.md, ...:
+    what a folder read never reads either)."""
+    from ebsstats.io.sniff import is_companion_name
+
+    if not p.is_dir():
+        return ([p], []) if p.suffix == ".parquet" else None
+    files = sorted(q for q in p.rglob("*") if q.is_file()  # (hidden: as pyarrow, not data)
+                   and not q.relative_to(p).as_posix().startswith((".", "_"))
+                   and "/." not in q.relative_to(p).as_posix())
+    parquet = [q for q in files if q.suffix == ".parquet"]
+    others = [q for q in files if q.suffix != ".parquet"]
+    if not parquet:
+        return None
+    if any(not is_companion_name(q.name) for q in others):
+        print(f"note: {len(parquet)} Parquet file(s) under {p} not read: a folder that holds "
+              "benchmark outputs is read as outputs (give the Parquet file itself)",
+              file=sys.stderr)
+        return None
+    return parquet, others
+
+
+def _read_parquet_input(p: Path, parquet: list[Path], ignored: list[Path]):
+    """Read a Parquet file or folder; in a folder, rows that are exact copies of others (the
+    same runs ingested twice: two copies of one file) are counted once, with a note."""
+    from ebsstats.io.parquet import read_parquet
+
+    if ignored:
+        print(f"note: {p}: read its {len(parquet)} Parquet file(s); set aside "
+              f"{', '.join(str(q.relative_to(p)) for q in ignored[:5])}"
+              + (f" and {len(ignored) - 5} more" if len(ignored) > 5 else "")
+              + " (companions: notes, sidecars)", file=sys.stderr)
+    if not p.is_dir():
+        return read_parquet(p)
+    df = read_parquet(parquet[0] if len(parquet) == 1 else [str(q) for q in parquet])
+    again = df.duplicated()
+    if again.any():
+        print(f"note: {p}: {int(again.sum()):,} row(s) are exact copies of other rows (the same "
+              "runs in two Parquet files); each is counted once", file=sys.stderr)
+        df = df[~again].reset_index(drop=True)
+    return df
+
+
 def _load(path: str, pattern: str | None = None):
     from ebsstats.io.folder import read
-    from ebsstats.io.parquet import read_parquet
 
     p = Path(path)
     if not p.exists():
         raise CliError(f"{path}: no such file or folder (give a folder of benchmark outputs or "
                        "a Parquet file from `ebsstats ingest`)")
-    if p.suffix == ".parquet" or (p.is_dir() and any(p.glob("*.parquet")) and not any(
-            q for q in p.rglob("*") if q.is_file() and q.suffix != ".parquet")):
-        return read_parquet(p)
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        df = read(p, pattern=pattern, progress=None)
-    for w in {str(w.message) for w in caught}:
-        print(f"note: {w}", file=sys.stderr)
+    found = _parquet_input(p)
+    if found is not None:
+        if pattern:
+            print(f"note: --pattern is not applied to Parquet data ({path}): its metadata was "
+                  "set when it was ingested", file=sys.stderr)
+        df = _read_parquet_input(p, *found)
+    else:
+        with _notes(path):
+            df = read(p, pattern=pattern, progress=None)
+        _pattern_notes(pattern, df["source"], path)
     if not len(df):
-        raise CliError(f"{path}: no benchmark results found (see `ebsstats check {path}`)")
+        raise CliError(f"{path}: no benchmark results found " + (
+            "(no rows in its Parquet data: ingest the outputs again)" if found is not None
+            else f"(see `ebsstats check {path}`)"))
     return df
 
 
@@ -87,10 +182,19 @@ def cmd_ingest(args) -> int:
 
     if not Path(args.path).exists():
         raise CliError(f"{args.path}: no such file or folder")
-    check_ingest([args.output, args.series], args.pattern)  # one line, before the parse
-    res = read(args.path, pattern=args.pattern, jobs=args.jobs, series=bool(args.series),
-               progress=None if not args.quiet else False, full=True, errors="collect")
-    df, ts, fails = res
+    # one line, before the parse: writable, apart from the data and from each other
+    check_ingest({"-o": args.output, "--series": args.series}, args.pattern,
+                 inputs=[args.path])
+    with _notes(args.path, listed=True):
+        df, ts, fails = read(args.path, pattern=args.pattern, jobs=args.jobs,
+                             series=bool(args.series), progress=None if not args.quiet else False,
+                             full=True, errors="collect")
+    if not len(df):  # nothing written: an earlier output at -o stays as it was
+        _print_failures(fails, args.path)
+        print(f"ebsstats ingest: 0 rows from {args.path}: nothing benchmark-like was found "
+              f"(see `ebsstats check {args.path}`); nothing was written", file=sys.stderr)
+        return 1
+    _pattern_notes(args.pattern, df["source"], args.path)
     if args.series:
         to_parquet(ts, args.series)
     to_parquet(df, args.output)
@@ -98,6 +202,12 @@ def cmd_ingest(args) -> int:
     print(f"wrote {args.output}: {len(df):,} rows")
     for tool, row in counts.iterrows():
         print(f"  {tool:<10} {row['nunique']:>6} runs {row['size']:>9,} rows")
+    bad = _print_failures(fails, args.path)
+    return 1 if (bad and args.strict) else 0
+
+
+def _print_failures(fails, path) -> int:
+    """List what an ingest skipped, noted, read in part or refused; return how many refused."""
     bad = fails[fails["kind"] == "error"]
     part = fails[fails["kind"] == "partial"]
     noted = fails[fails["kind"] == "note"]
@@ -106,7 +216,7 @@ def cmd_ingest(args) -> int:
         print(f"skipped {len(skipped)} file(s) (not benchmark outputs, or duplicates)")
     if len(noted):
         print(f"{len(noted)} note(s) on {noted['source'].nunique()} file(s) read (the tools' "
-              f"warnings, values not taken as printed): see `ebsstats check {args.path}`")
+              f"warnings, values not taken as printed): see `ebsstats check {path}`")
     if len(part):
         print(f"read {part['source'].nunique()} file(s) in part (their other runs kept):")
         for _, f in part.iterrows():
@@ -115,11 +225,7 @@ def cmd_ingest(args) -> int:
         print(f"FAILED {len(bad)} file(s):")
         for _, f in bad.iterrows():
             print(f"  {f['reason']}")
-    if not len(df):
-        print(f"ebsstats ingest: 0 rows from {args.path}: nothing benchmark-like was found "
-              f"(see `ebsstats check {args.path}`)", file=sys.stderr)
-        return 1
-    return 1 if (len(bad) and args.strict) else 0
+    return len(bad)
 
 
 def cmd_check(args) -> int:
@@ -130,6 +236,8 @@ def cmd_check(args) -> int:
     if not Path(args.path).exists():
         raise CliError(f"{args.path}: no such file or folder")
     c = check(args.path)
+    if not len(c):
+        raise CliError(f"{args.path}: no files found")
     if args.pattern:
         from ebsstats.io.meta import pattern_meta
 
@@ -196,10 +304,24 @@ def cmd_compare(args) -> int:
     if args.baseline not in groups:
         raise CliError(f"--baseline {args.baseline!r} is not a {args.by} of this data; valid: "
                        + ", ".join(groups[:30]) + (" …" if len(groups) > 30 else ""))
+    if len(groups) < 2:  # (the baseline's alone)
+        raise CliError(f"only one {args.by} ({groups[0]}) in this data: nothing to compare with "
+                       "it (compare needs two or more; see `ebsstats summary`)")
     print(f"comparing {len(groups) - 1} {args.by} value(s) with {args.baseline!r} "
           f"({len(df):,} values) …", file=sys.stderr)
-    c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
-                padjust=args.correction)
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
+                    padjust=args.correction)
+    said = list(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category,
+                                                                           UserWarning)))
+    if c.empty:
+        raise CliError(next((m.removeprefix("compare found ") for m in said
+                             if "nothing to compare" in m), "nothing to compare"))
+    for msg in said:
+        print(f"note: {msg}", file=sys.stderr)
     _emit(c, compare_table(c, width=args.width) if args.format == "table" else "", args.format)
     return 0
 
@@ -207,7 +329,14 @@ def cmd_compare(args) -> int:
 def cmd_report(args) -> int:
     from ebsstats.app.reports import ReportError, report
 
+    _check_notebooks(args)  # usage errors, before anything is read or built
+    if Path(args.data).exists():
+        from ebsstats.app.reports import check_output
+
+        check_output(args.data, args.output)  # (report checks again; refused fast here)
+        _report_data_notes(args.data, args.pattern)
     params = {k: _value(v) for k, v in (args.param or [])}
+    index_before = _mtime(Path(args.output) / "index.html")
     try:
         index = report(args.data, args.output, notebooks=args.notebooks, parameters=params,
                        only=args.only, pattern=args.pattern, show_code=args.show_code,
@@ -215,11 +344,63 @@ def cmd_report(args) -> int:
     except ReportError as exc:
         print(f"ebsstats report: {exc}", file=sys.stderr)
         out = Path(args.output) / "index.html"
-        if out.exists():
+        if _mtime(out) not in (None, index_before):  # written by this run, not an old report
             print(f"the other pages were written: {out}", file=sys.stderr)
+        else:
+            print(f"no report was written; {args.output} is as it was", file=sys.stderr)
         return 1
     print(index)
     return 0
+
+
+def _mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _check_notebooks(args) -> None:
+    """``--notebooks`` must be a folder of notebooks, and each ``--only`` must name one."""
+    from ebsstats.app.reports import default_notebooks, notebook_list
+
+    folder = Path(args.notebooks) if args.notebooks else default_notebooks()
+    if not folder.is_dir():
+        raise CliError(f"--notebooks {folder}: no such folder")
+    names = [b.name for b in notebook_list(folder)]
+    if not names:
+        raise CliError(f"--notebooks {folder}: no notebooks (*.ipynb) in it")
+    missing = [o for o in args.only or [] if not any(o in n for n in names)]
+    if missing:
+        raise CliError(f"--only {', '.join(missing)}: no notebook's name has it; the notebooks: "
+                       + ", ".join(names))
+
+
+def _report_data_notes(data: str, pattern: str | None) -> None:
+    """What a report of ``data`` will have, said before it is built: a ``note:`` when the data
+    hold no benchmark results (the report is built anyway: its page 00 lists every file and why
+    it was not read) and the ``--pattern`` notes of :func:`_pattern_notes`."""
+    p = Path(data)
+    if p.is_file() and p.suffix == ".parquet":
+        from ebsstats.io.parquet import read_parquet
+
+        if not len(read_parquet(p)):
+            print(f"note: {data} holds no benchmark results (an empty Parquet file); the "
+                  "report is built anyway", file=sys.stderr)
+        return
+    from ebsstats.io.folder import check
+    from ebsstats.io.meta import check_pattern
+
+    check_pattern(pattern)
+    c = check(p)
+    used = c[c["action"].isin(["read", "read in part"]) & (c["rows"] > 0)]
+    if not len(used):
+        said = ", ".join(f"{n} {a}" for a, n in c["action"].value_counts().items())
+        print(f"note: no benchmark results in {data} ({len(c)} file(s)"
+              + (f": {said}" if said else "") + "); the report is built anyway: its page 00 "
+              f"lists what was found and why (see `ebsstats check {data}`)", file=sys.stderr)
+        return
+    _pattern_notes(pattern, used["source"], data)
 
 
 def cmd_regress(args) -> int:
@@ -253,7 +434,40 @@ def _regress_output(r, fmt: str, width: int) -> str:
                            "display.max_rows", None, "display.float_format", "{:.4g}".format):
         text = t.fillna("").to_string(index=False)
     bad = int(r["out_of_line"].sum())
-    return f"{text}\n\n{bad} of {len(r)} group(s) out of line ({r['padjust'].iloc[0] if len(r) else 'holm'}-adjusted)"
+    adjusted = r["padjust"].iloc[0] if len(r) else "holm"
+    return f"{text}\n\n{bad} of {len(r)} group(s) out of line ({adjusted}-adjusted)"
+
+
+def _at_least(low: int):
+    """An argparse type: a whole number ``>= low``."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = low - 1
+        if n < low:
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number, at least {low}")
+        return n
+    return parse
+
+
+def _fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1 (a level or a probability).
+
+    >>> _fraction("0.05")
+    0.05
+    """
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0 < x < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number between 0 and 1 (e.g. 0.05)")
+    return x
+
+
+#: The narrowest table: a label and a few numbers.
+MIN_WIDTH = 40
 
 
 def add_regress(sub) -> None:
@@ -267,10 +481,11 @@ def add_regress(sub) -> None:
     s.add_argument("--test", help="comma-separated tests to keep")
     s.add_argument("--op", help="comma-separated ops to keep")
     s.add_argument("--pattern", help="path pattern for metadata")
-    s.add_argument("--alpha", type=float, default=0.05)
-    s.add_argument("--confidence", type=float, default=0.95)
+    s.add_argument("--alpha", type=_fraction, default=0.05,
+                   help="false-alarm rate per group, between 0 and 1 (default 0.05)")
+    s.add_argument("--confidence", type=_fraction, default=0.95)
     s.add_argument("--padjust", default="holm", choices=["holm", "fdr_bh", "bonferroni", "none"])
-    s.add_argument("--width", type=int, default=120)
+    s.add_argument("--width", type=_at_least(MIN_WIDTH), default=120)
     s.set_defaults(func=cmd_regress)
 
 
@@ -320,7 +535,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True, help="Parquet file to write (atomically)")
     s.add_argument("--series", metavar="PARQUET", help="also write the time-series frame")
     s.add_argument("--pattern", help=pattern_help)
-    s.add_argument("--jobs", type=int, default=1, help="parsing processes (default 1)")
+    s.add_argument("--jobs", type=_at_least(1), default=1,
+                   help="parsing processes (default 1)")
     s.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_ingest)
@@ -344,7 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--pattern", help=pattern_help)
         s.add_argument("--confidence", type=float, default=0.95,
                        help="confidence level of the intervals (default 0.95)")
-        s.add_argument("--width", type=int, default=100, help="table width in characters")
+        s.add_argument("--width", type=_at_least(MIN_WIDTH), default=100,
+                       help=f"table width in characters (at least {MIN_WIDTH})")
         s.add_argument("--format", choices=("table", "csv", "json"), default="table",
                        help="table (default, display units) or the full frame as csv/json "
                             "(canonical units)")
@@ -369,7 +586,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--notebooks", help="folder of notebooks (default: the project's)")
     s.add_argument("--only", action="append", help="run only notebooks whose name has this")
     s.add_argument("--show-code", action="store_true", help="keep code cells in the HTML")
-    s.add_argument("--jobs", type=int, default=None,
+    s.add_argument("--jobs", type=_at_least(1), default=None,
                    help="notebooks run at once (default: the CPUs, at most 4)")
     s.set_defaults(func=cmd_report)
 

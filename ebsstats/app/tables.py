@@ -1,5 +1,6 @@
-"""Benchstat-like text tables of :func:`ebsstats.summarize` and :func:`ebsstats.stats.comparison` results
-for the command line (``ebsstats summary`` / ``ebsstats compare``): one section per metric in
+"""Benchstat-like text tables of :func:`ebsstats.summarize` and
+:func:`ebsstats.stats.comparison` results for the command line (``ebsstats summary`` /
+``ebsstats compare``): one section per metric in
 display units (MB/s, ms, IOPS), the median with its confidence interval, the change with its CI,
 the adjusted p-value and a verdict; every line fits ``width`` columns (100 by default).
 """
@@ -134,7 +135,15 @@ def compare_table(comparison: pd.DataFrame, width: int = 100) -> str:
     metric iops [IOPS]  baseline gp2  (p: mannwhitney, holm-adjusted)
     config  base median  median      Δ%  95% CI of Δ         p_adj  n      verdict
     gp3           3,032   3,581  +18.1%  [+16.9%, +19.8%]  0.00018  10+10  better
+
+    A comparison that found nothing (one group, or no cell holding the baseline and another
+    group) is one line, not an error:
+
+    >>> compare_table(pd.DataFrame())
+    '(nothing to compare)'
     """
+    if comparison.empty or "baseline" not in comparison.columns:
+        return "(nothing to compare)"
     cols = list(comparison.columns[: list(comparison.columns).index("baseline")])
     sec_cols = [c for c in cols if c in SECTION]
     lab_cols = [c for c in cols if c not in SECTION] or sec_cols

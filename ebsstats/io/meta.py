@@ -27,7 +27,8 @@ from pathlib import Path
 from ebsstats.errors import ParseError
 
 __all__ = ["sidecar_meta", "folder_sidecar", "file_sidecar", "pattern_meta", "check_pattern",
-           "check_meta", "check_meta_kwargs", "check_ingest", "escape_controls",
+           "check_meta", "check_meta_kwargs", "check_ingest", "check_apart", "escape_controls",
+           "pattern_matches", "unknown_placeholders",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -430,16 +431,60 @@ def clear_cache() -> None:
     _sidecar_cached.cache_clear()
 
 
-def check_ingest(outputs, pattern: str | None = None) -> None:
+def check_ingest(outputs, pattern: str | None = None, *, inputs: Iterable = ()) -> None:
     """Operational errors of an ingest, found before any file is parsed: each output in
-    ``outputs`` (``None`` entries ignored) must be writable (:func:`ebsstats.atomic.check_output`:
-    not read-only, not a folder, disk not full) and ``pattern`` valid (:func:`check_pattern`).
-    Raises :class:`ebsstats.atomic.OutputError` or ``ValueError`` with one line."""
+    ``outputs`` (paths, or a mapping of option name to path; ``None`` entries ignored) must be
+    writable (:func:`ebsstats.atomic.check_output`: not read-only, not a folder, disk not full),
+    apart from every path in ``inputs`` and from the other outputs (:func:`check_apart`), and
+    ``pattern`` valid (:func:`check_pattern`). Raises :class:`ebsstats.atomic.OutputError` or
+    ``ValueError`` with one line."""
     from ebsstats.atomic import check_output
 
-    for out in outputs:
+    named = dict(outputs) if isinstance(outputs, Mapping) else {
+        f"output {i + 1}": out for i, out in enumerate(outputs)}
+    named = {k: v for k, v in named.items() if v is not None}
+    check_apart(inputs, named)
+    for out in named.values():
         check_output(out)
     check_pattern(pattern)
+
+
+def check_apart(inputs: Iterable, outputs: Mapping) -> None:
+    """Refuse outputs that would overwrite the data or each other, before anything is written:
+    an output (``outputs``: option name to path) that is an input, lies inside an input folder
+    or contains an input (links resolved), or the same path as another output (as ``report``
+    refuses its ``-o``: :func:`ebsstats.app.reports.check_output`).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> check_apart([d], {"-o": d.parent / "tidy.parquet"})
+    >>> check_apart([d], {"-o": d / "tidy.parquet"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: -o ...tidy.parquet lies inside the data folder ...; write it outside the data
+    >>> check_apart([d], {"-o": d.parent / "t.parquet", "--series": d.parent / "t.parquet"})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: -o and --series are the same file ...t.parquet; give two different paths
+    """
+    seen: dict[Path, str] = {}
+    for name, out in outputs.items():
+        o = Path(out).resolve()
+        if o in seen:
+            raise ValueError(f"{seen[o]} and {name} are the same file {o}; give two different "
+                             "paths")
+        seen[o] = name
+        for data in inputs:
+            d = Path(data).resolve()
+            if o == d or (o.exists() and d.exists() and os.path.samefile(o, d)):
+                raise ValueError(f"{name} {o} is the input {d}; writing it would replace the "
+                                 "data: choose another path")
+            if d.is_dir() and o.is_relative_to(d):
+                raise ValueError(f"{name} {o} lies inside the data folder {d}; write it outside "
+                                 "the data")
+            if d.is_relative_to(o):
+                raise ValueError(f"{name} {o} contains the data {d}; choose another path")
 
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|(?:(?<=/)|^)\*\*$|\*")
@@ -461,9 +506,17 @@ def check_pattern(pattern: str | None) -> None:
     Traceback (most recent call last):
     ...
     ValueError: pattern '{config}{volume}.json': '{config}{volume}' has no text between two placeholders
+    >>> check_pattern("{config/{volume}.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: pattern '{config/{volume}.json': a '{' outside a placeholder (a placeholder ...
     """
     if not pattern:
         return
+    stray = re.search(r"[{}]", re.sub(r"\{[A-Za-z_][A-Za-z0-9_]*\}", "", pattern))
+    if stray:
+        raise ValueError(f"pattern {pattern!r}: a {stray.group(0)!r} outside a placeholder (a "
+                         "placeholder is {name}: letters, digits and _, braces balanced)")
     seen: set[str] = set()
     prev_start, prev_end = 0, None
     for m in _PLACEHOLDER.finditer(pattern):
@@ -483,6 +536,32 @@ def check_pattern(pattern: str | None) -> None:
                                  "decides; metadata may not set it")
             seen.add(name)
         prev_start, prev_end = m.start(), m.end()
+
+
+def pattern_matches(relpath: str, pattern: str) -> bool:
+    """Whether ``pattern`` matches the path ``relpath`` (relative to the ingest root), as
+    :func:`pattern_meta` matches it (a pattern without placeholders gives no metadata even
+    when it matches).
+
+    >>> pattern_matches("gp2/vol-1/run-3.json", "{config}/{volume}/run-{repetition}.json")
+    True
+    >>> pattern_matches("run-3.json", "{config}/{volume}/run-{repetition}.json")
+    False
+    """
+    return bool(_compile(pattern).search(relpath.replace(os.sep, "/")))
+
+
+def unknown_placeholders(pattern: str | None) -> list[str]:
+    """The placeholders of ``pattern`` that are no column of the schema (a typo, or a column of
+    the user's own: each becomes a column of its own).
+
+    >>> unknown_placeholders("{conifg}/{volume}/{site}.json")
+    ['conifg', 'site']
+    """
+    from ebsstats.schema import COLUMNS, META_COLUMNS
+
+    names = [m.group(1) for m in _PLACEHOLDER.finditer(pattern or "") if m.group(1)]
+    return [n for n in names if n not in COLUMNS and n not in META_COLUMNS]
 
 
 @lru_cache(maxsize=64)

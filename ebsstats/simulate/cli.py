@@ -23,6 +23,48 @@ import sys
 from ebsstats.simulate.model import PRESETS, TOOLS_ALL, VOLUME_TYPES
 
 
+def _weeks(text: str) -> int:
+    """``--weeks``: a whole number of weeks, at least 1.
+
+    >>> _weeks("2")
+    2
+    >>> _weeks("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '0': give a whole number of weeks, at least 1
+    """
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of weeks, at least 1")
+    return n
+
+
+def _raid(text: str) -> str:
+    """``--raid LEVEL:N:TYPE:GIB``, checked part by part (the text is returned as given).
+
+    >>> _raid("raid0:4:gp3:50")
+    'raid0:4:gp3:50'
+    >>> _raid("bogus")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 'bogus': expected LEVEL:N:TYPE:GIB, e.g. raid0:4:gp3:50 (...)
+    """
+    form = ("expected LEVEL:N:TYPE:GIB, e.g. raid0:4:gp3:50 (LEVEL raid0 or raid10, N members "
+            f"at least 2, TYPE one of {', '.join(VOLUME_TYPES)}, GIB the size of each member)")
+    parts = text.split(":")
+    try:
+        ok = (len(parts) == 4 and parts[0] in ("raid0", "raid10") and int(parts[1]) >= 2
+              and parts[2] in VOLUME_TYPES and 0 < float(parts[3]) < float("inf"))
+    except ValueError:
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"{text!r}: {form}")
+    return text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``simulate`` options to ``parser``."""
     parser.add_argument("-o", "--output", required=True, metavar="DIR",
@@ -30,13 +72,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="named parameter set ('bundled' = data/campaign)")
-    parser.add_argument("--weeks", type=int, help="campaign length in weeks (default 4)")
+    parser.add_argument("--weeks", type=_weeks, help="campaign length in weeks (default 4)")
     parser.add_argument("--runs-per-day", type=float, help="run slots per config and day")
     parser.add_argument("--start", help="campaign start date (default 2024-03-04): day 0 is that "
                         "date in the campaign's zone (America/New_York)")
     parser.add_argument("--volume-types", nargs="+", metavar="TYPE", choices=VOLUME_TYPES,
                         help="volume types (default sizes)")
-    parser.add_argument("--raid", metavar="LEVEL:N:TYPE:GIB",
+    parser.add_argument("--raid", metavar="LEVEL:N:TYPE:GIB", type=_raid,
                         help="a RAID set, e.g. raid0:4:gp3:50")
     parser.add_argument("--drift", nargs=2, type=float, metavar=("WEEKDAY_AMP", "HOUR_AMP"),
                         help="calendar effect amplitudes (e.g. 0.04 0.05)")
