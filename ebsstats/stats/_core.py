@@ -39,7 +39,7 @@ __all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "BLB_MIN_N", "as_list", "boot
            "check_columns", "group_keys", "iter_groups", "clean_values", "first_value", "pct",
            "runs_only", "direction", "direction_word", "lower_is_better",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
-           "best_adjusted_p", "min_p", "runs_needed"]
+           "best_adjusted_p", "min_p", "runs_needed", "baseline_key"]
 
 #: Columns that identify *what* was measured; statistics never pool across them unless told to.
 WITHIN = ("test", "op", "metric")
@@ -144,6 +144,24 @@ def runs_only(data: pd.DataFrame, flags: Sequence[str] | None = SUMMARY_FLAGS) -
 # --------------------------------------------------------------------------------------------
 # direction
 # --------------------------------------------------------------------------------------------
+def baseline_key(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
+    """The baseline of a comparison (default: the group of the frame's first row; rows without
+    a ``by`` value are the caller's to drop first) and its key tuple.
+
+    >>> baseline_key(pd.DataFrame({"config": ["b", "a"]}), ["config"], None)
+    ('b', ('b',))
+    """
+    if baseline is None:
+        if not len(data):
+            raise ValueError(f"no row with a value in {by_cols} to compare")
+        first = data[by_cols].iloc[0]
+        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
+    key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
+    if len(key) != len(by_cols):
+        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
+    return baseline, key
+
+
 def direction(sub: pd.DataFrame | None, override: bool | None = None) -> bool | None:
     """Whether higher values are better: ``override`` if given, else the group's
     ``higher_is_better`` when it is one value, else ``None`` (unknown or mixed).

@@ -24,6 +24,7 @@ from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (
     adjust_pvalues,
     as_list,
+    baseline_key,
     best_adjusted_p,
     check_columns,
     clean_values,
@@ -605,7 +606,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
     cells += [c for c in as_list(strata) if c not in by_cols and c not in cells]
     check_columns(data, [value, *by_cols, *cells, *block_cols])
     data = _with_groups(data, by_cols)
-    baseline, base_key = _baseline_key(data, by_cols, baseline)
+    baseline, base_key = baseline_key(data, by_cols, baseline)
     opts = dict(value=value, by_cols=by_cols, block_cols=block_cols, test=test,
                 confidence=confidence, n_boot=n_boot, ratio_method=ratio_method,
                 n_permutations=n_permutations, seed=seed, higher_is_better=higher_is_better,
@@ -673,19 +674,6 @@ def _key_text(v) -> str:
         f = float(v)
         return repr(int(f)) if f.is_integer() else repr(f)
     return str(v)
-
-
-def _baseline_key(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
-    """The baseline (default: the first group in the frame's order) and its key tuple."""
-    if baseline is None:
-        if not len(data):
-            raise ValueError("empty data")
-        first = data[by_cols].iloc[0]
-        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
-    base_key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
-    if len(base_key) != len(by_cols):
-        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
-    return baseline, base_key
 
 
 def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: list,

@@ -36,7 +36,13 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import adjust_pvalues, as_list, check_columns, direction_word
+from ebsstats.stats._core import (
+    adjust_pvalues,
+    as_list,
+    baseline_key,
+    check_columns,
+    direction_word,
+)
 
 __all__ = ["merge_histograms", "pooled_percentiles", "percentiles_over_time",
            "compare_percentiles", "histogram_percentile", "BIN_RELATIVE_ERROR"]
@@ -414,7 +420,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     cells = [c for c in as_list(within) if c in data.columns and c not in by_cols]
     check_columns(data, [*by_cols, run])
     data = _drop_missing_by(data, by_cols, run)
-    baseline, base_key = _first_group(data, by_cols, baseline)
+    baseline, base_key = baseline_key(data, by_cols, baseline)
     rng = np.random.default_rng(seed)
     rows, skipped, found = [], [], False
     cell_groups = (data.groupby(cells, observed=True, sort=True, dropna=False) if cells
@@ -471,19 +477,6 @@ def _drop_missing_by(data: pd.DataFrame, by_cols: list[str], run: str) -> pd.Dat
                       f"missing value in {by_cols} were left out of the comparisons",
                       UserWarning, stacklevel=4)
     return data[~miss]
-
-
-def _first_group(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
-    """The baseline (default: the group of the frame's first row) and its key tuple."""
-    if baseline is None:
-        if not len(data):
-            raise ValueError(f"no row with a value in {by_cols} to compare")
-        first = data[by_cols].iloc[0]
-        baseline = tuple(first) if len(by_cols) > 1 else first.iloc[0]
-    base_key = tuple(baseline) if isinstance(baseline, tuple | list) else (baseline,)
-    if len(base_key) != len(by_cols):
-        raise ValueError(f"baseline {baseline!r} does not match by={by_cols}")
-    return baseline, base_key
 
 
 def _compare_two(base: pd.DataFrame, sub: pd.DataFrame, run: str, q: float, confidence: float,
