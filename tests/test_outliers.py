@@ -246,3 +246,18 @@ def test_fleet_outliers_on_constant_values():
         r = out.fleet_outliers(d)
     assert r["ratio"].tolist() == [1.0] * 4 and r["ratio_ci_low"].isna().all()
     assert set(r["verdict"]) == {"~"}
+
+
+def test_array_check_reads_the_frames_direction():
+    """lat_mean with higher_is_better False in the frame and no argument: refused (it gave a
+    'slowest' that was the fastest member and a cost of 0.43)."""
+    days = pd.date_range("2024-03-04", periods=2, freq="D", tz="UTC")
+    m = pd.DataFrame([{"raid_set": "md0", "volume": f"v{k}", "timestamp": d,
+                       "metric": "lat_mean", "higher_is_better": False,
+                       "value": 0.004 if k == 2 else 0.001} for k in range(4) for d in days])
+    a = pd.DataFrame({"raid_set": "md0", "timestamp": days, "metric": "lat_mean",
+                      "value": 0.004})
+    with pytest.raises(ValueError, match="rates"):
+        out.array_check(m, a)
+    with pytest.raises(ValueError, match="rates"):
+        out.array_check(m.drop(columns="higher_is_better"), a)  # (the name says latency)

@@ -367,3 +367,29 @@ def test_parameter_values_must_name_something_in_the_data(tmp_path, fio_data):
     with pytest.raises(ValueError, match=r"-p baseline nosuchcfg: not in this data's config"):
         report(fio_data, out, notebooks=nbs, parameters={"baseline": "nosuchcfg"})
     assert (out / "00-ok.html").read_bytes() == before
+
+
+def test_an_empty_folder_is_a_fine_output(tmp_path, fio_data):
+    """The refusals advise 'an empty or new folder': an existing empty one must do (the marker
+    check read a missing marker: FileNotFoundError)."""
+    out = tmp_path / "empty"
+    out.mkdir()
+    check_output(fio_data, out)
+
+
+def test_parameter_values_by_the_notebooks_rules(tmp_path):
+    """volume takes a config too (notebook 03), lists arrive as 'a,b', numbers match by value
+    (a review of check_values: all three were refused)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ebsstats.app.reports import check_values
+
+    f = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"config": ["gp2-20g", "gp3"], "volume": ["vol-1", "vol-2"],
+                             "volume_type": ["gp2", "gp3"], "size_gib": [100.0, 200.0]}), f)
+    check_values({"volume": "gp2-20g"}, f)
+    check_values({"grouping": ["volume_type"], "baseline": "gp3"}, f)
+    check_values({"grouping": ["size_gib"], "baseline": 100}, f)
+    with pytest.raises(ValueError, match="volume_type .*did you mean gp2, gp3"):
+        check_values({"grouping": ["volume_type"], "baseline": "gp4"}, f)

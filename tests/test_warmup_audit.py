@@ -95,3 +95,12 @@ def test_several_new_runs_after_a_trend_keep_their_level():
             assert "trend extrapolation error included" in r["test_method"]
     assert np.mean(rej) <= 0.075
     assert len(trend_rej) >= 5 and np.mean(trend_rej) <= 0.12
+
+
+def test_summary_with_n_max_below_the_runs():
+    """50 runs, n_max 30: the summary still models the group (it said 'too few runs')."""
+    df = pd.DataFrame({"value": np.exp(np.random.default_rng(4).normal(0, 0.05, 50))})
+    s = es.repetitions_needed(df, precision=0.1, n_max=30, summary=True).iloc[0]
+    c = es.repetitions_needed(df, precision=0.1, n_max=30)
+    assert s["n_needed"] == c["n_needed"].iloc[0] and pd.notna(s["n_needed"])
+    assert pd.isna(s["note"]) or "too few" not in s["note"]

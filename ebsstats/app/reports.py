@@ -137,7 +137,7 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
     if o.is_dir() and any(o.iterdir()) and not (o / MARKER).exists():
         raise OutputRefused(f"-o {o} is not empty and is not an ebsstats report (no {MARKER}); "
                             "choose an empty or new folder")
-    added = _not_written(o) if o.is_dir() else []
+    added = _not_written(o) if (o / MARKER).is_file() else []
     if added:
         more = f" and {len(added) - 3} more" if len(added) > 3 else ""
         raise OutputRefused(f"-o {o} holds files the report did not write ({', '.join(added[:3])}"
@@ -338,9 +338,10 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
 
 
 #: Notebook parameters that name values of the data, and the columns those values are in
-#: (``baseline``: the values of the first ``grouping`` column, ``config`` by default).
+#: (``baseline``: the values of the first ``grouping`` column, ``config`` by default;
+#: ``volume``: a volume id or a config, as notebook 03 takes either).
 VALUE_PARAMETERS = {"metric": ("metric",), "test": ("test",), "op": ("op",),
-                    "volume": ("volume",), "set": ("raid_set",), "iops_test": ("test",),
+                    "volume": ("volume", "config"), "set": ("raid_set",), "iops_test": ("test",),
                     "mbps_test": ("test",), "tools": ("tool",), "baseline": ("config",)}
 
 
@@ -365,13 +366,27 @@ def check_values(params: Mapping, results: Path, series: Path | None = None) -> 
         have = _values_in(frames, cols)
         listed = isinstance(value, list | tuple) or name == "tools"  # (a filter: "fio,pts")
         given = _given(value, listed)
-        missing = [v for v in given if v not in have]
+        known = {_same(v) for v in have}  # (numbers by value: a size of 100 is 100.0)
+        missing = [v for v in given if _same(v) not in known]
         if missing and (not listed or len(missing) == len(given)):  # (a filter may name more)
             close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
             raise ValueError(f"-p {name} {', '.join(missing)}: not in this data's "
                              f"{'/'.join(cols)} ({len(have)}: {', '.join(have[:12]) or 'none'}"
                              + (" …" if len(have) > 12 else "") + ")"
                              + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _same(text: str) -> str:
+    """A value as compared: a number by its value ("100" and "100.0" alike), else its text.
+
+    >>> _same("100.0"), _same("1e2"), _same("gp3")
+    ('100', '100', 'gp3')
+    """
+    try:
+        f = float(text)
+    except ValueError:
+        return text
+    return repr(int(f)) if f.is_integer() else repr(f)
 
 
 def _values_in(frames: list, cols: tuple[str, ...]) -> list[str]:
@@ -466,7 +481,8 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     with tempfile.TemporaryDirectory(prefix="ebsstats-report-data-") as work, \
             atomic_dir(out, tag="building") as tmp:
         results, series, summary = _ingest(data_abs, pattern, Path(work), log)
-        check_values(params, results, series)
+        merged = {k: v for d in declared.values() for k, v in d.items()}
+        check_values(_split_lists(params, merged), results, series)
         (tmp / "notebooks").mkdir()
 
         def run(book: Path) -> tuple[int | None, str] | None:

@@ -725,7 +725,7 @@ def raid_rows(data: pd.DataFrame, raid_set: str | None = None, member: str = "vo
 def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volume",
                 group: str = "raid_set", time: str | None = "timestamp",
                 window: str | pd.Timedelta | None = "1D", value: str = "value",
-                n_members: int | None = None, higher_is_better: bool = True, *,
+                n_members: int | None = None, higher_is_better: bool | None = None, *,
                 tz: str | None = None) -> pd.DataFrame:
     """Array throughput against N × the slowest member and against the sum of the members.
 
@@ -739,7 +739,8 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     combined capacity the slow member wastes). The three ratios are NaN, and ``note`` says why,
     in a window where a member has no value: a missing member's share would otherwise look
     like a stripe faster than N x its slowest. ``window`` and ``tz``: as in
-    :func:`slow_volumes`. Rates only: ``higher_is_better=False`` raises.
+    :func:`slow_volumes`. Rates only: a lower-is-better frame (``higher_is_better`` given
+    or in the frame, a time unit, a latency metric) raises.
 
     Examples
     --------
@@ -752,7 +753,7 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     >>> r[["ratio_to_n_slowest", "slow_member_cost"]].iloc[0].round(3).tolist()
     [1.0, 0.273]
     """
-    if not higher_is_better:
+    if not _direction(members, higher_is_better):  # (the override, column, unit or name)
         raise ValueError("array_check compares rates (a RAID 0 stripe's throughput with N x its "
                          "slowest member's); for latency, use slow_volumes")
     cells = [c for c in WITHIN if c in members.columns and c in array.columns]

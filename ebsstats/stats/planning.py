@@ -144,8 +144,8 @@ def _sizes(top: int, n_obs: int, summary: bool) -> np.ndarray:
     ...     2000, 800, False))
     (201, 299, 2000, True)
     """
-    if summary:
-        return np.array([n_obs] if 2 <= n_obs <= top else [], dtype=int)
+    if summary:  # (n_max below the runs: the largest size, so the group is still modelled)
+        return np.array([min(n_obs, top)] if min(n_obs, top) >= 2 else [], dtype=int)
     every = np.arange(2, min(top, CURVE_EVERY_N) + 1)
     if top <= CURVE_EVERY_N:
         return every
