@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import ebsstats as es
@@ -289,3 +291,15 @@ def test_out_of_range_arguments_are_usage_errors(tmp_path, data, args):
 
 def test_fixture_inputs_exist():
     assert fixture("fio", "small_json.json").exists() and len(list(FIO.glob("*.json"))) >= 2
+
+
+def test_compare_baseline_by_value(tmp_path):
+    """--baseline 100 on a float size column (100.0): the CLI's own check compared text."""
+    rng = np.random.default_rng(0)
+    f = tmp_path / "x.parquet"
+    pd.DataFrame({"size_gib": [100.0] * 8 + [200.0] * 8, "metric": "iops", "test": "t",
+                  "tool": "fio", "config": "c", "run_id": [str(i) for i in range(16)],
+                  "value": np.r_[rng.normal(100, 3, 8), rng.normal(120, 3, 8)]}).to_parquet(f)
+    proc = run("compare", str(f), "--by", "size_gib", "--baseline", "100", "--metric", "iops")
+    assert proc.returncode == 0, proc.stderr
+    assert "200.0" in proc.stdout and "+17.0%" in proc.stdout
