@@ -268,7 +268,12 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
 
 def _default_period(freq: str) -> int:
     """Cells in a day (a week of cells for ``"D"``); ``ValueError`` if that is no season."""
-    per_day = _DAY / pd.Timedelta(pd.tseries.frequencies.to_offset(freq))
+    try:  # (.nanos: pandas 3.0 cannot make a Timedelta of a Day offset, 3.1 can)
+        cell = pd.to_timedelta(pd.tseries.frequencies.to_offset(freq).nanos, unit="ns")
+    except ValueError as err:
+        raise ValueError(f"freq {freq!r} is not a fixed length: pass period (the season "
+                         "length in cells)") from err
+    per_day = _DAY / cell
     if per_day == 1:
         return 7
     if per_day < 2 or per_day != round(per_day):
