@@ -300,10 +300,10 @@ def cmd_compare(args) -> int:
     df = runs_only(_filter(_load(args.data, args.pattern), args))
     if args.by not in df.columns:
         raise CliError(f"--by {args.by}: no such column")
-    from ebsstats.app.reports import _same  # (numbers by value: --baseline 100 finds 100.0)
+    from ebsstats.stats._core import key_text  # (numbers by value: 100 finds 100.0)
 
     groups = sorted(str(v) for v in df[args.by].dropna().unique())
-    if _same(args.baseline) not in {_same(g) for g in groups}:
+    if key_text(args.baseline) not in {key_text(g) for g in groups}:
         raise CliError(f"--baseline {args.baseline!r} is not a {args.by} of this data; valid: "
                        + ", ".join(groups[:30]) + (" …" if len(groups) > 30 else ""))
     if len(groups) < 2:  # (the baseline's alone)

@@ -355,6 +355,8 @@ def check_values(params: Mapping, results: Path, series: Path | None = None) -> 
 
     import pyarrow.parquet as pq
 
+    from ebsstats.stats._core import key_text
+
     wanted = {k: v for k, v in params.items() if k in VALUE_PARAMETERS and v is not None}
     if not wanted:
         return
@@ -366,27 +368,14 @@ def check_values(params: Mapping, results: Path, series: Path | None = None) -> 
         have = _values_in(frames, cols)
         listed = isinstance(value, list | tuple) or name == "tools"  # (a filter: "fio,pts")
         given = _given(value, listed)
-        known = {_same(v) for v in have}  # (numbers by value: a size of 100 is 100.0)
-        missing = [v for v in given if _same(v) not in known]
+        known = {key_text(v) for v in have}  # (numbers by value: a size of 100 is 100.0)
+        missing = [v for v in given if key_text(v) not in known]
         if missing and (not listed or len(missing) == len(given)):  # (a filter may name more)
             close = sorted({c for m in missing for c in difflib.get_close_matches(m, have)})
             raise ValueError(f"-p {name} {', '.join(missing)}: not in this data's "
                              f"{'/'.join(cols)} ({len(have)}: {', '.join(have[:12]) or 'none'}"
                              + (" …" if len(have) > 12 else "") + ")"
                              + (f"; did you mean {', '.join(close)}?" if close else ""))
-
-
-def _same(text: str) -> str:
-    """A value as compared: a number by its value ("100" and "100.0" alike), else its text.
-
-    >>> _same("100.0"), _same("1e2"), _same("gp3")
-    ('100', '100', 'gp3')
-    """
-    try:
-        f = float(text)
-    except ValueError:
-        return text
-    return repr(int(f)) if f.is_integer() else repr(f)
 
 
 def _values_in(frames: list, cols: tuple[str, ...]) -> list[str]:

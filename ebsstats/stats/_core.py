@@ -39,7 +39,8 @@ __all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "BLB_MIN_N", "as_list", "boot
            "check_columns", "group_keys", "iter_groups", "clean_values", "first_value", "pct",
            "runs_only", "direction", "direction_word", "lower_is_better",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
-           "best_adjusted_p", "min_p", "runs_needed", "baseline_key"]
+           "best_adjusted_p", "min_p", "runs_needed", "baseline_key",
+           "check_levels", "key_text"]
 
 #: Columns that identify *what* was measured; statistics never pool across them unless told to.
 WITHIN = ("test", "op", "metric")
@@ -144,6 +145,38 @@ def runs_only(data: pd.DataFrame, flags: Sequence[str] | None = SUMMARY_FLAGS) -
 # --------------------------------------------------------------------------------------------
 # direction
 # --------------------------------------------------------------------------------------------
+def check_levels(**levels: float) -> None:
+    """Refuse a confidence, alpha or assurance outside (0, 1): ``confidence=95`` meant as
+    percent gave NaN intervals, crashes inside numpy or wrong verdicts.
+
+    >>> check_levels(confidence=0.95, alpha=0.05)
+    >>> check_levels(confidence=95)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence must be in (0, 1), got 95
+    """
+    for name, level in levels.items():
+        if not 0 < level < 1:
+            raise ValueError(f"{name} must be in (0, 1), got {level}")
+
+
+def key_text(v) -> str:
+    """A group key's value as matched with a baseline or a parameter: a number, or text that
+    reads as one, by its value (a size of 100 is 100.0: a column turns to floats when one
+    value is missing), anything else by its text.
+
+    >>> key_text(100.0), key_text("1e2"), key_text(np.int64(7)), key_text("gp3"), key_text(0.5)
+    ('100', '100', '7', 'gp3', '0.5')
+    """
+    if isinstance(v, bool | np.bool_):
+        return str(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    return repr(int(f)) if f.is_integer() else repr(f)
+
+
 def baseline_key(data: pd.DataFrame, by_cols: list[str], baseline) -> tuple[object, tuple]:
     """The baseline of a comparison (default: the group of the frame's first row; rows without
     a ``by`` value are the caller's to drop first) and its key tuple.

@@ -27,11 +27,13 @@ from ebsstats.stats._core import (
     baseline_key,
     best_adjusted_p,
     check_columns,
+    check_levels,
     clean_values,
     direction,
     direction_word,
     group_keys,
     iter_groups,
+    key_text,
     min_p,
     order_stat_ranks,
     pct,
@@ -595,9 +597,7 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         raise ValueError(f"padjust must be one of {CORRECTIONS}, got {padjust!r}")
     if dependence not in DEPENDENCE:
         raise ValueError(f"dependence must be one of {DEPENDENCE}, got {dependence!r}")
-    for name, level in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < level < 1:
-            raise ValueError(f"{name} must be in (0, 1), got {level}")
+    check_levels(confidence=confidence, alpha=alpha)
     by_cols = as_list(by)
     if not by_cols:
         raise ValueError("compare needs at least one 'by' column")
@@ -666,23 +666,13 @@ def _with_groups(data: pd.DataFrame, by_cols: list[str]) -> pd.DataFrame:
     return data
 
 
-def _key_text(v) -> str:
-    """A group key's value as compared with the baseline: a number by its value (a size of
-    100 is the baseline 100.0: a column turns to floats when one value is missing), anything
-    else by its text."""
-    if isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool):
-        f = float(v)
-        return repr(int(f)) if f.is_integer() else repr(f)
-    return str(v)
-
-
 def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: list,
                   strata_notes: dict, o: dict) -> bool:
     """Append one row per group ≠ baseline of one within-cell; False if the cell lacks it."""
     by_cols, value, block_cols = o["by_cols"], o["value"], o["block_cols"]
-    base_str = tuple(_key_text(b) for b in base_key)
+    base_str = tuple(key_text(b) for b in base_key)
     groups = list(iter_groups(cell, by_cols))
-    base = [sub for key, sub in groups if tuple(_key_text(key[c]) for c in by_cols) == base_str]
+    base = [sub for key, sub in groups if tuple(key_text(key[c]) for c in by_cols) == base_str]
     if not base:
         return False
     base_sub = base[0]
@@ -691,7 +681,7 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
     xb, xb_excl = clean_values(base_sub, value)
     hib = direction(cell, o["higher_is_better"])
     for key, sub in groups:
-        if tuple(_key_text(key[c]) for c in by_cols) == base_str:
+        if tuple(key_text(key[c]) for c in by_cols) == base_str:
             continue
         rng = np.random.default_rng([o["seed"], len(rows)])  # comparison i: reproducible
         y, y_excl = clean_values(sub, value)

@@ -34,6 +34,7 @@ from ebsstats.stats._core import (
     adjust_pvalues,
     as_list,
     check_columns,
+    check_levels,
     direction,
     direction_word,
     group_keys,
@@ -350,9 +351,7 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         raise ValueError(f"padjust must be holm, fdr_bh, bonferroni or none, got {padjust!r}")
     if regime not in ("auto", "changepoint", "trend", "all"):
         raise ValueError(f"regime must be auto, changepoint, trend or all, got {regime!r}")
-    for name, level in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < level < 1:  # (alpha=5 failed a CI on a 1 % dip at p = 0.67)
-            raise ValueError(f"{name} must be in (0, 1), got {level}")
+    check_levels(confidence=confidence, alpha=alpha)  # (alpha=5 failed a CI on a 1 % dip)
     keys = group_keys(history, by, within)
     keys = [k for k in keys if k in history.columns or k in as_list(by)]
     check_columns(history, [value, *keys])

@@ -41,6 +41,7 @@ from ebsstats.stats._core import (
     as_list,
     baseline_key,
     check_columns,
+    check_levels,
     direction_word,
 )
 
@@ -412,9 +413,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     >>> r[["config", "baseline", "verdict"]].values.tolist()
     [['b', 'a', 'worse']]
     """
-    for name, level in (("confidence", confidence), ("alpha", alpha)):
-        if not 0 < level < 1:  # (95 crashed inside numpy, or passed silently with n_boot=0)
-            raise ValueError(f"{name} must be in (0, 1), got {level}")
+    check_levels(confidence=confidence, alpha=alpha)  # (95 crashed inside numpy)
     by_cols = as_list(by)
     data = _latency_rows(data, latency)
     cells = [c for c in as_list(within) if c in data.columns and c not in by_cols]

@@ -16,6 +16,7 @@ import pandas as pd
 from ebsstats.stats._checks import mixed_parameters
 from ebsstats.stats._core import (
     check_columns,
+    check_levels,
     clean_values,
     group_keys,
     iter_groups,
@@ -288,9 +289,7 @@ def repetitions_needed(data: pd.DataFrame, value: str = "value",
     """
     if not 0 < precision:
         raise ValueError(f"precision must be positive, got {precision}")
-    for name, level in (("confidence", confidence), ("assurance", assurance)):
-        if not 0 < level < 1:  # (95 gave 'not reached up to n=1000'; 90 crashed in numpy)
-            raise ValueError(f"{name} must be in (0, 1), got {level}")
+    check_levels(confidence=confidence, assurance=assurance)  # (95: 'not reached up to n=1000')
     keys = group_keys(data, by, within)
     check_columns(data, [value, *keys])
     mixed = mixed_parameters(data, keys)  # groups whose runs measured different workloads

@@ -27,6 +27,7 @@ from ebsstats.stats._core import (  # noqa: F401
     bootstrap_interval,
     bootstrap_method,
     check_columns,
+    check_levels,
     clean_values,
     first_value,
     group_keys,
@@ -83,8 +84,7 @@ def median_ci(data, value: str = "value", by: str | Sequence[str] | None = None,
     >>> round(float(r["median_ci_level"].iloc[0]), 4)
     0.9785
     """
-    if not 0 < confidence < 1:  # (1.5 or 0 gave an interval labelled with that level)
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    check_levels(confidence=confidence)  # (1.5 or 0 gave an interval labelled with that level)
     if not isinstance(data, pd.DataFrame):
         data = pd.DataFrame({value: np.asarray(data, dtype=float)})
     keys = group_keys(data, by, within)
@@ -272,8 +272,7 @@ def summarize(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] 
     >>> print(s["warning"].iloc[1])
     n=5: no order-statistic interval reaches 95 %; widest covers 93.75 %
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    check_levels(confidence=confidence)
     if average not in AVERAGES:
         raise ValueError(f"average must be one of {AVERAGES}, got {average!r}")
     keys = group_keys(data, by, within)

@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import lower_is_better
+from ebsstats.stats._core import check_levels, lower_is_better
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
@@ -126,8 +126,7 @@ def batch_means_ci(values: Sequence[float], batches: int = 10,
     >>> float(m), k
     (2.0, 2)
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    check_levels(confidence=confidence)
     x = np.asarray(values, dtype=float)
     n = x.size
     if n == 0:
@@ -587,8 +586,7 @@ def steady_state(data: pd.DataFrame, value: str = "value", time: str = "t",
     >>> bool(290 <= r["steady_start"].iloc[0] <= 310)
     True
     """
-    if not 0 < confidence < 1:  # (95 gave a NaN interval, 0 one of zero width)
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    check_levels(confidence=confidence)  # (95 gave a NaN interval, 0 one of zero width)
     res, _ = _run(data, value, time, by, window=window, range_tol=range_tol, slope_tol=slope_tol,
                   method=method, penalty=penalty, equivalence=equivalence, min_final=min_final,
                   min_size=min_size, bin=bin, max_points=max_points, agg=agg, log=log,
