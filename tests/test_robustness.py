@@ -151,8 +151,30 @@ def test_links_loops_and_dangling_links_with_real_readers(mixed, no_hang):
         assert f.loc[name, "kind"] == "error"
         assert "broken or looping symbolic link" in f.loc[name, "reason"]
     assert "again" not in " ".join(df["source"].unique())  # the folder link is not followed
+    assert f.loc["again", "kind"] == "skipped"  # ... and said so, not silently left out
+    assert "a link to a folder, not followed" in f.loc["again", "reason"]
     assert len(df[df["source"] == "fio__small_json.json"]) > 0  # read once, by its real name
     assert "alias.json" not in set(df["source"])
+
+
+def test_a_linked_campaign_folder_is_listed_not_lost(tmp_path):
+    """A campaign folder linked in from elsewhere (``ln -s /data/gp3 runs/gp3``) is not read
+    (links to folders are never followed) and is named among the failures, also when it is
+    the only thing in the folder and also below a sub-folder (its name relative to the root);
+    a hidden one is not (hidden folders are never read)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "r.txt").write_text("x")
+    root = tmp_path / "runs"
+    (root / "sub").mkdir(parents=True)
+    os.symlink(outside, root / "sub" / "gp3")
+    os.symlink(outside, root / ".hidden")
+    df, fails = es.read(root, with_failures=True)
+    assert len(df) == 0
+    assert fails["source"].tolist() == ["sub/gp3"]
+    assert fails["kind"].tolist() == ["skipped"]
+    assert fails["reason"].str.contains("read its target folder itself").all()
+    assert es.check(root).set_index("source").loc["sub/gp3", "action"] == "skip"
 
 
 def test_fifo_is_skipped_never_opened(mixed, no_hang):

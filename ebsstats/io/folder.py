@@ -8,7 +8,7 @@ an input.
 What a folder may hold besides outputs: files that are not regular (FIFOs, sockets, devices) are
 skipped without being opened (a FIFO would block a read forever); broken or looping symbolic links
 and unreadable files or sub-folders are listed as errors; links to folders are not followed (no
-loops); the same bytes under two names are read once. Hidden files and folders (``.git``,
+loops) and are listed as skipped; the same bytes under two names are read once. Hidden files and folders (``.git``,
 ``.ipynb_checkpoints``) are not read, except the ``test-results`` of a ``.phoronix-test-suite``
 folder, where PTS saves its results. A file name that is not valid UTF-8 is
 shown with its undecodable bytes as ``\\xNN`` escapes (``source`` stays printable text; see
@@ -168,11 +168,15 @@ _PTS_HOME = ".phoronix-test-suite"  # PTS's own folder (its results in test-resu
 
 def _walk_text(root: Path, errors: list[OSError] | None = None,
                stats: list[os.stat_result | None] | None = None,
-               rels: list[str] | None = None, sizes: list[int] | None = None) -> list[str]:
+               rels: list[str] | None = None, sizes: list[int] | None = None,
+               links: list[str] | None = None) -> list[str]:
     """:func:`_walk`, each file as the text of its path (what ``str`` of its
     :class:`~pathlib.Path` is: :func:`_text_of_child`), not a Path (a Path per file, and its
     text made again when the file is opened, cost 1.5 us a file); ``sizes`` (if given) each
-    file's size from its ``stat`` (where that failed, asked again: 0 if it fails again)."""
+    file's size from its ``stat`` (where that failed, asked again: 0 if it fails again);
+    ``links`` (if given) receives the name, relative to ``root``, of every link to a folder
+    that the walk did not follow (the read lists them: a campaign's folder linked in is
+    never left out without a word)."""
     files: list[str] = []
     kept: list[os.stat_result | None] = []
     names: list[str] = []
@@ -190,9 +194,11 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
             filenames = []
         folder = Path(dirpath)
         base = _text_of_child(folder)
-        rel_dir = ("." if rels is None or dirpath == top  # (the top: no relative_to)
-                   else folder.relative_to(root).as_posix())
+        rel_dir = ("." if (rels is None and links is None) or dirpath == top  # (the top: no
+                   else folder.relative_to(root).as_posix())  # relative_to)
         within = "" if rel_dir == "." else f"{rel_dir}/"
+        if links is not None:  # (os.walk lists a link to a folder among the folders)
+            links.extend(within + d for d in dirnames if islink(base + d))
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
@@ -890,8 +896,9 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
     for key, value in (meta or {}).items():
         metamod.check_meta(key, value)
     walk_errors: list[OSError] = []
-    root, files, rels, sizes, stats = _listing(p, path, files, walk_errors)
-    if not files and not walk_errors:
+    links: list[str] = []
+    root, files, rels, sizes, stats = _listing(p, path, files, walk_errors, links)
+    if not files and not walk_errors and not links:
         return [], root
     if given is None and root is not None:
         sidecar_names: frozenset | None = _sidecar_names(files)
@@ -924,6 +931,11 @@ def _ingest(path, *, errors, pattern, meta, progress, jobs, max_bytes, dedupe, s
         where = display_name(os.path.relpath(exc.filename, p) if exc.filename else str(p))
         outcomes.append(_Outcome(where, failure=IngestFailure(
             where, None, f"{where}: unreadable folder ({exc.strerror})", kind="error")))
+    for link in links:  # (in the walk's order: sorted within each folder)
+        where = display_name(link)
+        outcomes.append(_Outcome(where, failure=IngestFailure(
+            where, None, "a link to a folder, not followed (links to folders can make loops): "
+            "read its target folder itself", kind="skipped")))
     if dedupe:
         _drop_duplicates(outcomes, files, max_bytes)
     if errors == "raise":
@@ -961,18 +973,20 @@ def _sidecar_names(files: list[str]) -> frozenset:
                      if os.path.basename(f).lower().endswith((".meta.yaml", ".meta.yml")))
 
 
-def _listing(p: Path, path, files: list | None, walk_errors: list[OSError]):
+def _listing(p: Path, path, files: list | None, walk_errors: list[OSError],
+             links: list[str] | None = None):
     """``(root, files, names relative to root, sizes, stats)`` of a read: every file below a
     folder (or the ``files`` given under it), or the one file ``path``, each file as the text
     of its path (``str`` of its :class:`~pathlib.Path`); ``stats``: each file's ``stat`` from
-    the folder's listing (``None``: asked when the file is read)."""
+    the folder's listing (``None``: asked when the file is read); ``links`` receives the
+    links to folders the walk did not follow (:func:`_walk_text`)."""
     stats: list[os.stat_result | None] = []
     if p.is_dir():
         root = p
         if files is None:
             rels: list[str] = []
             sizes: list[int] = []
-            files = _walk_text(p, walk_errors, stats, rels, sizes)
+            files = _walk_text(p, walk_errors, stats, rels, sizes, links)
             if not _all_printable(rels):
                 rels = list(map(display_name, rels))
             return root, files, rels, sizes, stats
