@@ -186,10 +186,7 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
     islink = os.path.islink
     top = os.fspath(root)  # what os.walk gives as the top's dirpath
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=onerror):
-        dirnames.sort()
-        pts_home = os.path.basename(dirpath) == _PTS_HOME
-        dirnames[:] = ([d for d in dirnames if d == "test-results"] if pts_home else
-                       [d for d in dirnames if not d.startswith(".") or d == _PTS_HOME])
+        pts_home = _subfolders(dirpath, dirnames)
         if pts_home:  # (its own files are its settings: none is a result)
             filenames = []
         folder = Path(dirpath)
@@ -226,6 +223,17 @@ def _walk_text(root: Path, errors: list[OSError] | None = None,
     if sizes is not None:
         sizes[:] = sized
     return files
+
+
+def _subfolders(dirpath: str, dirnames: list[str]) -> bool:
+    """Keep, sorted, the sub-folders of ``dirpath`` a read walks into (in place: what
+    :func:`os.walk` descends into): not hidden ones, except PTS's own folder, and in that
+    folder only its ``test-results``. Returns whether ``dirpath`` is PTS's own folder."""
+    dirnames.sort()
+    pts_home = os.path.basename(dirpath) == _PTS_HOME
+    dirnames[:] = ([d for d in dirnames if d == "test-results"] if pts_home else
+                   [d for d in dirnames if not d.startswith(".") or d == _PTS_HOME])
+    return pts_home
 
 
 def _text_of_child(folder: Path) -> str:
