@@ -128,7 +128,9 @@ def _locked(target: Path) -> Iterator[None]:
 def _one_line(exc: OSError, target: Path) -> OutputError:
     why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is exceeded",
            errno.EROFS: "the file system is read-only", errno.EACCES: "permission denied",
-           errno.EPERM: "permission denied", errno.EISDIR: "a folder is in the way"}
+           errno.EPERM: "permission denied", errno.EISDIR: "a folder is in the way",
+           errno.EBUSY: "it is in use or a mount point (a folder replaced whole cannot be)",
+           errno.EXDEV: "it is on another file system than its folder"}
     reason = why.get(exc.errno, exc.strerror or type(exc).__name__)
     return OutputError(exc.errno or 0, f"cannot write {target}: {reason}")
 
@@ -170,7 +172,7 @@ def atomic_dir(target: str | os.PathLike, tag: str = "tmp") -> Iterator[Path]:
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError) and exc.errno in (
-                errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+                errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EBUSY, errno.EXDEV):
             raise _one_line(exc, target) from exc
         raise
     finally:

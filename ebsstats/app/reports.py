@@ -112,7 +112,8 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
 
     Raises :class:`OutputRefused` when ``out`` is the data folder, lies inside it or contains it,
     is a file, is a non-empty folder without the report marker file, or is a report folder
-    holding files its marker does not list (a user's notes beside the pages).
+    holding files its marker does not list (a user's notes beside the pages), or is a mount
+    point (its folder cannot be replaced).
 
     Examples
     --------
@@ -134,6 +135,10 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
                             "choose an empty or new folder")
     if o.exists() and not o.is_dir():
         raise OutputRefused(f"-o {o} is a file; choose a folder")
+    if o.is_dir() and os.path.ismount(o):  # (os.replace of a mount point: EBUSY at the end)
+        raise OutputRefused(f"-o {o} is a mount point: a new report replaces its folder whole, "
+                            f"which a mount point cannot be; choose a folder in it, such as "
+                            f"{o / 'report'}")
     if o.is_dir() and any(o.iterdir()) and not (o / MARKER).exists():
         raise OutputRefused(f"-o {o} is not empty and is not an ebsstats report (no {MARKER}); "
                             "choose an empty or new folder")
