@@ -82,7 +82,7 @@ def notebook_parameters(book: str | os.PathLike) -> dict[str, dict]:
     Every line of the cell tagged ``parameters`` must be ``name = literal  # help``; a line that
     papermill cannot parse raises ``ValueError`` instead of being silently dropped.
     """
-    nb = json.loads(Path(book).read_text(encoding="utf-8"))
+    nb = _load_notebook(Path(book))
     out: dict[str, dict] = {}
     for cell in nb.get("cells", []):
         if "parameters" not in cell.get("metadata", {}).get("tags", []):
@@ -161,8 +161,21 @@ def _not_written(folder: Path) -> list[str]:
                   if not p.is_dir() and p.relative_to(folder).as_posix() not in wrote)
 
 
+def _load_notebook(path: Path) -> dict:
+    """A notebook file's JSON; ``ValueError`` naming the file if it is not a notebook's JSON
+    (a truncated copy said only "Expecting value: line 2 column 1")."""
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not a readable notebook ({exc})") from exc
+    cells = nb.get("cells", []) if isinstance(nb, dict) else None
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise ValueError(f"{path}: not a readable notebook (no list of cells)")
+    return nb
+
+
 def _title(nb_path: Path) -> str:
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    nb = _load_notebook(nb_path)
     for cell in nb.get("cells", []):
         if cell.get("cell_type") == "markdown":
             for line in "".join(cell.get("source", "")).splitlines():
