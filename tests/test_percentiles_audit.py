@@ -205,3 +205,67 @@ def test_over_time_audit_case_t0_not_pooled_with_first_interval():
 def test_over_time_rejects_non_positive_window(log_lines):
     with pytest.raises(ValueError, match="window must be > 0"):
         percentiles_over_time(log_lines, window=0)
+
+
+# --- compare_percentiles: a run without I/Os is not a replicate either --------------------------
+
+def _empty_runs_frame():
+    # per op: a has 2 runs of 10 I/Os at 1 s and one run whose counts are NaN; b has 2 runs of
+    # 10 I/Os at 2 s and one run whose counts are 0. The read and the write cell are the same.
+    return pd.DataFrame([{"config": c, "op": op, "run_id": f"{c}{op}{i}", "lat": lat, "count": k}
+                         for op in ("read", "write")
+                         for c, lat, counts in (("a", 1.0, [10, 10, np.nan]),
+                                                ("b", 2.0, [10, 10, 0]))
+                         for i, k in enumerate(counts)])
+
+
+def test_compare_percentiles_leaves_out_runs_without_ios():
+    h = _empty_runs_frame()
+    with pytest.warns(UserWarning, match=r"4 run\(s\) without any I/O") as rec:
+        r = compare_percentiles(h, by="config", baseline="a", percentile=50, n_boot=199, seed=5)
+    assert sum("without any I/O" in str(w.message) for w in rec) == 1  # one warning per call
+    msg = next(str(w.message) for w in rec if "without any I/O" in str(w.message))
+    assert "'aread2'" in msg and "'bwrite2'" in msg
+    # 2 + 2 replicates per cell, the empty run of each side counted apart
+    assert r["n"].tolist() == [2, 2] and r["n_baseline"].tolist() == [2, 2]
+    assert r["n_runs_empty"].tolist() == [1, 1]
+    assert r["n_runs_empty_baseline"].tolist() == [1, 1]
+    # pooled p50: a 20 I/Os at 1 s -> 1; b 20 at 2 s -> 2; ratio 2
+    assert r[["pooled", "pooled_baseline", "ratio"]].values.tolist() == [[2.0, 1.0, 2.0]] * 2
+    # permutation over the 4 runs with I/Os: of the C(4, 2) = 6 splits one gives log 2 and one
+    # -log 2, the 4 mixed ones 0 -> two-sided p = 2 / 6 (with the empty runs as replicates:
+    # 6 runs, 20 splits, p = 0.6); Holm over two equal p-values: 2/3
+    assert r["p_value"].tolist() == pytest.approx([1 / 3, 1 / 3])
+    assert r["p_adjusted"].tolist() == pytest.approx([2 / 3, 2 / 3])
+    assert r["warning"].str.contains(r"with 2 \+ 2 runs the smallest permutation p-value is "
+                                     r"0\.333").all()
+    # CI and test exactly as if the empty runs were not in the frame (same seed)
+    ref = compare_percentiles(h[h["count"].fillna(0) > 0], by="config", baseline="a",
+                              percentile=50, n_boot=199, seed=5)
+    assert ref["n_runs_empty"].tolist() == [0, 0]
+    for c in ("n", "n_baseline", "pooled", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value",
+              "warning"):
+        assert r[c].tolist() == ref[c].tolist(), c
+
+
+def test_compare_percentiles_group_of_empty_runs_only():
+    # b has no run with I/Os: nothing to compare, n = 0, no p-value, no verdict
+    h = pd.DataFrame([{"config": c, "op": "read", "run_id": f"{c}{i}", "lat": 1.0, "count": k}
+                      for c, k in (("a", 10), ("b", 0)) for i in range(3)])
+    with pytest.warns(UserWarning, match=r"3 run\(s\) without any I/O"):
+        r = compare_percentiles(h, by="config", baseline="a", percentile=50, n_boot=99)
+    row = r.iloc[0]
+    assert (row["n"], row["n_runs_empty"], row["n_baseline"], row["n_runs_empty_baseline"]) \
+        == (0, 3, 3, 0)
+    assert np.isnan([row["pooled"], row["ratio"], row["p_value"]]).all()
+    assert row["verdict"] == "~"
+    assert row["warning"] == "not testable: each group needs at least 2 runs"
+
+
+def test_compare_percentiles_without_empty_runs_does_not_warn(cells):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = compare_percentiles(cells, by="config", baseline="b", percentile=50, n_boot=0)
+    assert r["n_runs_empty"].tolist() == [0, 0]
+    assert r["n_runs_empty_baseline"].tolist() == [0, 0]
+    assert "``n_runs_empty``" in compare_percentiles.__doc__

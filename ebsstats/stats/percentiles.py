@@ -375,7 +375,11 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     -------
     DataFrame
         Per (within-cell, group ≠ baseline): ``by``/``within`` columns, ``baseline``,
-        ``percentile``, ``n`` and ``n_baseline`` (runs), ``pooled``, ``pooled_baseline`` (s),
+        ``percentile``, ``n`` and ``n_baseline`` (runs with at least one I/O: the replicates),
+        ``n_runs_empty`` and ``n_runs_empty_baseline`` (runs of the group and of the baseline
+        whose bins are all zero or NaN: left out of the pooled percentile, the bootstrap, the
+        permutation test and ``n``, as in :func:`pooled_percentiles`), ``pooled``,
+        ``pooled_baseline`` (s),
         ``ratio`` (group / baseline), ``ratio_ci_low``/``ratio_ci_high``, ``change_pct``,
         ``p_value``, ``p_adjusted``, ``correction`` (the ``padjust`` method used),
         ``test_method``, ``higher_is_better``, ``verdict`` (``better``/``worse``/``~``),
@@ -390,8 +394,10 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     Warns
     -----
     UserWarning
-        Rows with a missing ``by`` value (left out of every comparison, their number said), and
-        within-cells skipped because they lack the baseline.
+        Rows with a missing ``by`` value (left out of every comparison, their number said),
+        within-cells skipped because they lack the baseline, and runs without any I/O (one
+        warning per call, naming them: a run without I/Os has no percentile and is not a
+        replicate).
 
     Notes
     -----
@@ -421,7 +427,7 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
     data = _drop_missing_by(data, by_cols, run)
     baseline, base_key = baseline_key(data, by_cols, baseline)
     rng = np.random.default_rng(seed)
-    rows, skipped, found = [], [], False
+    rows, skipped, found, empty = [], [], False, {}
     cell_groups = (data.groupby(cells, observed=True, sort=True, dropna=False) if cells
                    else [((), data)])
     for cell, csub in cell_groups:
@@ -438,11 +444,14 @@ def compare_percentiles(data: pd.DataFrame, by: str | Sequence[str] = "config", 
             row = {**dict(zip(cells, cell, strict=True)), **dict(zip(by_cols, key, strict=True)),
                    "baseline": base_key[0] if len(base_key) == 1 else base_key,
                    "percentile": float(percentile)}
-            row.update(_compare_two(groups[base_key], sub, run, percentile, confidence, n_boot,
-                                    n_permutations, rng))
-            rows.append(row)
+            res = _compare_two(groups[base_key], sub, run, percentile, confidence, n_boot,
+                               n_permutations, rng)
+            for k, runs in zip((base_key, key), res.pop("_empty"), strict=True):
+                empty[(cell, k)] = runs
+            rows.append({**row, **res})
     if not found:
         raise ValueError(f"baseline {baseline!r} not found in column(s) {by_cols}")
+    _warn_empty(empty, cells, by_cols)
     if skipped:
         warnings.warn(f"compare_percentiles: baseline {baseline!r} is not in the cell(s) "
                       f"{'; '.join(skipped)} of {cells}; those cells were not compared",
@@ -483,7 +492,13 @@ def _compare_two(base: pd.DataFrame, sub: pd.DataFrame, run: str, q: float, conf
     both = pd.concat([base.assign(_g=0), sub.assign(_g=1)], ignore_index=True)
     both["_run"] = both["_g"].astype(str) + ":" + both[run].astype(str)
     lat, mat, runs = _run_matrix(both, "_run")
-    g = np.array([r.startswith("1:") for r in runs])
+    g = np.array([r.startswith("1:") for r in runs], dtype=bool)
+    # runs without I/Os (all bins 0 or NaN) have no percentile: not replicates, so out of the
+    # pooled value, the bootstrap, the permutations and n (as in pooled_percentiles)
+    none = mat.sum(axis=1) == 0
+    gone = [[r[2:] for r, e, s in zip(runs, none, g, strict=True) if e and s == side]
+            for side in (False, True)]
+    mat, g = mat[~none], g[~none]
     xb, xs = mat[~g], mat[g]
     pb = histogram_percentile(lat, xb.sum(axis=0), [q])[0]
     ps = histogram_percentile(lat, xs.sum(axis=0), [q])[0]
@@ -505,9 +520,26 @@ def _compare_two(base: pd.DataFrame, sub: pd.DataFrame, run: str, q: float, conf
                                      permutation_type="independent", vectorized=False,
                                      n_resamples=n_permutations, rng=rng)
         p = float(res.pvalue)
-    return {"n": len(xs), "n_baseline": len(xb), "pooled": ps, "pooled_baseline": pb,
+    return {"n": len(xs), "n_baseline": len(xb), "n_runs_empty": len(gone[1]),
+            "n_runs_empty_baseline": len(gone[0]), "_empty": gone,
+            "pooled": ps, "pooled_baseline": pb,
             "ratio": ratio, "ratio_ci_low": lo, "ratio_ci_high": hi,
             "change_pct": 100 * (ratio - 1), "p_value": p}
+
+
+def _warn_empty(empty: dict, cells: list[str], by_cols: list[str]) -> None:
+    """One warning for the runs without I/Os that :func:`compare_percentiles` left out
+    (``empty``: ``(cell, group) -> run ids``; a baseline's runs are counted once per cell)."""
+    parts = [", ".join(f"{c}={v!r}" for c, v in zip([*cells, *by_cols], (*cell, *key),
+                                                    strict=True))
+             + ": " + ", ".join(repr(r) for r in runs[:5])
+             + (f" and {len(runs) - 5} more" if len(runs) > 5 else "")
+             for (cell, key), runs in empty.items() if runs]
+    if parts:
+        n = sum(len(r) for r in empty.values())
+        warnings.warn(f"compare_percentiles: {n} run(s) without any I/O (every bin 0 or NaN) "
+                      f"were left out: no percentile, not replicates ({'; '.join(parts)})",
+                      UserWarning, stacklevel=4)
 
 
 def _warn(n: int, nb: int, alpha: float) -> str | None:
