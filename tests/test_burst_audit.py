@@ -196,3 +196,98 @@ def test_burst_check_counts_from_the_run_not_the_clock():
     assert r["depletion_rel_error"] == pytest.approx(0.5 / 2000)
     assert "times from the first sample" in r["note"]
     assert "first sample" not in (burst_check(_series(), time="t").iloc[0]["note"] or "")
+
+
+# --------------------------------------------------------------------------------------------
+# 5. burst_model: a gp2 throughput demand without block size reports its throughputs
+
+
+def test_burst_model_gp2_throughput_demand_without_block_size_has_throughputs():
+    # gp2 100 GiB (2024): baseline 300 credits/s, cap 128 MiB/s. Without block_size an I/O is
+    # taken as 256 KiB, the largest EBS counts as one credit (the model's io_unit_size), as the
+    # demand and the depletion already were: 200 MiB/s asks 800 credits/s, capped at
+    # 128 MiB / 256 KiB = 512 -> while credits last 512 x 256 KiB = 128 MiB/s; after them the
+    # 300 credits/s of the baseline carry 300 x 256 KiB = 75 MiB/s (before: both NaN)
+    a = burst_model("gp2", 100, throughput=200 * MiB, as_of="2024-01-01").iloc[0]
+    assert a["burst_throughput"] == 128 * MiB == 134_217_728
+    assert a["plateau_throughput"] == 75 * MiB == 78_643_200
+    assert (a["burst_iops"], a["plateau_iops"]) == (512.0, 300.0)
+    assert "256 KiB" in a["method"] and "assumed" in a["method"]
+    # the same row as with block_size = 256 KiB given
+    b = burst_model("gp2", 100, throughput=200 * MiB, block_size=256 * 1024,
+                    as_of="2024-01-01").iloc[0]
+    for c in ("burst_level", "plateau", "burst_iops", "plateau_iops", "burst_throughput",
+              "plateau_throughput", "depletion_s"):
+        assert a[c] == b[c], c
+    # below the baseline: 50 MiB/s = 200 credits/s < 300 -> 50 MiB/s throughout, never drains
+    c = burst_model("gp2", 100, throughput=50 * MiB, as_of="2024-01-01").iloc[0]
+    assert c["burst_throughput"] == c["plateau_throughput"] == 50 * MiB
+    assert c["depletion_s"] == np.inf
+    # gp2 20 GiB: baseline 100 credits/s -> plateau 100 x 256 KiB = 25 MiB/s = 26,214,400 B/s
+    d = burst_model("gp2", 20, throughput=64 * MiB, as_of="2024-01-01").iloc[0]
+    assert d["burst_throughput"] == 64 * MiB and d["plateau_throughput"] == 26_214_400
+    # an IOPS demand without block size has no throughput: the I/O size is unknown
+    e = burst_model("gp2", 100, iops=1000, as_of="2024-01-01").iloc[0]
+    assert np.isnan(e["burst_throughput"]) and np.isnan(e["plateau_throughput"])
+
+
+# --------------------------------------------------------------------------------------------
+# 6. label_burst: one bucket per volume, whatever run_ids the volumes share
+
+
+def _two_volumes(col="volume"):
+    # two gp2 100 GiB volumes whose runs are both named r000..r039 (back-to-back 60 s runs of
+    # 16 KiB I/Os): v1 at 3000 IOPS, v2 at 1000 IOPS
+    one = _runs(40).assign(**{col: "v1"})
+    two = _runs(40, iops=1000.0).assign(**{col: "v2"})
+    if col != "volume":
+        one, two = one.drop(columns="volume"), two.drop(columns="volume")
+    return pd.concat([one, two], ignore_index=True)
+
+
+@pytest.mark.parametrize("col", ["volume", "config"])
+def test_label_burst_volumes_sharing_run_ids_keep_their_own_buckets(col):
+    # v1: drain 3000 - 300 = 2700 credits/s, 162,000 a run: run 33 starts with 54,000 (1 %) and
+    # runs dry after 54,000 / 2700 = 20 s; runs 34..39 on the empty bucket (test 1 above).
+    # v2: drain 1000 - 300 = 700 credits/s, 42,000 a run: run 39 starts with
+    # 5.4e6 - 39 x 42,000 = 3,762,000 (69.67 %), which lasts 3,762,000 / 700 = 5,374.3 s: every
+    # run inside the burst. (Keyed on run_id alone v2's labels overwrote v1's: v1's r033 was
+    # inside_burst with 69.67 % of its credits, v1 never depleted.)
+    out = label_burst(_two_volumes(col)).query("metric == 'iops'").set_index([col, "run_id"])
+    assert out.loc[("v1", "r033"), "burst_state"] == "depleted"
+    assert out.loc[("v1", "r033"), "credits_start"] == pytest.approx(0.01)
+    assert out.loc[("v1", "r033"), "burst_depletion_s"] == pytest.approx(20.0)
+    assert out.loc[("v1", "r039"), "burst_state"] == "baseline"
+    v1 = out.loc["v1", "burst_state"]
+    assert (v1 == "inside_burst").sum() == 33 and (v1 == "baseline").sum() == 6
+    assert set(out.loc["v2", "burst_state"]) == {"inside_burst"}
+    assert out.loc[("v2", "r039"), "credits_start"] == pytest.approx(3_762_000 / 5.4e6)
+    assert out.loc[("v2", "r039"), "burst_depletion_s"] == pytest.approx(3_762_000 / 700)
+    assert not out["burst_contradiction"].any()
+    # each volume labelled exactly as it is alone
+    for v in ("v1", "v2"):
+        alone = label_burst(_two_volumes(col).query(f"{col} == @v"))
+        alone = alone.query("metric == 'iops'").set_index("run_id")
+        for c in ("burst_state", "credits_start", "burst_depletion_s"):
+            assert out.loc[v, c].tolist() == alone[c].tolist(), (v, c)
+
+
+def test_label_burst_contradiction_is_the_volumes_own():
+    # two volumes share run_id r000: on v1 (gp2 100 GiB, full bucket) it runs at 200 IOPS, no
+    # more than the 300 baseline while 100 % of the credits remain -> a contradiction there;
+    # on v2 it runs at 3000 IOPS -> inside the burst, no contradiction
+    d = pd.concat([_runs(1, iops=200.0).assign(volume="v1"), _runs(1).assign(volume="v2")],
+                  ignore_index=True)
+    out = label_burst(d).query("metric == 'iops'").set_index("volume")
+    assert out.loc["v1", "burst_state"] == "baseline" and out.loc["v1", "burst_contradiction"]
+    assert out.loc["v2", "burst_state"] == "inside_burst"
+    assert not out.loc["v2", "burst_contradiction"]
+
+
+def test_label_burst_unknown_volume_falls_back_to_config():
+    # a schema frame always has a volume column, <NA> when unknown: the volume is then told by
+    # the config, so the two configs' r000..r039 are two buckets (v1 depletes, v2 does not)
+    d = _two_volumes("config").assign(volume=pd.Series(pd.NA, dtype="string"))
+    out = label_burst(d).query("metric == 'iops'").set_index(["config", "run_id"])
+    assert out.loc[("v1", "r033"), "burst_state"] == "depleted"
+    assert set(out.loc["v2", "burst_state"]) == {"inside_burst"}

@@ -58,6 +58,39 @@ def _check_credits(credits, p: dict) -> float:
     return min(c, bucket)
 
 
+def _gp2_levels(row: dict, p: dict, iops, throughput, bs) -> str:
+    """Fill ``row`` with a gp2 volume's demand, levels and their IOPS/throughput; the method.
+
+    A ``throughput`` demand without ``bs`` is taken in I/Os of 256 KiB (:data:`_IO_UNIT`, the
+    largest I/O EBS counts as one credit on SSD volumes): the demand, the cap, the IOPS and the
+    throughputs then all assume that size. An ``iops`` demand (or none) without ``bs`` counts
+    each I/O as one credit and has no throughput (NaN): its I/O size is unknown.
+    """
+    assumed = not bs and iops is None and throughput is not None
+    size = _IO_UNIT if assumed else bs
+    units = _units(size)
+    demand = math.nan
+    if iops is not None:
+        demand = float(iops) * units
+    elif throughput is not None:
+        demand = float(throughput) / size * units
+    cap_units = p["burst"]
+    if math.isfinite(p["max_throughput"]) and size:
+        # a throughput demand is capped at the volume's throughput whatever the block size
+        cap_units = min(cap_units, p["max_throughput"] / size * units)
+    level = min(demand, cap_units) if math.isfinite(demand) else cap_units
+    plateau = min(level, p["baseline"])
+    row.update(demand=demand, burst_level=level, plateau=plateau,
+               burst_iops=level / units, plateau_iops=plateau / units,
+               burst_throughput=level / units * size if size else math.nan,
+               plateau_throughput=plateau / units * size if size else math.nan)
+    if assumed:
+        return ("gp2 I/O credits (no block_size: I/Os of 256 KiB assumed, the largest counted "
+                "as one credit, so the throughputs and depletion_s are upper bounds), earned at "
+                "the baseline")
+    return f"gp2 I/O credits ({units} per I/O of {bs or '<= 256 KiB'} B), earned at the baseline"
+
+
 def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
                 throughput: float | None = None, block_size: int | None = None,
                 credits: float | None = None, as_of=None) -> pd.DataFrame:
@@ -75,8 +108,13 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
         above) with or without ``block_size``.
     block_size : int, optional
         Bytes per I/O (gp2 counts an I/O of up to 256 KiB as one credit; converts between
-        ``iops`` and ``throughput``). Without it a gp2 throughput demand is counted in 256 KiB
-        credits (the fewest credits that throughput can cost).
+        ``iops`` and ``throughput``). Without it a gp2 ``throughput`` demand is taken in I/Os
+        of 256 KiB, the largest I/O EBS counts as one credit on SSD volumes (the performance
+        model's ``io_unit_size``; AWS's gp2 throughput = IOPS × I/O size uses the same 256
+        KiB): the fewest credits that throughput can cost, so ``depletion_s`` and the
+        throughputs are upper bounds (smaller I/Os cost more credits and carry less after
+        depletion: 300 IOPS of 16 KiB are 4.7 MiB/s, of 256 KiB 75 MiB/s), and ``method``
+        says so. A gp2 ``iops`` demand (or none) without it counts each I/O as one credit.
     credits : float, optional
         Bucket balance at the start (I/O credits for gp2, bytes for st1/sc1), between 0 and the
         bucket size (gp2: 5.4 M credits; st1/sc1: 1 TiB per TiB of size); default full.
@@ -90,7 +128,8 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
         rates, ``B/s`` for st1/sc1), ``baseline``, ``burst`` (in ``unit``), ``demand``,
         ``burst_level`` (what the workload gets while credits last, in ``unit``), ``plateau``
         (after depletion), ``burst_iops``/``plateau_iops`` and ``burst_throughput``/
-        ``plateau_throughput`` (when the block size allows the conversion), ``bucket``,
+        ``plateau_throughput`` (B/s; gp2: NaN when neither ``block_size`` nor a ``throughput``
+        demand gives the I/O size, 256 KiB I/Os with a throughput demand alone), ``bucket``,
         ``credits``, ``drain`` (net credits per s), ``depletion_s`` (``inf`` when the workload
         never drains the bucket), ``refill_s`` (empty → full at rest), ``method``.
 
@@ -116,6 +155,8 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
     >>> m = burst_model("gp2", 100, throughput=200 * 2**20, as_of="2024-01-01")  # cap 128 MiB/s
     >>> float(m["burst_level"].iloc[0]), round(float(m["depletion_s"].iloc[0]))
     (512.0, 25472)
+    >>> [float(m[c].iloc[0]) / 2**20 for c in ("burst_throughput", "plateau_throughput")]
+    [128.0, 75.0]
     """
     p = burst_parameters(volume_type, size_gib, as_of=as_of)
     vt = p["volume_type"]
@@ -128,27 +169,7 @@ def burst_model(volume_type: str, size_gib: float, *, iops: float | None = None,
            "method": ""}
     bs = block_size
     if vt == "gp2":
-        units = _units(bs)
-        demand = math.nan
-        if iops is not None:
-            demand = float(iops) * units
-        elif throughput is not None:
-            demand = (float(throughput) / bs * units) if bs else float(throughput) / _IO_UNIT
-        cap_units = p["burst"]
-        if math.isfinite(p["max_throughput"]) and bs:
-            cap_units = min(cap_units, p["max_throughput"] / bs * units)
-        elif math.isfinite(p["max_throughput"]) and iops is None and throughput is not None:
-            # a throughput demand is capped at the volume's throughput whatever the block size
-            # (counted, like the demand itself, in 256 KiB units)
-            cap_units = min(cap_units, p["max_throughput"] / _IO_UNIT)
-        level = min(demand, cap_units) if math.isfinite(demand) else cap_units
-        plateau = min(level, p["baseline"])
-        row.update(demand=demand, burst_level=level, plateau=plateau,
-                   burst_iops=level / units, plateau_iops=plateau / units,
-                   burst_throughput=level / units * bs if bs else math.nan,
-                   plateau_throughput=plateau / units * bs if bs else math.nan)
-        method = (f"gp2 I/O credits ({units} per I/O of {bs or '<= 256 KiB'} B), earned at "
-                  "the baseline")
+        method = _gp2_levels(row, p, iops, throughput, bs)
     elif vt in ("st1", "sc1"):
         demand = math.nan
         if throughput is not None:
@@ -242,12 +263,13 @@ def burst_check(data: pd.DataFrame, value: str = "value", time: str = "t",
         ``observed_depletion_s`` (the step: start of the first regime below the burst level,
         less half a sampling interval; from the run's start: a ``time`` column that starts
         more than 10 sampling intervals after 0, such as epoch seconds, is counted from one
-        interval before its first sample, and ``note`` says so), ``predicted_burst_level``, ``predicted_plateau``,
-        ``predicted_depletion_s`` (see ``at_cap``), ``predicted_depletion_observed_s`` (from
-        the observed burst level as the demand), ``depletion_rel_error``,
-        ``plateau_rel_error`` (observed / predicted − 1), ``depleted`` (a step was seen),
-        ``duty_cycle`` (used for the prediction), ``note``, ``method``. A series without a
-        finite sample keeps its row, all NaN, and ``note`` says so.
+        interval before its first sample, and ``note`` says so), ``predicted_burst_level``,
+        ``predicted_plateau``, ``predicted_depletion_s`` (see ``at_cap``),
+        ``predicted_depletion_observed_s`` (from the observed burst level as the demand),
+        ``depletion_rel_error``, ``plateau_rel_error`` (observed / predicted − 1),
+        ``depleted`` (a step was seen), ``duty_cycle`` (used for the prediction), ``note``,
+        ``method``. A series without a finite sample keeps its row, all NaN, and ``note`` says
+        so.
 
     Warns
     -----
@@ -513,7 +535,8 @@ def _run_table(df: pd.DataFrame, vol_cols, time, value) -> pd.DataFrame:
 
     runs = pd.concat([pick("iops", "sum", not_total), pick("bandwidth", "sum", not_total),
                       pick("runtime", "max"), pick("io_bytes", "sum", not_total)], axis=1)
-    first = df.groupby(keys, observed=True, dropna=False).agg(_time=(time, "first"))
+    first = df.groupby(keys, observed=True, dropna=False).agg(_time=(time, "first"),
+                                                              run_key=("run_key", "first"))
     pos = pd.Series(np.arange(len(df)), index=df.index)
     first["_pos"] = pos.groupby([df[c] for c in keys], observed=True, dropna=False).min()
     for c in ("volume_type", "size_gib", "block_size"):
@@ -599,7 +622,8 @@ def _drain_run(credits, bucket, earn, use, dur, tol, burst):
 
 
 def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions: set) -> None:
-    """Run one volume's bucket through its runs in time order, filling ``labels``."""
+    """Run one volume's bucket through its runs in time order, filling ``labels`` (and
+    ``contradictions``) by ``run_key``: the run's (volume, run_id), never its run_id alone."""
     vt = g["volume_type"].dropna().iloc[0] if "volume_type" in g and \
         g["volume_type"].notna().any() else None
     S = g["size_gib"].dropna().iloc[0] if "size_gib" in g and \
@@ -610,31 +634,31 @@ def _run_volume(g: pd.DataFrame, as_of, tol: float, labels: dict, contradictions
         g["t_start"].min().tz_localize(None) if g["t_start"].notna().any() else None)
     p = burst_parameters(str(vt), float(S), as_of=day)
     if not p["bursts"]:
-        labels.update({rid: ("no_bucket", math.nan, math.nan) for rid in g["run_id"]})
+        labels.update({k: ("no_bucket", math.nan, math.nan) for k in g["run_key"]})
         return
     bucket, earn = float(p["bucket"]), float(p["baseline"])
     credits, clock = bucket, None  # clock: end of the previous run (UTC)
     for r in g.itertuples(index=False):
         if pd.isna(r.t_start):
-            labels[r.run_id] = ("unknown", math.nan, math.nan)
+            labels[r.run_key] = ("unknown", math.nan, math.nan)
             continue
         start = r.t_start if clock is None or r.t_start > clock else clock
         if clock is not None:
             credits = min(bucket, credits + earn * max(0.0, (start - clock).total_seconds()))
         dur, use, frac = r.duration, _credit_use(r, p["unit"]), credits / bucket
         if pd.isna(dur) or not dur > 0 or pd.isna(use):
-            labels[r.run_id] = ("unknown", frac, math.nan)
+            labels[r.run_key] = ("unknown", frac, math.nan)
             clock = start
             continue
         delivered = _delivered(r, p["unit"])
         if pd.notna(delivered) and delivered <= earn * (1 + tol) and frac > CONTRADICTION_CREDITS:
-            contradictions.add(r.run_id)  # at the baseline with credits left: not a burst
+            contradictions.add(r.run_key)  # at the baseline with credits left: not a burst
             state, td = "baseline", math.nan
             credits = max(0.0, min(bucket, credits - (use - earn) * dur))
         else:
             state, td, credits = _drain_run(credits, bucket, earn, use, dur, tol,
                                             _burst_rate(p, getattr(r, "block_size", None)))
-        labels[r.run_id] = (state, frac, td)
+        labels[r.run_key] = (state, frac, td)
         clock = start + pd.Timedelta(seconds=float(dur))
 
 
@@ -658,7 +682,11 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
         ``size_gib`` (sidecar metadata); ``runtime`` (or ``io_bytes``) rows give each run's
         duration.
     by : str or list, optional
-        The volume; default ``volume`` (else ``config``).
+        The volume: each distinct value (combination) has its own bucket, and a run is known
+        by its volume and its ``run_id`` together, so volumes (or configurations) whose runs
+        share run_ids never mix their credits. Default ``volume``; ``config`` when there is
+        no ``volume`` column or it is missing on every row (a schema frame always has one,
+        ``<NA>`` when unknown); without either, every run is on one volume.
     time, value, volume_type, size : str
         Column names.
     as_of : date-like, optional
@@ -710,8 +738,9 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     >>> label_burst(data)["burst_state"].tolist()
     ['inside_burst', 'inside_burst']
     """
-    if by is None:
-        vol_cols = [c for c in ("volume", "config") if c in data.columns][:1]
+    if by is None:  # the first of volume, config that names any row's volume
+        vol_cols = [c for c in ("volume", "config")
+                    if c in data.columns and data[c].notna().any()][:1]
     else:
         vol_cols = [by] if isinstance(by, str) else list(by)
     out = data.copy()
@@ -721,7 +750,10 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     out["burst_contradiction"] = False
     if "run_id" not in data.columns or time not in data.columns:
         return out
-    runs = _run_table(data, vol_cols, time, value)
+    # one key per (volume, run): volumes (or configs) that share run_ids keep their own runs
+    run_key = data.groupby([*vol_cols, "run_id"], observed=True, dropna=False,
+                           sort=False).ngroup().to_numpy()
+    runs = _run_table(data.assign(run_key=run_key), vol_cols, time, value)
     runs["t_start"] = pd.to_datetime(runs["_time"], utc=True, errors="coerce")
     labels: dict = {}
     contradictions: set = set()
@@ -729,9 +761,9 @@ def label_burst(data: pd.DataFrame, *, by: str | Sequence[str] | None = None,
     for _, g in groups:
         _run_volume(g.sort_values(["t_start", "_pos"], kind="stable"), as_of, sustain_tol,
                     labels, contradictions)
-    got = [labels.get(rid, ("unknown", math.nan, math.nan)) for rid in out["run_id"].tolist()]
+    got = [labels.get(k, ("unknown", math.nan, math.nan)) for k in run_key.tolist()]
     out["burst_state"] = pd.Series([g[0] for g in got], index=out.index, dtype=object)
     out["credits_start"] = np.array([g[1] for g in got], dtype=float)
     out["burst_depletion_s"] = np.array([g[2] for g in got], dtype=float)
-    out["burst_contradiction"] = out["run_id"].isin(contradictions).to_numpy()
+    out["burst_contradiction"] = np.isin(run_key, list(contradictions))
     return out
