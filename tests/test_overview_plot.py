@@ -108,3 +108,15 @@ def test_implausible_values_are_left_out_and_counted():
     ax = overview_plot(rows).axes[0]
     assert "1 implausible not shown" in ax.get_xlabel()
     assert ax.get_xlim()[1] < 1.0  # (ms: the 15,400 ms value is not on the axis)
+
+
+def test_configurations_named_by_numbers_are_in_their_order():
+    # (Percona's 201808 io1 campaign: files res_iops1000 ... res_iops30000 gave an axis
+    # iops1000, iops10000, iops11000, ..., iops2000, iops20000, ...)
+    names = ["iops10000", "iops2000", "iops30000", "iops300", "sz900", "sz1100"]
+    data = pd.DataFrame([{"metric": "iops", "unit": "IO/s", "value": 100.0 + k, "test": "t",
+                          "tool": "fio", "config": c} for k, c in enumerate(names)])
+    ax = overview_plot(data).axes[0]
+    ax.figure.canvas.draw()
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "iops300", "iops2000", "iops10000", "iops30000", "sz900", "sz1100"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ebsstats._docs import renamed
-from ebsstats.plots._text import plain_text
+from ebsstats.plots._text import natural_key, plain_text
 from ebsstats.units import display
 
 
@@ -54,7 +54,7 @@ def slowest_timeline_plot(data: pd.DataFrame, member: str = "volume",
     import matplotlib.pyplot as plt
 
     worst = data[data["slowest"]]
-    members = sorted(data[member].astype(str).unique())
+    members = sorted(data[member].astype(str).unique(), key=natural_key)
     ypos = {m: i for i, m in enumerate(members)}
     ax = ax or plt.subplots(figsize=(9, 0.4 * len(members) + 1.5))[1]
     y = worst[member].astype(str).map(ypos)

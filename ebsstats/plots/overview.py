@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ebsstats.plots._text import plain_text
+from ebsstats.plots._text import natural_key, plain_text
 from ebsstats.schema import IMPLAUSIBLE, TOO_FAST
 from ebsstats.units import display
 
@@ -59,7 +59,7 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     odd_n = data.loc[chosen & odd, "metric"].astype(str).value_counts()
     rows = data[chosen & data[value].notna() & ~odd].copy()
     rows[y] = rows[y].astype("string").fillna("–")
-    order = sorted(rows[y].unique())
+    order = sorted(rows[y].unique(), key=natural_key)  # (iops2000 before iops10000)
     n_levels = max(len(order), 2)
     fig, axes = plt.subplots(1, len(present), figsize=(4.2 * len(present),
                              1.2 + height_per_row * n_levels), squeeze=False, sharey=False)
