@@ -300,6 +300,39 @@ _ABSENTS = (_Absent,) * len(_META_KEYS)
 _STR_OR_ABSENT = frozenset({str, type})  # type(_Absent) is type
 
 
+def job_meta_pair(gvals: tuple, jvals: tuple, defaults: bool
+                  ) -> tuple[dict, dict[str, int | None]] | None:
+    """:func:`job_meta_plain` of a job's options given as the values at :data:`_META_KEYS`
+    (``_Absent`` where not set) of the global options (``gvals``) and of the job's own
+    (``jvals``, which win where set): what the merged dict gives, the same dicts. A pair of
+    strings already kept is found without merging them (fio JSON decoded into tuples: a
+    report's jobs share its global options).
+
+    >>> g = tuple("libaio" if k == "ioengine" else _Absent for k in _META_KEYS)
+    >>> j = tuple("randread" if k == "rw" else _Absent for k in _META_KEYS)
+    >>> job_meta_pair(g, j, True) == job_meta_plain({"ioengine": "libaio", "rw": "randread"},
+    ...                                             True)
+    True
+    """
+    key = (defaults, gvals, jvals)
+    try:
+        hit = _JOB_META_PAIRS.get(key)
+    except TypeError:  # a list or an object among them: not what fio prints
+        return None
+    if hit is None:
+        merged = {k: g if j is _Absent else j
+                  for k, g, j in zip(_META_KEYS, gvals, jvals, strict=True)
+                  if j is not _Absent or g is not _Absent}
+        hit = job_meta_plain(merged, defaults)
+        if hit is not None:  # (its values all strings or absent: no other value equals it)
+            remember(_JOB_META_PAIRS, key, hit, most=4096)
+    return hit
+
+
+# (defaults, global values, job values) -> what job_meta_plain gives of them merged
+_JOB_META_PAIRS: dict[tuple, tuple[dict, dict]] = {}
+
+
 def _job_meta(opts: Mapping, defaults: bool) -> tuple[dict, dict[str, int | None]]:
     rw = opts.get("rw", opts.get("readwrite"))
     if rw is None and defaults:

@@ -25,9 +25,11 @@ from ebsstats.io._common import Parsed, line_of, picker, remember
 from ebsstats.io.fio._options import (
     _COUNT_METRICS,
     _DIRS,
+    _META_KEYS,
     _RATE_METRICS,
     _RW_OPS,
     TOOL,
+    _Absent,
     _Bad,
     _no_report,
     _notes_beside,
@@ -36,7 +38,7 @@ from ebsstats.io.fio._options import (
     _strip_rw,
     _version_tuple,
     job_meta,
-    job_meta_plain,
+    job_meta_pair,
 )
 
 __all__: list[str] = []  # the reader's public face is ebsstats.io.fio
@@ -748,15 +750,22 @@ _Direction = msgspec.defstruct(
     "_Direction", [(k, _PLAIN, _NO_NUMBER) for k in _DIR_NUMBERS]
     + [(k, _Stat | None, None) for k in _DIR_STATS], gc=False,
     module=__name__)
+# a job's or the report's options: only those job_meta reads (_META_KEYS), _Absent where
+# not set (what job_meta_plain looks them up as), any JSON value (job_meta_pair judges them);
+# the others (name, filename, directory ...) are scanned, never built
+_Options = msgspec.defstruct("_Options", [(k, Any, _Absent) for k in _META_KEYS], gc=False,
+                             module=__name__)
+_NO_OPTIONS = (_Absent,) * len(_META_KEYS)
+_MAYBE_OPTIONS = _Options | None | msgspec.UnsetType  # (null: none, as {} on the general path)
 _Job = msgspec.defstruct(
-    "_Job", [(k, Any, _UNSET) for k in ("jobname", "groupid", "error", "job_options",
-                                        "hostname")]
+    "_Job", [(k, Any, _UNSET) for k in ("jobname", "groupid", "error", "hostname")]
+    + [("job_options", _MAYBE_OPTIONS, _UNSET)]
     + [(k, _MAYBE_PLAIN, _UNSET) for k in ("elapsed", "job_runtime", "usr_cpu", "sys_cpu",
                                            "job_start")]
     + [(k, _Direction | msgspec.UnsetType, _UNSET) for k, _ in _DIRS],
     rename={"job_options": "job options"}, gc=False, module=__name__)
 _Report = msgspec.defstruct(
-    "_Report", [("fio_version", Any, _UNSET), ("global_options", Any, _UNSET),
+    "_Report", [("fio_version", Any, _UNSET), ("global_options", _MAYBE_OPTIONS, _UNSET),
                 ("timestamp", _MAYBE_PLAIN, _UNSET), ("timestamp_ms", _MAYBE_PLAIN, _UNSET),
                 ("jobs", list[_Job] | msgspec.UnsetType, _UNSET),
                 ("client_stats", list[_Job] | msgspec.UnsetType, _UNSET)],
@@ -856,24 +865,25 @@ def _fast_records(doc, source: str):
         return None
     vt = _version_tuple(version)
     defaults = vt is not None and vt[0] >= 3
-    gopts = doc.global_options or {}  # (UNSET is false)
+    gopts = doc.global_options
+    gvals = _astuple(gopts) if gopts else _NO_OPTIONS  # (UNSET and None are false)
     end = _fast_end(doc)
     key, jobs = ("jobs", doc.jobs) if doc.jobs is not _UNSET else ("client_stats",
                                                                    doc.client_stats)
-    if type(gopts) is not dict or end is False or not jobs:
+    if end is False or not jobs:
         return None
     pkey = (key, _mask_of(jobs))
     plans = _REPORT_PLANS.get(pkey)
     if plans is not None:
         for plan in plans:
-            got = _planned(plan, jobs, key, source, version, gopts, defaults, end)
+            got = _planned(plan, jobs, key, source, version, gvals, defaults, end)
             if got is not None:
                 return got
     infos: list[tuple] = []
     lists: tuple[list, ...] = ([], [], [], [], [])  # op, position, metric, value, block size
     plus = False
     for i, job in enumerate(jobs):
-        got = _fast_job(job, _job_path(key, i), key == "client_stats", gopts, defaults, end,
+        got = _fast_job(job, _job_path(key, i), key == "client_stats", gvals, defaults, end,
                         lists)
         if got is None:
             return None
@@ -920,13 +930,13 @@ def _job_path(key: str, i: int) -> str:
     return path
 
 
-def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: float | None,
+def _fast_job(job, path: str, clients: bool, gvals: tuple, defaults: bool, end: float | None,
               lists: tuple) -> tuple | None:
     """A usual job (a decoded ``_Job``): its path, name, group, option metadata, flag and host
     (a dict, usually empty), start time, number of rows (appended to ``lists``) and whether it
     has histogram bins (what :func:`_fast_columns` takes); ``None`` for anything else (a failed
     job among them)."""
-    head = _job_head(job, gopts, defaults)
+    head = _job_head(job, gvals, defaults)
     if head is None:
         return None
     name, gid, meta, bsizes = head
@@ -951,10 +961,11 @@ def _fast_job(job, path: str, clients: bool, gopts: dict, defaults: bool, end: f
     return _job_info(job, path, clients, end, runtimes, head, len(val) - n0, plus)
 
 
-def _job_head(job, gopts: dict, defaults: bool) -> tuple | None:
-    """A usual job's name, group (as a string), option metadata and block sizes; ``None`` for
-    anything else (a failed job among them)."""
-    jopts = job.job_options or {}  # (UNSET is false)
+def _job_head(job, gvals: tuple, defaults: bool) -> tuple | None:
+    """A usual job's name, group (as a string), option metadata and block sizes (``gvals``:
+    the report's global options, as :func:`~ebsstats.io.fio._options.job_meta_pair` takes
+    them); ``None`` for anything else (a failed job among them)."""
+    jopts = job.job_options
     name = job.jobname
     error = job.error
     if error is _UNSET:
@@ -962,10 +973,9 @@ def _job_head(job, gopts: dict, defaults: bool) -> tuple | None:
     gid = job.groupid
     if gid is _UNSET:
         gid = ""
-    if (type(jopts) is not dict or type(name) is not str or type(error) is not int or error
-            or type(gid) not in _GROUP_TYPES):
+    if type(name) is not str or type(error) is not int or error or type(gid) not in _GROUP_TYPES:
         return None
-    got = job_meta_plain({**gopts, **jopts}, defaults)  # (decoded by msgspec: JSON values)
+    got = job_meta_pair(gvals, _astuple(jopts) if jopts else _NO_OPTIONS, defaults)
     if got is None:
         return None
     return name, gid if type(gid) is str else str(gid), got[0], got[1]
@@ -1114,18 +1124,18 @@ _META_COLUMNS: dict[tuple[int, int], tuple[dict, dict]] = {}
 
 def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) -> dict | None:
     """:func:`_job_columns` of the usual report of several jobs (every job with rows, no flag
-    nor host, their option metadata of the same keys), without a dict per job: the source, tool
-    and version are the report's, a metadata dict that every job shares (job options alike:
+    nor host), without a dict per job: the source, tool and version are the report's, a
+    metadata dict that every job shares (job options alike:
     :func:`~ebsstats.io.fio._options.job_meta_plain` gives the one dict) is constant; the
-    other columns judged per job as there. ``None`` for any other report."""
+    other columns judged per job as there, an option a job's metadata lacks ``None`` on its
+    rows, the options of the first job's metadata before ``timestamp``, the others' after it
+    (the rule's order: a dict per job's keys in turn). ``None`` for any other report."""
     counts = tuple([info[6] for info in infos])
     if not all(counts) or any([info[4] for info in infos]):
         return None
     paths, names, gids, metas, _tails, stamps, _m, _plus = zip(*infos, strict=True)
     meta = metas[0]
     shared = metas.count(meta) == len(metas) and all([m is meta for m in metas])
-    if not shared and any([tuple(m) != tuple(meta) for m in metas]):
-        return None
 
     def col(name: str, per_job: tuple):
         return _jobs_column(name, per_job, counts, n)
@@ -1139,8 +1149,13 @@ def _jobs_columns(source: str, version: str | None, infos: list[tuple], n: int) 
         cols.update(_meta_columns(meta, n))
     else:
         for k in meta:
-            cols[k] = col(k, tuple([m[k] for m in metas]))
+            cols[k] = col(k, tuple([m.get(k) for m in metas]))
     cols["timestamp"] = col("timestamp", stamps)
+    if not shared and any([tuple(m) != tuple(meta) for m in metas]):  # (2,000 corpus
+        # reports: 193 of several jobs, rwmixread on their mixed jobs only)
+        for k in dict.fromkeys(itertools.chain.from_iterable(metas)):
+            if k not in cols:
+                cols[k] = col(k, tuple([m.get(k) for m in metas]))
     return cols
 
 
@@ -1417,31 +1432,46 @@ _PLANS_PER_SHAPE = 4
 
 
 def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None,
-             gopts: dict, defaults: bool, end: float | None):
-    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it)."""
-    steps, rows, job_ops, counts = plan
-    try:
-        got = _run_plan(steps, jobs)
-    except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
-        return None
-    if got is None:
-        return None
-    values, runtimes, plus = got
-    clients = key == "client_stats"
+             gvals: tuple, defaults: bool, end: float | None):
+    """:func:`_fast_records` of a report by a plan, or ``None`` (the fast path reads it): each
+    job's values by its steps (as :func:`_run_plan`), then its name, options and times."""
+    steps, rows, job_ops, counts, paths = plan
+    values: list = []
     infos = []
-    heads = []
+    bsizes = []
     sizes = set()
-    for i, job in enumerate(jobs):
-        head = _job_head(job, gopts, defaults)
+    plus = False
+    clients = key == "client_stats"
+    for job, (dirs, cpu), path, m, ops in zip(jobs, steps, paths, counts, job_ops,
+                                               strict=True):
+        rts = [0.0]
+        try:
+            for get, fn in dirs:
+                got = fn(get(job))
+                if got is None:
+                    return None
+                values += got[0]
+                if got[1] is not None:
+                    rts.append(got[1])
+                plus = plus or got[2]
+        except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
+            return None
+        usr, sys_ = job.usr_cpu, job.sys_cpu
+        if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+            return None
+        if cpu[0]:
+            values.append(float(usr))
+        if cpu[1]:
+            values.append(float(sys_))
+        head = _job_head(job, gvals, defaults)
         if head is None:
             return None
-        info = _job_info(job, _job_path(key, i), clients, end, runtimes[i], head, counts[i],
-                         plus)
+        info = _job_info(job, path, clients, end, rts, head, m, plus)
         if info is None:
             return None
         infos.append(info)
-        heads.append(head)
-        sizes.update(map(head[3].get, job_ops[i]))
+        bsizes.append(head[3])
+        sizes.update(map(head[3].get, ops))
     n = len(values)
     cols = _fast_columns(source, version, infos, n)
     if len(sizes) == 1 and type(first := next(iter(sizes))) in _INT_OR_NONE:
@@ -1450,8 +1480,8 @@ def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None
         bss = []
         ops = rows["op"]
         k = 0
-        for head, m in zip(heads, counts, strict=True):
-            bss += map(head[3].get, ops[k:k + m])
+        for bsize, m in zip(bsizes, counts, strict=True):
+            bss += map(bsize.get, ops[k:k + m])
             k += m
     cols.update(op=rows["op"], block_size=bss, position=rows["position"],
                 metric=rows["metric"], value=values)
@@ -1510,11 +1540,11 @@ class _Source:
 def _report_plan(jobs: list, key: str, mask: tuple, rows: dict, values: list,
                  counts: tuple):
     """A plan of the layout of ``jobs`` (read by the fast path into ``rows`` and ``values``):
-    ``(each job's steps, rows, each job's ops, each job's number of rows)``, or ``None`` when
-    the layout has a case the plans leave to the fast path (a percentile object with keys it
-    drops) or the plan does not give the fast path's rows. A job's steps: for each direction
-    with rows, the getter of its object and the compiled function that reads it
-    (:func:`_direction_fn`), and whether it has each CPU figure."""
+    ``(each job's steps, rows, each job's ops, each job's number of rows, each job's path)``,
+    or ``None`` when the layout has a case the plans leave to the fast path (a percentile
+    object with keys it drops) or the plan does not give the fast path's rows. A job's steps:
+    for each direction with rows, the getter of its object and the compiled function that
+    reads it (:func:`_direction_fn`), and whether it has each CPU figure."""
     pos: list[str] = []
     met: list[str] = []
     ops: list[str] = []
@@ -1549,7 +1579,7 @@ def _report_plan(jobs: list, key: str, mask: tuple, rows: dict, values: list,
     for m in counts:
         job_ops.append(tuple(dict.fromkeys(ops[k:k + m])))
         k += m
-    return steps, rows, tuple(job_ops), counts
+    return steps, rows, tuple(job_ops), counts, tuple(_job_path(key, i) for i in range(len(jobs)))
 
 
 def _run_plan(steps: tuple, jobs: list):
