@@ -1066,3 +1066,20 @@ def test_a_target_rate_is_a_workload_parameter():
     assert one(df, "ops", test="oltp") == approx(212.74)
     assert "target_rate" in es.schema.WORKLOAD_PARAMETERS
     assert "target_rate" not in read("sb1.0_oltp_read_only_t2_ri.txt")
+
+
+def test_a_query_count_beyond_a_float_is_read_not_a_crash(tmp_path):
+    # (fuzzing, seed 61: a 400-digit "total:" under "queries performed:" raised OverflowError
+    # in the float division of the queries-per-transaction text)
+    text = (FIXTURES / "sysbench" / "sb1.0_oltp_read_only_t2_ri.txt").read_text()
+    assert re.search(r"^\s+total:\s+161904$", text, re.M)
+    big = "9" * 400
+    f = tmp_path / "sb.txt"
+    f.write_text(re.sub(r"(?m)^(\s+total:\s+)161904$", rf"\g<1>{big}", text))
+    df = es.read_sysbench(f)
+    want = es.read_sysbench(FIXTURES / "sysbench" / "sb1.0_oltp_read_only_t2_ri.txt")
+    pd.testing.assert_series_equal(df["value"], want["value"])
+    trx = int(re.search(r"transactions:\s+(\d+)", text).group(1))
+    each = (int(big) * 2 + trx) // (2 * trx)  # (half up: no tie with this many digits)
+    assert df["sql_mix"].iloc[0] == f"read-only, {each} queries a transaction"
+    assert want["sql_mix"].iloc[0] == f"read-only, {round(161904 / trx)} queries a transaction"

@@ -87,6 +87,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import accumulate, chain, repeat
 
 import msgspec
@@ -1359,7 +1360,8 @@ class _Reader:
                 total, trx = counts.get("total"), counts.get("transactions")
                 if total is None or not trx or not int(trx):
                     return mix
-                each = round(int(total) / int(trx))
+                each = round(Fraction(int(total), int(trx)))  # (exact: a count of 400
+                # digits overflowed a float division; half to even, as round() of it)
                 return f"{mix}, {each} quer{'y' if each == 1 else 'ies'} a transaction"
         return None
 
