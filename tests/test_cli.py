@@ -12,12 +12,17 @@ import pandas as pd
 import pytest
 
 import ebsstats as es
-from tests.conftest import ROOT, tree_digest
+from tests.conftest import ROOT, run_cli, tree_digest
 
 SAMPLES = ROOT / "data" / "samples"
 
+#: ``ebsstats ARGS`` in this process (exit code, stdout, stderr, as a finished process)
+run = run_cli
 
-def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+
+def run_process(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """``python -m ebsstats.app.cli ARGS`` in a new process: the exit code of the process
+    itself (a usage error is 2, without a traceback)."""
     return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
                           text=True, timeout=timeout)
 
@@ -79,7 +84,7 @@ def test_simulate_writes_a_campaign(tmp_path):
 def test_simulate_refuses_a_non_empty_folder(tmp_path):
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "results.json").write_text("{}")
-    proc = run("simulate", "-o", str(tmp_path / "c"), "--weeks", "1")
+    proc = run_process("simulate", "-o", str(tmp_path / "c"), "--weeks", "1")
     assert proc.returncode == 2 and "not empty" in proc.stderr and "Traceback" not in proc.stderr
     assert [p.name for p in (tmp_path / "c").iterdir()] == ["results.json"]
     assert (tmp_path / "c" / "results.json").read_text() == "{}"

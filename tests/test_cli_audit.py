@@ -15,12 +15,17 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io.meta import check_pattern
-from tests.conftest import ROOT, fixture, tree_digest
+from tests.conftest import ROOT, fixture, run_cli, tree_digest
 
 FIO = ROOT / "data" / "samples" / "fio"
 
+#: ``ebsstats ARGS`` in this process (exit code, stdout, stderr, as a finished process)
+run = run_cli
 
-def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+
+def run_process(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """``python -m ebsstats.app.cli ARGS`` in a new process: where what is tested is what the
+    process itself prints (a Python warning escaping to its stderr)."""
     return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
                           text=True, timeout=timeout)
 
@@ -33,10 +38,9 @@ def one_line_error(proc: subprocess.CompletedProcess, rc: int = 2) -> str:
     return lines[0]
 
 
-@pytest.fixture
-def data(tmp_path) -> Path:
+def _data(folder: Path) -> Path:
     """A copy of two fio runs of the bundled samples (one config, local-disk)."""
-    d = tmp_path / "data"
+    d = folder / "data"
     d.mkdir()
     for f in sorted(FIO.glob("randread_4k_rep*.json"))[:2]:
         shutil.copy(f, d / f.name)
@@ -45,9 +49,23 @@ def data(tmp_path) -> Path:
 
 
 @pytest.fixture
-def tidy(tmp_path, data) -> Path:
+def data(tmp_path) -> Path:
+    return _data(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory) -> Path:
+    """``ebsstats ingest`` of :func:`data`, once for the module (tests get a copy: ``tidy``)."""
+    folder = tmp_path_factory.mktemp("ingested")
+    out = folder / "tidy.parquet"
+    assert run("ingest", str(_data(folder)), "-o", str(out), "-q").returncode == 0
+    return out
+
+
+@pytest.fixture
+def tidy(tmp_path, data, ingested) -> Path:
     out = tmp_path / "tidy.parquet"
-    assert run("ingest", str(data), "-o", str(out), "-q").returncode == 0
+    shutil.copy(ingested, out)
     return out
 
 
@@ -195,12 +213,31 @@ def _notebook(path: Path) -> None:
                                                             "display_name": "Python 3"}}}))
 
 
-def test_report_only_or_notebooks_that_match_nothing_are_usage_errors(tmp_path, data):
-    nbs = tmp_path / "nbs"
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory) -> Path:
+    """A folder holding ``data``, ``nbs`` (one notebook that works) and ``rep``: the report
+    ``ebsstats report data -o rep --notebooks nbs`` wrote, once for the module."""
+    folder = tmp_path_factory.mktemp("reported")
+    nbs = folder / "nbs"
     nbs.mkdir()
     _notebook(nbs / "00-ok.ipynb")
-    out = tmp_path / "rep"
-    assert run("report", str(data), "-o", str(out), "--notebooks", str(nbs)).returncode == 0
+    out = folder / "rep"
+    assert run("report", str(_data(folder)), "-o", str(out), "--notebooks", str(nbs)
+               ).returncode == 0
+    return folder
+
+
+@pytest.fixture
+def report_done(tmp_path, reported) -> tuple[Path, Path, Path]:
+    """A copy of :func:`reported` in ``tmp_path`` (the report's files, times included): the
+    data, the notebooks and the report an earlier run wrote."""
+    for name in ("data", "nbs", "rep"):
+        shutil.copytree(reported / name, tmp_path / name)
+    return tmp_path / "data", tmp_path / "nbs", tmp_path / "rep"
+
+
+def test_report_only_or_notebooks_that_match_nothing_are_usage_errors(tmp_path, report_done):
+    data, nbs, out = report_done  # (the report of data with nbs written to out: exit 0)
     before = tree_digest(out)
     line = one_line_error(run("report", str(data), "-o", str(out), "--notebooks", str(nbs),
                               "--only", "zzz"))
@@ -227,12 +264,8 @@ def test_report_of_no_results_says_so(tmp_path):
     assert tree_digest(bad) == before
 
 
-def test_report_failure_claims_pages_only_when_this_run_wrote_them(tmp_path, data):
-    nbs = tmp_path / "nbs"
-    nbs.mkdir()
-    _notebook(nbs / "00-ok.ipynb")
-    out = tmp_path / "rep"
-    assert run("report", str(data), "-o", str(out), "--notebooks", str(nbs)).returncode == 0
+def test_report_failure_claims_pages_only_when_this_run_wrote_them(report_done):
+    data, nbs, out = report_done  # (the report of data with nbs written to out: exit 0)
     book = json.loads((nbs / "00-ok.ipynb").read_text())
     book["cells"][2]["source"] = "1/0"
     (nbs / "01-bad.ipynb").write_text(json.dumps(book))
@@ -256,7 +289,7 @@ def test_simulate_argument_checks(tmp_path, args, said):
 
 def test_ingest_says_notes_not_python_warnings(tmp_path, data):
     (data / "bad.json").write_text('{"fio version" : "fio-3.33", "jobs" : [ {')
-    proc = run("ingest", str(data), "-o", str(tmp_path / "t.parquet"), "-q")
+    proc = run_process("ingest", str(data), "-o", str(tmp_path / "t.parquet"), "-q")
     assert proc.returncode == 0, proc.stderr
     assert "UserWarning" not in proc.stderr and "frame.attrs" not in proc.stderr
     assert "cli.py" not in proc.stderr and "FAILED 1 file(s)" in proc.stdout

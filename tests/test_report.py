@@ -23,7 +23,7 @@ from ebsstats.app.reports import (
     notebook_parameters,
     report,
 )
-from tests.conftest import fixture
+from tests.conftest import fixture, run_cli
 
 
 def _nb(path: Path, code: list[str], params: str = 'data = "x"\noutput = "."\n'):
@@ -152,8 +152,7 @@ def test_output_refuses_a_folder_of_unrelated_files(tmp_path, fio_data):
     (out / "thesis.tex").write_text("years of work")
     with pytest.raises(OutputRefused, match="not an ebsstats report"):
         check_output(fio_data, out)
-    proc = subprocess.run([sys.executable, "-m", "ebsstats.app.cli", "report", str(fio_data),
-                           "-o", str(out)], capture_output=True, text=True, timeout=300)
+    proc = run_cli("report", str(fio_data), "-o", str(out))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "not an ebsstats report" in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert (out / "thesis.tex").read_text() == "years of work"
