@@ -4,18 +4,31 @@ Simulated histories: one run per day, log-normal noise with coefficient of varia
 in four shapes — ``stable``; ``drift`` (-0.3 %/day, the new run continues the drift);
 ``changepoint`` (a -15 % step 40 % of the way before the end, the new run in the latest regime);
 ``outliers`` (10 % of history runs 30 % low, as from a noisy neighbour). For each history size
-(10, 20, 30 runs at CV 3 %; 20 runs at CV 5 %) and new-side size (1 run; 3 runs on the following day) it prints
+(10, 20, 30 runs at CV 3 %; 20 runs at CV 5 %) and new-side size (1 run; 3 runs on the
+following day) it prints
 
 * the false-alarm rate per group-run: the new run(s) come from the history's own latest level
-  (unadjusted p-values, i.e. one group per call: the per-group rate at level 5 %);
-* the detection rate of a 10 % step down (new runs × 0.9).
+  (unadjusted p-values, i.e. one group per call): ``reject_5pct`` is the two-sided rate
+  (p < 5 %, either direction: the nominal 5 %), ``false_alarm`` the share flagged ``worse``
+  (out of line, what fails a CI: about half of it);
+* the detection rate of a 10 % step down (new runs × 0.9, flagged ``worse``).
+
+Stable histories with a spurious changepoint (``--spurious`` histories per design, default
+10 × ``--reps``): among the stable histories in which PELT (as :func:`regressions` runs it)
+proposes a changepoint (``pelt_change`` of all), the share whose new run(s), from the same
+distribution, are rejected at 5 % (``reject_5pct``), the share in which the permutation change
+test (:func:`ebsstats.stats.history.change_test`) confirmed the change (``confirmed``; times
+``pelt_change``, at most 1 % of all stable histories in expectation, by construction) and in
+which the row's regime is PELT's latest segment (``latest_segment``). When PELT's latest
+segment was always the regime, 10-18 % were rejected (seed 22, 2000 histories per design).
 
 Real repeated data (optional): ``--real PATH`` (a folder ``ebsstats.read`` understands or a
 Parquet file): for each group with at least 21 runs in time order, each run from the 21st on is
 checked against all runs before it (rolling, "leave-future-out"); with no known regression in
 the data the out-of-line rate estimates the false-alarm rate on real noise.
 
-    python benchmarks/validate_regressions.py [--reps 400] [--real /work/realdata/...]
+    python benchmarks/validate_regressions.py [--reps 400] [--spurious 8000]
+        [--real /work/realdata/...]
 """
 
 from __future__ import annotations
@@ -27,7 +40,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ebsstats.stats.history import regressions
+from ebsstats.stats.changepoint import changepoints
+from ebsstats.stats.history import CHANGE_ALPHA, MIN_REGIME, _clip_outliers, regressions
 
 SHAPES = ("stable", "drift", "changepoint", "outliers")
 
@@ -81,8 +95,45 @@ def simulate(reps: int, seed: int) -> pd.DataFrame:
             r = regressions(h, w, by="config", padjust="none")
             rec[label] = float(r["out_of_line"].mean())
             if step == 1.0:
+                rec["reject_5pct"] = float((r["p_value"] < 0.05).mean())
                 rec["changepoint_found"] = float(r["changepoint"].mean())
                 rec["trend_found"] = float((r["trend_pct_per_day"] != 0).mean())
+        rows.append(rec)
+        print(rec, flush=True)
+    return pd.DataFrame(rows)
+
+
+def _pelt_proposes(y: np.ndarray) -> bool:
+    """Does PELT, as :func:`regressions` runs it (outliers clipped, mbic, segments of >= 5
+    runs), find a changepoint in the log history ``y``?"""
+    if y.size < 2 * MIN_REGIME:
+        return False
+    return len(changepoints(_clip_outliers(y), penalty="mbic", min_size=MIN_REGIME)) > 1
+
+
+def spurious(histories: int, seed: int) -> pd.DataFrame:
+    """Stable histories in which PELT proposes a changepoint (all spurious): the share of them
+    whose new runs, from the same distribution, are rejected at 5 % (two-sided, unadjusted) or
+    flagged worse, the share in which the change test confirmed the change and in which the
+    row's regime is PELT's latest segment."""
+    rng = np.random.default_rng(seed)
+    designs = [(0.03, n_hist, n_new) for n_hist in (10, 20, 30) for n_new in (1, 3)]
+    designs += [(0.05, 20, n_new) for n_new in (1, 3)]
+    rows = []
+    for cv, n_hist, n_new in designs:
+        h, w = _frames("stable", n_hist, n_new, cv, 1.0, histories, rng)
+        hit = [c for c, g in h.groupby("config", sort=False)
+               if _pelt_proposes(np.log(g["value"].to_numpy()))]
+        rec = {"cv": cv, "n_history": n_hist, "n_new": n_new, "histories": histories,
+               "pelt_change": len(hit) / histories, "groups": len(hit)}
+        if hit:
+            r = regressions(h[h["config"].isin(hit)], w[w["config"].isin(hit)], by="config",
+                            padjust="none")
+            rec.update(reject_5pct=float((r["p_value"] < 0.05).mean()),
+                       false_alarm=float(r["out_of_line"].mean()),
+                       confirmed=float((r["changepoint_p"] < CHANGE_ALPHA).mean()),
+                       latest_segment=float(r["changepoint"].mean()),
+                       trend_found=float((r["trend_pct_per_day"] != 0).mean()))
         rows.append(rec)
         print(rec, flush=True)
     return pd.DataFrame(rows)
@@ -140,6 +191,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--spurious", type=int, help="stable histories per design screened for a "
+                    "spurious PELT changepoint (default 10 x reps; 0 skips)")
     ap.add_argument("--real", help="folder or Parquet file of real repeated runs")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
@@ -147,9 +200,16 @@ def main() -> None:
     res = simulate(args.reps, args.seed)
     with pd.option_context("display.width", 140, "display.max_rows", None):
         print(res.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-        print("\nworst false-alarm rate:", res["false_alarm"].max())
+        print("\nworst false-alarm rate (flagged worse):", res["false_alarm"].max())
+        st = res[res["shape"] == "stable"]["reject_5pct"]
+        print(f"stable histories, two-sided rejection at 5 %: {st.min():.3f}-{st.max():.3f}")
         print(f"family-wise (Holm, 10 stable groups of 20 runs, one call): "
               f"{family(max(args.reps // 4, 50), args.seed + 1):.3f}")
+        n_sp = 10 * args.reps if args.spurious is None else args.spurious
+        if n_sp:
+            sp = spurious(n_sp, args.seed + 2)
+            print("\nstable histories in which PELT proposes a (spurious) changepoint:")
+            print(sp.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
         if args.real:
             r = real(args.real)
             print(r.to_string(index=False))

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ebsstats.stats.history import qn, qn_df, regressions
+from ebsstats.stats.history import change_test, qn, qn_df, regressions
 from ebsstats.stats.multiplicity import adjust_pvalues
 
 T0 = pd.Timestamp("2024-01-01", tz="UTC")
@@ -164,3 +164,82 @@ def test_heavy_tailed_history_widens_its_band():
     v[::5] *= 0.6
     r = regressions(_frame(v), _frame([600.0], start_day=25)).iloc[0]
     assert r["tail_factor"] > 3 and r["verdict"] == "~"
+
+
+def test_change_test_is_the_largest_mann_whitney_z_with_a_permutation_p():
+    """The statistic by hand: the largest |z| of scipy's Mann–Whitney U (normal approximation
+    with its tie correction, no continuity correction) over the admissible splits; with 10 runs
+    and segments of >= 5 the only split is 5 | 5, where the permutation p estimates scipy's
+    exact p (999 shuffles: within 4 Monte Carlo SEs)."""
+    rng = np.random.default_rng(21)
+    y = np.round(rng.normal(0, 1, 16), 1)  # rounded: ties
+    y[10:] += 0.8
+    assert len(np.unique(y)) < y.size
+
+    def z(a, b):
+        p = stats.mannwhitneyu(a, b, method="asymptotic", use_continuity=False).pvalue
+        return stats.norm.isf(p / 2)
+
+    t, p = change_test(y)
+    assert t == pytest.approx(max(z(y[:k], y[k:]) for k in range(5, 12)))
+    assert 0 < p <= 1
+    y10 = rng.normal(0, 1, 10)
+    y10[5:] += 1.0
+    t10, p10 = change_test(y10)
+    assert t10 == pytest.approx(z(y10[:5], y10[5:]))
+    exact = stats.mannwhitneyu(y10[:5], y10[5:], method="exact").pvalue
+    assert p10 == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 999) + 1e-3)
+    assert change_test(np.arange(9.0)) == (pytest.approx(np.nan, nan_ok=True), 1.0)
+
+
+def test_uncertain_change_keeps_the_larger_p_of_both_regimes():
+    """PELT proposes a change in this stable history that the rank test does not confirm
+    (p >= 1 %): the row is the test against whichever of the whole history and PELT's latest
+    segment finds the new run less surprising (each a plain prediction interval here, checked
+    by hand in the first test)."""
+    from ebsstats.stats.changepoint import changepoints
+    from ebsstats.stats.history import CHANGE_ALPHA, _clip_outliers
+
+    y = np.random.default_rng(20).normal(0, 0.03, 21)
+    h = pd.DataFrame({"config": "a", "value": 1000 * np.exp(y[:20])})
+    new = pd.DataFrame({"config": "a", "value": [1000 * np.exp(y[20])]})
+    seg = changepoints(_clip_outliers(y[:20]), penalty="mbic", min_size=5)
+    assert len(seg) > 1
+    start = int(seg["start"].iloc[-1])
+    r = regressions(h, new, time=None).iloc[0]
+    assert r["changepoint_p"] == pytest.approx(change_test(y[:20])[1])
+    assert r["changepoint_p"] >= CHANGE_ALPHA
+    p_whole = regressions(h, new, time=None, regime="all")["p_value"].iloc[0]
+    p_latest = regressions(h.iloc[start:], new, time=None, regime="all")["p_value"].iloc[0]
+    assert p_whole != pytest.approx(p_latest)
+    assert r["p_value"] == pytest.approx(max(p_whole, p_latest))
+    assert r["n_regime"] == (20 if p_whole >= p_latest else 20 - start)
+    assert "regime uncertain" in r["test_method"]
+
+
+@pytest.mark.slow
+def test_spurious_changepoint_in_a_stable_history_keeps_the_level():
+    """200 stable histories (20 runs, 3 % noise, no change) in which PELT nevertheless proposes
+    a changepoint, each with 3 new runs from the same distribution (no times: no trend). When
+    PELT's latest segment was the regime, 27 of 200 were rejected at 5 % (13.5 %); confirmed by
+    the permutation change test, or else tested against both candidate regimes, 12. Binomial
+    (200, 5 %): P(X >= 19) = 0.006. Only a share CHANGE_ALPHA of all stable histories may keep
+    a spurious short regime (here 23 of the 3572 screened)."""
+    from ebsstats.stats.changepoint import changepoints
+    from ebsstats.stats.history import CHANGE_ALPHA, _clip_outliers
+
+    rng = np.random.default_rng(1)
+    hist, new, screened = [], [], 0
+    while len(hist) < 200:
+        y = rng.normal(0, 0.03, 23)
+        screened += 1
+        if len(changepoints(_clip_outliers(y[:20]), penalty="mbic", min_size=5)) > 1:
+            g = f"g{len(hist)}"
+            hist.append(pd.DataFrame({"config": g, "value": 1000 * np.exp(y[:20])}))
+            new.append(pd.DataFrame({"config": g, "value": 1000 * np.exp(y[20:])}))
+    r = regressions(pd.concat(hist), pd.concat(new), time=None, padjust="none")
+    rejected = int((r["p_value"] < 0.05).sum())
+    assert stats.binom.sf(rejected - 1, 200, 0.05) > 0.01  # P(X >= rejected) under 5 %
+    assert 3 <= rejected <= 18
+    confirmed = int((r["changepoint_p"] < CHANGE_ALPHA).sum())
+    assert confirmed / screened <= CHANGE_ALPHA + 3 * np.sqrt(CHANGE_ALPHA / screened)
