@@ -1444,25 +1444,14 @@ def _planned(plan: tuple, jobs: list, key: str, source: str, version: str | None
     clients = key == "client_stats"
     for job, (dirs, cpu), path, m, ops in zip(jobs, steps, paths, counts, job_ops,
                                                strict=True):
-        rts = [0.0]
         try:
-            for get, fn in dirs:
-                got = fn(get(job))
-                if got is None:
-                    return None
-                values += got[0]
-                if got[1] is not None:
-                    rts.append(got[1])
-                plus = plus or got[2]
+            got = _job_values(job, dirs, cpu, values)
         except TypeError:  # an UNSET statistic scaled: the fast path refuses it (as it does)
             return None
-        usr, sys_ = job.usr_cpu, job.sys_cpu
-        if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+        if got is None:
             return None
-        if cpu[0]:
-            values.append(float(usr))
-        if cpu[1]:
-            values.append(float(sys_))
+        rts, job_plus = got
+        plus = plus or job_plus
         head = _job_head(job, gvals, defaults)
         if head is None:
             return None
@@ -1589,24 +1578,36 @@ def _run_plan(steps: tuple, jobs: list):
     runtimes = []
     plus = False
     for job, (dirs, cpu) in zip(jobs, steps, strict=True):
-        rts = [0.0]
-        for get, fn in dirs:
-            got = fn(get(job))
-            if got is None:
-                return None
-            values += got[0]
-            if got[1] is not None:
-                rts.append(got[1])
-            plus = plus or got[2]
-        usr, sys_ = job.usr_cpu, job.sys_cpu
-        if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+        got = _job_values(job, dirs, cpu, values)
+        if got is None:
             return None
-        if cpu[0]:
-            values.append(float(usr))
-        if cpu[1]:
-            values.append(float(sys_))
-        runtimes.append(rts)
+        runtimes.append(got[0])
+        plus = plus or got[1]
     return values, runtimes, plus
+
+
+def _job_values(job, dirs: tuple, cpu: tuple[bool, bool], values: list):
+    """One job's values by its plan's steps (each direction's compiled function, then its CPU
+    figures), appended to ``values``: ``(its runtimes, has bins)``, or ``None`` where a fact
+    its rows depend on differs (``TypeError``: an UNSET statistic scaled)."""
+    rts = [0.0]
+    plus = False
+    for get, fn in dirs:
+        got = fn(get(job))
+        if got is None:
+            return None
+        values += got[0]
+        if got[1] is not None:
+            rts.append(got[1])
+        plus = plus or got[2]
+    usr, sys_ = job.usr_cpu, job.sys_cpu
+    if (usr is not _UNSET, sys_ is not _UNSET) != cpu:
+        return None
+    if cpu[0]:
+        values.append(float(usr))
+    if cpu[1]:
+        values.append(float(sys_))
+    return rts, plus
 
 
 def _direction_fn(d, path: str, dkey: str, op: str):
