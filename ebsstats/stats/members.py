@@ -416,13 +416,10 @@ def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_membe
     One pass (``reweight=False``): reference from all other members, scale from deviations to
     the window median, no baseline. Reweighted (default): starting from the flags of the
     one-pass scale, flagged members are left out of the others' reference; with ``baseline``
-    each member's offset is its usual log ratio to the others in that window: its usual level
-    less the others' each less theirs (:func:`_centred_reference`; a level is the median over
-    the member's other unflagged windows, :func:`_member_offsets`: leave-one-out; 0 when fewer
-    than half of its windows are unflagged: a member slow most of the time has no "usual"
-    level to learn); the scale is 1.4826 × the median absolute baseline-corrected log ratio
-    over the unflagged member-windows; repeated until the flags stop changing (at most
-    ``max_iter``).
+    each member's offset is the median of its log ratios over its other unflagged windows
+    (:func:`_member_offsets`: leave-one-out; 0 when fewer than half of its windows are
+    unflagged: a member slow most of the time has no "usual" level to learn); the scale is 1.4826 × the median absolute baseline-corrected log ratio over
+    the unflagged member-windows; repeated until the flags stop changing (at most ``max_iter``).
     """
     lm = g["_lm"].to_numpy(float)
     windows = list(g.groupby("window").indices.values())
@@ -437,15 +434,13 @@ def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_membe
     # leave-one-out ratios (which it enters twice: as itself and in the others' reference)
     scale = _window_median_scale(g)
     flagged = scored & (sign * (lm - others) / scale > threshold)
-    level = np.zeros(len(lm))
     for _ in range(max_iter):
         others = _leave_one_out(lm, windows, flagged, min_members)
+        d = lm - others
         ok = scored & ~flagged
         if baseline:
-            level, ref = _centred_reference(lm, windows, flagged, codes, ok, scored,
-                                            min_members, level)
-            offset = level + ref - others  # (e = lm - ref - level: see _centred_reference)
-        e = lm - others - offset
+            offset = _member_offsets(d, codes, ok, scored)
+        e = d - offset
         s = MAD_SCALE * float(np.median(np.abs(e[ok]))) if ok.any() else float("nan")
         if np.isfinite(s) and s > 0:
             scale = s
@@ -454,42 +449,6 @@ def _reference_and_scale(g: pd.DataFrame, hib: bool, threshold: float, min_membe
             break
         flagged = new
     return others, offset, scale, scored & ~flagged
-
-
-#: Rounds of the member levels and the centred reference in each reweighting step.
-CENTRING_PASSES = 1
-
-
-def _centred_reference(lm: np.ndarray, windows: list[np.ndarray], flagged: np.ndarray,
-                       codes: np.ndarray, ok: np.ndarray, scored: np.ndarray,
-                       min_members: int, level: np.ndarray,
-                       passes: int = CENTRING_PASSES) -> tuple[np.ndarray, np.ndarray]:
-    """Each member's usual level (``level``, leave-one-out as :func:`_member_offsets`) and, per
-    member-window, the median of the *other* members each less its own usual level (``ref``):
-    a member-window departs from its usual level by ``lm - ref - level``.
-
-    Referring to the others' raw values made each member's ratio move with *which* member was
-    slow: the median of three members of different usual levels is the middle one, and the
-    middle one changes when the slow member changes. A week-by-week step of the size of the
-    members' spread then entered the pooled scale: on the simulator's sets (volume effects of
-    sd 0.05), a campaign with a moving slow member had a scale of 0.10-0.15 where the noise is
-    0.03, and every slow window of it was missed (``benchmarks/validate_outliers.py``, slow
-    windows flagged and slowest: 89.4 % before, 92.5 % with the levels taken out, 200 seeds;
-    96.7 % against 89.4 % on the first 40). It still misses every slow window of 12 of the
-    200 sets, in each of which a member is slow in two of the four weeks: its usual level is
-    then no better defined than its slow one (such a member alone does not defeat it: 8 of
-    the first 15 seeds have one, all found).
-    The levels and the reference are fitted in turn, ``passes`` times a reweighting step,
-    from the levels of the step before (a median polish of the windows x members table,
-    Tukey 1977, one member left out). More passes a step fitted the levels' own noise into
-    the reference: on sets without member effects the scale grew by a fifth and the fitted
-    tail turned heavy (a 30 % slow member then found in 64 % of its windows, not 100 %).
-    """
-    for _ in range(passes):
-        ref = _leave_one_out(lm - level, windows, flagged, min_members)
-        level = _member_offsets(lm - ref, codes, ok, scored)
-    return level, _leave_one_out(lm - level, windows, flagged, min_members)
-
 
 
 def _member_offsets(d: np.ndarray, codes: np.ndarray, ok: np.ndarray,
