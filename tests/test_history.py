@@ -119,8 +119,10 @@ def test_groups_are_holm_adjusted_and_verdicts_follow_direction():
 
 def test_not_testable_groups_say_why():
     r = regressions(_frame([1000.0, 1010, 990]), _frame([500.0], start_day=3))
-    assert np.isnan(r["p_value"].iloc[0]) and r["verdict"].iloc[0] == "~"
-    assert "not testable" in r["warning"].iloc[0]
+    assert np.isnan(r["p_value"].iloc[0])
+    assert r["verdict"].iloc[0] == r["warning"].iloc[0] == (
+        "not testable: 3 history run(s), fewer than min_history=8")  # ("~": found nothing)
+    assert not r["out_of_line"].iloc[0]
     r2 = regressions(_frame(1000 * _noise(20)), _frame([500.0], config="other"))
     assert "not testable" in r2["warning"].iloc[0]
 

@@ -313,6 +313,13 @@ def _with_trend_error(fit: dict, rn: np.ndarray, xn: np.ndarray, p: float, shift
             shift + float(np.hypot(hi - shift, extra)))
 
 
+def _untested(warning) -> str:
+    """The verdict of a group no test ran on: its ``not testable: why`` warning (as
+    :func:`~ebsstats.stats.calendar.drift_test` words it), else ``not testable``."""
+    w = warning if isinstance(warning, str) else ""
+    return w if w.startswith("not testable") else "not testable"
+
+
 def _nan_row(reason: str) -> dict:
     return {"expected": np.nan, "pi_low": np.nan, "pi_high": np.nan, "p_value": np.nan,
             "shift": np.nan, "ratio": np.nan, "ratio_ci_low": np.nan, "ratio_ci_high": np.nan,
@@ -410,7 +417,8 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         ``n_new``, ``new`` (median of the new runs), ``ratio`` (new / history), ``ratio_ci_low``,
         ``ratio_ci_high``, ``change_pct``, ``z`` (one run: standardised distance), ``p_value``,
         ``p_adjusted``, ``padjust``, ``test_method``, ``higher_is_better``, ``verdict``
-        (``better``/``worse``/``higher``/``lower``/``~``), ``out_of_line`` (verdict in
+        (``better``/``worse``/``higher``/``lower``/``~``, or ``not testable: why`` where no
+        test ran: too short a history, no spread, no new run), ``out_of_line`` (verdict in
         :data:`OUT_OF_LINE`: what makes ``ebsstats regress`` exit 1), ``confidence``,
         ``warning``.
 
@@ -530,8 +538,11 @@ def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) ->
     out["p_adjusted"] = padj
     out["padjust"] = padjust
     out["change_pct"] = 100 * (out["ratio"] - 1)
-    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else "~" for pa, s, hib in
-                      zip(padj, out["shift"], out["higher_is_better"], strict=True)]
+    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else
+                      "~" if pa == pa else _untested(w)  # (NaN: no test ran, "~" would say
+                      for pa, s, hib, w in zip(padj, out["shift"],  # it found nothing)
+                                               out["higher_is_better"], out["warning"],
+                                               strict=True)]
     out["out_of_line"] = out["verdict"].isin(OUT_OF_LINE)
     out["confidence"] = confidence
     keys = [c for c in out.columns if c not in _ORDER and c != "shift"]
