@@ -17,7 +17,7 @@ Stable histories with a spurious changepoint (``--spurious`` histories per desig
 10 × ``--reps``): among the stable histories in which PELT (as :func:`regressions` runs it)
 proposes a changepoint (``pelt_change`` of all), the share whose new run(s), from the same
 distribution, are rejected at 5 % (``reject_5pct``), the share in which the permutation change
-test (:func:`ebsstats.stats.history.change_test`) confirmed the change (``confirmed``; times
+test (:func:`ebsstats.stats.changepoint.change_test`) confirmed the change (``confirmed``; times
 ``pelt_change``, at most 1 % of all stable histories in expectation, by construction) and in
 which the row's regime is PELT's latest segment (``latest_segment``). When PELT's latest
 segment was always the regime, 10-18 % were rejected (seed 22, 2000 histories per design).

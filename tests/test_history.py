@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ebsstats.stats.history import change_test, qn, qn_df, regressions
+from ebsstats.stats.changepoint import change_test
+from ebsstats.stats.history import qn, qn_df, regressions
 from ebsstats.stats.multiplicity import adjust_pvalues
 
 T0 = pd.Timestamp("2024-01-01", tz="UTC")

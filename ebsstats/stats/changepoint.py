@@ -16,8 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-__all__ = ["changepoints", "changepoints_frame", "segment_cost", "PENALTIES"]
+__all__ = ["changepoints", "changepoints_frame", "change_test", "segment_cost", "PENALTIES"]
 
 MODELS = ("normal_mean", "normal_meanvar")
 PENALTIES = ("bic", "sic", "aic", "mbic")
@@ -260,6 +261,49 @@ def changepoints(values: Sequence[float], times: Sequence | None = None, *, meth
                      "end_time": t_arr.iloc[b - 1], "n": b - a, "mean": float(seg.mean()),
                      "sd": float(seg.std()), "method": f"{method} ({model})", "penalty": beta})
     return pd.DataFrame(rows, columns=cols)
+
+
+def change_test(y: np.ndarray, min_size: int = 5, n_perm: int = 999,
+                seed: int = 0) -> tuple[float, float]:
+    """Is there a change in level anywhere in the series ``y`` (in time order)?
+
+    The statistic is the largest standardised Wilcoxon rank-sum statistic over every split that
+    leaves at least ``min_size`` values on each side (Pettitt 1979's rank change-point
+    statistic, each split scaled by its null SD): ``max_k |S_k - k (n + 1) / 2| / sd_k``, with
+    ``S_k`` the sum of the first ``k`` (average) ranks and ``sd_k^2 = k (n - k) / (n (n - 1))
+    sum_i (r_i - (n + 1) / 2)^2``, the z of the Mann–Whitney test of ``y[:k]`` against
+    ``y[k:]`` (normal approximation, no continuity correction). Its p-value is by permutation
+    of the series (``scipy.stats.permutation_test``; Antoch & Hušková 2001): under "no
+    change" (exchangeable values) every order is equally likely, so the maximum over the
+    splits (the search over positions) is calibrated exactly, for any noise distribution and
+    any history length (every order, an exact test, where there are at most ``n_perm``);
+    ranks keep outliers from making a change. Returns ``(statistic, p)``;
+    ``p = (1 + #{T_b >= T}) / (n_perm + 1)`` (seeded: the same history gives the same p),
+    ``(nan, 1.0)`` when no split is admissible.
+
+    >>> y = np.r_[np.zeros(8), np.ones(8)] + np.arange(16) / 100
+    >>> t, p = change_test(y)
+    >>> round(t, 3), p <= 0.002
+    (3.361, True)
+    """
+    y = np.asarray(y, dtype=float)
+    n = y.size
+    k = np.arange(min_size, n - min_size + 1)
+    if k.size == 0:
+        return np.nan, 1.0
+    c = stats.rankdata(y) - (n + 1) / 2
+    ss = float(c @ c)
+    if not ss > 0:
+        return 0.0, 1.0
+    sd = np.sqrt(k * (n - k) / (n * (n - 1)) * ss)
+
+    def largest_z(x, axis=-1):
+        return np.max(np.abs(np.take(np.cumsum(x, axis=axis), k - 1, axis=axis)) / sd, axis=axis)
+
+    res = stats.permutation_test((c,), largest_z, permutation_type="pairings", vectorized=True,
+                                 n_resamples=n_perm, alternative="greater",
+                                 rng=np.random.default_rng(seed))  # (one sample: its order)
+    return float(res.statistic), float(res.pvalue)
 
 
 def _op(cost: _Cost, n: int, beta: float, min_size: int) -> list[int]:

@@ -44,18 +44,17 @@ from ebsstats.stats._core import (
     group_keys,
     lower_is_better,
 )
-from ebsstats.stats.changepoint import changepoints
+from ebsstats.stats.changepoint import change_test, changepoints
 from ebsstats.stats.comparison import hodges_lehmann
 from ebsstats.stats.trends import trend
 
-__all__ = ["regressions", "change_test", "RECOMMENDED_HISTORY", "OUT_OF_LINE", "CHANGE_ALPHA"]
+__all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE", "CHANGE_ALPHA"]
 
 RECOMMENDED_HISTORY = 20  # runs; see benchmarks/validate_regressions.py
 MIN_REGIME = 5
 #: a changepoint found by PELT picks the latest regime only when the rank change test
-#: (:func:`change_test`, permutation p over this many shuffles) rejects "no change" at this level
+#: (:func:`change_test`) rejects "no change" at this level
 CHANGE_ALPHA = 0.01
-CHANGE_PERMUTATIONS = 999
 # Qn: small-sample consistency factors (Croux & Rousseeuw 1992, as in R robustbase's Qn) and
 # the effective degrees of freedom of the corrected Qn for Gaussian samples, df = eff(n) (n - 1),
 # eff measured as 1 / (2 CV(Qn)^2) over 3000 simulated samples per n (0.82 asymptotically)
@@ -127,43 +126,6 @@ def _bic(rss: float, n: int, k: int) -> float:
     return n * np.log(max(rss, 1e-300) / n) + k * np.log(n)
 
 
-def change_test(y: np.ndarray, min_size: int = MIN_REGIME, n_perm: int = CHANGE_PERMUTATIONS,
-                seed: int = 0) -> tuple[float, float]:
-    """Is there a change in level anywhere in the series ``y`` (in time order)?
-
-    The statistic is the largest standardised Wilcoxon rank-sum statistic over every split that
-    leaves at least ``min_size`` values on each side (Pettitt 1979's rank change-point
-    statistic, each split scaled by its null SD): ``max_k |S_k - k (n + 1) / 2| / sd_k``, with
-    ``S_k`` the sum of the first ``k`` (average) ranks and ``sd_k^2 = k (n - k) / (n (n - 1))
-    sum_i (r_i - (n + 1) / 2)^2``, the z of the Mann–Whitney test of ``y[:k]`` against
-    ``y[k:]`` (normal approximation, no continuity correction). Its p-value is by permutation
-    of the series (Antoch & Hušková 2001): under "no change" (exchangeable values) every order
-    is equally likely, so the maximum over the splits (the search over positions) is
-    calibrated exactly, for any noise distribution and any history length; ranks keep outliers
-    from making a change. Returns ``(statistic, p)``; ``p = (1 + #{T_b >= T}) / (n_perm + 1)``
-    (seeded: the same history gives the same p), ``(nan, 1.0)`` when no split is admissible.
-
-    >>> y = np.r_[np.zeros(8), np.ones(8)] + np.arange(16) / 100
-    >>> t, p = change_test(y)
-    >>> round(t, 3), p <= 0.002
-    (3.361, True)
-    """
-    y = np.asarray(y, dtype=float)
-    n = y.size
-    k = np.arange(min_size, n - min_size + 1)
-    if k.size == 0:
-        return np.nan, 1.0
-    c = stats.rankdata(y) - (n + 1) / 2
-    ss = float(c @ c)
-    if not ss > 0:
-        return 0.0, 1.0
-    sd = np.sqrt(k * (n - k) / (n * (n - 1)) * ss)
-    t = float(np.max(np.abs(np.cumsum(c)[k - 1]) / sd))
-    perm = np.random.default_rng(seed).permuted(np.tile(c, (n_perm, 1)), axis=1)
-    tb = np.max(np.abs(np.cumsum(perm, axis=1)[:, k - 1]) / sd, axis=1)
-    return t, float((1 + np.sum(tb >= t * (1 - 1e-12))) / (n_perm + 1))
-
-
 def _model(y: np.ndarray, yc: np.ndarray | None, x: np.ndarray | None, times, regime: str,
            seg: pd.DataFrame | None, line: tuple[float, float, float] | None) -> tuple[int, float]:
     """(start of the latest regime, slope per day) for one segmentation ``seg`` (None: no
@@ -212,7 +174,7 @@ def _regimes(y: np.ndarray, x: np.ndarray | None, times,
     seg = changepoints(yc, penalty="mbic", min_size=MIN_REGIME) if regime != "trend" else None
     if seg is None or len(seg) == 1:
         return [_model(y, yc, x, times, regime, None, line)], np.nan
-    p_change = change_test(y)[1]
+    p_change = change_test(y, min_size=MIN_REGIME)[1]
     latest = _model(y, yc, x, times, regime, seg, line)
     if p_change < CHANGE_ALPHA:
         return [latest], p_change
