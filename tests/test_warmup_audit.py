@@ -49,6 +49,13 @@ def test_levels_outside_zero_one_are_refused(bad):
         es.repetitions_needed(df, assurance=bad)
     with pytest.raises(ValueError, match="alpha must be in"):
         es.regressions(df.assign(config="a"), df.assign(config="a"), alpha=bad, time=None)
+    with pytest.raises(ValueError, match="confidence must be in"):
+        es.trend(df.assign(timestamp=pd.Timestamp("2026-01-01", tz="UTC")
+                           + pd.to_timedelta(df["t"], unit="D")), confidence=bad)
+    fleet = pd.DataFrame({"volume": np.repeat(["v1", "v2", "v3"], 3), "metric": "iops",
+                          "value": 100.0 + np.arange(9)})
+    with pytest.raises(ValueError, match="confidence must be in"):  # (95: NaN intervals)
+        es.fleet_outliers(fleet, fixed=(), confidence=bad)
 
 
 def test_latency_regression_without_a_direction_column():

@@ -180,7 +180,7 @@ def _regimes(y: np.ndarray, x: np.ndarray | None, times,
         return [latest], p_change
     # the whole history without steps: a line only where Mann–Kendall finds a trend (BIC alone
     # prefers a line to a flat history whenever a spurious step made one)
-    whole = (0, line[0]) if line is not None and line[2] < TREND_ALPHA else (0, 0.0)
+    whole = _model(y, None, x, times, regime, None, line)
     return ([whole] if whole == latest else [whole, latest]), p_change
 
 
@@ -275,17 +275,11 @@ def _with_trend_error(fit: dict, rn: np.ndarray, xn: np.ndarray, p: float, shift
             shift + float(np.hypot(hi - shift, extra)))
 
 
-def _untested(warning) -> str:
-    """The verdict of a group no test ran on: its ``not testable: why`` warning (as
-    :func:`~ebsstats.stats.calendar.drift_test` words it), else ``not testable``."""
-    w = warning if isinstance(warning, str) else ""
-    return w if w.startswith("not testable") else "not testable"
-
-
 def _nan_row(reason: str) -> dict:
     return {"expected": np.nan, "pi_low": np.nan, "pi_high": np.nan, "p_value": np.nan,
             "shift": np.nan, "ratio": np.nan, "ratio_ci_low": np.nan, "ratio_ci_high": np.nan,
-            "z": np.nan, "test_method": None, "warning": reason}
+            "z": np.nan, "test_method": None, "warning": reason,
+            "verdict": reason}  # (no test ran: "~" would say it found the runs in line)
 
 
 def _least_surprised(fits: list[dict], yn: np.ndarray, xn, confidence: float,
@@ -500,11 +494,11 @@ def _finish(out: pd.DataFrame, padjust: str, alpha: float, confidence: float) ->
     out["p_adjusted"] = padj
     out["padjust"] = padjust
     out["change_pct"] = 100 * (out["ratio"] - 1)
-    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else
-                      "~" if pa == pa else _untested(w)  # (NaN: no test ran, "~" would say
-                      for pa, s, hib, w in zip(padj, out["shift"],  # it found nothing)
-                                               out["higher_is_better"], out["warning"],
-                                               strict=True)]
+    untested = out["verdict"] if "verdict" in out else pd.Series(None, index=out.index)
+    out["verdict"] = [direction_word(np.sign(s), hib) if pa < alpha else "~" if pa == pa else
+                      why if isinstance(why, str) else "not testable"  # (_nan_row's reason)
+                      for pa, s, hib, why in zip(padj, out["shift"], out["higher_is_better"],
+                                                 untested, strict=True)]
     out["out_of_line"] = out["verdict"].isin(OUT_OF_LINE)
     out["confidence"] = confidence
     keys = [c for c in out.columns if c not in _ORDER and c != "shift"]

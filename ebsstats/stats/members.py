@@ -55,7 +55,7 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.stats._checks import refuse_impossible
-from ebsstats.stats._core import WITHIN, direction, lower_is_better
+from ebsstats.stats._core import WITHIN, check_levels, direction, lower_is_better
 
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
            "fleet_outliers", "raid_rows"]
@@ -869,6 +869,7 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
     import statsmodels.formula.api as smf
     from scipy import stats
 
+    check_levels(confidence=confidence)  # (95 gave NaN intervals: t.ppf of 48)
     d = _one_metric(data, metric)
     hib = _direction(d, higher_is_better)
     _refuse_infinite(d, value, "fleet_outliers")

@@ -135,11 +135,17 @@ def merge_histograms(data: pd.DataFrame, by: str | Sequence[str] | None = "run_i
     return out
 
 
-def _run_matrix(sub: pd.DataFrame, run: str) -> tuple[np.ndarray, np.ndarray, list]:
-    """Counts as a (runs × bins) matrix over the union of the group's bins."""
+def _run_matrix(sub: pd.DataFrame, run: str) -> tuple[np.ndarray, np.ndarray, list, list]:
+    """Counts as a (runs × bins) matrix over the union of the group's bins: the bins, the
+    matrix and the ids of the runs with at least one I/O, and the ids of those without (every
+    bin 0 or NaN: no percentile, so not a replicate)."""
     wide = sub.pivot_table(index=run, columns="lat", values="count", aggfunc="sum",
                            fill_value=0, observed=True)
-    return wide.columns.to_numpy(dtype=float), wide.to_numpy(dtype=float), list(wide.index)
+    mat, runs = wide.to_numpy(dtype=float), list(wide.index)
+    empty = mat.sum(axis=1) == 0
+    return (wide.columns.to_numpy(dtype=float), mat[~empty],
+            [r for r, e in zip(runs, empty, strict=True) if not e],
+            [r for r, e in zip(runs, empty, strict=True) if e])
 
 
 def _boot_weights(n_runs: int, n_boot: int, rng) -> np.ndarray:
@@ -220,9 +226,7 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
     groups = data.groupby(keys, observed=True, sort=True, dropna=False) if keys else [((), data)]
     for key, sub in groups:
         key = key if isinstance(key, tuple) else (key,)
-        lat, mat, _ = _run_matrix(sub, run)
-        empty = mat.sum(axis=1) == 0  # runs without I/Os: no percentile, not a replicate
-        mat = mat[~empty]
+        lat, mat, _, empty = _run_matrix(sub, run)
         pooled = histogram_percentile(lat, mat.sum(axis=0), p)
         per_run = histogram_percentile(lat, mat, p)
         lo = hi = np.full(p.size, np.nan)
@@ -241,7 +245,7 @@ def pooled_percentiles(data: pd.DataFrame, by: str | Sequence[str] | None = None
                          "averaged": avg[j],
                          "averaged_vs_pooled_pct": 100 * (avg[j] / pooled[j] - 1),
                          "run_min": rmin[j], "run_max": rmax[j],
-                         "n_runs": mat.shape[0], "n_runs_empty": int(empty.sum()),
+                         "n_runs": mat.shape[0], "n_runs_empty": len(empty),
                          "n_ios": int(mat.sum()),
                          "bin_error": BIN_RELATIVE_ERROR, "confidence": confidence})
     return pd.DataFrame(rows)
@@ -491,14 +495,10 @@ def _compare_two(base: pd.DataFrame, sub: pd.DataFrame, run: str, q: float, conf
                  n_boot: int, n_permutations: int, rng) -> dict:
     both = pd.concat([base.assign(_g=0), sub.assign(_g=1)], ignore_index=True)
     both["_run"] = both["_g"].astype(str) + ":" + both[run].astype(str)
-    lat, mat, runs = _run_matrix(both, "_run")
+    lat, mat, runs, none = _run_matrix(both, "_run")  # (runs without I/Os: out of the pooled
+    # value, the bootstrap, the permutations and n, as in pooled_percentiles)
     g = np.array([r.startswith("1:") for r in runs], dtype=bool)
-    # runs without I/Os (all bins 0 or NaN) have no percentile: not replicates, so out of the
-    # pooled value, the bootstrap, the permutations and n (as in pooled_percentiles)
-    none = mat.sum(axis=1) == 0
-    gone = [[r[2:] for r, e, s in zip(runs, none, g, strict=True) if e and s == side]
-            for side in (False, True)]
-    mat, g = mat[~none], g[~none]
+    gone = [[r[2:] for r in none if r.startswith(f"{side}:")] for side in (0, 1)]
     xb, xs = mat[~g], mat[g]
     pb = histogram_percentile(lat, xb.sum(axis=0), [q])[0]
     ps = histogram_percentile(lat, xs.sum(axis=0), [q])[0]

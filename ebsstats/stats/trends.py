@@ -14,6 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
+from ebsstats.stats._core import check_levels
 from ebsstats.stats.changepoint import _period_starts
 
 __all__ = ["trend", "decompose"]
@@ -96,8 +97,7 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     1.0
     """
     by_cols = [by] if isinstance(by, str) else list(by or [])
-    if not 0 < confidence < 1:
-        raise ValueError("confidence must lie in (0, 1)")
+    check_levels(confidence=confidence)
     groups = (data.groupby(by_cols, sort=True, observed=True, dropna=False) if by_cols
               else [((), data)])
     rows = []
