@@ -336,3 +336,29 @@ def test_compare_baseline_by_value(tmp_path):
     proc = run("compare", str(f), "--by", "size_gib", "--baseline", "100", "--metric", "iops")
     assert proc.returncode == 0, proc.stderr
     assert "200.0" in proc.stdout and "+17.0%" in proc.stdout
+
+
+def test_a_parquet_folder_is_read_by_the_report_and_the_notebooks_too(tmp_path, tidy):
+    """The Parquet-folder rule lived in the CLI: ``ebsstats summary pq/`` read it, while
+    ``ebsstats report pq/`` and ``nb.load("pq/")`` read it as benchmark outputs (0 rows)."""
+    import warnings
+
+    from ebsstats.app import notebook as nb
+    from ebsstats.app.reports import _ingest
+    from ebsstats.io.parquet import read_parquet_data
+
+    pq = tmp_path / "pq"
+    pq.mkdir()
+    shutil.copy(tidy, pq / "a.parquet")
+    (pq / "README.md").write_text("what this is\n")
+    want = es.read_parquet(tidy)
+    with pytest.warns(UserWarning, match="set aside README.md"):
+        got = read_parquet_data(pq)
+    pd.testing.assert_frame_equal(got, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        results, _, said = _ingest(pq, None, tmp_path, print)
+        assert len(nb._load(pq, None, False)) == len(want)
+    assert len(es.read_parquet(results)) == len(want) > 0
+    assert said.startswith(f"{len(want):,} values")
+    assert read_parquet_data(tmp_path / "nowhere.txt") is None

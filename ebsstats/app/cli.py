@@ -68,71 +68,28 @@ def _pattern_notes(pattern: str | None, sources, path) -> None:
               "--pattern ...`)", file=sys.stderr)
 
 
-def _parquet_input(p: Path) -> tuple[list[Path], list[Path]] | None:
-    """The Parquet files of a data path read as Parquet, and the companions set aside (notes,
-    sidecars beside them); ``None`` for a folder of benchmark outputs. A folder is a Parquet
-    folder when it holds Parquet files and every other file is a companion (README, *.md, ...:
-    what a folder read never reads either)."""
-    from ebsstats.io.sniff import is_companion_name
-
-    if not p.is_dir():
-        return ([p], []) if p.suffix == ".parquet" else None
-    files = sorted(q for q in p.rglob("*") if q.is_file()  # (hidden: as pyarrow, not data)
-                   and not q.relative_to(p).as_posix().startswith((".", "_"))
-                   and "/." not in q.relative_to(p).as_posix())
-    parquet = [q for q in files if q.suffix == ".parquet"]
-    others = [q for q in files if q.suffix != ".parquet"]
-    if not parquet:
-        return None
-    if any(not is_companion_name(q.name) for q in others):
-        print(f"note: {len(parquet)} Parquet file(s) under {p} not read: a folder that holds "
-              "benchmark outputs is read as outputs (give the Parquet file itself)",
-              file=sys.stderr)
-        return None
-    return parquet, others
-
-
-def _read_parquet_input(p: Path, parquet: list[Path], ignored: list[Path]):
-    """Read a Parquet file or folder; in a folder, rows that are exact copies of others (the
-    same runs ingested twice: two copies of one file) are counted once, with a note."""
-    from ebsstats.io.parquet import read_parquet
-
-    if ignored:
-        print(f"note: {p}: read its {len(parquet)} Parquet file(s); set aside "
-              f"{', '.join(str(q.relative_to(p)) for q in ignored[:5])}"
-              + (f" and {len(ignored) - 5} more" if len(ignored) > 5 else "")
-              + " (companions: notes, sidecars)", file=sys.stderr)
-    if not p.is_dir():
-        return read_parquet(p)
-    df = read_parquet(parquet[0] if len(parquet) == 1 else [str(q) for q in parquet])
-    again = df.duplicated()
-    if again.any():
-        print(f"note: {p}: {int(again.sum()):,} row(s) are exact copies of other rows (the same "
-              "runs in two Parquet files); each is counted once", file=sys.stderr)
-        df = df[~again].reset_index(drop=True)
-    return df
-
-
 def _load(path: str, pattern: str | None = None):
     from ebsstats.io.folder import read
+    from ebsstats.io.parquet import read_parquet_data
 
     p = Path(path)
     if not p.exists():
         raise CliError(f"{path}: no such file or folder (give a folder of benchmark outputs or "
                        "a Parquet file from `ebsstats ingest`)")
-    found = _parquet_input(p)
-    if found is not None:
+    with _notes(path):
+        df = read_parquet_data(p)
+    found = df is not None
+    if found:
         if pattern:
             print(f"note: --pattern is not applied to Parquet data ({path}): its metadata was "
                   "set when it was ingested", file=sys.stderr)
-        df = _read_parquet_input(p, *found)
     else:
         with _notes(path):
             df = read(p, pattern=pattern, progress=None)
         _pattern_notes(pattern, df["source"], path)
     if not len(df):
         raise CliError(f"{path}: no benchmark results found " + (
-            "(no rows in its Parquet data: ingest the outputs again)" if found is not None
+            "(no rows in its Parquet data: ingest the outputs again)" if found
             else f"(see `ebsstats check {path}`)"))
     return df
 
@@ -382,12 +339,14 @@ def _report_data_notes(data: str, pattern: str | None) -> None:
     """What a report of ``data`` will have, said before it is built: a ``note:`` when the data
     hold no benchmark results (the report is built anyway: its page 00 lists every file and why
     it was not read) and the ``--pattern`` notes of :func:`_pattern_notes`."""
-    p = Path(data)
-    if p.is_file() and p.suffix == ".parquet":
-        from ebsstats.io.parquet import read_parquet
+    from ebsstats.io.parquet import read_parquet_data
 
-        if not len(read_parquet(p)):
-            print(f"note: {data} holds no benchmark results (an empty Parquet file); the "
+    p = Path(data)
+    with _notes(data):
+        df = read_parquet_data(p)
+    if df is not None:
+        if not len(df):
+            print(f"note: {data} holds no benchmark results (empty Parquet data); the "
                   "report is built anyway", file=sys.stderr)
         return
     from ebsstats.io.folder import check

@@ -135,7 +135,7 @@ def load(data: str | os.PathLike, series: str | os.PathLike | None = None, *,
 
 def _load(data, series, with_series):
     from ebsstats.io.folder import read
-    from ebsstats.io.parquet import read_parquet
+    from ebsstats.io.parquet import read_parquet, read_parquet_data
     from ebsstats.schema import empty_series
 
     p = str(data)
@@ -150,6 +150,9 @@ def _load(data, series, with_series):
         if series and os.path.exists(series):
             return df, read_parquet(series)
         return df, empty_series()  # load() adds the metadata columns
+    df = read_parquet_data(p) if os.path.isdir(p) else None  # (a folder of Parquet files)
+    if df is not None:
+        return (df, empty_series()) if with_series else df
     if with_series:
         return read(p, series=True, full=True)[:2]
     return read(p)

@@ -328,16 +328,15 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
     """Read ``data`` once into Parquet files the notebooks read."""
     import warnings
 
+    import pandas as pd
+
     from ebsstats.io.folder import read
-    from ebsstats.io.parquet import read_parquet, to_parquet
+    from ebsstats.io.parquet import read_parquet_data, to_parquet
 
     results, series = where / "results.parquet", where / "series.parquet"
-    if data.is_file() and data.suffix == ".parquet":
-        df = read_parquet(data)
-        import pandas as pd
-
-        ts = pd.DataFrame()
-        fails = None
+    df = read_parquet_data(data)  # (a Parquet file or folder: read as it was ingested)
+    if df is not None:
+        ts, fails = pd.DataFrame(), None
     else:
         log(f"reading {data}")
         with warnings.catch_warnings():
