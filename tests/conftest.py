@@ -62,6 +62,14 @@ _PYTHON_DEFAULT_FILTERS = (("default", DeprecationWarning, r"__main__\Z|ebsstats
                            ("ignore", ImportWarning, ""), ("ignore", ResourceWarning, ""))
 
 
+def run_process(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    """``python -m ebsstats.app.cli ARGS`` in a new process: where what is tested is the
+    process itself (its exit code, a usage error's 2 without a traceback, a Python warning
+    escaping to its stderr)."""
+    return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     """``python -m ebsstats.app.cli ARGS`` run in this process, as a finished process: the exit
     code (``SystemExit`` from argparse included), stdout and stderr. As in a real process, a

@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 
 import ebsstats as es
-from tests.conftest import ROOT, run_cli, tree_digest
+from tests.conftest import ROOT, run_cli, run_process, tree_digest
 
 SAMPLES = ROOT / "data" / "samples"
 
 #: ``ebsstats ARGS`` in this process (exit code, stdout, stderr, as a finished process)
 run = run_cli
-
-
-def run_process(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """``python -m ebsstats.app.cli ARGS`` in a new process: the exit code of the process
-    itself (a usage error is 2, without a traceback)."""
-    return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

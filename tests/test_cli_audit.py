@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,19 +14,12 @@ import pytest
 
 import ebsstats as es
 from ebsstats.io.meta import check_pattern
-from tests.conftest import ROOT, fixture, run_cli, tree_digest
+from tests.conftest import ROOT, fixture, run_cli, run_process, tree_digest
 
 FIO = ROOT / "data" / "samples" / "fio"
 
 #: ``ebsstats ARGS`` in this process (exit code, stdout, stderr, as a finished process)
 run = run_cli
-
-
-def run_process(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    """``python -m ebsstats.app.cli ARGS`` in a new process: where what is tested is what the
-    process itself prints (a Python warning escaping to its stderr)."""
-    return subprocess.run([sys.executable, "-m", "ebsstats.app.cli", *args], capture_output=True,
-                          text=True, timeout=timeout)
 
 
 def one_line_error(proc: subprocess.CompletedProcess, rc: int = 2) -> str:
