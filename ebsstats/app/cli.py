@@ -268,19 +268,12 @@ def cmd_compare(args) -> int:
                        "it (compare needs two or more; see `ebsstats summary`)")
     print(f"comparing {len(groups) - 1} {args.by} value(s) with {args.baseline!r} "
           f"({len(df):,} values) …", file=sys.stderr)
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _notes(args.data):  # (an error leaves its notes unsaid: the error says it all)
         c = compare(df, by=args.by, baseline=args.baseline, confidence=args.confidence,
                     padjust=args.correction)
-    said = list(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category,
-                                                                           UserWarning)))
-    if c.empty:
-        raise CliError(next((m.removeprefix("compare found ") for m in said
-                             if "nothing to compare" in m), "nothing to compare"))
-    for msg in said:
-        print(f"note: {msg}", file=sys.stderr)
+        if c.empty:  # (compare says why in attrs["reason"])
+            raise CliError(c.attrs.get("reason", "nothing to compare")
+                           .removeprefix("compare found "))
     _emit(c, compare_table(c, width=args.width) if args.format == "table" else "", args.format)
     return 0
 
