@@ -334,7 +334,9 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
     from ebsstats.io.parquet import read_parquet_data, to_parquet
 
     results, series = where / "results.parquet", where / "series.parquet"
-    df = read_parquet_data(data)  # (a Parquet file or folder: read as it was ingested)
+    with warnings.catch_warnings():  # (companions set aside, copies dropped: said before the
+        warnings.simplefilter("ignore", UserWarning)  # report runs, by ebsstats report)
+        df = read_parquet_data(data)  # (a Parquet file or folder: read as it was ingested)
     if df is not None:
         ts, fails = pd.DataFrame(), None
     else:
