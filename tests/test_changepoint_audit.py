@@ -7,12 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ebsstats.stats.changepoint import (
-    _period_starts,
-    _robust_sigma,
-    changepoints,
-    changepoints_frame,
-)
+from ebsstats.stats._core import period_starts
+from ebsstats.stats.changepoint import _robust_sigma, changepoints, changepoints_frame
 
 
 @pytest.mark.parametrize("c", [np.log(100.0), 7.3, 0.1, 100.0, -3.7e6])
@@ -80,10 +76,10 @@ def test_period_starts_spring_forward_and_utc():
     # midnight (the 10th is 23 hours long)
     t = pd.Series(pd.date_range("2024-03-10 05:30", periods=3, freq="h", tz="UTC"))
     local = t.dt.tz_convert("America/New_York")
-    assert _period_starts(local, "h", "America/New_York").astype(str).tolist() == [
+    assert period_starts(local, "h", "America/New_York").astype(str).tolist() == [
         "2024-03-10 00:00:00-05:00", "2024-03-10 01:00:00-05:00", "2024-03-10 03:00:00-04:00"]
-    assert _period_starts(local, "D", "America/New_York").astype(str).unique().tolist() == [
+    assert period_starts(local, "D", "America/New_York").astype(str).unique().tolist() == [
         "2024-03-10 00:00:00-05:00"]
     # without a zone: UTC floors
-    assert _period_starts(t, "D", None).astype(str).unique().tolist() == [
+    assert period_starts(t, "D", None).astype(str).unique().tolist() == [
         "2024-03-10 00:00:00+00:00"]

@@ -8,8 +8,12 @@ One implementation each of
   through the metric, unit) are never pooled in one group unless the caller passes
   ``within=[]``; :data:`SUMMARY_FLAGS`: rows that summarise other rows and must not be counted as
   runs (:func:`runs_only`);
-* **direction** — :func:`direction` (the ``higher_is_better`` of a group, or an override) and
-  :func:`direction_word` (``better``/``worse`` or ``higher``/``lower``);
+* **direction** — :func:`direction` (the ``higher_is_better`` of a group, or an override),
+  :func:`lower_is_better` and :func:`metric_direction` (that, else the unit or latency-name
+  rule, else the caller's fallback) and :func:`direction_word` (``better``/``worse`` or
+  ``higher``/``lower``);
+* **periods on the local wall clock** — :func:`period_starts` (the period of each time) and
+  :func:`period_grid` (every period start of a span), one rule across changes of summer time;
 * the **median CI** — :func:`order_stat_ranks`, :func:`median_ci_array`, :func:`median_warning`
   (order statistics, exact binomial level reported);
 * **multiplicity** — :func:`adjust_pvalues` (Holm computed here, others by statsmodels) and
@@ -37,7 +41,8 @@ from ebsstats import schema
 __all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "BLB_MIN_N", "as_list", "bootstrap_method",
            "bootstrap_interval",
            "check_columns", "group_keys", "iter_groups", "clean_values", "first_value", "pct",
-           "runs_only", "direction", "direction_word", "lower_is_better",
+           "runs_only", "direction", "direction_word", "lower_is_better", "metric_direction",
+           "period_starts", "period_grid",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
            "best_adjusted_p", "min_p", "runs_needed", "baseline_key",
            "check_levels", "key_text"]
@@ -258,6 +263,37 @@ def lower_is_better(sub: pd.DataFrame | None, override: bool | None = None, *,
     return m in ("lat", "clat", "slat") or m.startswith(("lat_", "clat_", "slat_"))
 
 
+def metric_direction(sub: pd.DataFrame | None, override: bool | None = None, *,
+                     unknown: bool | None = None) -> bool | None:
+    """Whether higher values are better for one metric's rows: ``override`` if given, else the
+    rows' ``higher_is_better`` (:func:`direction`), else ``False`` for a latency (the unit or
+    metric rule of :func:`lower_is_better`), else ``unknown`` (the caller's fallback: ``None``
+    where a verdict can stay neutral, ``True`` where a direction must be chosen).
+
+    Raises ``ValueError`` when the rows' ``higher_is_better`` holds both ``True`` and ``False``
+    and there is no override: such rows pool quantities of opposite direction (a PTS test's
+    TPS and its latency, both metric ``score``), which no direction or ratio describes.
+
+    >>> metric_direction(pd.DataFrame({"metric": ["clat_p99"]}))
+    False
+    >>> metric_direction(pd.DataFrame({"metric": ["score"]})) is None
+    True
+    >>> metric_direction(pd.DataFrame({"metric": ["score"]}), unknown=True)
+    True
+    >>> metric_direction(pd.DataFrame({"higher_is_better": [True, False]}))
+    Traceback (most recent call last):
+    ...
+    ValueError: rows mix higher- and lower-is-better metrics; filter to one metric
+    """
+    hib = direction(sub, override)
+    if hib is not None:
+        return hib
+    if (sub is not None and "higher_is_better" in sub.columns
+            and sub["higher_is_better"].notna().any()):
+        raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
+    return False if lower_is_better(sub) else unknown
+
+
 def direction_word(sign: float, hib: bool | None) -> str:
     """``better``/``worse`` for a change of sign ``sign`` (``higher``/``lower`` when the
     direction is unknown); ``~`` for no or an undefined change.
@@ -270,6 +306,67 @@ def direction_word(sign: float, hib: bool | None) -> str:
     if hib is None or hib is pd.NA:
         return "higher" if sign > 0 else "lower"
     return "better" if (sign > 0) == bool(hib) else "worse"
+
+
+# --------------------------------------------------------------------------------------------
+# periods on the local wall clock
+# --------------------------------------------------------------------------------------------
+def period_starts(t: pd.Series, freq: str, tz: str | None) -> pd.Series:
+    """Start of each time's period of length ``freq``, cut in the zone ``tz`` (default UTC).
+
+    ``t`` holds times in ``tz`` (UTC without it). Periods are cut on the local wall clock (a
+    day from local midnight: 23 or 25 hours across a change of summer time) and localised back
+    without ambiguity by :func:`_occurrences`: a period start that falls in a gap (Sao Paulo,
+    2018-11-04: midnight does not exist) moves forward to the end of the gap; a start that
+    occurs twice (New York, 2024-11-03: 01:00 EDT and 01:00 EST) is the latest of its
+    occurrences not after the time itself, so the repeated wall-clock hour gives two distinct
+    hourly periods. Every start is one of :func:`period_grid`'s.
+
+    >>> t = pd.Series(pd.to_datetime(["2024-11-03 05:30", "2024-11-03 06:30"], utc=True))
+    >>> period_starts(t.dt.tz_convert("America/New_York"), "h", "America/New_York").astype(
+    ...     str).tolist()
+    ['2024-11-03 01:00:00-04:00', '2024-11-03 01:00:00-05:00']
+    """
+    if not tz:
+        return t.dt.floor(freq)
+    early, late = _occurrences(pd.DatetimeIndex(t.dt.tz_localize(None).dt.floor(freq)), tz)
+    times = pd.DatetimeIndex(t)
+    return pd.Series(late.where(late <= times, early), index=t.index, name=t.name)
+
+
+def period_grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.DatetimeIndex:
+    """Every period start of ``freq`` from ``index.min()`` to ``index.max()`` (period starts,
+    in ``tz``): the starts :func:`period_starts` gives, each wall-clock start as each of its
+    occurrences (:func:`_occurrences`), duplicates dropped.
+
+    >>> idx = pd.DatetimeIndex(["2024-10-26 23:00", "2024-10-27 02:00"], tz="UTC").tz_convert(
+    ...     "Europe/Berlin")
+    >>> period_grid(idx, "h", "Europe/Berlin").strftime("%H:%M%z").tolist()
+    ['01:00+0200', '02:00+0200', '02:00+0100', '03:00+0100']
+    """
+    lo, hi = index.min(), index.max()
+    if not tz:
+        return pd.date_range(lo, hi, freq=freq)
+    wall = pd.date_range(lo.tz_localize(None).floor(freq), hi.tz_localize(None), freq=freq)
+    early, late = _occurrences(wall, tz)
+    grid = early.append(late).unique().sort_values()
+    return grid[(grid >= lo) & (grid <= hi)]
+
+
+def _occurrences(wall: pd.DatetimeIndex, tz: str) -> tuple[pd.DatetimeIndex, pd.DatetimeIndex]:
+    """Each (naive) wall-clock time in ``tz`` as its earlier and its later occurrence: the same
+    instant when the time is unambiguous, both when summer time ends repeats it; a time in the
+    gap when summer time starts moves forward to the end of the gap.
+
+    >>> wall = pd.DatetimeIndex(["2024-11-03 01:00", "2024-03-10 02:00"])
+    >>> early, late = _occurrences(wall, "America/New_York")
+    >>> early.strftime("%H:%M%z").tolist(), late.strftime("%H:%M%z").tolist()
+    (['01:00-0400', '03:00-0400'], ['01:00-0500', '03:00-0400'])
+    """
+    n = len(wall)
+    a, b = (wall.tz_localize(tz, ambiguous=np.full(n, dst), nonexistent="shift_forward")
+            for dst in (True, False))
+    return a.where(a <= b, b), a.where(a > b, b)
 
 
 # --------------------------------------------------------------------------------------------

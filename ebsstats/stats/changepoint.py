@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ebsstats.stats._core import period_starts
+
 __all__ = ["changepoints", "changepoints_frame", "change_test", "segment_cost", "PENALTIES"]
 
 MODELS = ("normal_mean", "normal_meanvar")
@@ -323,32 +325,6 @@ def _op(cost: _Cost, n: int, beta: float, min_size: int) -> list[int]:
     return _backtrack(last, n)
 
 
-def _period_starts(t: pd.Series, freq: str, tz: str | None) -> pd.Series:
-    """Start of each time's period of length ``freq``, cut in the zone ``tz`` (default UTC).
-
-    Periods are cut on the local wall clock (a day from local midnight: 23 or 25 hours across
-    a change of summer time) and localised back without ambiguity: a period start that falls
-    in a gap (Sao Paulo, 2018-11-04: midnight does not exist) moves forward to the end of the
-    gap; a start that occurs twice (New York, 2024-11-03: 01:00 EDT and 01:00 EST) is the
-    latest of its occurrences not after the time itself, so the repeated wall-clock hour gives
-    two distinct hourly periods.
-
-    >>> t = pd.Series(pd.to_datetime(["2024-11-03 05:30", "2024-11-03 06:30"], utc=True))
-    >>> _period_starts(t.dt.tz_convert("America/New_York"), "h", "America/New_York").astype(
-    ...     str).tolist()
-    ['2024-11-03 01:00:00-04:00', '2024-11-03 01:00:00-05:00']
-    """
-    if not tz:
-        return t.dt.floor(freq)
-    wall = t.dt.tz_localize(None).dt.floor(freq)
-    n = len(wall)
-    a = wall.dt.tz_localize(tz, ambiguous=np.ones(n, dtype=bool), nonexistent="shift_forward")
-    b = wall.dt.tz_localize(tz, ambiguous=np.zeros(n, dtype=bool), nonexistent="shift_forward")
-    lo = a.where(a <= b, b)
-    hi = a.where(a > b, b)
-    return hi.where(hi <= t, lo)
-
-
 def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
                        by: str | Sequence[str] | None = None, *, freq: str | None = "D",
                        log: bool = True, tz: str | None = None, penalty: str | float = "mbic",
@@ -429,7 +405,7 @@ def changepoints_frame(data: pd.DataFrame, value: str = "value", time: str = "ti
         if freq is None:
             per = pd.DataFrame({"_t": g["_t"].to_numpy(), "_y": g["_y"].to_numpy(), "_n": 1})
         else:
-            per = (g.groupby(_period_starts(g["_t"], freq, tz))["_y"].agg(["median", "size"])
+            per = (g.groupby(period_starts(g["_t"], freq, tz))["_y"].agg(["median", "size"])
                    .rename(columns={"median": "_y", "size": "_n"}).reset_index())
         seg = changepoints(per["_y"].to_numpy(), per["_t"], penalty=penalty,
                            min_size=min_size, model=model)

@@ -14,8 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import check_levels
-from ebsstats.stats.changepoint import _period_starts
+from ebsstats.stats._core import check_levels, period_grid, period_starts
 
 __all__ = ["trend", "decompose"]
 
@@ -55,8 +54,9 @@ def trend(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     tz : str, optional
         Zone in which periods are cut (default UTC), on the local wall clock: a local day is 23
         or 25 hours long across a change of summer time, and the hour repeated when summer time
-        ends gives two distinct hourly periods (see ``_period_starts`` in
-        :mod:`ebsstats.stats.changepoint`).
+        ends gives two distinct hourly periods (the rule of
+        :func:`ebsstats.stats._core.period_starts`, as in :func:`decompose` and
+        :func:`ebsstats.stats.changepoint.changepoints_frame`).
     padjust : str or None
         Multiple-comparison method across groups (statsmodels ``multipletests``).
 
@@ -115,7 +115,7 @@ def _trend_row(g: pd.DataFrame, n_excluded: int, freq: str | None, tz: str | Non
                confidence: float) -> dict:
     """One group's trend columns from its kept rows ``g`` (``_t``, ``_y``)."""
     if freq:
-        s = g.groupby(_period_starts(g["_t"], freq, tz))["_y"].median()
+        s = g.groupby(period_starts(g["_t"], freq, tz))["_y"].median()
         tt, yy = pd.DatetimeIndex(s.index), s.to_numpy()
     else:
         g = g.sort_values("_t")
@@ -246,10 +246,10 @@ def decompose(data: pd.DataFrame, value: str = "value", time: str = "timestamp",
     d, _ = _log_values(data, value, time, [])
     if tz:
         d["_t"] = d["_t"].dt.tz_convert(tz)
-    s = d.groupby(_period_starts(d["_t"], freq, tz))["_y"].median()
+    s = d.groupby(period_starts(d["_t"], freq, tz))["_y"].median()
     if s.empty:
         raise ValueError("no positive values to decompose")
-    grid = _grid(pd.DatetimeIndex(s.index), freq, tz)
+    grid = period_grid(pd.DatetimeIndex(s.index), freq, tz)
     s = s.reindex(grid)
     missing = s.isna()
     if missing.mean() > max_gap_fraction:
@@ -280,26 +280,3 @@ def _default_period(freq: str) -> int:
         raise ValueError(f"a day is {per_day:g} cells of {freq!r}: no default season; pass "
                          "period (the season length in cells)")
     return int(round(per_day))
-
-
-def _grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.DatetimeIndex:
-    """Every period start of ``freq`` from ``index.min()`` to ``index.max()``.
-
-    With ``tz`` the starts are cut on the local wall clock as in ``_period_starts``: each wall
-    time is localised as both of its occurrences (one when unambiguous), a wall time in a gap
-    moves to the end of the gap, and duplicates are dropped.
-
-    >>> idx = pd.DatetimeIndex(["2024-10-26 23:00", "2024-10-27 02:00"], tz="UTC").tz_convert(
-    ...     "Europe/Berlin")
-    >>> _grid(idx, "h", "Europe/Berlin").strftime("%H:%M%z").tolist()
-    ['01:00+0200', '02:00+0200', '02:00+0100', '03:00+0100']
-    """
-    lo, hi = index.min(), index.max()
-    if not tz:
-        return pd.date_range(lo, hi, freq=freq)
-    wall = pd.date_range(lo.tz_localize(None).floor(freq), hi.tz_localize(None), freq=freq)
-    n = len(wall)
-    both = [wall.tz_localize(tz, ambiguous=np.full(n, dst), nonexistent="shift_forward")
-            for dst in (True, False)]
-    grid = both[0].append(both[1]).unique().sort_values()
-    return grid[(grid >= lo) & (grid <= hi)]
