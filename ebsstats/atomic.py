@@ -14,6 +14,9 @@ files behind.
   concurrent writers of one target take turns instead of failing.
 * :func:`check_output` finds the operational errors (read-only folder, a folder where a file is
   wanted, a full disk) before any work, as one line.
+* :func:`overlap` is the one rule of an output apart from the data it is made from (``ingest``'s
+  outputs: :func:`ebsstats.io.meta.check_apart`; a report's folder:
+  :func:`ebsstats.app.reports.check_output`), each caller saying it in its own words.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from ebsstats.errors import EbsstatsError
 
-__all__ = ["atomic_dir", "atomic_file", "check_output", "OutputError"]
+__all__ = ["atomic_dir", "atomic_file", "check_output", "overlap", "OutputError"]
 
 STALE_SECONDS = 3600.0
 MIN_FREE_BYTES = 16 * 1024**2  # less free space than this is a full disk
@@ -253,3 +257,39 @@ def check_output(target: str | os.PathLike | None, *, folder: bool = False,
     if st is not None and st.f_bavail * st.f_frsize < min_free:
         raise OutputError(errno.ENOSPC, f"cannot write {target}: the disk is full "
                           f"({st.f_bavail * st.f_frsize:,} bytes free)")
+
+
+def overlap(out: str | os.PathLike, data: str | os.PathLike
+            ) -> Literal["same", "inside", "contains"] | None:
+    """How an output path stands to the data it is made from, links resolved: ``"same"`` (the
+    data themselves, another path or a hard link to them included), ``"inside"`` (below the
+    data folder), ``"contains"`` (a folder holding the data: replacing it deletes them), or
+    ``None``: apart, writing ``out`` cannot touch the data.
+
+    Parameters
+    ----------
+    out : path
+        The output file or folder (it need not exist).
+    data : path
+        The input file or folder.
+
+    Returns
+    -------
+    str or None
+        ``"same"``, ``"inside"``, ``"contains"`` or ``None``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> overlap(d, d), overlap(d / "reports", d), overlap(d.parent, d), overlap(d.parent / "r", d)
+    ('same', 'inside', 'contains', None)
+    """
+    o, d = Path(out).resolve(), Path(data).resolve()
+    if o == d or (o.exists() and d.exists() and os.path.samefile(o, d)):
+        return "same"
+    if o.is_relative_to(d):
+        return "inside"
+    if d.is_relative_to(o):
+        return "contains"
+    return None

@@ -21,51 +21,52 @@ class CliError(Exception):
 
 
 @contextlib.contextmanager
-def _notes(path, listed: bool = False):
+def _notes(path, listed: bool = False, now: bool = False):
     """Say the library's warnings of the block as ``note:`` lines on stderr (once each, the
     library's advice, ``frame.attrs['failures']``, turned into the command to run); with
-    ``listed``, leave out the count of failures the command lists itself."""
+    ``listed``, leave out the count of failures the command lists itself; with ``now``, say
+    each as it is warned (a long command's notes before its work, and even if it fails), else
+    at the end of the block (an error leaves them unsaid)."""
     import warnings
+
+    said: set[str] = set()
+
+    def say(message, category, *_, **__) -> None:
+        line = _note(str(message), category, path, listed)
+        if line is not None and line not in said:
+            said.add(line)
+            print(line, file=sys.stderr)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        if now:
+            warnings.showwarning = say  # (catch_warnings puts the recorder back at its end)
         yield
+    for w in caught:
+        say(w.message, w.category)
+
+
+def _note(msg: str, category: type[Warning], path, listed: bool) -> str | None:
+    """One library warning as the command's ``note:`` line (``None``: not said): the
+    library's ``pattern`` is ``--pattern``, its ``ebsstats.check(...)`` `ebsstats check`.
+
+    >>> from ebsstats.io.meta import PatternWarning
+    >>> _note("pattern 'x/{config}' matched 0 of the 2 file(s) read: 2 got no metadata from it",
+    ...       PatternWarning, "d", False)  # doctest: +ELLIPSIS
+    "note: --pattern 'x/{config}' matched 0 of ... from it (see `ebsstats check d --pattern ...`)"
+    """
+    from ebsstats.io.meta import PatternWarning
+
     library = "; see frame.attrs['failures'] or full=True"
-    for msg in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category,
-                                                                           UserWarning)):
-        if msg.endswith(library) and listed:
-            continue
-        msg = msg.removesuffix(library).split("; see ebsstats.check(")[0]
-        print(f"note: {msg}; see `ebsstats check {path}`" if msg.startswith("ebsstats.read")
-              else f"note: {msg}", file=sys.stderr)
-
-
-def _pattern_notes(pattern: str | None, sources, path) -> None:
-    """``note:`` lines for a ``--pattern`` that gave no metadata to some of the files read
-    (``sources``, relative to ``path``), or whose placeholder is no column of the schema (a
-    typo, or a column of the user's own)."""
-    if not pattern:
-        return
-    import difflib
-
-    from ebsstats.io.meta import pattern_matches, unknown_placeholders
-    from ebsstats.schema import COLUMNS, META_COLUMNS
-
-    for name in unknown_placeholders(pattern):
-        close = difflib.get_close_matches(name, [*COLUMNS, *META_COLUMNS], n=1)
-        print(f"note: --pattern {{{name}}} is not a column of ebsstats' schema: it makes a "
-              "column of its own" + (f" (did you mean {{{close[0]}}}?)" if close else ""),
-              file=sys.stderr)
-    if "{" not in pattern:
-        print(f"note: --pattern {pattern!r} has no {{name}} placeholder: it gives no metadata",
-              file=sys.stderr)
-        return
-    files = list(dict.fromkeys(str(s) for s in sources))
-    hit = sum(pattern_matches(f, pattern) for f in files)
-    if hit < len(files):
-        print(f"note: --pattern {pattern!r} matched {hit} of the {len(files)} file(s) read: "
-              f"{len(files) - hit} got no metadata from it (see `ebsstats check {path} "
-              "--pattern ...`)", file=sys.stderr)
+    if not issubclass(category, UserWarning) or (listed and msg.endswith(library)):
+        return None
+    msg, _, check = msg.removesuffix(library).partition("; see ebsstats.check(")
+    if issubclass(category, PatternWarning):
+        msg = f"--{msg}" + (f" (see `ebsstats check {path} --pattern ...`)"
+                            if msg.endswith("got no metadata from it") else "")
+    if check or msg.startswith("ebsstats.read"):
+        return f"note: {msg}; see `ebsstats check {path}`"
+    return f"note: {msg}"
 
 
 def _load(path: str, pattern: str | None = None):
@@ -84,9 +85,8 @@ def _load(path: str, pattern: str | None = None):
             print(f"note: --pattern is not applied to Parquet data ({path}): its metadata was "
                   "set when it was ingested", file=sys.stderr)
     else:
-        with _notes(path):
+        with _notes(path):  # (the pattern's notes too: ebsstats.io.meta.PatternWarning)
             df = read(p, pattern=pattern, progress=None)
-        _pattern_notes(pattern, df["source"], path)
     if not len(df):
         raise CliError(f"{path}: no benchmark results found " + (
             "(no rows in its Parquet data: ingest the outputs again)" if found
@@ -151,7 +151,6 @@ def cmd_ingest(args) -> int:
         print(f"ebsstats ingest: 0 rows from {args.path}: nothing benchmark-like was found "
               f"(see `ebsstats check {args.path}`); nothing was written", file=sys.stderr)
         return 1
-    _pattern_notes(args.pattern, df["source"], args.path)
     if args.series:
         to_parquet(ts, args.series)
     to_parquet(df, args.output)
@@ -203,7 +202,7 @@ def cmd_check(args) -> int:
     notes = c.pop("notes")
     with pd.option_context("display.max_rows", None, "display.width", 100,
                            "display.max_colwidth", 60):
-        print(c.fillna("").to_string(index=False))
+        print(_blanked(c).to_string(index=False))
     print()
     print(c["action"].value_counts().to_string())
     if notes.notna().any():  # what the readers noted, file by file, in full
@@ -279,20 +278,18 @@ def cmd_compare(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from ebsstats.app.reports import ReportError, report
+    from ebsstats.app.reports import NotebookChoiceError, ReportError, report
 
-    _check_notebooks(args)  # usage errors, before anything is read or built
-    if Path(args.data).exists():
-        from ebsstats.app.reports import check_output
-
-        check_output(args.data, args.output)  # (report checks again; refused fast here)
-        _report_data_notes(args.data, args.pattern)
     params = {k: _value(v) for k, v in (args.param or [])}
     index_before = _mtime(Path(args.output) / "index.html")
     try:
-        index = report(args.data, args.output, notebooks=args.notebooks, parameters=params,
-                       only=args.only, pattern=args.pattern, show_code=args.show_code,
-                       log=lambda m: print(m, file=sys.stderr), jobs=args.jobs)
+        with _notes(args.data, now=True):  # (said once the data are read, before the pages)
+            index = report(args.data, args.output, notebooks=args.notebooks,
+                           parameters=params, only=args.only, pattern=args.pattern,
+                           show_code=args.show_code, log=lambda m: print(m, file=sys.stderr),
+                           jobs=args.jobs)
+    except NotebookChoiceError as exc:  # a usage error: nothing was read or built
+        raise CliError(f"--{exc.option} {exc.value}: {exc.problem}") from None
     except ReportError as exc:
         print(f"ebsstats report: {exc}", file=sys.stderr)
         out = Path(args.output) / "index.html"
@@ -305,56 +302,18 @@ def cmd_report(args) -> int:
     return 0
 
 
+def _blanked(frame):
+    """``frame`` with its missing values blank for a printed table: ``fillna("")`` of a float
+    column warns in pandas 3 (it will raise in 4), and ``to_string(na_rep="")`` leaves
+    ``<NA>`` in Int64 and string columns."""
+    return frame.astype(object).where(frame.notna(), "")
+
+
 def _mtime(path: Path) -> int | None:
     try:
         return path.stat().st_mtime_ns
     except OSError:
         return None
-
-
-def _check_notebooks(args) -> None:
-    """``--notebooks`` must be a folder of notebooks, and each ``--only`` must name one."""
-    from ebsstats.app.reports import default_notebooks, notebook_list
-
-    folder = Path(args.notebooks) if args.notebooks else default_notebooks()
-    if not folder.is_dir():
-        raise CliError(f"--notebooks {folder}: no such folder")
-    names = [b.name for b in notebook_list(folder)]
-    if not names:
-        raise CliError(f"--notebooks {folder}: no notebooks (*.ipynb) in it")
-    missing = [o for o in args.only or [] if not any(o in n for n in names)]
-    if missing:
-        raise CliError(f"--only {', '.join(missing)}: no notebook's name has it; the notebooks: "
-                       + ", ".join(names))
-
-
-def _report_data_notes(data: str, pattern: str | None) -> None:
-    """What a report of ``data`` will have, said before it is built: a ``note:`` when the data
-    hold no benchmark results (the report is built anyway: its page 00 lists every file and why
-    it was not read) and the ``--pattern`` notes of :func:`_pattern_notes`."""
-    from ebsstats.io.parquet import read_parquet_data
-
-    p = Path(data)
-    with _notes(data):
-        df = read_parquet_data(p)
-    if df is not None:
-        if not len(df):
-            print(f"note: {data} holds no benchmark results (empty Parquet data); the "
-                  "report is built anyway", file=sys.stderr)
-        return
-    from ebsstats.io.folder import check
-    from ebsstats.io.meta import check_pattern
-
-    check_pattern(pattern)
-    c = check(p)
-    used = c[c["action"].isin(["read", "read in part"]) & (c["rows"] > 0)]
-    if not len(used):
-        said = ", ".join(f"{n} {a}" for a, n in c["action"].value_counts().items())
-        print(f"note: no benchmark results in {data} ({len(c)} file(s)"
-              + (f": {said}" if said else "") + "); the report is built anyway: its page 00 "
-              f"lists what was found and why (see `ebsstats check {data}`)", file=sys.stderr)
-        return
-    _pattern_notes(pattern, used["source"], data)
 
 
 def cmd_regress(args) -> int:
@@ -386,7 +345,7 @@ def _regress_output(r, fmt: str, width: int) -> str:
         f"[{lo:.4g}, {hi:.4g}]" for lo, hi in zip(r["pi_low"], r["pi_high"], strict=True)])
     with pd.option_context("display.width", width, "display.max_columns", None,
                            "display.max_rows", None, "display.float_format", "{:.4g}".format):
-        text = t.fillna("").to_string(index=False)
+        text = _blanked(t).to_string(index=False)
     bad = int(r["out_of_line"].sum())
     adjusted = r["padjust"].iloc[0] if len(r) else "holm"
     return f"{text}\n\n{bad} of {len(r)} group(s) out of line ({adjusted}-adjusted)"

@@ -17,6 +17,7 @@ it, and an existing non-empty folder is replaced only when it holds the marker f
 from __future__ import annotations
 
 import ast
+import collections
 import concurrent.futures
 import datetime as dt
 import functools
@@ -28,11 +29,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ebsstats import __version__
-from ebsstats.atomic import atomic_dir
+from ebsstats.atomic import atomic_dir, overlap
 from ebsstats.errors import EbsstatsError
 
-__all__ = ["report", "default_notebooks", "notebook_list", "notebook_parameters",
-           "check_output", "check_values", "MARKER"]
+__all__ = ["report", "default_notebooks", "notebook_list", "choose_notebooks",
+           "notebook_parameters", "check_output", "check_values", "MARKER"]
 
 #: Marker file written into every report folder: only such a folder is ever replaced.
 MARKER = ".ebsstats-report"
@@ -57,6 +58,21 @@ class ReportError(EbsstatsError):
         super().__init__(msg)
 
 
+class NotebookChoiceError(ReportError, ValueError):
+    """``notebooks=`` is no folder of notebooks, or an ``only=`` entry names none of them:
+    raised by :func:`report` before anything is read or built.
+
+    ``option`` (``"notebooks"`` or ``"only"``), ``value`` and ``problem`` are kept apart, so
+    that the command line can say ``--only zzz: ...`` where Python says ``only=zzz: ...``.
+    """
+
+    def __init__(self, option: str, value: str, problem: str):
+        self.option, self.value, self.problem = option, value, problem
+        self.notebook, self.cell, self.error = value, None, problem
+        self.failed = [(value, None, problem)]
+        EbsstatsError.__init__(self, f"{option}={value}: {problem}")
+
+
 class OutputRefused(EbsstatsError):
     """The output folder would overwrite or delete data that is not an ebsstats report."""
 
@@ -74,6 +90,39 @@ def default_notebooks() -> Path:
 def notebook_list(folder: str | os.PathLike) -> list[Path]:
     """Notebooks of a report, in name order (``00-overview.ipynb``, ``01-variance.ipynb``, …)."""
     return sorted(p for p in Path(folder).glob("*.ipynb") if not p.name.startswith("."))
+
+
+def choose_notebooks(notebooks: str | os.PathLike | None = None,
+                     only: list[str] | None = None) -> list[Path]:
+    """The notebooks a report runs: those of ``notebooks`` (default: :func:`default_notebooks`)
+    whose file name contains one of ``only`` (all without it).
+
+    Raises
+    ------
+    NotebookChoiceError
+        ``notebooks`` is no folder or holds no ``*.ipynb``, or an entry of ``only`` is in no
+        notebook's name (the message lists the notebooks).
+
+    Examples
+    --------
+    >>> [b.name for b in choose_notebooks(only=["00-"])]
+    ['00-overview.ipynb']
+    >>> choose_notebooks(only=["zzz"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ebsstats.app.reports.NotebookChoiceError: only=zzz: no notebook's name has it; the ...
+    """
+    folder = Path(notebooks) if notebooks else default_notebooks()
+    if not folder.is_dir():
+        raise NotebookChoiceError("notebooks", str(folder), "no such folder")
+    books = notebook_list(folder)
+    if not books:
+        raise NotebookChoiceError("notebooks", str(folder), "no notebooks (*.ipynb) in it")
+    missing = [o for o in only or [] if not any(o in b.name for b in books)]
+    if missing:
+        raise NotebookChoiceError("only", ", ".join(missing), "no notebook's name has it; the "
+                                  "notebooks: " + ", ".join(b.name for b in books))
+    return [b for b in books if not only or any(o in b.name for o in only)]
 
 
 def notebook_parameters(book: str | os.PathLike) -> dict[str, dict]:
@@ -110,7 +159,8 @@ def notebook_parameters(book: str | os.PathLike) -> dict[str, dict]:
 def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
     """Refuse an output folder that would overwrite or delete anything but an old report.
 
-    Raises :class:`OutputRefused` when ``out`` is the data folder, lies inside it or contains it,
+    Raises :class:`OutputRefused` when ``out`` is the data folder, lies inside it or contains it
+    (links resolved: :func:`ebsstats.atomic.overlap`, the rule ingest's outputs follow too),
     is a file, is a non-empty folder without the report marker file, or is a report folder
     holding files its marker does not list (a user's notes beside the pages), or is a mount
     point (its folder cannot be replaced).
@@ -125,14 +175,9 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
     ebsstats.app.reports.OutputRefused: -o ... lies inside the data folder ...; choose a folder outside it
     """
     d, o = Path(data).resolve(), Path(out).resolve()
-    if o == d:
-        raise OutputRefused(f"-o {o} is the data folder; choose another folder")
-    if o.is_relative_to(d):
-        raise OutputRefused(f"-o {o} lies inside the data folder {d}; choose a folder "
-                            "outside it")
-    if d.is_relative_to(o):
-        raise OutputRefused(f"-o {o} contains the data {d}; replacing it would delete the data: "
-                            "choose an empty or new folder")
+    how = overlap(o, d)  # (the rule ingest's outputs follow too: ebsstats.io.meta.check_apart)
+    if how is not None:
+        raise OutputRefused(_NOT_APART[how].format(o=o, d=d))
     if o.exists() and not o.is_dir():
         raise OutputRefused(f"-o {o} is a file; choose a folder")
     if o.is_dir() and os.path.ismount(o):  # (os.replace of a mount point: EBUSY at the end)
@@ -148,6 +193,16 @@ def check_output(data: str | os.PathLike, out: str | os.PathLike) -> None:
         raise OutputRefused(f"-o {o} holds files the report did not write ({', '.join(added[:3])}"
                             f"{more}): a new report replaces the folder; move them out or "
                             "choose another folder")
+
+
+#: What :func:`check_output` says of an ``out`` that :func:`ebsstats.atomic.overlap` finds is not
+#: apart from the data.
+_NOT_APART = {
+    "same": "-o {o} is the data folder; choose another folder",
+    "inside": "-o {o} lies inside the data folder {d}; choose a folder outside it",
+    "contains": "-o {o} contains the data {d}; replacing it would delete the data: choose an "
+                "empty or new folder",
+}
 
 
 def _not_written(folder: Path) -> list[str]:
@@ -324,27 +379,40 @@ def _split_lists(params: Mapping, declared: Mapping[str, dict]) -> dict:
     return out
 
 
-def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Path, str]:
-    """Read ``data`` once into Parquet files the notebooks read."""
+def _ingest(data: Path, pattern: str | None, where: Path, log, shown: str | None = None
+            ) -> tuple[Path, Path, str]:
+    """Read ``data`` once into Parquet files the notebooks read; warn (``UserWarning``) what
+    the report's reader should know of them: the notes of Parquet data, the path pattern's
+    (:class:`~ebsstats.io.meta.PatternWarning`), and that there are no results at all
+    (``shown``: the data's path as the caller gave it)."""
     import warnings
 
     import pandas as pd
 
     from ebsstats.io.folder import read
+    from ebsstats.io.meta import PatternWarning
     from ebsstats.io.parquet import read_parquet_data, to_parquet
 
+    shown = str(data) if shown is None else shown
     results, series = where / "results.parquet", where / "series.parquet"
-    with warnings.catch_warnings():  # (companions set aside, copies dropped: said before the
-        warnings.simplefilter("ignore", UserWarning)  # report runs, by ebsstats report)
-        df = read_parquet_data(data)  # (a Parquet file or folder: read as it was ingested)
+    df = read_parquet_data(data)  # (a Parquet file or folder: read as it was ingested)
     if df is not None:
         ts, fails = pd.DataFrame(), None
+        if not len(df):
+            _warn(f"{shown} holds no benchmark results (empty Parquet data); the report is "
+                  "built anyway")
     else:
         log(f"reading {data}")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # the failures are shown on page 00
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # (the failures are shown on page 00)
             df, ts, fails = read(data, pattern=pattern, series=True, full=True,
                                  errors="collect", progress=False)
+        if not len(df):
+            _warn(_no_results(shown, fails, ts))
+        else:
+            for said in dict.fromkeys(str(w.message) for w in caught
+                                      if issubclass(w.category, PatternWarning)):
+                _warn(said, PatternWarning)
     to_parquet(df, results)
     if len(ts.columns):  # an empty series frame still has the schema's columns
         to_parquet(ts, series)
@@ -354,6 +422,44 @@ def _ingest(data: Path, pattern: str | None, where: Path, log) -> tuple[Path, Pa
 
     n_runs = runs_only(df)["run_id"].nunique() if len(df) else 0
     return results, series, f"{len(df):,} values from {n_runs:,} runs"
+
+
+def _warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """A warning of :func:`report`, pointing at its caller (report > _ingest > here)."""
+    import warnings
+
+    warnings.warn(message, category, stacklevel=4)
+
+
+#: What :func:`ebsstats.check` calls a file of each kind of failure (a file read without
+#: results: ``read``).
+_ACTION = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate", "empty": "read",
+           "partial": "read in part", "note": "read"}
+
+
+def _no_results(data: str, fails, series) -> str:
+    """The warning of a report of data without results: what was found, each file by its
+    first failure as :func:`ebsstats.check` names its action (``series``: the time series,
+    whose files were read without results; companion files are not counted), and that
+    page 00 lists it.
+
+    >>> import pandas as pd
+    >>> fails = pd.DataFrame({"source": ["a.json", "b.json", "b.json", "c.json"],
+    ...                       "kind": ["error", "skipped", "note", "error"]})
+    >>> _no_results("d", fails, pd.DataFrame({"source": ["x.log"]}))[:71]
+    'no benchmark results in d (4 file(s): 2 refuse, 1 skip, 1 read); the re'
+    """
+    kinds: dict = {}
+    for source, kind in zip(fails["source"], fails["kind"], strict=True):
+        kinds.setdefault(source, kind)  # (a file's first failure: what became of it)
+    for source in series["source"].unique() if "source" in series else ():
+        kinds.setdefault(source, "empty")  # (read: only a time series)
+    said = ", ".join(f"{n} {a}" for a, n in collections.Counter(
+        _ACTION.get(k, k) for k in kinds.values()).most_common())
+    found = (f"{len(kinds)} file(s): {said}" if kinds
+             else "no file read: it is empty or holds only companion files")
+    return (f"no benchmark results in {data} ({found}); the report is built anyway: its page "
+            f"00 lists what was found and why; see ebsstats.check({data!r})")
 
 
 #: Notebook parameters that name values of the data, and the columns those values are in
@@ -426,13 +532,15 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
         ``index.html``. Refused when it is, contains or lies inside ``data``, or is a non-empty
         folder that is not an earlier report (:func:`check_output`).
     notebooks : path, optional
-        Folder of notebooks (default: the project's ``notebooks/``).
+        Folder of notebooks (default: the project's ``notebooks/``); checked, with ``only``,
+        before anything is read (:func:`choose_notebooks`).
     parameters : mapping, optional
         Notebook parameters; each notebook receives those its ``parameters`` cell defines. A
         name no notebook defines raises ``ValueError`` listing the valid ones; ``"a,b"`` becomes
         a list for parameters whose default is a list.
     only : list of str, optional
-        Run only notebooks whose file name contains one of these strings.
+        Run only notebooks whose file name contains one of these strings (each must be in
+        some notebook's name).
     pattern : str, optional
         Path pattern giving metadata from file names (as ``ebsstats ingest --pattern``).
     show_code : bool
@@ -451,6 +559,9 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     ReportError
         naming the notebook(s) and cell that failed; the report with the other pages was
         written, the failed pages show the error.
+    NotebookChoiceError
+        ``notebooks`` is no folder of notebooks, or an ``only`` entry names none (a
+        :class:`ReportError` and a ``ValueError``); nothing was read or written.
     OutputRefused
         ``out`` would destroy data.
     ValueError
@@ -458,23 +569,27 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
         (:func:`check_values`: ``metric``, ``test``, ``op``, ``baseline``, ``volume``, ``set``
         ...); the earlier report, if any, is kept.
 
+    Warns
+    -----
+    UserWarning
+        Once the data are read, before any notebook runs (the command line prints each as a
+        ``note:`` line): data without benchmark results (the report is built anyway: its page
+        00 lists every file and why), what reading Parquet data set aside, and the ``pattern``'s
+        :class:`~ebsstats.io.meta.PatternWarning` (it matched only some of the files read, or
+        names a placeholder that is no column of the schema). The data are parsed once.
+
     Examples
     --------
     >>> report("data/samples", "/tmp/ebsstats-report")   # doctest: +SKIP
     PosixPath('/tmp/ebsstats-report/index.html')
     """
-    import papermill as pm
-
     log = log or (lambda msg: None)
     if not Path(data).exists():
         raise FileNotFoundError(f"{data}: no such file or folder")
     check_output(data, out)
-    nb_dir = Path(notebooks) if notebooks else default_notebooks()
-    books = notebook_list(nb_dir)
-    if only:
-        books = [b for b in books if any(o in b.name for o in only)]
-    if not books:
-        raise ReportError(str(nb_dir), None, "no notebooks to run")
+    books = choose_notebooks(notebooks, only)
+    import papermill as pm  # (after the checks: a usage error is said without its import)
+
     declared = {b: notebook_parameters(b) for b in books}
     params = dict(parameters or {})
     valid = sorted({k for d in declared.values() for k in d} - set(RESERVED))
@@ -488,7 +603,7 @@ def report(data: str | os.PathLike, out: str | os.PathLike = "reports", *,
     failed: list[tuple[str, int | None, str]] = []
     with tempfile.TemporaryDirectory(prefix="ebsstats-report-data-") as work, \
             atomic_dir(out, tag="building") as tmp:
-        results, series, summary = _ingest(data_abs, pattern, Path(work), log)
+        results, series, summary = _ingest(data_abs, pattern, Path(work), log, str(data))
         merged = {k: v for d in declared.values() for k, v in d.items()}
         check_values(_split_lists(params, merged), results, series)
         (tmp / "notebooks").mkdir()

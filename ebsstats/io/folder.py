@@ -118,6 +118,7 @@ class _Outcome:
     block: _Block | None = None
     rows: tuple[int, int] | None = None
     series_rows: tuple[int, int] | None = None
+    pattern_hit: bool = False  # the read's path pattern matched this file (gave it metadata)
 
 
 @dataclass(eq=False)
@@ -448,7 +449,7 @@ def _read_path(path: str, rel: str, job: _Job, listed: os.stat_result | None = N
             out.digest = _fingerprint(data)
         parsed = _guarded_parse(reader, data, rel, _context(reader, path, job), job.budget)
         del data
-        out.meta = _file_meta(path, rel, job)
+        out.meta = _file_meta(path, rel, job, out)
     except ParseError as exc:
         out.failure = IngestFailure(rel, exc.position, str(exc), kind="error")
         out.error = exc
@@ -563,10 +564,11 @@ def _keep_rows(out: _Outcome, parsed: Parsed, sniffed, job: _Job) -> None:
     out.parsed = parsed
 
 
-def _file_meta(path: str, rel: str, job: _Job) -> dict:
+def _file_meta(path: str, rel: str, job: _Job, out: _Outcome) -> dict:
     """Pattern and sidecar metadata of one file (folder sidecars merged once per folder); a bad
-    sidecar fails this file, naming both."""
+    sidecar fails this file, naming both. Whether the pattern matched goes on ``out``."""
     meta = metamod.pattern_meta(rel, job.pattern) if job.pattern else {}
+    out.pattern_hit = bool(meta)
     if job.root is not None:
         own = None
         if job.sidecar_names is not None:  # (no <file>.meta.yaml in the folder: no name built)
@@ -1250,7 +1252,10 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         ``"raise"`` (default for one file) raises :class:`~ebsstats.ParseError` (one file) or
         :class:`~ebsstats.IngestError` listing every failure (folder).
     pattern : str, optional
-        Path pattern giving metadata, e.g. ``"{config}/{volume}/run-{repetition}.json"``.
+        Path pattern giving metadata, e.g. ``"{config}/{volume}/run-{repetition}.json"``. A
+        :class:`~ebsstats.io.meta.PatternWarning` (once each) says when it matched only some
+        of the files read with results, names a placeholder that is no column of the schema,
+        or has no placeholder (:func:`ebsstats.io.meta.pattern_notes`).
     meta : mapping, optional
         Metadata set on every row, overriding everything else, e.g. ``meta={"config": "gp3"}``
         (keyword arguments such as ``config="gp3"`` still work but are deprecated: a typo
@@ -1316,12 +1321,15 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
         rows = _failure_rows(outcomes)
         nothing = (_nothing_read(path, outcomes) if is_dir and _no_rows(result, series)
                    else None)  # (said with what each file was taken for)
+        pattern_said = _pattern_said(pattern, outcomes)
         # the files' outcomes freed here, by reference counting, while the collector is
         # paused: alive when it resumes, the first collection walked them all (2,000 fio
         # files: ~16,000 objects, 2-4 ms of the read)
         del outcomes
     if nothing:
         warnings.warn(nothing, stacklevel=2)
+    for said in pattern_said:
+        warnings.warn(said, metamod.PatternWarning, stacklevel=2)
     df = result[0] if series else result
     if not rows and not (full or with_failures):  # no failures, and no frame of them asked for
         df.attrs["failures"] = []
@@ -1332,6 +1340,15 @@ def read(path: str | os.PathLike, *, errors: str | None = None, pattern: str | N
     for said in _failure_warnings(fails, is_dir):
         warnings.warn(said, stacklevel=2)
     return _shaped(result, fails, df, full=full, series=series, with_failures=with_failures)
+
+
+def _pattern_said(pattern: str | None, outcomes: list[_Outcome]) -> list[str]:
+    """:func:`ebsstats.io.meta.pattern_notes` of a read: how many of the files it read with
+    results ``pattern`` matched, counted as each file was read (no second pass)."""
+    if not pattern:
+        return []
+    hits = [o.pattern_hit for o in outcomes if o.parsed is not None and o.nrows]
+    return metamod.pattern_notes(pattern, sum(hits), len(hits))
 
 
 def _no_rows(result, series: bool) -> bool:

@@ -28,7 +28,7 @@ from ebsstats.errors import ParseError
 
 __all__ = ["sidecar_meta", "folder_sidecar", "file_sidecar", "pattern_meta", "check_pattern",
            "check_meta", "check_meta_kwargs", "check_ingest", "check_apart", "escape_controls",
-           "pattern_matches", "unknown_placeholders",
+           "pattern_matches", "unknown_placeholders", "pattern_notes", "PatternWarning",
            "clear_cache", "PROTECTED", "TYPED"]
 
 SIDECAR_NAMES = ("meta.yaml", "meta.yml")
@@ -452,8 +452,8 @@ def check_ingest(outputs, pattern: str | None = None, *, inputs: Iterable = ()) 
 def check_apart(inputs: Iterable, outputs: Mapping) -> None:
     """Refuse outputs that would overwrite the data or each other, before anything is written:
     an output (``outputs``: option name to path) that is an input, lies inside an input folder
-    or contains an input (links resolved), or the same path as another output (as ``report``
-    refuses its ``-o``: :func:`ebsstats.app.reports.check_output`).
+    or contains an input (links resolved: :func:`ebsstats.atomic.overlap`, the rule a report's
+    ``-o`` follows too), or the same path as another output.
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -468,6 +468,8 @@ def check_apart(inputs: Iterable, outputs: Mapping) -> None:
     ...
     ValueError: -o and --series are the same file ...t.parquet; give two different paths
     """
+    from ebsstats.atomic import overlap
+
     seen: dict[Path, str] = {}
     for name, out in outputs.items():
         o = Path(out).resolve()
@@ -476,15 +478,19 @@ def check_apart(inputs: Iterable, outputs: Mapping) -> None:
                              "paths")
         seen[o] = name
         for data in inputs:
-            d = Path(data).resolve()
-            if o == d or (o.exists() and d.exists() and os.path.samefile(o, d)):
-                raise ValueError(f"{name} {o} is the input {d}; writing it would replace the "
-                                 "data: choose another path")
-            if d.is_dir() and o.is_relative_to(d):
-                raise ValueError(f"{name} {o} lies inside the data folder {d}; write it outside "
-                                 "the data")
-            if d.is_relative_to(o):
-                raise ValueError(f"{name} {o} contains the data {d}; choose another path")
+            how = overlap(o, data)
+            if how is not None:
+                raise ValueError(_NOT_APART[how].format(name=name, o=o,
+                                                        d=Path(data).resolve()))
+
+
+#: What :func:`check_apart` says of an output that :func:`ebsstats.atomic.overlap` finds is
+#: not apart from the data.
+_NOT_APART = {
+    "same": "{name} {o} is the input {d}; writing it would replace the data: choose another path",
+    "inside": "{name} {o} lies inside the data folder {d}; write it outside the data",
+    "contains": "{name} {o} contains the data {d}; choose another path",
+}
 
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}|\*\*/|(?:(?<=/)|^)\*\*$|\*")
@@ -562,6 +568,44 @@ def unknown_placeholders(pattern: str | None) -> list[str]:
 
     names = [m.group(1) for m in _PLACEHOLDER.finditer(pattern or "") if m.group(1)]
     return [n for n in names if n not in COLUMNS and n not in META_COLUMNS]
+
+
+class PatternWarning(UserWarning):
+    """A path pattern that gave less than it seems to promise: a placeholder that is no column
+    of the schema, no placeholder at all, or files read that it did not match
+    (:func:`pattern_notes`; :func:`ebsstats.read` warns with them)."""
+
+
+def pattern_notes(pattern: str | None, matched: int, files: int) -> list[str]:
+    """What to say of ``pattern`` once a read applied it: each placeholder that is no column
+    of the schema (:func:`unknown_placeholders`, with the nearest column), a pattern without
+    placeholders, and how many of the ``files`` read with results it ``matched`` when not all.
+
+    >>> print(*pattern_notes("{conifg}/*.json", 2, 2))  # doctest: +NORMALIZE_WHITESPACE
+    pattern {conifg} is not a column of ebsstats' schema: it makes a column of its own
+    (did you mean {config}?)
+    >>> pattern_notes("x/{config}.json", 0, 2)
+    ["pattern 'x/{config}.json' matched 0 of the 2 file(s) read: 2 got no metadata from it"]
+    >>> pattern_notes("runs/*.json", 2, 2)
+    ["pattern 'runs/*.json' has no {name} placeholder: it gives no metadata"]
+    """
+    if not pattern:
+        return []
+    import difflib
+
+    from ebsstats.schema import COLUMNS, META_COLUMNS
+
+    said = []
+    for name in unknown_placeholders(pattern):
+        close = difflib.get_close_matches(name, [*COLUMNS, *META_COLUMNS], n=1)
+        said.append(f"pattern {{{name}}} is not a column of ebsstats' schema: it makes a "
+                    "column of its own" + (f" (did you mean {{{close[0]}}}?)" if close else ""))
+    if "{" not in pattern:
+        said.append(f"pattern {pattern!r} has no {{name}} placeholder: it gives no metadata")
+    elif matched < files:
+        said.append(f"pattern {pattern!r} matched {matched} of the {files} file(s) read: "
+                    f"{files - matched} got no metadata from it")
+    return said
 
 
 @lru_cache(maxsize=64)
