@@ -27,7 +27,7 @@ Parquet file): for each group with at least 21 runs in time order, each run from
 checked against all runs before it (rolling, "leave-future-out"); with no known regression in
 the data the out-of-line rate estimates the false-alarm rate on real noise.
 
-    python benchmarks/validate_regressions.py [--reps 400] [--spurious 8000]
+    python benchmarks/validate_regressions.py [--reps 400] [--spurious 8000] [--trend 1500]
         [--real /work/realdata/...]
 """
 
@@ -139,6 +139,37 @@ def spurious(histories: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def spurious_trend(histories: int, seed: int) -> pd.DataFrame:
+    """Stable histories in which a line is fitted when every trend found is trusted (the rule
+    before ``TREND_CONFIRM``: Mann–Kendall at 5 %, or BIC preferring a line to a flat history):
+    the share of them whose new runs, from the same distribution, are rejected at 5 % under
+    that rule (``reject_trusted``) and under the intersection–union rule :func:`regressions`
+    follows (``reject``: a trend not confirmed at 1 % leaves the regime with and without it)."""
+    from ebsstats.stats import history
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n_hist in (10, 20, 30):
+        for n_new in (1, 3):
+            h, w = _frames("stable", n_hist, n_new, 0.03, 1.0, histories, rng)
+            now = regressions(h, w, by="config", padjust="none").set_index("config")
+            keep, history.TREND_CONFIRM = history.TREND_CONFIRM, 1.0
+            try:
+                old = regressions(h, w, by="config", padjust="none").set_index("config")
+            finally:
+                history.TREND_CONFIRM = keep
+            line = old["trend_pct_per_day"] != 0
+            rec = {"n_history": n_hist, "n_new": n_new, "histories": histories,
+                   "line_fitted": float(line.mean()), "groups": int(line.sum()),
+                   "reject_trusted": float((old.loc[line, "p_value"] < 0.05).mean()),
+                   "reject": float((now.loc[line[line].index, "p_value"] < 0.05).mean()),
+                   "reject_all_trusted": float((old["p_value"] < 0.05).mean()),
+                   "reject_all": float((now["p_value"] < 0.05).mean())}
+            rows.append(rec)
+            print(rec, flush=True)
+    return pd.DataFrame(rows)
+
+
 def family(reps: int, seed: int, groups: int = 10) -> float:
     """Holm across ``groups`` stable groups of 20 runs: rate of any false alarm per call."""
     rng = np.random.default_rng(seed)
@@ -193,6 +224,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--spurious", type=int, help="stable histories per design screened for a "
                     "spurious PELT changepoint (default 10 x reps; 0 skips)")
+    ap.add_argument("--trend", type=int, default=0, help="stable histories per design for the "
+                    "spurious-trend check (e.g. 1500; default 0 skips)")
     ap.add_argument("--real", help="folder or Parquet file of real repeated runs")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
@@ -210,6 +243,14 @@ def main() -> None:
             sp = spurious(n_sp, args.seed + 2)
             print("\nstable histories in which PELT proposes a (spurious) changepoint:")
             print(sp.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        if args.trend:
+            tr = spurious_trend(args.trend, args.seed + 3)
+            print("\nstable histories in which a line is fitted when every trend is trusted:")
+            print(tr.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+            hit = tr["groups"]
+            print("pooled: rejected at 5 %, trend trusted "
+                  f"{np.average(tr['reject_trusted'], weights=hit):.3f}, intersection-union "
+                  f"{np.average(tr['reject'], weights=hit):.3f} (of {int(hit.sum())} groups)")
         if args.real:
             r = real(args.real)
             print(r.to_string(index=False))
