@@ -459,9 +459,9 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
     run-to-run CV unless said; unadjusted p, i.e. one group per call): stable histories of 10,
     20 and 30 runs are rejected at 5 % (two-sided) in 2.5-5 % of groups (1-4.5 % flagged
     ``worse``; 3.9-5.2 % over 1500 groups per design). Among the stable histories in which PELT
-    proposes a (spurious) change, 5-11 % at 20-30 runs and up to 14 % at 10 runs (mostly where
-    a Mann–Kendall trend is fitted to such a history), against 10-18 % when PELT's latest
-    segment was the regime. A 10 % drop is caught in 87 % of groups of 20 runs with one new run
+    proposes a (spurious) change (3.4-7.1 % of them), 4-11 % (``--spurious 2000``, seed 22,
+    68-141 groups per design; up to 14 % before the trend candidates below), against 10-18 %
+    when PELT's latest segment was the regime. A 10 % drop is caught in 87 % of groups of 20 runs with one new run
     and 98 % with three (39 % and 82 % at 5 % CV), within a point of before; after a real -15 %
     step as before (57 % and 98 %). A weak drift (-0.3 %/day) that goes undetected is rejected
     in up to 10 % of groups (10 runs, three new). Histories with frequent slow runs (10 % of
