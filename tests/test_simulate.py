@@ -440,9 +440,12 @@ def test_cli(tmp_path: Path) -> None:
     assert cli.run(args) == 0
     assert yaml.safe_load((tmp_path / "c" / "truth.yaml").read_text())["effects"][
         "first_write"]["factor"] == 5.0
-    with pytest.raises(SystemExit) as stop:  # (checked by argparse now: LEVEL:N:TYPE:GIB)
-        p.parse_args(["-o", str(tmp_path / "d"), "--raid", "raid5:3:gp3:50"])
+    with pytest.raises(SystemExit) as stop:  # (argparse reads the form: LEVEL:N:TYPE:GIB)
+        p.parse_args(["-o", str(tmp_path / "d"), "--raid", "raid0:x:gp3:50"])
     assert stop.value.code == 2
+    # (the values are the library's to check: tests/test_simulate_checks.py)
+    args = p.parse_args(["-o", str(tmp_path / "d"), "--raid", "raid5:3:gp3:50"])
+    assert cli.run(args) == 2 and not (tmp_path / "d").exists()
 
 
 # --------------------------------------------------------------------------------------------

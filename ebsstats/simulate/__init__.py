@@ -101,6 +101,12 @@ def simulate(
     pathlib.Path
         ``out_dir``.
 
+    Raises
+    ------
+    ValueError
+        For a bad parameter, before anything is written: one line naming the parameter, its
+        value and what is allowed (:mod:`ebsstats.simulate.checks`).
+
     Notes
     -----
     Model, default magnitudes and sources: :mod:`ebsstats.simulate.model`. Everything written

@@ -19,50 +19,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
+from ebsstats.simulate.checks import BONNIE_VERSIONS
 from ebsstats.simulate.model import PRESETS, TOOLS_ALL, VOLUME_TYPES
 
 
-def _weeks(text: str) -> int:
-    """``--weeks``: a whole number of weeks, at least 1.
-
-    >>> _weeks("2")
-    2
-    >>> _weeks("0")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '0': give a whole number of weeks, at least 1
-    """
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of weeks, at least 1")
-    return n
-
-
-def _raid(text: str) -> str:
-    """``--raid LEVEL:N:TYPE:GIB``, checked part by part (the text is returned as given).
+def _raid(text: str) -> dict[str, Any]:
+    """``--raid LEVEL:N:TYPE:GIB`` as the library's RAID dict (only the form is read here; the
+    values are checked by :mod:`ebsstats.simulate.checks`, as for every other option).
 
     >>> _raid("raid0:4:gp3:50")
-    'raid0:4:gp3:50'
+    {'level': 'raid0', 'members': 4, 'volume_type': 'gp3', 'size_gib': 50.0}
     >>> _raid("bogus")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: 'bogus': expected LEVEL:N:TYPE:GIB, e.g. raid0:4:gp3:50 (...)
     """
-    form = ("expected LEVEL:N:TYPE:GIB, e.g. raid0:4:gp3:50 (LEVEL raid0 or raid10, N members "
-            f"at least 2, TYPE one of {', '.join(VOLUME_TYPES)}, GIB the size of each member)")
     parts = text.split(":")
     try:
-        ok = (len(parts) == 4 and parts[0] in ("raid0", "raid10") and int(parts[1]) >= 2
-              and parts[2] in VOLUME_TYPES and 0 < float(parts[3]) < float("inf"))
+        level, n, vtype, gib = parts
+        return {"level": level, "members": int(n), "volume_type": vtype, "size_gib": float(gib)}
     except ValueError:
-        ok = False
-    if not ok:
-        raise argparse.ArgumentTypeError(f"{text!r}: {form}")
-    return text
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected LEVEL:N:TYPE:GIB, e.g. raid0:4:gp3:50 (N a whole number, GIB a "
+            "number)") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--preset", choices=sorted(PRESETS),
                         help="named parameter set ('bundled' = data/campaign)")
-    parser.add_argument("--weeks", type=_weeks, help="campaign length in weeks (default 4)")
+    parser.add_argument("--weeks", type=int, help="campaign length in weeks (default 4)")
     parser.add_argument("--runs-per-day", type=float, help="run slots per config and day")
     parser.add_argument("--start", help="campaign start date (default 2024-03-04): day 0 is that "
                         "date in the campaign's zone (America/New_York)")
@@ -93,20 +74,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--noise", type=float, metavar="SIGMA",
                         help="lognormal run-to-run sigma for every type (0 = no noise)")
     parser.add_argument("--tools", nargs="+", choices=TOOLS_ALL, help="tools to simulate")
-    parser.add_argument("--bonnie-version", choices=("2.00a", "1.96"))
+    parser.add_argument("--bonnie-version", choices=BONNIE_VERSIONS)
 
 
-def _options(args: argparse.Namespace) -> dict:
-    p: dict = {}
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The library's parameters of the parsed options (their values are checked there)."""
+    p: dict[str, Any] = {}
     for name in ("weeks", "runs_per_day", "start", "volume_types", "first_write", "burst",
                  "tools", "bonnie_version"):
         v = getattr(args, name, None)
         if v is not None:
             p[name] = v
     if args.raid:
-        level, n, vtype, gib = args.raid.split(":")
-        p["raid"] = {"level": level, "members": int(n), "volume_type": vtype,
-                     "size_gib": float(gib)}
+        p["raid"] = args.raid
     if args.drift:
         p["drift"] = {"weekday_amplitude": args.drift[0], "hour_amplitude": args.drift[1]}
     if args.slow_member is not None:
@@ -119,7 +99,8 @@ def _options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the campaign; return the exit status (0, or 2 on bad parameters)."""
+    """Write the campaign; return the exit status (0, or 2 on bad parameters: the library's
+    one-line message, after ``ebsstats simulate: ``, nothing written)."""
     from ebsstats.simulate import simulate
 
     try:

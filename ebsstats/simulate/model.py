@@ -82,6 +82,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ebsstats.simulate.checks import Known, check_spec
+
 GENERATOR = "ebsstats.simulate"
 GENERATOR_VERSION = "3"
 
@@ -106,6 +108,8 @@ VOLUME_DEFAULTS: dict[str, dict[str, Any]] = {
     "instance-store": {"size_gib": 442},
 }
 VOLUME_TYPES = tuple(VOLUME_DEFAULTS)
+#: device letters of a RAID set's members (/dev/xvdf ...): at most 11 members
+RAID_DEVICES = "fghijklmnop"
 
 # service time per I/O at low queue depth (s), read / write, random access
 _SERVICE = {
@@ -322,7 +326,11 @@ class Config:
 
 @dataclass
 class Spec:
-    """All parameters of a campaign (see :func:`ebsstats.simulate.simulate`)."""
+    """All parameters of a campaign (see :func:`ebsstats.simulate.simulate`).
+
+    Checked when made (:func:`ebsstats.simulate.checks.check_spec`): a bad parameter raises
+    :class:`ValueError` naming it, its value and what is allowed.
+    """
 
     seed: int = 0
     weeks: int = 4
@@ -366,6 +374,10 @@ class Spec:
     #: (phase_s, period_s): the burst run is sampled as short runs of ``phase_s`` every
     #: ``period_s`` (duty-cycled demand) instead of one long run with a windowed log.
     burst_duty: Sequence[float] | None = None
+
+    def __post_init__(self) -> None:
+        check_spec(self, _KNOWN)
+        self.seed = int(self.seed)
 
 
 @dataclass
@@ -447,7 +459,8 @@ def calendar_multipliers(drift: Mapping[str, Any] | None) -> tuple[np.ndarray, n
         elif drift.get("hour_amplitude"):
             b = float(drift["hour_amplitude"])
             hr = 1 + b * np.cos(2 * np.pi * (np.arange(24) - 4) / 24)
-        if wd.shape != (7,) or hr.shape != (24,) or (wd <= 0).any() or (hr <= 0).any():
+        if wd.shape != (7,) or hr.shape != (24,) or not (wd > 0).all() or not (hr > 0).all() \
+                or not np.isfinite(wd).all() or not np.isfinite(hr).all():
             raise ValueError("drift needs 7 positive weekday and 24 positive hour multipliers")
         wd = wd / np.exp(np.log(wd).mean())
         hr = hr / np.exp(np.log(hr).mean())
@@ -477,9 +490,7 @@ def _volume_entries(volume_types: Iterable[Any]) -> list[dict[str, Any]]:
     out = []
     for item in volume_types:
         d = {"type": item} if isinstance(item, str) else dict(item)
-        t = d.get("type") or d.get("volume_type")
-        if t not in VOLUME_DEFAULTS:
-            raise ValueError(f"unknown volume type {t!r}; known: {', '.join(VOLUME_TYPES)}")
+        t = d.get("type") or d.get("volume_type")  # (checked by Spec: a known type)
         e = {**VOLUME_DEFAULTS[t], **{k: v for k, v in d.items() if k not in ("type",)}}
         e["type"] = t
         if "name" not in e:
@@ -497,11 +508,8 @@ def _raid_entries(raid: Any) -> list[dict[str, Any]]:
     items = [raid] if isinstance(raid, Mapping) else list(raid)
     out = []
     for r in items:
+        # (checked by Spec: level, members, volume type, sizes and speed factors)
         r = {"level": "raid0", "members": 4, "volume_type": "gp3", **dict(r)}
-        if r["level"] not in ("raid0", "raid10"):
-            raise ValueError("raid level must be 'raid0' or 'raid10'")
-        if r["level"] == "raid10" and r["members"] % 2:
-            raise ValueError("raid10 needs an even number of members")
         base = VOLUME_DEFAULTS[r["volume_type"]]
         r.setdefault("size_gib", base["size_gib"])
         if "iops" in base:
@@ -509,8 +517,6 @@ def _raid_entries(raid: Any) -> list[dict[str, Any]]:
         if "throughput_mibs" in base:
             r.setdefault("throughput_mibs", base["throughput_mibs"])
         sf = r.get("speed_factors") or [1.0] * r["members"]
-        if len(sf) != r["members"]:
-            raise ValueError("raid speed_factors needs one factor per member")
         r["speed_factors"] = [float(x) for x in sf]
         r.setdefault("name", f"{r['level']}-{r['members']}x{r['volume_type']}-{int(r['size_gib'])}g")
         out.append(r)
@@ -552,6 +558,18 @@ FIRSTWRITE_REGION = 256 * MiB
 FIRSTWRITE_BS = 256 * KiB
 
 
+def _config_names(volume_types: Any, raid: Any) -> tuple[list[str], list[str]]:
+    """Config names of the volumes and of the RAID sets (of checked parameters)."""
+    return ([e["name"] for e in _volume_entries(volume_types)],
+            [r["name"] for r in _raid_entries(raid)])
+
+
+_KNOWN = Known(volume_types=VOLUME_TYPES, tools=TOOLS_ALL,
+               fio_jobs=tuple(name for name, _, _ in FIO_JOBS),
+               sysbench_modes=tuple(SYSBENCH_MODES), max_raid_members=len(RAID_DEVICES),
+               config_names=_config_names)
+
+
 def _largest_gap(times: list[float], lo: float, hi: float) -> float:
     """Midpoint of the largest gap between job slots inside [lo, hi)."""
     pts = sorted([lo] + [t for t in times if lo <= t < hi] + [hi])
@@ -587,7 +605,7 @@ def build(spec: Spec) -> Campaign:
         re_i = float(np.exp(r_re.normal(0, noise["instance_sigma"])))
         return iid, host, az, re_i
 
-    devs = "fghijklmnop"
+    devs = RAID_DEVICES
     for k, e in enumerate(vol_entries):
         itype = "i3.large" if e["type"] == "instance-store" else e.get("instance_type",
                                                                             spec.instance_type)
@@ -1291,7 +1309,16 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 def make_spec(seed: int = 0, preset: str | None = None, **params: Any) -> Spec:
-    """Merge a preset and explicit parameters into a :class:`Spec`."""
+    """Merge a preset and explicit parameters into a :class:`Spec` (which checks them).
+
+    Raises
+    ------
+    TypeError
+        For a parameter that is not a :class:`Spec` field.
+    ValueError
+        For an unknown preset or a bad parameter value (one line: the parameter, its value and
+        what is allowed; see :mod:`ebsstats.simulate.checks`).
+    """
     base: dict[str, Any] = {}
     if preset is not None:
         if preset not in PRESETS:
@@ -1301,12 +1328,9 @@ def make_spec(seed: int = 0, preset: str | None = None, **params: Any) -> Spec:
     unknown = set(base) - set(Spec.__dataclass_fields__)
     if unknown:
         raise TypeError(f"unknown simulation parameter(s): {', '.join(sorted(unknown))}")
-    tools = tuple(base.get("tools", TOOLS_ALL))
-    bad = set(tools) - set(TOOLS_ALL)
-    if bad:
-        raise ValueError(f"unknown tool(s) {sorted(bad)}; known: {', '.join(TOOLS_ALL)}")
-    base["tools"] = tools
-    return Spec(seed=int(seed), preset=preset, **base)
+    if not isinstance(base.get("tools", ()), str):  # (a string is refused by Spec's checks)
+        base["tools"] = tuple(base.get("tools", TOOLS_ALL))
+    return Spec(seed=seed, preset=preset, **base)
 
 
 _UNSET = object()
