@@ -517,6 +517,7 @@ def table(data: pd.DataFrame | pd.Series, *, unit: str | None = None,
         df = df.reset_index().rename(columns={"index": ""})
     if columns is not None:
         df = df[[c for c in columns if c in df.columns]]
+    df = _warning_not_verdict(df)
     if drop_empty and len(df):
         df = df[[c for c in df.columns if not df[c].isna().all()]]
     df = _display_units(df, unit)
@@ -528,6 +529,24 @@ def table(data: pd.DataFrame | pd.Series, *, unit: str | None = None,
         ([f"{n_empty} row(s) without any value left out"] if n_empty else [])
     foot = "".join(f'<p style="font-size:85%;color:#555;margin:.2em 0">{n}</p>' for n in notes)
     return HTML(_html_table(df.head(max_rows)) + foot)
+
+
+def _warning_not_verdict(df: pd.DataFrame) -> pd.DataFrame:
+    """``warning`` left blank where it only repeats the row's ``verdict`` (an untested
+    group's ``not testable: ...`` is both; page 07 of a campaign without history printed each
+    reason twice).
+
+    >>> d = pd.DataFrame({"verdict": ["not testable: 0 runs", "~"],
+    ...                   "warning": ["not testable: 0 runs", "short regime"]})
+    >>> _warning_not_verdict(d)["warning"].tolist()
+    [None, 'short regime']
+    """
+    if not {"verdict", "warning"} <= set(df.columns):
+        return df
+    same = df["warning"].astype("string").eq(df["verdict"].astype("string")).fillna(False)
+    if same.any():
+        df = df.assign(warning=df["warning"].astype(object).where(~same, None))
+    return df
 
 
 def _display_units(df: pd.DataFrame, unit: str | None) -> pd.DataFrame:
