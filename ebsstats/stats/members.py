@@ -55,23 +55,12 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.stats._checks import refuse_impossible
-from ebsstats.stats._core import WITHIN, check_levels, direction, lower_is_better
+from ebsstats.stats._core import WITHIN, check_levels, metric_direction
 
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
            "fleet_outliers", "raid_rows"]
 
 MAD_SCALE = 1.4826  # makes the MAD a consistent estimator of the normal standard deviation
-
-
-def _direction(data: pd.DataFrame, higher_is_better: bool | None) -> bool:
-    """Whether higher is better for ``data`` (one metric): the override, the frame's column,
-    else the library's one rule (:func:`ebsstats.stats._core.lower_is_better`: a time unit or
-    a latency metric is lower-is-better), so a ``clat_p99`` frame without the column is not
-    read as a rate."""
-    if (higher_is_better is None and "higher_is_better" in data
-            and direction(data) is None and data["higher_is_better"].notna().any()):
-        raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
-    return not lower_is_better(data, higher_is_better)
 
 
 def _one_metric(data: pd.DataFrame, metric: str | None) -> pd.DataFrame:
@@ -214,7 +203,7 @@ def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None =
     """
     refuse_impossible(data, value, "slow_volumes", metrics=None if metric is None else [metric])
     d = _one_metric(data, metric)
-    hib = _direction(d, higher_is_better)
+    hib = metric_direction(d, higher_is_better, unknown=True)
     _refuse_infinite(d, value, "slow_volumes")
     d = d[d[value].notna() & (d[value] > 0)]
     keys = [group] if group else []
@@ -753,7 +742,7 @@ def array_check(members: pd.DataFrame, array: pd.DataFrame, member: str = "volum
     >>> r[["ratio_to_n_slowest", "slow_member_cost"]].iloc[0].round(3).tolist()
     [1.0, 0.273]
     """
-    if not _direction(members, higher_is_better):  # (the override, column, unit or name)
+    if metric_direction(members, higher_is_better) is False:  # (override, column, unit, name)
         raise ValueError("array_check compares rates (a RAID 0 stripe's throughput with N x its "
                          "slowest member's); for latency, use slow_volumes")
     cells = [c for c in WITHIN if c in members.columns and c in array.columns]
@@ -871,7 +860,7 @@ def fleet_outliers(data: pd.DataFrame, member: str = "volume",
 
     check_levels(confidence=confidence)  # (95 gave NaN intervals: t.ppf of 48)
     d = _one_metric(data, metric)
-    hib = _direction(d, higher_is_better)
+    hib = metric_direction(d, higher_is_better, unknown=True)
     _refuse_infinite(d, value, "fleet_outliers")
     d = d[d[value].notna() & (d[value] > 0)].copy()
     fixed = [f for f in fixed if f in d and d[f].nunique() > 1]
