@@ -10,26 +10,9 @@ legend entries and annotations are drawn with mathtext off; tick labels that com
 
 from __future__ import annotations
 
-import re
+from ebsstats.stats._core import natural_key  # (one rule for tables and axes)
 
 __all__ = ["plain_text", "escape", "natural_key"]
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def natural_key(text: object) -> tuple:
-    """A sort key that orders the numbers inside labels by value: ``iops2000`` before
-    ``iops10000``, ``vol-9`` before ``vol-10`` (a campaign's configurations named by a size or
-    a provisioned IOPS read in their order on an axis, not as text sorts them).
-
-    >>> sorted(["iops10000", "iops2000", "gp2", "iops300", "sz1100", "sz900"], key=natural_key)
-    ['gp2', 'iops300', 'iops2000', 'iops10000', 'sz900', 'sz1100']
-    >>> sorted(["a01", "a1", "a1b", "a"], key=natural_key)
-    ['a', 'a01', 'a1', 'a1b']
-    """
-    parts = _DIGITS.split(str(text))
-    return tuple((0, int(p), p) if i % 2 else (1, p.casefold(), p)
-                 for i, p in enumerate(parts) if p or i == 0)
 
 
 def escape(text: object) -> str:

@@ -30,6 +30,7 @@ Benjamini, Y., & Hochberg, Y. (1995). Controlling the false discovery rate. JRSS
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -45,7 +46,7 @@ __all__ = ["WITHIN", "SUMMARY_FLAGS", "BCA_MAX_N", "BLB_MIN_N", "as_list", "boot
            "period_starts", "period_grid",
            "order_stat_ranks", "median_ci_array", "median_warning", "adjust_pvalues",
            "best_adjusted_p", "min_p", "runs_needed", "baseline_key",
-           "check_levels", "key_text"]
+           "check_levels", "key_text", "natural_key"]
 
 #: Columns that identify *what* was measured; statistics never pool across them unless told to.
 WITHIN = ("test", "op", "metric")
@@ -292,6 +293,25 @@ def metric_direction(sub: pd.DataFrame | None, override: bool | None = None, *,
             and sub["higher_is_better"].notna().any()):
         raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
     return False if lower_is_better(sub) else unknown
+
+
+def natural_key(text: object) -> tuple:
+    """A sort key that orders the numbers inside labels by value: ``iops2000`` before
+    ``iops10000``, ``vol-9`` before ``vol-10`` (a campaign's configurations named by a size or
+    a provisioned IOPS read in their order on an axis, not as text sorts them).
+
+    >>> sorted(["iops10000", "iops2000", "gp2", "iops300", "sz1100", "sz900"], key=natural_key)
+    ['gp2', 'iops300', 'iops2000', 'iops10000', 'sz900', 'sz1100']
+    >>> sorted(["a01", "a1", "a1b", "a"], key=natural_key)
+    ['a', 'a01', 'a1', 'a1b']
+    """
+    parts = _DIGITS.split(str(text))
+    return tuple((0, int(p), p) if i % 2 else (1, p.casefold(), p)
+                 for i, p in enumerate(parts) if p or i == 0)
+
+
+
+_DIGITS = re.compile(r"(\d+)")
 
 
 def direction_word(sign: float, hib: bool | None) -> str:

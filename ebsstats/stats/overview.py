@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ebsstats.schema import SUMMARY_FLAGS, select  # the contract's row filter, re-exported
+from ebsstats.stats._core import natural_key
 
 __all__ = ["inventory", "select", "SUMMARY_FLAGS"]
 
@@ -24,6 +25,11 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
     >>> import ebsstats as es
     >>> es.inventory(es.schema.empty()).columns.tolist()
     ['tool', 'tool_version', 'config', 'runs', 'rows', 'tests', 'metrics', 'first', 'last']
+    >>> d = pd.DataFrame({"tool": "fio", "config": ["iops10000", "iops2000", "gp2"],
+    ...                   "run_id": ["a", "b", "c"], "value": 1.0, "test": "t", "metric": "iops",
+    ...                   "timestamp": pd.NaT})
+    >>> es.inventory(d)["config"].tolist()
+    ['gp2', 'iops2000', 'iops10000']
     """
     by = [b for b in by if b in data.columns]
     keyed = data.assign(**{b: data[b].astype("string").fillna("–") for b in by})
@@ -33,4 +39,6 @@ def inventory(data: pd.DataFrame, by: Sequence[str] = ("tool", "tool_version", "
     out = g.agg(runs=("run_id", "nunique"), rows=("value", "size"), tests=("test", "nunique"),
                 metrics=("metric", "nunique"), first=("timestamp", "min"),
                 last=("timestamp", "max"))
-    return out.reset_index()
+    # (labels in the order of the numbers in them: iops2000 before iops10000, as on the axes)
+    return out.reset_index().sort_values(by, key=lambda col: col.map(natural_key),
+                                         ignore_index=True)
