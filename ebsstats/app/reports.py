@@ -431,12 +431,6 @@ def _warn(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, stacklevel=4)
 
 
-#: What :func:`ebsstats.check` calls a file of each kind of failure (a file read without
-#: results: ``read``).
-_ACTION = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate", "empty": "read",
-           "partial": "read in part", "note": "read"}
-
-
 def _no_results(data: str, fails, series) -> str:
     """The warning of a report of data without results: what was found, each file by its
     first failure as :func:`ebsstats.check` names its action (``series``: the time series,
@@ -449,13 +443,15 @@ def _no_results(data: str, fails, series) -> str:
     >>> _no_results("d", fails, pd.DataFrame({"source": ["x.log"]}))[:71]
     'no benchmark results in d (4 file(s): 2 refuse, 1 skip, 1 read); the re'
     """
+    from ebsstats.io.folder import ACTIONS  # (the names ebsstats.check gives them)
+
     kinds: dict = {}
     for source, kind in zip(fails["source"], fails["kind"], strict=True):
         kinds.setdefault(source, kind)  # (a file's first failure: what became of it)
     for source in series["source"].unique() if "source" in series else ():
         kinds.setdefault(source, "empty")  # (read: only a time series)
     said = ", ".join(f"{n} {a}" for a, n in collections.Counter(
-        _ACTION.get(k, k) for k in kinds.values()).most_common())
+        ACTIONS.get(k, "read") for k in kinds.values()).most_common())
     found = (f"{len(kinds)} file(s): {said}" if kinds
              else "no file read: it is empty or holds only companion files")
     return (f"no benchmark results in {data} ({found}); the report is built anyway: its page "

@@ -1436,6 +1436,12 @@ def read_series(path: str | os.PathLike, **kwargs) -> pd.DataFrame:
     return out.series
 
 
+#: What :func:`check` calls a file of each kind of failure (a file without one: ``read``; a
+#: file read with notes only, or without results, is read too).
+ACTIONS = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
+           "companion": "companion", "partial": "read in part"}
+
+
 def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFrame:
     """What :func:`read` would do with each file under ``path``, without building a frame.
 
@@ -1458,8 +1464,7 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)
     outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
                           jobs=None, max_bytes=max_bytes, dedupe=True, typed=False)
-    action = {"error": "refuse", "skipped": "skip", "duplicate": "duplicate",
-              "companion": "companion", "partial": "read in part"}
+    action = ACTIONS
     rows = []
     for o in outcomes:
         f = o.failure or next(iter(_partial_failures(o)), None)  # (read in part: the first)
