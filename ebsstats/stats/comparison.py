@@ -34,6 +34,7 @@ from ebsstats.stats._core import (
     group_keys,
     iter_groups,
     key_text,
+    metric_direction,
     min_p,
     order_stat_ranks,
     pct,
@@ -488,8 +489,12 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         interleaved on the same volume/instance: each group is reduced to its median per block,
         blocks present in both groups are paired.
     higher_is_better : bool, optional
-        Direction for the verdict; default: the frame's ``higher_is_better`` column per metric
-        (verdict ``higher``/``lower`` when unknown).
+        Direction for the verdict; default: the frame's ``higher_is_better`` column per
+        within-cell, else lower-is-better for a latency (a time unit, a ``lat``/``clat``/
+        ``slat`` metric), else unknown (verdict ``higher``/``lower``); without it, a cell whose
+        column holds both ``True`` and ``False`` is not compared (its rows' verdict and warning
+        ``not testable: rows mix …``, NaN estimates and p-value: it pools metrics of opposite
+        direction; :func:`ebsstats.stats._core.metric_direction`), the other cells are.
     alpha : float
         Level of the adjusted p-value below which a verdict is given.
     seed : int
@@ -534,7 +539,8 @@ def compare(data: pd.DataFrame, value: str = "value", by: str | Sequence[str] = 
         ``p_value``, ``p_adjusted``, ``test_method`` (not ``test``, which names the
         workload in the tidy frame), ``correction`` (the ``padjust`` method),
         ``higher_is_better``,
-        ``verdict`` (``better``/``worse``/``~``), ``confidence``, ``method``, ``warning``.
+        ``verdict`` (``better``/``worse``/``~``, ``higher``/``lower`` with no direction, or
+        ``not testable: why`` where no test was made), ``confidence``, ``method``, ``warning``.
 
     Notes
     -----
@@ -679,7 +685,10 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
     # (runs of other workloads pooled in the baseline)
     base_mix = mixed_parameters(base_sub, [], subject="the baseline").get(())
     xb, xb_excl = clean_values(base_sub, value)
-    hib = direction(cell, o["higher_is_better"])
+    try:  # (the project's one rule: override, column, latency unit or name, else unknown)
+        hib, untested = metric_direction(cell, o["higher_is_better"]), None
+    except ValueError as exc:  # (rows labelled both ways pool opposite directions, a PTS
+        hib, untested = None, f"not testable: {exc}"  # TPS and latency: this cell untested)
     for key, sub in groups:
         if tuple(key_text(key[c]) for c in by_cols) == base_str:
             continue
@@ -688,7 +697,11 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
         row = {**cell_key, **key, "baseline": o["baseline"],
                "n": len(y), "n_baseline": len(xb), "n_excluded": y_excl + xb_excl,
                "median": float(np.median(y)) if len(y) else np.nan,
-               "median_baseline": float(np.median(xb)) if len(xb) else np.nan}
+               "median_baseline": float(np.median(xb)) if len(xb) else np.nan,
+               "higher_is_better": hib, "_untested": untested}
+        if untested:
+            rows.append(_untested_row(row, base_sub, sub, o))
+            continue
         if block_cols:
             xbk = _block_medians(base_sub, value, block_cols)
             ybk = _block_medians(sub, value, block_cols)
@@ -697,13 +710,43 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
             row.update(_unpaired(xb, y, o["test"], o["confidence"], o["n_boot"],
                                  o["ratio_method"], o["n_permutations"], rng))
         row.update(_dependence(base_sub, sub, xb, y, row, o, rng))
-        row["higher_is_better"] = hib
         notes = [_imbalance(base_sub, sub, o["watch"]), mixed_parameters(sub, []).get(()),
                  base_mix]
         if any(notes):
             strata_notes[len(rows)] = "; ".join(n for n in notes if n)
         rows.append(row)
     return True
+
+
+#: The estimates of a row whose cell is not tested (NaN: no comparison was made).
+_UNTESTED_NAN = ("median", "median_baseline", "ratio", "ratio_ci_low", "ratio_ci_high", "shift",
+                 "shift_ci_low", "shift_ci_high", "shift_ci_level", "cliffs_delta",
+                 "cliffs_delta_ci_low", "cliffs_delta_ci_high", "cles", "p_value", "test_sign",
+                 "lag1_autocorr", "lag1_autocorr_baseline", "ratio_ci_low_dep",
+                 "ratio_ci_high_dep")
+
+
+def _untested_row(row: dict, base_sub: pd.DataFrame, sub: pd.DataFrame, o: dict) -> dict:
+    """``row`` (group, counts, reason in ``_untested``) with NaN estimates and p-value: it is
+    no test, so it counts in no multiplicity adjustment, and gets no verdict."""
+    row = {**row, **dict.fromkeys(_UNTESTED_NAN, np.nan), "_dep_used": False, "_dep_note": None}
+    if o["block_cols"]:  # (the pairs there are, none compared)
+        common = _block_medians(base_sub, o["value"], o["block_cols"]).index.intersection(
+            _block_medians(sub, o["value"], o["block_cols"]).index)
+        row.update(n_pairs=len(common), median_pairs=np.nan, median_pairs_baseline=np.nan)
+    return row
+
+
+def _mark_untested(out: pd.DataFrame) -> None:
+    """A row of an untested cell has its reason (``not testable: ...``) as its verdict and its
+    warning, the way :func:`ebsstats.stats.history.regressions` reports an untested group."""
+    why = out.pop("_untested").astype(object)
+    has = why.notna().to_numpy(bool)
+    if has.any():
+        out.loc[has, "verdict"] = why[has]
+        out["warning"] = out["warning"].astype(object)
+        out.loc[has, "warning"] = why[has]
+        out["warning"] = out["warning"].astype("string")
 
 
 def _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence, ratio_method,
@@ -740,6 +783,7 @@ def _finish(out, cells, by_cols, block_cols, test, correction, alpha, confidence
                       for i, r in enumerate(out.itertuples(index=False))]
     out["warning"] = out["warning"].astype("string")
     _apply_dependence(out)
+    _mark_untested(out)
     out["higher_is_better"] = out["higher_is_better"].astype("boolean")
     first = [*cells, *by_cols, "baseline", "n", "n_baseline", "n_excluded"]
     first += ["n_pairs"] if block_cols else []
