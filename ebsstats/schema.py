@@ -81,7 +81,7 @@ from ebsstats.errors import SchemaError
 __all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS",
            "SELECT_EXCLUDES", "INTERRUPTED", "IMPLAUSIBLE",
-           "WORKLOAD_PARAMETERS"]
+           "WORKLOAD_PARAMETERS", "NOT_STORAGE", "measures_storage"]
 
 #: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
@@ -585,6 +585,32 @@ WORKLOAD_PARAMETERS = (
     "concurrency", "seeks", "seek_proc_count",
     "arguments", "description",
 )
+
+
+#: Tests that measure no storage, by tool: sysbench's ``cpu``, ``memory``, ``threads`` and
+#: ``mutex`` modes (a memory test's bandwidth is the RAM's, a CPU test's latency a prime loop's).
+#: They stay in the frame; the reports choose and plot storage tests first
+#: (:func:`measures_storage`).
+NOT_STORAGE: dict[str, frozenset[str]] = {
+    "sysbench": frozenset({"cpu", "memory", "threads", "mutex"})}
+
+
+def measures_storage(data: pd.DataFrame) -> pd.Series:
+    """Whether each row's test measures storage: every row but those of :data:`NOT_STORAGE`
+    (a tool's test as the reader names it: a ``--pattern`` that renames ``test`` hides it).
+
+    >>> df = pd.DataFrame({"tool": ["sysbench", "sysbench", "fio"],
+    ...                    "test": ["memory", "fileio", "memory"]})
+    >>> measures_storage(df).tolist()
+    [False, True, True]
+    """
+    out = pd.Series(True, index=data.index)
+    if "tool" not in data or "test" not in data:
+        return out
+    tool, test = data["tool"].astype("string"), data["test"].astype("string")
+    for name, tests in NOT_STORAGE.items():
+        out &= ~(tool.eq(name) & test.isin(sorted(tests))).fillna(False).astype(bool)
+    return out
 
 
 def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SELECT_EXCLUDES,

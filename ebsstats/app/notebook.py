@@ -20,6 +20,7 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats._docs import renamed
+from ebsstats.schema import measures_storage
 
 __all__ = ["setup", "load", "notes_summary", "needs", "choose", "most_common", "stage_runs",
            "table", "note", "group_column", "priced"]
@@ -367,7 +368,9 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
            op: str | None = None, by: Sequence[str] = ("config",),
            metrics: Sequence[str] = PREFERRED_METRICS, params: dict | None = None) -> dict:
     """Defaults from the data: the test with the most runs (among those with a preferred
-    metric), its most common op and its first preferred metric; given values are kept. When
+    metric, and among those that measure storage when there are any: not sysbench's ``cpu``
+    or ``memory`` mode, :func:`ebsstats.schema.measures_storage`), its most common op and its
+    first preferred metric; given values are kept. When
     that test's runs differ in a workload parameter within a configuration (``by``: a fio job
     name run at 4 KiB and at 1 MiB, a sysbench ``cpu`` test at several ``--cpu-max-prime``),
     the most run combination of those parameters is taken and a note says which, and what was
@@ -397,7 +400,9 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
     if not len(pool):
         return {"metric": metric, "test": test, "op": op, "runs": pool}
     if test is None:
-        per_test = pool.groupby(pool["test"].astype(str))["run_id"].nunique()
+        storage = measures_storage(pool)  # (sysbench's cpu and memory modes: only if alone)
+        counted = pool[storage] if storage.any() else pool
+        per_test = counted.groupby(counted["test"].astype(str))["run_id"].nunique()
         test = sorted(per_test[per_test == per_test.max()].index)[0]
         pool = pool[pool["test"].astype(str) == test]
     if op is None:

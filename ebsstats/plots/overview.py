@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ebsstats.plots._text import natural_key, plain_text
-from ebsstats.schema import IMPLAUSIBLE, TOO_FAST
+from ebsstats.schema import IMPLAUSIBLE, TOO_FAST, measures_storage
 from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
@@ -22,7 +22,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     Values of 0 have no place on a log axis, nor values too fast to measure (NaN, flagged
     ``too_fast``: bonnie++'s ``+++++``, a sysbench latency printed as ``0.00`` ms): both are left
     out and counted in the axis label, as are values no run can have measured (flagged
-    ``implausible``: a fio latency longer than its job ran).
+    ``implausible``: a fio latency longer than its job ran). Tests that measure no storage
+    (sysbench's ``cpu`` and ``memory`` modes: :func:`ebsstats.schema.measures_storage`) are
+    left out when the data has others, and counted in the title.
 
     Parameters
     ----------
@@ -42,6 +44,10 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     import matplotlib.pyplot as plt
     import seaborn as sns
 
+    storage = measures_storage(data)  # (sysbench's memory bandwidth is no disk's: apart)
+    others = (data.loc[~storage, "run_id"].nunique() if storage.any() and "run_id" in data
+              else 0)
+    data = data[storage] if storage.any() else data
     present = [m for m in metrics if (data["metric"] == m).any()]
     if not present:
         fig, ax = plt.subplots(figsize=(6, 2))
@@ -88,6 +94,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
             ax.set_yticklabels([])
     if axes[0][-1].get_legend() is not None:  # beside the panels, never over a box
         sns.move_legend(axes[0][-1], "upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
+    if others:
+        fig.suptitle(f"{others:,} run(s) of tests that measure no storage (sysbench cpu, "
+                     "memory, threads, mutex) not shown", fontsize="small", x=0.01, ha="left")
     plain_text(fig).tight_layout()
     return fig
 
