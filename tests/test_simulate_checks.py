@@ -87,6 +87,17 @@ BAD: list[tuple[dict[str, Any], str]] = [
      "slow_member.every_days must be a finite number > 0, not 0"),
     ({"raid": {"members": 2}, "slow_member": {"schedule": [(0, 2)]}},
      "slow_member.schedule[0] member must be a member index below 2, not 2"),
+    # a slow member needs a RAID set (it was ignored without a word: no m_slow, no truth entry)
+    ({"slow_member": {"factor": 0.7}}, "slow_member needs a RAID set and the spec has none: "
+                                       "give raid too, e.g. raid={'level': 'raid0', "),
+    ({"raid": [], "slow_member": {"factor": 0.7, "every_days": 3}},
+     "(--raid raid0:4:gp3:50 on the command line)"),
+    ({"raid": {"members": 2}, "slow_member": {"raid_set": "gp3-100g"}},
+     "slow_member.raid_set must name a RAID set (raid0-2xgp3-100g), not 'gp3-100g': that "
+     "config is a single volume"),
+    ({"raid": {"members": 2}, "slow_member": {"raid_set": "raid0-2xgp3-100g-member0"}},
+     "unknown RAID set 'raid0-2xgp3-100g-member0' in slow_member.raid_set; known: "
+     "raid0-2xgp3-100g"),
     ({"first_write": -5}, "first_write must be a finite number >= 0, not -5"),
     ({"drift": {"weekday_amplitude": 1.2}},
      "drift.weekday_amplitude must be a number between -1 and 1 (exclusive), not 1.2"),
@@ -115,7 +126,8 @@ def test_simulate_checks_before_it_writes(tmp_path):
     """``weeks=0`` wrote a campaign of no runs; a bad ``bonnie_version`` failed in the writer,
     half the files written."""
     for params in ({"weeks": 0}, {"bonnie_version": "1.97", "tools": ("bonnie++",)},
-                   {"raid": {"members": 2, "volume_type": "gp4"}}):
+                   {"raid": {"members": 2, "volume_type": "gp4"}},
+                   {"slow_member": {"factor": 0.7}}):
         out = tmp_path / "c"
         with pytest.raises(ValueError):
             simulate(out, **{"weeks": 1, "volume_types": ["gp3"], **params})
@@ -136,6 +148,8 @@ def test_a_spec_made_directly_is_checked():
     {"first_write": 0}, {"first_write": None}, {"day_runs": (0, 1)}, {"offset_logs": 0},
     {"offset_logs": ["gp3-100g"]}, {"drift": {"weekday_amplitude": -0.5}},
     {"raid": {"members": 2}, "slow_member": {"factor": 1.0, "schedule": [(0, 1)]}},
+    {"raid": {"members": 2}, "slow_member": {"raid_set": "raid0-2xgp3-100g"}},
+    {"raid": {"members": 2}, "slow_member": {}},  # (empty: no slow member, as None)
 ])
 def test_edge_values_are_still_allowed(params):
     f = campaign_frame(**{"weeks": 1, "volume_types": ["gp3"], "tools": ("fio",),
@@ -159,6 +173,10 @@ def test_edge_values_are_still_allowed(params):
     (["--runs-per-day", "0"], "runs_per_day must be a finite number > 0 and at most 8, not 0.0"),
     (["--noise", "-1"], "noise must be a finite number >= 0, not -1.0"),
     (["--seed", "-1"], "seed must be a whole number, at least 0, not -1"),
+    (["--slow-member", "0.7"], "slow_member needs a RAID set and the spec has none: give raid "
+                               "too, e.g. raid={'level': 'raid0', 'members': 4, 'volume_type': "
+                               "'gp3', 'size_gib': 50} (--raid raid0:4:gp3:50 on the command "
+                               "line)"),
 ])
 def test_the_command_says_the_library_s_message(tmp_path: Path, args, said):
     proc = run_cli("simulate", "-o", str(tmp_path / "c"), *args)

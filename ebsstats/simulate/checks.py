@@ -301,6 +301,21 @@ def check_slow_member(slow: Any) -> None:
         whole(f"{name} member", member, 0)
 
 
+def check_raid_set(value: Any, volume_names: list[str], raid_names: list[str]) -> None:
+    """``slow_member.raid_set`` names one of the RAID sets (a single volume's config has no
+    members to slow).
+
+    >>> check_raid_set("gp3-100g", ["gp3-100g"], ["raid0-4xgp3-50g"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: slow_member.raid_set must name a RAID set (raid0-4xgp3-50g), not 'gp3-100g': ...
+    """
+    if value in volume_names:
+        raise ValueError(f"slow_member.raid_set must name a RAID set ({', '.join(raid_names)}), "
+                         f"not {value!r}: that config is a single volume")
+    one_of("slow_member.raid_set", value, raid_names, "RAID set")
+
+
 def _schedule_item(item: Any) -> tuple[Any, Any]:
     """(start, member) of a ``slow_member.schedule`` entry: a pair or ``{"start", "member"}``."""
     if isinstance(item, Mapping):
@@ -312,7 +327,8 @@ def _schedule_item(item: Any) -> tuple[Any, Any]:
 
 def check_names(spec: Any, raids: list[Mapping[str, Any]], known: Known) -> None:
     """Config names that parameters refer to (``offset_logs``, ``slow_member.raid_set``) exist,
-    and ``slow_member.schedule``'s member indices are below the RAID sets' member counts."""
+    ``slow_member`` has a RAID set to act on, and ``slow_member.schedule``'s member indices are
+    below the RAID sets' member counts."""
     volume_names, raid_names = known.config_names(spec.volume_types, spec.raid)
     names = volume_names + raid_names
     if not isinstance(spec.offset_logs, numbers.Integral):
@@ -320,8 +336,12 @@ def check_names(spec: Any, raids: list[Mapping[str, Any]], known: Known) -> None
             one_of(name, value, names, "config")
     if not spec.slow_member:
         return
+    if not raid_names:
+        raise ValueError("slow_member needs a RAID set and the spec has none: give raid too, "
+                         "e.g. raid={'level': 'raid0', 'members': 4, 'volume_type': 'gp3', "
+                         "'size_gib': 50} (--raid raid0:4:gp3:50 on the command line)")
     if spec.slow_member.get("raid_set"):
-        one_of("slow_member.raid_set", spec.slow_member["raid_set"], raid_names, "RAID set")
+        check_raid_set(spec.slow_member["raid_set"], volume_names, raid_names)
     fewest = min((int(r.get("members", 4)) for r in raids), default=None)
     for name, item in _items("slow_member.schedule", spec.slow_member.get("schedule") or [],
                              "(day, member)"):

@@ -808,7 +808,9 @@ def _local_days(spec: Spec) -> list[float]:
 
 def _burst_duty_jobs(jobs: list[Job], c: Config, t: float, spec: Spec) -> None:
     """Duty-cycled burst sampling: runs of ``phase`` s every ``period`` s until well past the
-    depletion the continuous demand would reach (stage ``burst_duty``)."""
+    depletion the continuous demand would reach (stage ``burst_duty``). Each is written as a
+    plain fio JSON of one job (``<config>/burst-duty/<timestamp>/fio.json``, no logs: the
+    short runs take the place of the long run's windowed log)."""
     v = c.volumes[0]
     w = Workload("rand", "read", 16 * KiB, 32) if v.volume_type == "gp2" else \
         Workload("seq", "read", MiB, 8)
@@ -1265,8 +1267,9 @@ def job_path(j: Job) -> str:
         folder = f"{c}/prepare-pass1"
     elif j.stage == "burst":
         folder = f"{c}/burst"
-    else:
-        folder = f"{c}/runs/" + pd.Timestamp(int(j.slot_t), unit="s").strftime("%Y%m%dT%H%M%SZ")
+    else:  # (burst_duty runs apart: one may start in the second of a regular run)
+        runs = "burst-duty" if j.stage == "burst_duty" else "runs"
+        folder = f"{c}/{runs}/" + pd.Timestamp(int(j.slot_t), unit="s").strftime("%Y%m%dT%H%M%SZ")
     if j.tool == "fio":
         name = {"prepare": "firstwrite.json", "pass1": "firstwrite.json",
                 "burst": "burst.json"}.get(j.stage, "fio.json")

@@ -18,6 +18,7 @@ Layout (``out_dir``)::
     <config>/runs/<…>/fio.json                       4 stonewalled jobs
     <config>/runs/<…>/bonnie.csv, sysbench_<mode>.txt
     <config>/burst/burst.json (+ burst_*.1.log, log_avg_msec)
+    <config>/burst-duty/<YYYYmmddTHHMMSSZ>/fio.json  burst_duty: one short run each, no logs
     pts/week-<k>/composite.xml                       Systems = configs
 """
 
@@ -230,10 +231,19 @@ def _bs_str(bs: int) -> str:
     return f"{bs // MiB}m" if bs % MiB == 0 else f"{bs // KiB}k"
 
 
-def fio_run(jobs: list[Job], spec_runtime: int) -> str:
-    """The 4-job stonewalled fio run of one slot (or a single member job)."""
+def _runtime(seconds: float) -> str:
+    """fio's ``runtime`` option: whole seconds, else milliseconds.
+
+    >>> _runtime(30), _runtime(60.0), _runtime(1.5)
+    ('30', '60', '1500ms')
+    """
+    return str(int(seconds)) if float(seconds).is_integer() else f"{round(seconds * 1000)}ms"
+
+
+def fio_run(jobs: list[Job], spec_runtime: float) -> str:
+    """The 4-job stonewalled fio run of one slot (or a single member or burst_duty job)."""
     c = jobs[0].config
-    gopts = {"ioengine": "libaio", "direct": "1", "size": "4g", "runtime": str(spec_runtime),
+    gopts = {"ioengine": "libaio", "direct": "1", "size": "4g", "runtime": _runtime(spec_runtime),
              "time_based": "1", "filename": c.device}
     out = []
     elapsed = 0
@@ -563,6 +573,26 @@ first-write fio job with per-offset logs), `<config>/prepare-pass1/` (second pas
 """
 
 
+def _write_fio(d: Path, fio_jobs: list[Job], fio_runtime: int) -> None:
+    """The fio files of one folder: the plain JSON of a slot's (or member's) jobs, of a
+    burst_duty run (one job of ``burst_duty[0]`` s, no logs), or a logged run with its logs
+    (first write: per I/O; burst: averaged over ``log_avg_msec``)."""
+    plain = [j for j in fio_jobs if j.stage in ("run", "member")]
+    if plain:
+        _write(d / "fio.json", fio_run(plain, fio_runtime))
+    duty = [j for j in fio_jobs if j.stage == "burst_duty"]
+    if duty:
+        _write(d / "fio.json", fio_run(duty, duty[0].duration))
+    for j in fio_jobs:
+        if j.stage in ("run", "member", "burst_duty"):
+            continue
+        prefix = Path(job_path(j)).stem
+        text, logs = fio_logged(j, prefix)
+        _write(d / f"{prefix}.json", text)
+        for name, body in logs.items():
+            _write(d / name, body)
+
+
 def write_campaign(camp: Campaign, out_dir: str | os.PathLike) -> Path:
     """Write every file of ``camp`` under ``out_dir`` (created; existing files overwritten)."""
     out = Path(out_dir)
@@ -597,18 +627,7 @@ def write_campaign(camp: Campaign, out_dir: str | os.PathLike) -> Path:
             meta["pass"] = int(j0.pass_)
         d = out / folder
         _write(d / "meta.yaml", _yaml(meta))
-        fio_jobs = [j for j in js if j.tool == "fio"]
-        plain = [j for j in fio_jobs if j.stage in ("run", "member")]
-        if plain:
-            _write(d / "fio.json", fio_run(plain, spec.fio_runtime))
-        for j in fio_jobs:
-            if j.stage in ("run", "member"):
-                continue
-            prefix = Path(job_path(j)).stem
-            text, logs = fio_logged(j, prefix)
-            _write(d / f"{prefix}.json", text)
-            for name, body in logs.items():
-                _write(d / name, body)
+        _write_fio(d, [j for j in js if j.tool == "fio"], spec.fio_runtime)
         bon = [j for j in js if j.tool == "bonnie++"]
         if bon:
             bseed = int(rng.integers(1_700_000_000, 1_800_000_000))
