@@ -62,7 +62,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     # variance and comparison
     "ebsstats.stats.summary": ("summarize", "median_ci"),
     "ebsstats.stats.comparison": ("compare",),
-    "ebsstats.stats.history": ("regressions",),
+    "ebsstats.stats.history": ("regressions", "split_by_time"),
     "ebsstats.stats.percentiles": ("pooled_percentiles", "percentiles_over_time",
                                    "compare_percentiles", "merge_histograms"),
     "ebsstats.stats.reported": ("compare_reported",),

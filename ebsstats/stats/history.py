@@ -49,7 +49,7 @@ from ebsstats.stats.changepoint import change_test, changepoints
 from ebsstats.stats.comparison import hodges_lehmann
 from ebsstats.stats.trends import trend
 
-__all__ = ["regressions", "RECOMMENDED_HISTORY", "OUT_OF_LINE", "CHANGE_ALPHA"]
+__all__ = ["regressions", "split_by_time", "RECOMMENDED_HISTORY", "OUT_OF_LINE", "CHANGE_ALPHA"]
 
 RECOMMENDED_HISTORY = 20  # runs; see benchmarks/validate_regressions.py
 MIN_REGIME = 5
@@ -362,6 +362,46 @@ def _group(h: pd.DataFrame, nw: pd.DataFrame, value: str, time: str | None, regi
             "changepoint": fit["start"] > 0, "changepoint_p": p_change,
             "trend_pct_per_day": 100 * np.expm1(fit["slope"]), "tail_factor": fit["tail_factor"],
             **res, "warning": warn}
+
+
+def split_by_time(data: pd.DataFrame, new_fraction: float = 0.15,
+                  by: str | Sequence[str] | None = "config", *, within: str | Sequence[str] |
+                  None = "auto", time: str = "timestamp") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One campaign as a history and a "new" campaign: in each group (``by`` and ``within``,
+    the groups :func:`regressions` tests), the runs in the last ``new_fraction`` of the
+    group's own time span are new, the earlier ones its history. Rows without a time are in
+    neither.
+
+    Each group is cut on its own span, not the campaign's: where configurations ran at
+    different times (dyu/vps-comparison: one VPS plan three days before the others), one cut
+    of the whole span left whole groups with no history and others with nothing new.
+
+    Returns
+    -------
+    (history, new) : tuple of DataFrame
+        Rows of ``data``, in its order.
+
+    Examples
+    --------
+    >>> t = pd.to_datetime(["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-10",
+    ...                     "2024-01-11", "2024-01-12"], utc=True)
+    >>> df = pd.DataFrame({"config": list("aaabbb"), "metric": "iops", "timestamp": t,
+    ...                    "value": 1.0})
+    >>> history, new = split_by_time(df, 0.4)
+    >>> new["timestamp"].dt.day.tolist(), len(history)
+    ([3, 12], 4)
+    """
+    if not 0 < new_fraction < 1:
+        raise ValueError(f"new_fraction must be between 0 and 1, got {new_fraction}")
+    keys = group_keys(data, by, within)
+    check_columns(data, [time, *keys])
+    t = pd.to_datetime(data[time], utc=True)
+    grouped = t.groupby([data[k] for k in keys], dropna=False, observed=True) if keys else None
+    t0 = grouped.transform("min") if keys else t.min()
+    t1 = grouped.transform("max") if keys else t.max()
+    cut = t1 - (t1 - t0) * new_fraction
+    is_new = (t >= cut).fillna(False).astype(bool) & t.notna()
+    return data[t.notna() & ~is_new], data[is_new]
 
 
 def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str] | None = "config",
