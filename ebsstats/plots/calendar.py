@@ -1,7 +1,8 @@
 """Drift plots: weekday × hour heatmap, effect plot with CIs, series with trend and changepoints.
 
-Each function takes ``data=`` plus column names (or a result frame of :mod:`ebsstats.stats.calendar`),
-returns the matplotlib Axes or Figure, and never calls ``plt.show()``.
+Each function takes ``data=`` plus column names (or a result frame of
+:mod:`ebsstats.stats.calendar`), returns the matplotlib Axes or Figure, and never calls
+``plt.show()``.
 """
 
 from __future__ import annotations
@@ -12,15 +13,26 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.plots._text import plain_text
-from ebsstats.stats._core import direction
+from ebsstats.stats._core import metric_direction
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
 from ebsstats.units import display
 
 __all__ = ["weekday_hour_heatmap", "effect_plot", "series_plot"]
 
 
-def _lower_is_better(data: pd.DataFrame) -> bool:
-    return direction(data) is False
+def _colour_map(data: pd.DataFrame, cmap: str | None) -> str:
+    """``cmap`` if given, else the diverging map with red on the worse side: reversed for a
+    lower-is-better metric by the project's one rule
+    (:func:`~ebsstats.stats._core.metric_direction`: the ``higher_is_better`` column, else a
+    latency unit or name), the plain map when the direction is unknown. Rows labelled both
+    ways have no worse side: an error."""
+    if cmap:
+        return cmap
+    try:
+        hib = metric_direction(data, unknown=True)
+    except ValueError as exc:  # (TPS and latency pooled: no colour means 'worse' for both)
+        raise ValueError(f"{exc}, or pass cmap= to choose the colours") from exc
+    return "RdBu" if hib else "RdBu_r"
 
 
 def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "timestamp", *,
@@ -32,8 +44,10 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     With ``by`` (e.g. ``"config"``) each value is first divided by its own group's median, so
     configurations of very different speed can share one map.
 
-    Colour is centred at 1.0; for lower-is-better metrics (latency) the colour map is reversed
-    so that red always means worse.
+    Colour is centred at 1.0; for lower-is-better metrics (latency: the ``higher_is_better``
+    column, else a unit ``s`` or a latency name such as ``clat_p99``) the colour map is reversed
+    so that red always means worse. Rows whose ``higher_is_better`` holds both True and False
+    (a PTS test's TPS and its latency) raise ``ValueError`` unless ``cmap`` is given.
 
     Examples
     --------
@@ -46,6 +60,7 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     import seaborn as sns
 
     d = data[data[value] > 0]
+    cm = _colour_map(d, cmap)  # (before any figure is made: a refused frame leaves none)
     cal = local_calendar(d, time, tz=tz, region=region)
     if by:
         keys = [by] if isinstance(by, str) else list(by)
@@ -59,9 +74,9 @@ def weekday_hour_heatmap(data: pd.DataFrame, value: str = "value", time: str = "
     if ax is None:
         _, ax = plt.subplots(figsize=(10, 3.5))
     span = float(np.nanmax(np.abs(grid.to_numpy() - 1))) if grid.notna().any().any() else 0.1
-    cm = cmap or ("RdBu_r" if _lower_is_better(d) else "RdBu")
     sns.heatmap(grid, ax=ax, cmap=cm, center=1.0, vmin=1 - span, vmax=1 + span, annot=annot,
-                fmt=".2f", cbar_kws={"label": "median / " + ("group" if by else "overall") + " median"})
+                fmt=".2f",
+                cbar_kws={"label": "median / " + ("group" if by else "overall") + " median"})
     ax.set_xlabel(f"hour of day ({cal['tz'].iloc[0] if len(cal) else 'UTC'})")
     ax.set_ylabel("weekday")
     return plain_text(ax)

@@ -37,7 +37,7 @@ from scipy import stats
 
 from ebsstats._docs import renamed
 from ebsstats.schema import WORKLOAD_PARAMETERS
-from ebsstats.stats._core import adjust_pvalues, lower_is_better
+from ebsstats.stats._core import adjust_pvalues, metric_direction
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["first_write", "touch_table", "synthetic_touch_log", "EVIDENCE"]
@@ -245,6 +245,10 @@ def _pass_rows(df, by_cols, value, metrics, why) -> tuple[pd.DataFrame | None, p
     return d, lost
 
 
+_PASSES = ("first pass vs later passes of the same volume (one value a pass: the geometric "
+           "mean of its rows)")
+
+
 def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
     why = [] if why is None else why
     d, lost = _pass_rows(df, by_cols, value, metrics, why)
@@ -265,12 +269,20 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
         if later.size == 0:
             continue
         seen_later = True
-        lower = lower_is_better(g)
+        named = {k: v for k, v in kd.items() if k in shown}
+        try:  # (the project's one rule: column, latency unit or name, else a rate)
+            lower = not metric_direction(g, unknown=True)
+        except ValueError as exc:  # (TPS and latency pooled: no penalty for this group, its
+            # reason in its method as for any untestable design; the other groups are estimated)
+            rows.append(_row(named, evidence="passes", test=kd.get("test"), op=kd.get("op"),
+                             metric=kd.get("metric"), confidence=confidence,
+                             n_first=int(first.size), n_later=int(later.size),
+                             method=f"{_PASSES}; not testable: {exc}"))
+            continue
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
         btc, ttc = _clear_cost(df, g, p0, lo)
-        rows.append(_row({k: v for k, v in kd.items() if k in shown},
-                         evidence="passes", test=kd.get("test"), op=kd.get("op"),
+        rows.append(_row(named, evidence="passes", test=kd.get("test"), op=kd.get("op"),
                          metric=kd.get("metric"), penalty=r, penalty_ci_low=lo,
                          penalty_ci_high=hi, confidence=confidence, n_first=int(first.size),
                          n_later=int(later.size), first_level=float(np.median(first)),
@@ -280,10 +292,8 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
                          bytes_to_clear=btc, time_to_clear=ttc,
                          detected=bool(lo > 1.0) if np.isfinite(lo) else None,
                          p_value=_log_ratio_p(a, b),
-                         method="first pass vs later passes of the same volume (one value "
-                                "a pass: the geometric mean of its rows): ratio of geometric "
-                                "means, pooled t interval on logs; bytes/time to clear = the "
-                                "first pass (upper bound)"
+                         method=_PASSES + ": ratio of geometric means, pooled t interval "
+                                "on logs; bytes/time to clear = the first pass (upper bound)"
                                 + (_untestable(first.size, later.size) if not np.isfinite(lo)
                                    else "")))
     if not seen_later and len(d) and not any(w.endswith("not testable") for w in why):
@@ -542,6 +552,13 @@ def _clearing(g, ft, pen, lo, tol):
             float(g["elapsed"].to_numpy(dtype=float)[i_clear - 1]))
 
 
+def _direction_rows(g: pd.DataFrame, metric: str | None) -> pd.DataFrame:
+    """The columns of ``g`` the direction rule reads; the log's ``metric`` as the metric of a
+    frame that has no ``metric`` column (:func:`touch_table` keeps only that metric's rows)."""
+    d = g[[c for c in ("higher_is_better", "unit", "metric") if c in g.columns]]
+    return d.assign(metric=metric) if metric and "metric" not in d.columns else d
+
+
 def _offsets_group(kd, g, value, metric, confidence, penalty, tol, min_effect):
     import statsmodels.api as sm
 
@@ -552,7 +569,11 @@ def _offsets_group(kd, g, value, metric, confidence, penalty, tol, min_effect):
     if ft.sum() < 2 or (~ft).sum() < 2:
         return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
                     n_later=int((~ft).sum()), method="offsets: need first and repeat touches")
-    lower = lower_is_better(g, metric=metric or "")
+    try:  # (the one rule: column, latency unit or name, the log's metric if the frame has none)
+        lower = not metric_direction(_direction_rows(g, metric), unknown=True)
+    except ValueError as exc:  # (latency and a rate pooled: no penalty; other groups are)
+        return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
+                    n_later=int((~ft).sum()), method=f"offsets: not testable: {exc}")
     y = np.log(x) if lower else -np.log(x)  # y: log of time per I/O (slower = larger)
     cell, time_ratio, change_at = _regime_cells(g, y, ft, penalty)
     X = pd.get_dummies(pd.Series(cell, dtype="string"), drop_first=True, dtype=float)
@@ -672,7 +693,9 @@ def first_write(data, evidence: str | Sequence[str] = "auto",
         sysbench: the first pass's bytes and runtime, an upper bound, when detected),
         ``cleared`` (offsets: the penalty was gone before the data end; ``False`` = first
         touches still slowed the last I/Os), ``coverage`` (offsets: share of the LBA extent
-        touched), ``method``.
+        touched), ``method``. A group whose ``higher_is_better`` holds both True and False (a
+        PTS test's TPS and its latency, both ``score``) has no penalty: NaN estimates and p,
+        its ``method`` ending ``not testable: rows mix …``; the other groups are estimated.
 
     Notes
     -----

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ebsstats.stats._core import direction_word, min_p
+from ebsstats.stats._core import direction_word, metric_direction, min_p
 
 __all__ = ["compare_reported", "best_possible_p"]
 
@@ -62,7 +62,10 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
         ``deviation_baseline``, ``ratio`` (of scores), ``ratio_bound_low``/``_high`` (hard bounds
         on the ratio of any runs), ``ranges_overlap``, ``best_p`` (smallest attainable two-sided
         Mann–Whitney p), ``verdict`` (``separated`` / ``overlapping`` and whether ``better`` or
-        ``worse`` per ``higher_is_better``), ``note``.
+        ``worse`` per ``higher_is_better``), ``note``. A comparison whose scores'
+        ``higher_is_better`` holds both True and False (a test's TPS and its latency) is not
+        made: NaN ratio and bounds, verdict and note ``not testable: rows mix …``; the other
+        comparisons are.
 
     Examples
     --------
@@ -79,8 +82,7 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
                          aggfunc="first", observed=True).reset_index()
     if spread not in wide:
         wide[spread] = np.nan
-    hib = (d[d["metric"] == score].groupby([*within, by], observed=True)["higher_is_better"]
-           .first() if "higher_is_better" in d else None)
+    hib = _directions(d[d["metric"] == score], within)
     rows = []
     for key, g in (wide.groupby(within, sort=False, observed=True) if within else [((), wide)]):
         configs = g[by].tolist()
@@ -97,8 +99,7 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
             high = (s + e) / (sb - eb) if sb - eb > 0 else np.inf
             overlap = not (s - e > sb + eb or s + e < sb - eb)
             k = key if isinstance(key, tuple) else (key,)
-            direction = hib.get((*k, r[by])) if hib is not None else None
-            up = None if direction is None or pd.isna(direction) else bool(direction)
+            up = hib.get(k)
             verdict = ("overlapping" if overlap else
                        "separated, " + direction_word(float(np.sign(s - sb)), up))
             row = dict(zip(within, k, strict=True))
@@ -107,6 +108,9 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
                         "ratio_bound_low": low, "ratio_bound_high": high,
                         "ranges_overlap": overlap, "best_p": best_possible_p(n_runs),
                         "verdict": verdict})
+            if isinstance(up, str):  # (scores of opposite direction: no ratio, no verdict)
+                row.update(ratio=np.nan, ratio_bound_low=np.nan, ratio_bound_high=np.nan,
+                           ranges_overlap=None, verdict=up)
             rows.append(row)
     out = pd.DataFrame(rows)
     if len(out):
@@ -114,4 +118,22 @@ def compare_reported(data: pd.DataFrame, by: str = "config", baseline: str | Non
         out["note"] = (f"bounds, not a CI; with {n_runs} runs per side no rank test can reach "
                        f"p < {p:.3g}" + (" (never significant at α = "
                                          f"{alpha:g})" if p > alpha else ""))
+        untested = out["verdict"].str.startswith("not testable").to_numpy(bool)
+        out.loc[untested, "note"] = out.loc[untested, "verdict"]
+    return out
+
+
+def _directions(scores: pd.DataFrame, within: list[str]) -> dict[tuple, bool | None | str]:
+    """Whether higher is better in each comparison (the ``within`` columns' values), by the
+    project's one rule (:func:`ebsstats.stats._core.metric_direction`: the ``higher_is_better``
+    of its score rows, else a latency unit; ``None`` when unknown: ``higher``/``lower``
+    verdicts), or, when those rows are labelled both ways, the reason it is not tested."""
+    out: dict[tuple, bool | None | str] = {}
+    groups = scores.groupby(within, sort=False, observed=True) if within else [((), scores)]
+    for key, g in groups:
+        k = key if isinstance(key, tuple) else (key,)
+        try:
+            out[k] = metric_direction(g)
+        except ValueError as exc:  # (a PTS test's TPS and its latency, both 'score')
+            out[k] = f"not testable: {exc}"
     return out

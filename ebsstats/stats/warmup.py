@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import check_levels, lower_is_better
+from ebsstats.stats._core import check_levels, metric_direction
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
@@ -420,6 +420,14 @@ def _bin_width(t_sec: np.ndarray, bin, max_points: int, per_io: bool) -> float |
     return float(bin)
 
 
+def _untested(n: int, confidence: float, exc: Exception) -> dict:
+    """The row of a series that is not analysed: no class, level or segments, its reason
+    (``not testable: ...``) as its ``method``."""
+    return {"klass": None, "steady_start": None, "snia_steady": None, "snia_window_start": None,
+            "snia_first_window": None, "n": int(n), "lower_is_better": None,
+            "confidence": confidence, "method": f"not testable: {exc}"}
+
+
 def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, equivalence,
          min_final, min_size, bin, max_points, agg, log, higher_is_better, batches, confidence):
     if method not in ("both", "snia", "changepoint"):
@@ -438,7 +446,13 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
         g, x = g[fin], x[fin]
         t_sec, _ = _to_seconds(g[time])
         t_raw = g[time].to_numpy()
-        lower = lower_is_better(g, higher_is_better)
+        try:  # (the project's one rule: override, column, latency unit or name, else higher)
+            lower = not metric_direction(g, higher_is_better, unknown=True)
+        except ValueError as exc:  # (TPS and latency pooled: no regime is the best one, so
+            # this series is not analysed; the other series are)
+            rows.append({**dict(zip(by_cols, key, strict=True)),
+                         **_untested(x.size, confidence, exc)})
+            continue
         per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
         metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
         bw = _bin_width(t_sec, bin, max_points, bool(per_io))
@@ -494,8 +508,8 @@ _DOC_PARAMS = """
         Which analyses to run. With ``"snia"`` alone, steady state starts where the last
         unbroken stretch of steady SNIA windows starts.
     penalty : str or float
-        PELT penalty (:func:`ebsstats.stats.changepoint.changepoints`); ``"mbic"`` by default because
-        a spurious change is the costly error (a flat run called warm-up).
+        PELT penalty (:func:`ebsstats.stats.changepoint.changepoints`); ``"mbic"`` by default
+        because a spurious change is the costly error (a flat run called warm-up).
     equivalence : float
         Adjacent regimes whose levels differ by less than this fraction are one regime
         (Barrett et al. treat statistically distinct but tiny shifts as equivalent, too).
@@ -519,7 +533,9 @@ _DOC_PARAMS = """
     log : bool
         Segment the log of the values (multiplicative shifts), when all are positive.
     higher_is_better : bool, optional
-        Direction; default from the unit (``s`` → lower is better) and the metric name.
+        Direction; default the rows' ``higher_is_better``, else from the unit (``s`` → lower
+        is better) and the metric name, else higher is better
+        (:func:`ebsstats.stats._core.metric_direction`).
     batches : int
         Batches for the steady level's batch-means interval (:func:`batch_means_ci`).
     confidence : float
@@ -555,7 +571,10 @@ def steady_state(data: pd.DataFrame, value: str = "value", time: str = "t",
         steady window; an online PTS run would have stopped at its end, ``window - 1`` rounds
         later — early plateaus make this misleading), ``n_changepoints`` (PELT, before
         merging), ``n_regimes`` (after merging), ``n`` (points), ``n_rounds`` (after binning),
-        ``bin_width``, ``lower_is_better``, ``log_scale``, ``method``.
+        ``bin_width``, ``lower_is_better``, ``log_scale``, ``method``. A series whose
+        ``higher_is_better`` holds both True and False (a PTS test's TPS and its latency, both
+        ``score``) is not analysed unless ``higher_is_better=`` is given: ``klass`` None, NaN
+        levels, no segments, ``method`` ``not testable: rows mix …``; the others are.
 
     Notes
     -----
