@@ -21,6 +21,7 @@ first-write plateau, then a higher level) is warm-up, and steady state starts at
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -403,8 +404,19 @@ def _resolve_by(ts: pd.DataFrame, by) -> list[str]:
     return [by] if isinstance(by, str) else list(by)
 
 
+#: Points above which ``bin=None`` warns: PELT keeps every candidate of a series with no
+#: change (no pruning applies), so its time grows with the square of the points (20,000: 2 s
+#: here; 200,000: about 100 s).
+PELT_UNBINNED_WARN = 50_000
+
+
 def _bin_width(t_sec: np.ndarray, bin, max_points: int, per_io: bool) -> float | None:
     if bin is None:
+        if t_sec.size > PELT_UNBINNED_WARN:
+            warnings.warn(f"steady_state: {t_sec.size:,} points without binning (bin=None): "
+                          "PELT's time grows with the square of the points where the series "
+                          "has no change (200,000: about 100 s); bin='auto' bins them to "
+                          "max_points rounds", UserWarning, stacklevel=5)
         return None
     if isinstance(bin, str):
         if bin != "auto":
