@@ -29,7 +29,6 @@ from ebsstats.stats._core import (
     check_columns,
     check_levels,
     clean_values,
-    direction,
     direction_word,
     group_keys,
     iter_groups,
@@ -409,10 +408,6 @@ def _paired(xb: pd.Series, yb: pd.Series, test, confidence, n_permutations, rng)
     out["median_pairs"] = float(np.median(y)) if n else np.nan
     out["median_pairs_baseline"] = float(np.median(x)) if n else np.nan
     return out
-
-
-#: The direction of a group (kept for the modules that import it from here).
-_hib = direction
 
 
 def _one_verdict(p_adj: float, alpha: float, ratio: float, median: float, median_base: float,
