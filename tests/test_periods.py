@@ -17,7 +17,8 @@ CHANGES = [("Europe/Berlin", "2024-03-30"),      # 02:00 CET -> 03:00 CEST: a sk
            ("Europe/Berlin", "2024-10-26"),      # 03:00 CEST -> 02:00 CET: a repeated hour
            ("America/New_York", "2024-03-09"),   # 02:00 EST -> 03:00 EDT
            ("America/New_York", "2024-11-02"),   # 02:00 EDT -> 01:00 EST
-           ("America/Sao_Paulo", "2018-11-03")]  # midnight skipped (00:00 -> 01:00)
+           ("America/Sao_Paulo", "2018-11-03"),  # midnight skipped (00:00 -> 01:00)
+           ("America/Havana", "2024-11-02")]     # midnight's hour repeated (01:00 -> 00:00)
 
 
 def _local(start: str, tz: str, days: int = 3, step: str = "10min") -> pd.Series:
@@ -52,6 +53,22 @@ def test_the_repeated_hour_is_two_periods_and_the_skipped_hour_none():
                          "h", "Europe/Berlin")
     day = spring[spring.strftime("%Y-%m-%d") == "2024-03-31"]
     assert len(day) == 23 and "02" not in day.strftime("%H").tolist()
+
+
+def test_a_day_whose_midnight_repeats_is_one_day_and_its_first_hour_two_periods():
+    """Havana, 2024-11-03: 01:00 CDT -> 00:00 CST. The day is one period of 25 hours from the
+    first midnight (a later occurrence starts a period of its own only where the clock went
+    back by a period or more); its repeated 00:00 hour is two hourly periods."""
+    t = _local("2024-11-02", "America/Havana")
+    days = period_starts(t, "D", "America/Havana")
+    on_3rd = days[t.dt.strftime("%Y-%m-%d") == "2024-11-03"]
+    assert on_3rd.nunique() == 1 and on_3rd.iloc[0].strftime("%H:%M%z") == "00:00-0400"
+    grid = period_grid(pd.DatetimeIndex(days), "D", "America/Havana")
+    assert (grid[1:] - grid[:-1]).max() == pd.Timedelta(hours=25)
+    hours = period_grid(pd.DatetimeIndex(period_starts(t, "h", "America/Havana")), "h",
+                        "America/Havana")
+    first = hours[hours.strftime("%Y-%m-%d %H") == "2024-11-03 00"]
+    assert first.strftime("%H:%M%z").tolist() == ["00:00-0400", "00:00-0500"]
 
 
 @pytest.mark.parametrize(("tz", "start"), CHANGES[:4])

@@ -340,7 +340,9 @@ def period_starts(t: pd.Series, freq: str, tz: str | None) -> pd.Series:
     2018-11-04: midnight does not exist) moves forward to the end of the gap; a start that
     occurs twice (New York, 2024-11-03: 01:00 EDT and 01:00 EST) is the latest of its
     occurrences not after the time itself, so the repeated wall-clock hour gives two distinct
-    hourly periods. Every start is one of :func:`period_grid`'s.
+    hourly periods — where the clock went back by a period or more (:func:`_own_period`; a day
+    whose midnight repeats, as Havana's, is one day). Every start is one of
+    :func:`period_grid`'s.
 
     >>> t = pd.Series(pd.to_datetime(["2024-11-03 05:30", "2024-11-03 06:30"], utc=True))
     >>> period_starts(t.dt.tz_convert("America/New_York"), "h", "America/New_York").astype(
@@ -351,7 +353,17 @@ def period_starts(t: pd.Series, freq: str, tz: str | None) -> pd.Series:
         return t.dt.floor(freq)
     early, late = _occurrences(pd.DatetimeIndex(t.dt.tz_localize(None).dt.floor(freq)), tz)
     times = pd.DatetimeIndex(t)
+    late = late.where(_own_period(early, late, freq), early)
     return pd.Series(late.where(late <= times, early), index=t.index, name=t.name)
+
+
+def _own_period(early: pd.DatetimeIndex, late: pd.DatetimeIndex, freq) -> np.ndarray:
+    """Whether a repeated start's later occurrence starts a period of its own: when the
+    period begun at the earlier one has ended by then (the clock went back by at least a
+    period: New York's repeated 01:00 hour is two hourly periods), not when the clock went
+    back within it (Havana repeats midnight's hour: 2024-11-03 is one day of 25 hours from the
+    first midnight, not an hour-long day and a day from the second)."""
+    return np.asarray(late - early >= pd.Timedelta(pd.tseries.frequencies.to_offset(freq)))
 
 
 def period_grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.DatetimeIndex:
@@ -369,7 +381,7 @@ def period_grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.Dateti
         return pd.date_range(lo, hi, freq=freq)
     wall = pd.date_range(lo.tz_localize(None).floor(freq), hi.tz_localize(None), freq=freq)
     early, late = _occurrences(wall, tz)
-    grid = early.append(late).unique().sort_values()
+    grid = early.append(late[_own_period(early, late, freq)]).unique().sort_values()
     return grid[(grid >= lo) & (grid <= hi)]
 
 

@@ -57,7 +57,7 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.stats._checks import refuse_impossible
-from ebsstats.stats._core import WITHIN, check_levels, metric_direction
+from ebsstats.stats._core import WITHIN, check_levels, metric_direction, period_starts
 
 __all__ = ["slow_volumes", "slow_summary", "slow_transitions", "rank_stability", "array_check",
            "fleet_outliers", "raid_rows"]
@@ -80,26 +80,26 @@ def _one_metric(data: pd.DataFrame, metric: str | None) -> pd.DataFrame:
 def _windows(times: pd.Series, window: str | pd.Timedelta | None,
              tz: str | None = None) -> pd.Series:
     """The start of each time's window of length ``window``: windows from UTC midnight (in
-    UTC), or with ``tz`` from that zone's local midnight, in that zone (a day window is then the
-    local day, 23 or 25 hours across a change of summer time; a wall-clock hour repeated when
-    summer time ends falls in the window of its first occurrence).
+    UTC), or with ``tz`` from that zone's local midnight, in that zone, by the project's one
+    wall-clock rule (:func:`ebsstats.stats._core.period_starts`: a day window is the local day,
+    23 or 25 hours across a change of summer time; each occurrence of a wall-clock hour repeated
+    when summer time ends is a window of its own, as on the drift pages).
 
     >>> t = pd.Series(pd.to_datetime(["2024-03-04 03:00", "2024-03-04 06:00"], utc=True))
     >>> _windows(t, "1D").dt.strftime("%m-%d %H:%M %Z").tolist()
     ['03-04 00:00 UTC', '03-04 00:00 UTC']
     >>> _windows(t, "1D", "America/New_York").dt.strftime("%m-%d %H:%M %Z").tolist()
     ['03-03 00:00 EST', '03-04 00:00 EST']
+    >>> fall = pd.Series(pd.to_datetime(["2024-11-03 05:30", "2024-11-03 06:30"], utc=True))
+    >>> _windows(fall, "1h", "America/New_York").dt.strftime("%H:%M %Z").tolist()
+    ['01:00 EDT', '01:00 EST']
     """
     if window is None:
         return pd.Series(pd.Timestamp(0, tz="UTC"), index=times.index)
     t = pd.to_datetime(times, utc=True)
     if tz is None:
         return t.dt.floor(pd.Timedelta(window))
-    wall = t.dt.tz_convert(tz).dt.tz_localize(None).dt.floor(pd.Timedelta(window))
-    starts = pd.DatetimeIndex(wall.dropna().unique())
-    local = starts.tz_localize(tz, ambiguous=np.ones(len(starts), dtype=bool),
-                               nonexistent="shift_forward")
-    return wall.map(dict(zip(starts, local, strict=True))).astype(local.dtype)
+    return period_starts(t.dt.tz_convert(tz), pd.Timedelta(window), tz)
 
 
 def slow_volumes(data: pd.DataFrame, member: str = "volume", group: str | None = "raid_set",
