@@ -363,7 +363,20 @@ def _own_period(early: pd.DatetimeIndex, late: pd.DatetimeIndex, freq) -> np.nda
     period: New York's repeated 01:00 hour is two hourly periods), not when the clock went
     back within it (Havana repeats midnight's hour: 2024-11-03 is one day of 25 hours from the
     first midnight, not an hour-long day and a day from the second)."""
-    return np.asarray(late - early >= pd.Timedelta(pd.tseries.frequencies.to_offset(freq)))
+    return np.asarray(late - early >= _length(freq))
+
+
+def _length(freq) -> pd.Timedelta:
+    """The length of a period of ``freq`` on a wall clock without summer time (pandas 3.0.0's
+    ``Day`` offset converts to no ``Timedelta``; added to a naive time it is 24 hours).
+
+    >>> _length("h"), _length("D"), _length(pd.Timedelta("6h"))
+    (Timedelta('0 days 01:00:00'), Timedelta('1 days 00:00:00'), Timedelta('0 days 06:00:00'))
+    """
+    return (_NAIVE + pd.tseries.frequencies.to_offset(freq)) - _NAIVE
+
+
+_NAIVE = pd.Timestamp("2000-01-01")
 
 
 def period_grid(index: pd.DatetimeIndex, freq: str, tz: str | None) -> pd.DatetimeIndex:
