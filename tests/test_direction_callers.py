@@ -97,6 +97,24 @@ def test_steady_state_leaves_a_mixed_series_untested_and_analyses_the_other():
     assert not forced.loc["score", "lower_is_better"]
 
 
+def test_steady_state_plot_of_a_mixed_series_says_why_it_is_not_analysed():
+    from ebsstats.plots.warmup import steady_state_plot
+
+    mixed = _series().query("metric == 'score'")
+    ax = steady_state_plot(mixed)  # (its title was "nan: nan regime(s)")
+    try:
+        assert ax.get_title() == MIXED
+        assert not ax.lines[1:] and not ax.collections  # (the observations only: no regime
+        # level, changepoint or steady band)
+    finally:
+        plt.close("all")
+    ax = steady_state_plot(_series().query("metric == 'lat_ms'"))
+    try:
+        assert ax.get_title() == "warmup: 2 regime(s)"
+    finally:
+        plt.close("all")
+
+
 # --- first_write: passes ----------------------------------------------------------------------
 
 def _passes() -> pd.DataFrame:

@@ -20,6 +20,20 @@ def _unit(data: pd.DataFrame, unit: str | None) -> tuple[float, str]:
     return display(unit) if unit else (1.0, "value")
 
 
+def _state_title(r: pd.Series) -> str:
+    """The class and regime count of a series, or why it was not analysed (its ``method``:
+    ``not testable: rows mix …``, where the class and count are missing).
+
+    >>> _state_title(pd.Series({"klass": "steady", "n_regimes": 2, "method": "PELT"}))
+    'steady: 2 regime(s)'
+    >>> _state_title(pd.Series({"klass": None, "n_regimes": np.nan, "method": "not testable: x"}))
+    'not testable: x'
+    """
+    if pd.isna(r.get("klass")):
+        return str(r.get("method") or "not analysed")
+    return f"{r['klass']}: {r['n_regimes']} regime(s)"
+
+
 def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t", *,
                       result: pd.DataFrame | None = None, regimes: pd.DataFrame | None = None,
                       unit: str | None = None, title: str | None = None, ax=None, **kwargs):
@@ -65,7 +79,7 @@ def steady_state_plot(data: pd.DataFrame, value: str = "value", time: str = "t",
                 label="SNIA first steady window")
     ax.set_xlabel(time if time != "t" else "time into run (s)")
     ax.set_ylabel(label)
-    ax.set_title(title or f"{r['klass']}: {r['n_regimes']} regime(s)")
+    ax.set_title(title or _state_title(r))
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))  # never over data
     return plain_text(ax)
 
