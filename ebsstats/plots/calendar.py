@@ -13,7 +13,7 @@ import pandas as pd
 
 from ebsstats._docs import renamed
 from ebsstats.plots._text import plain_text
-from ebsstats.stats._core import metric_direction
+from ebsstats.stats._core import MixedDirectionError, metric_direction
 from ebsstats.stats.calendar import WEEKDAYS, local_calendar
 from ebsstats.units import display
 
@@ -30,7 +30,7 @@ def _colour_map(data: pd.DataFrame, cmap: str | None) -> str:
         return cmap
     try:
         hib = metric_direction(data, unknown=True)
-    except ValueError as exc:  # (TPS and latency pooled: no colour means 'worse' for both)
+    except MixedDirectionError as exc:  # (TPS and latency pooled: no colour means 'worse' for both)
         raise ValueError(f"{exc}, or pass cmap= to choose the colours") from exc
     return "RdBu" if hib else "RdBu_r"
 

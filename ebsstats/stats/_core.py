@@ -284,15 +284,37 @@ def metric_direction(sub: pd.DataFrame | None, override: bool | None = None, *,
     >>> metric_direction(pd.DataFrame({"higher_is_better": [True, False]}))
     Traceback (most recent call last):
     ...
-    ValueError: rows mix higher- and lower-is-better metrics; filter to one metric
+    ebsstats.stats._core.MixedDirectionError: rows mix higher- and lower-is-better metrics; ...
     """
     hib = direction(sub, override)
     if hib is not None:
         return hib
     if (sub is not None and "higher_is_better" in sub.columns
             and sub["higher_is_better"].notna().any()):
-        raise ValueError("rows mix higher- and lower-is-better metrics; filter to one metric")
+        raise MixedDirectionError("rows mix higher- and lower-is-better metrics; filter to one "
+                                  "metric")
     return False if lower_is_better(sub) else unknown
+
+
+class MixedDirectionError(ValueError):
+    """Rows whose ``higher_is_better`` holds both True and False (:func:`metric_direction`)."""
+
+
+def direction_or_reason(sub: pd.DataFrame | None, override: bool | None = None, *,
+                        unknown: bool | None = None) -> tuple[bool | None, str | None]:
+    """:func:`metric_direction` and ``None``, or ``None`` and the reason a group whose rows mix
+    directions is not tested (``not testable: rows mix …``): what the functions that analyse
+    the other groups anyway put in its verdict, note or method.
+
+    >>> direction_or_reason(pd.DataFrame({"metric": ["clat_p99"]}))
+    (False, None)
+    >>> direction_or_reason(pd.DataFrame({"higher_is_better": [True, False]}))[1]
+    'not testable: rows mix higher- and lower-is-better metrics; filter to one metric'
+    """
+    try:
+        return metric_direction(sub, override, unknown=unknown), None
+    except MixedDirectionError as exc:
+        return None, f"not testable: {exc}"
 
 
 def natural_key(text: object) -> tuple:

@@ -29,11 +29,11 @@ from ebsstats.stats._core import (
     check_columns,
     check_levels,
     clean_values,
+    direction_or_reason,
     direction_word,
     group_keys,
     iter_groups,
     key_text,
-    metric_direction,
     min_p,
     order_stat_ranks,
     pct,
@@ -680,10 +680,8 @@ def _compare_cell(cell_key: dict, cell: pd.DataFrame, base_key: tuple, rows: lis
     # (runs of other workloads pooled in the baseline)
     base_mix = mixed_parameters(base_sub, [], subject="the baseline").get(())
     xb, xb_excl = clean_values(base_sub, value)
-    try:  # (the project's one rule: override, column, latency unit or name, else unknown)
-        hib, untested = metric_direction(cell, o["higher_is_better"]), None
-    except ValueError as exc:  # (rows labelled both ways pool opposite directions, a PTS
-        hib, untested = None, f"not testable: {exc}"  # TPS and latency: this cell untested)
+    # (the project's one rule; rows labelled both ways, a PTS TPS and latency: cell untested)
+    hib, untested = direction_or_reason(cell, o["higher_is_better"])
     for key, sub in groups:
         if tuple(key_text(key[c]) for c in by_cols) == base_str:
             continue

@@ -37,7 +37,7 @@ from scipy import stats
 
 from ebsstats._docs import renamed
 from ebsstats.schema import WORKLOAD_PARAMETERS
-from ebsstats.stats._core import adjust_pvalues, metric_direction
+from ebsstats.stats._core import adjust_pvalues, direction_or_reason
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["first_write", "touch_table", "synthetic_touch_log", "EVIDENCE"]
@@ -270,15 +270,15 @@ def _passes(df, by_cols, value, metrics, confidence, fresh_only, why=None):
             continue
         seen_later = True
         named = {k: v for k, v in kd.items() if k in shown}
-        try:  # (the project's one rule: column, latency unit or name, else a rate)
-            lower = not metric_direction(g, unknown=True)
-        except ValueError as exc:  # (TPS and latency pooled: no penalty for this group, its
-            # reason in its method as for any untestable design; the other groups are estimated)
+        hib, why = direction_or_reason(g, unknown=True)  # (column, latency, else a rate)
+        if why:  # (TPS and latency pooled: no penalty for this group, its reason in its
+            # method as for any untestable design; the other groups are estimated)
             rows.append(_row(named, evidence="passes", test=kd.get("test"), op=kd.get("op"),
                              metric=kd.get("metric"), confidence=confidence,
                              n_first=int(first.size), n_later=int(later.size),
-                             method=f"{_PASSES}; not testable: {exc}"))
+                             method=f"{_PASSES}; {why}"))
             continue
+        lower = not hib
         a, b = (later, first) if lower else (first, later)
         r, lo, hi = log_ratio_ci(a, b, confidence)
         btc, ttc = _clear_cost(df, g, p0, lo)
@@ -569,11 +569,12 @@ def _offsets_group(kd, g, value, metric, confidence, penalty, tol, min_effect):
     if ft.sum() < 2 or (~ft).sum() < 2:
         return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
                     n_later=int((~ft).sum()), method="offsets: need first and repeat touches")
-    try:  # (the one rule: column, latency unit or name, the log's metric if the frame has none)
-        lower = not metric_direction(_direction_rows(g, metric), unknown=True)
-    except ValueError as exc:  # (latency and a rate pooled: no penalty; other groups are)
+    # (the one rule: column, latency unit or name, the log's metric if the frame has none)
+    hib, why = direction_or_reason(_direction_rows(g, metric), unknown=True)
+    if why:  # (latency and a rate pooled: no penalty; other groups are)
         return _row(kd, evidence="offsets", metric=metric, n_first=int(ft.sum()),
-                    n_later=int((~ft).sum()), method=f"offsets: not testable: {exc}")
+                    n_later=int((~ft).sum()), method=f"offsets: {why}")
+    lower = not hib
     y = np.log(x) if lower else -np.log(x)  # y: log of time per I/O (slower = larger)
     cell, time_ratio, change_at = _regime_cells(g, y, ft, penalty)
     X = pd.get_dummies(pd.Series(cell, dtype="string"), drop_first=True, dtype=float)

@@ -41,9 +41,9 @@ from ebsstats.stats._core import (
     as_list,
     check_columns,
     check_levels,
+    direction_or_reason,
     direction_word,
     group_keys,
-    metric_direction,
 )
 from ebsstats.stats.changepoint import change_test, changepoints
 from ebsstats.stats.comparison import hodges_lehmann
@@ -545,12 +545,10 @@ def regressions(history: pd.DataFrame, new: pd.DataFrame, by: str | Sequence[str
         h = hist_groups.get(key, history.iloc[:0])
         # (override, column, else lower-is-better for a latency: a 15 % faster clat_p99 was
         # 'lower' and out of line; else unknown: higher/lower verdicts, never guessed)
-        try:
-            hib = metric_direction(pd.concat([h, nw]), higher_is_better)
-        except ValueError as exc:  # (rows labelled both ways: this group is not tested, the
-            hib = None  # others are; a CI check is not stopped by one pooled group)
-            got = {"n_history": len(h), "n_new": len(nw), "new": np.nan,
-                   **_nan_row(f"not testable: {exc}")}
+        hib, why = direction_or_reason(pd.concat([h, nw]), higher_is_better)
+        if why:  # (rows labelled both ways: this group is not tested, the others are; a CI
+            # check is not stopped by one pooled group)
+            got = {"n_history": len(h), "n_new": len(nw), "new": np.nan, **_nan_row(why)}
         else:
             got = _group(h, nw, value, tcol, regime, confidence, alpha, min_history)
         rows.append({**dict(zip(keys, key, strict=True)), **got, "higher_is_better": hib})

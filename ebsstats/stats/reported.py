@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ebsstats.stats._core import direction_word, metric_direction, min_p
+from ebsstats.stats._core import direction_or_reason, direction_word, min_p
 
 __all__ = ["compare_reported", "best_possible_p"]
 
@@ -132,8 +132,6 @@ def _directions(scores: pd.DataFrame, within: list[str]) -> dict[tuple, bool | N
     groups = scores.groupby(within, sort=False, observed=True) if within else [((), scores)]
     for key, g in groups:
         k = key if isinstance(key, tuple) else (key,)
-        try:
-            out[k] = metric_direction(g)
-        except ValueError as exc:  # (a PTS test's TPS and its latency, both 'score')
-            out[k] = f"not testable: {exc}"
+        hib, why = direction_or_reason(g)  # (why: a PTS test's TPS and latency, both 'score')
+        out[k] = why or hib
     return out

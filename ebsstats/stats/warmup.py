@@ -29,7 +29,7 @@ import pandas as pd
 from scipy import stats
 
 from ebsstats._docs import renamed
-from ebsstats.stats._core import check_levels, metric_direction
+from ebsstats.stats._core import check_levels, direction_or_reason
 from ebsstats.stats.changepoint import changepoints
 
 __all__ = ["steady_state", "segments", "snia_windows", "batch_means_ci", "KLASSES"]
@@ -432,12 +432,12 @@ def _bin_width(t_sec: np.ndarray, bin, max_points: int, per_io: bool) -> float |
     return float(bin)
 
 
-def _untested(n: int, confidence: float, exc: Exception) -> dict:
+def _untested(n: int, confidence: float, why: str) -> dict:
     """The row of a series that is not analysed: no class, level or segments, its reason
     (``not testable: ...``) as its ``method``."""
     return {"klass": None, "steady_start": None, "snia_steady": None, "snia_window_start": None,
             "snia_first_window": None, "n": int(n), "lower_is_better": None,
-            "confidence": confidence, "method": f"not testable: {exc}"}
+            "confidence": confidence, "method": why}
 
 
 def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, equivalence,
@@ -458,13 +458,13 @@ def _run(ts, value, time, by, *, window, range_tol, slope_tol, method, penalty, 
         g, x = g[fin], x[fin]
         t_sec, _ = _to_seconds(g[time])
         t_raw = g[time].to_numpy()
-        try:  # (the project's one rule: override, column, latency unit or name, else higher)
-            lower = not metric_direction(g, higher_is_better, unknown=True)
-        except ValueError as exc:  # (TPS and latency pooled: no regime is the best one, so
-            # this series is not analysed; the other series are)
+        hib, why = direction_or_reason(g, higher_is_better, unknown=True)
+        if why:  # (TPS and latency pooled: no regime is the best one, so this series is not
+            # analysed; the other series are)
             rows.append({**dict(zip(by_cols, key, strict=True)),
-                         **_untested(x.size, confidence, exc)})
+                         **_untested(x.size, confidence, why)})
             continue
+        lower = not hib
         per_io = "sampling" in g and len(g) and str(g["sampling"].iloc[0]) == "per_io"
         metric = str(g["metric"].iloc[0]) if "metric" in g and len(g) else ""
         bw = _bin_width(t_sec, bin, max_points, bool(per_io))
