@@ -81,7 +81,7 @@ from ebsstats.errors import SchemaError
 __all__ = ["TOOLS", "TOOL_NAME", "check_tools", "WORKLOADS", "OPS", "UNITS", "metric_info", "percentile_metric", "run_id",
            "empty", "empty_series", "validate", "validate_series", "select", "SUMMARY_FLAGS",
            "SELECT_EXCLUDES", "INTERRUPTED", "IMPLAUSIBLE",
-           "WORKLOAD_PARAMETERS", "NOT_STORAGE", "measures_storage"]
+           "WORKLOAD_PARAMETERS", "NOT_STORAGE", "measures_storage", "storage_first"]
 
 #: The tools ebsstats reads itself (and ``table``: published tables; ``sim``: simulated runs).
 TOOLS = ["fio", "bonnie++", "sysbench", "pts", "ioping", "table", "sim"]
@@ -611,6 +611,18 @@ def measures_storage(data: pd.DataFrame) -> pd.Series:
     for name, tests in NOT_STORAGE.items():
         out &= ~(tool.eq(name) & test.isin(sorted(tests))).fillna(False).astype(bool)
     return out
+
+
+def storage_first(data: pd.DataFrame) -> pd.DataFrame:
+    """The rows of tests that measure storage (:func:`measures_storage`) when there are any,
+    else every row: what the report pages choose from and plot.
+
+    >>> df = pd.DataFrame({"tool": "sysbench", "test": ["memory", "fileio"]})
+    >>> storage_first(df)["test"].tolist(), storage_first(df[:1])["test"].tolist()
+    (['fileio'], ['memory'])
+    """
+    storage = measures_storage(data)
+    return data[storage] if storage.any() else data
 
 
 def select(data: pd.DataFrame, *, exclude_flags: Sequence[str] | None = SELECT_EXCLUDES,

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ebsstats import units
 from ebsstats._docs import renamed
-from ebsstats.schema import measures_storage
+from ebsstats.schema import storage_first
 
 __all__ = ["setup", "load", "notes_summary", "needs", "choose", "most_common", "stage_runs",
            "table", "note", "group_column", "priced"]
@@ -400,8 +400,7 @@ def choose(data: pd.DataFrame, *, metric: str | None = None, test: str | None = 
     if not len(pool):
         return {"metric": metric, "test": test, "op": op, "runs": pool}
     if test is None:
-        storage = measures_storage(pool)  # (sysbench's cpu and memory modes: only if alone)
-        counted = pool[storage] if storage.any() else pool
+        counted = storage_first(pool)  # (sysbench's cpu and memory modes: only if alone)
         per_test = counted.groupby(counted["test"].astype(str))["run_id"].nunique()
         test = sorted(per_test[per_test == per_test.max()].index)[0]
         pool = pool[pool["test"].astype(str) == test]

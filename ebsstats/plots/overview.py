@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ebsstats.plots._text import natural_key, plain_text
-from ebsstats.schema import IMPLAUSIBLE, TOO_FAST, measures_storage
+from ebsstats.schema import IMPLAUSIBLE, TOO_FAST, storage_first
 from ebsstats.units import display
 
 MAIN_METRICS = ("bandwidth", "iops", "lat_mean", "clat_mean")
@@ -44,10 +44,9 @@ def overview_plot(data: pd.DataFrame, *, metrics: Sequence[str] = MAIN_METRICS,
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    storage = measures_storage(data)  # (sysbench's memory bandwidth is no disk's: apart)
-    others = (data.loc[~storage, "run_id"].nunique() if storage.any() and "run_id" in data
-              else 0)
-    data = data[storage] if storage.any() else data
+    kept = storage_first(data)  # (sysbench's memory bandwidth is no disk's: apart)
+    others = (data["run_id"].nunique() - kept["run_id"].nunique()) if "run_id" in data else 0
+    data = kept
     present = [m for m in metrics if (data["metric"] == m).any()]
     if not present:
         fig, ax = plt.subplots(figsize=(6, 2))
