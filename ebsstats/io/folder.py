@@ -1464,13 +1464,12 @@ def check(path: str | os.PathLike, *, max_bytes: int | None = None) -> pd.DataFr
     max_bytes = max_bytes or (FOLDER_MAX_BYTES if p.is_dir() else MAX_BYTES)
     outcomes, _ = _ingest(path, errors="collect", pattern=None, meta=None, progress=False,
                           jobs=None, max_bytes=max_bytes, dedupe=True, typed=False)
-    action = ACTIONS
     rows = []
     for o in outcomes:
         f = o.failure or next(iter(_partial_failures(o)), None)  # (read in part: the first)
         rows.append({
             "source": o.rel,
-            "action": action[f.kind] if f else "read",
+            "action": ACTIONS[f.kind] if f else "read",
             "tool": o.sniffed.tool if o.sniffed else None,
             "format": o.sniffed.format if o.sniffed else None,
             "version": o.parsed.version if o.parsed else None,
